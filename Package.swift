@@ -1,0 +1,71 @@
+// swift-tools-version: 6.1
+// healthport: stream Apple Health exports into a HealthKit-shaped model and out as JSON, NDJSON and CSV.
+
+import PackageDescription
+
+let package = Package(
+    name: "healthport",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "healthport", targets: ["healthport"]),
+        .library(name: "HealthModel", targets: ["HealthModel"]),
+        .library(name: "HealthExport", targets: ["HealthExport"]),
+        .library(name: "HealthOutput", targets: ["HealthOutput"]),
+        .library(name: "HealthQuery", targets: ["HealthQuery"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+    ],
+    targets: [
+        // libxml2 through pkg-config. Named CLibXML2, never `libxml2`: the macOS SDK ships a module
+        // map of that name and the two would collide.
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
+        ),
+        // Value types that mirror HealthKit. Depends only on swift-crypto, for the SHA-256 behind
+        // derived object uuids (identity must be computable from a model value alone).
+        .target(
+            name: "HealthModel",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+        ),
+        // Reading an export: zip, folder, bare XML or stdin, streamed through libxml2's push parser.
+        .target(
+            name: "HealthExport",
+            dependencies: ["HealthModel", "CLibXML2", "ZIPFoundation"]
+        ),
+        // The single read path from parsed objects to output: type selection now, predicates and
+        // the authorization policy later.
+        .target(name: "HealthQuery", dependencies: ["HealthModel"]),
+        // Writers: NDJSON, JSON, CSV over one buffered byte writer. Depends on the model alone.
+        .target(name: "HealthOutput", dependencies: ["HealthModel"]),
+        // The command-line tool: argument parsing and wiring, nothing else.
+        .executableTarget(
+            name: "healthport",
+            dependencies: [
+                "HealthModel", "HealthExport", "HealthQuery", "HealthOutput",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // Deterministic synthetic exports with known answers, for tests, SampleData and benchmarks.
+        .target(
+            name: "HealthTestSupport",
+            dependencies: ["HealthModel", "ZIPFoundation"]
+        ),
+        .executableTarget(name: "generate-export", dependencies: ["HealthTestSupport"]),
+        .testTarget(name: "HealthModelTests", dependencies: ["HealthModel"]),
+        .testTarget(
+            name: "HealthExportTests",
+            dependencies: ["HealthExport", "HealthModel", "HealthTestSupport", "ZIPFoundation"]
+        ),
+        .testTarget(name: "HealthOutputTests", dependencies: ["HealthOutput", "HealthModel", "HealthQuery"]),
+        .testTarget(
+            name: "healthportTests",
+            dependencies: ["HealthTestSupport", "healthport"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,88 @@
+/// Where in an input something happened: a file, optionally a member of an archive, and a
+/// 1-based line and column.
+///
+/// Printed in make's `archive(member)` notation: `export.zip(apple_health_export/export.xml):1834:27`.
+public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
+    /// The path the user gave, or `<stdin>`.
+    public var file: String
+    /// The member inside an archive, when the input is a zip.
+    public var member: String?
+    public var line: Int?
+    public var column: Int?
+
+    public init(file: String, member: String? = nil, line: Int? = nil, column: Int? = nil) {
+        self.file = file
+        self.member = member
+        self.line = line
+        self.column = column
+    }
+
+    public var description: String {
+        var text = file
+        if let member { text += "(\(member))" }
+        if let line {
+            text += ":\(line)"
+            if let column { text += ":\(column)" }
+        }
+        return text
+    }
+}
+
+/// A failure to read an export. One type for the module, shaped like GRDB's `DatabaseError`:
+/// a code to switch on, a location, and a one-line message that names no personal data beyond
+/// what locates the fault.
+public struct ExportError: Error, Sendable, CustomStringConvertible {
+    public enum Code: Sendable, Hashable {
+        /// The input does not exist or cannot be opened.
+        case inputNotFound
+        /// The input exists but is not an Apple Health export (nor a zip or folder holding one).
+        case notAnExport
+        /// The XML is not well-formed, or is cut off.
+        case malformedXML
+        /// An attribute holds a value of the wrong form (a bad date or number).
+        case invalidAttribute
+        /// The zip is damaged or cut off, or uses a feature that cannot be read.
+        case malformedArchive
+        /// A path inside the export points outside it.
+        case unsafeMemberPath
+        /// A size, depth or count limit protecting memory was exceeded.
+        case limitExceeded
+        /// Reading failed at the operating-system level.
+        case ioError
+    }
+
+    public var code: Code
+    public var location: SourceLocation?
+    /// Lower case, no trailing period.
+    public var message: String
+
+    public init(_ code: Code, _ message: String, at location: SourceLocation? = nil) {
+        self.code = code
+        self.message = message
+        self.location = location
+    }
+
+    public var description: String {
+        location.map { "\($0): \(message)" } ?? message
+    }
+}
+
+/// Something worth telling the person that does not stop the read: a quirk met, a repair made,
+/// an element kind passed through. The reader reports each kind once, with the first location,
+/// and counts the rest (`ReadSummary.warnings`).
+public struct ExportWarning: Sendable, CustomStringConvertible {
+    /// Groups repeats: one message per key.
+    public var key: String
+    public var message: String
+    public var location: SourceLocation?
+
+    public init(key: String, message: String, location: SourceLocation?) {
+        self.key = key
+        self.message = message
+        self.location = location
+    }
+
+    public var description: String {
+        location.map { "\($0): \(message)" } ?? message
+    }
+}

@@ -1,0 +1,344 @@
+import Foundation
+import HealthModel
+import ZIPFoundation
+
+/// Reads one Apple Health export and streams it to a sink: the public entry point of this module.
+///
+/// The input is a zip (as the Health app writes it, or re-zipped by Finder), an unzipped folder,
+/// a bare `export.xml`, or standard input holding either. What it is, and which file inside is
+/// the export document, is decided by content: names are localized (`exportar.xml`, `导出.xml`)
+/// and zips get renamed. A zip is read as a stream of inflated chunks, never extracted; a zip on
+/// standard input is first spooled to a private temporary file (mode 0600, unlinked at once),
+/// because its directory is at its end.
+///
+/// Parsing is libxml2's push parser behind `XMLPreFilter`; memory holds one chunk, the current
+/// object, and the interners, whatever the export's size.
+///
+/// For example:
+/// ```swift
+/// let reader = try ExportReader(.path("export.zip"))
+/// let summary = try reader.read(into: mySink)
+/// ```
+public final class ExportReader {
+    public let input: ExportInput
+    public private(set) var layout: ExportLayout
+
+    /// The chunk size handed to libxml2. Large enough to amortize calls, small enough to stay in
+    /// cache.
+    public static let chunkSize = 256 * 1024
+
+    private enum Source {
+        case file(path: String)
+        case standardInputXML(prefix: [UInt8])
+        case zip(Archive, Entry)
+    }
+
+    private var source: Source
+    private var consumed = false
+
+    /// Opens the input and finds the export document.
+    ///
+    /// - Throws: `ExportError` with `.inputNotFound` (missing or unreadable), `.notAnExport`, or
+    ///   `.malformedArchive`.
+    public init(_ input: ExportInput) throws {
+        self.input = input
+        switch input {
+        case .standardInput:
+            let stdin = FileByteSource(descriptor: 0, ownsDescriptor: false)
+            let prefix = try stdin.readPrefix(4096)
+            if ContentSniffer.isZip(prefix) {
+                let url = try Self.spool(prefix: prefix, rest: stdin)
+                defer { unlink(url.path) }
+                (source, layout) = try Self.openZip(url: url, displayName: input.displayName)
+            } else if ContentSniffer.looksLikeXML(prefix) {
+                source = .standardInputXML(prefix: prefix)
+                layout = ExportLayout(container: .xml, documentPath: nil, exportRoot: "", sideFiles: [], documentSize: nil)
+            } else {
+                throw ExportError(.notAnExport, "not an Apple Health export (neither a zip nor XML)", at: SourceLocation(file: input.displayName))
+            }
+        case .path(let path):
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw ExportError(.inputNotFound, "no such file or folder", at: SourceLocation(file: path))
+            }
+            if isDirectory.boolValue {
+                (source, layout) = try Self.openFolder(path)
+            } else {
+                guard let file = FileByteSource.open(path: path) else {
+                    throw ExportError(.inputNotFound, "cannot open: \(String(cString: strerror(errno)))", at: SourceLocation(file: path))
+                }
+                let prefix = try file.readPrefix(4096)
+                if ContentSniffer.isZip(prefix) {
+                    (source, layout) = try Self.openZip(url: URL(fileURLWithPath: path), displayName: path)
+                } else if ContentSniffer.looksLikeXML(prefix) {
+                    source = .file(path: path)
+                    let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value
+                    layout = ExportLayout(container: .xml, documentPath: nil, exportRoot: "", sideFiles: [], documentSize: size)
+                } else {
+                    throw ExportError(.notAnExport, "not an Apple Health export (neither a zip, a folder nor XML)", at: SourceLocation(file: path))
+                }
+            }
+        }
+    }
+
+    /// How diagnostics locate the document: the path given, plus the member inside a zip or folder.
+    public var documentLocation: SourceLocation {
+        SourceLocation(file: input.displayName, member: layout.documentPath)
+    }
+
+    /// Progress of a read, reported once per chunk.
+    public struct Progress: Sendable {
+        /// Bytes of the export document read so far (uncompressed).
+        public var bytesRead: Int64
+        /// The document's size, when known.
+        public var totalBytes: Int64?
+    }
+
+    /// What a read found besides the objects.
+    public struct Summary: Sendable {
+        public var header: ExportHeader
+        public var objectCount: Int
+        /// Bytes XML forbids that were replaced to keep parsing (quirk Q2).
+        public var replacedByteCount: Int
+        /// Whether the document was a fragment without a `HealthData` root.
+        public var isFragment: Bool
+        /// Unknown elements and attributes passed through, by name (`Foo`, `Record@bar`).
+        public var passedThrough: [String: Int]
+        /// Every warning kind met, in first-seen order, with its count.
+        public var warnings: [(warning: ExportWarning, count: Int)]
+    }
+
+    /// Streams every object to `sink`, in document order.
+    ///
+    /// - Parameters:
+    ///   - warning: called once per kind of warning, when it is first met.
+    ///   - progress: called after each chunk.
+    /// - Throws: `ExportError` for bad input (located), or the sink's own error unchanged.
+    public func read(
+        into sink: any ExportSink, warning: @escaping (ExportWarning) -> Void = { _ in },
+        progress: ((Progress) -> Void)? = nil
+    ) throws -> Summary {
+        guard !consumed else { throw ExportError(.ioError, "the export was already read (standard input can be read once)") }
+        consumed = true
+        let warnings = WarningCollector(handler: warning)
+        let location = documentLocation
+        let mapper = ExportMapper(sink: sink, warnings: warnings, file: location.file, member: location.member)
+        let parser = SAXParser(handler: mapper)
+        var filter = XMLPreFilter()
+        var bytesRead: Int64 = 0
+        let total = layout.documentSize
+
+        func push(_ chunk: UnsafeRawBufferPointer, isLast: Bool) throws {
+            try filter.process(chunk, isLast: isLast) { ready, syntheticRoot in
+                if mapper.syntheticRootPosition == nil, let syntheticRoot {
+                    mapper.syntheticRootPosition = syntheticRoot
+                }
+                try parser.feed(ready)
+            }
+            bytesRead += Int64(chunk.count)
+            progress?(Progress(bytesRead: bytesRead, totalBytes: total))
+        }
+
+        do {
+            switch source {
+            case .file(let path):
+                guard let file = FileByteSource.open(path: path) else {
+                    throw ExportError(.inputNotFound, "cannot open: \(String(cString: strerror(errno)))", at: SourceLocation(file: path))
+                }
+                try stream(file, prefix: [], push: push)
+            case .standardInputXML(let prefix):
+                try stream(FileByteSource(descriptor: 0, ownsDescriptor: false), prefix: prefix, push: push)
+            case .zip(let archive, let entry):
+                do {
+                    _ = try archive.extract(entry, bufferSize: Self.chunkSize, skipCRC32: false) { data in
+                        try data.withUnsafeBytes { try push($0, isLast: false) }
+                    }
+                } catch let error as Archive.ArchiveError {
+                    throw ExportError(.malformedArchive, "the zip archive is damaged or cut off (\(error))", at: location)
+                }
+                try push(UnsafeRawBufferPointer(start: nil, count: 0), isLast: true)
+            }
+            try parser.finish()
+            mapper.finish(parser)
+            if let error = parser.pendingError { throw error }
+        } catch let error as XMLSyntaxError {
+            throw ExportError(
+                .malformedXML, error.message,
+                at: mapper.location(parser).with(line: error.line, column: correctedColumn(error, filter)))
+        } catch var error as ExportError {
+            if error.location == nil { error.location = location }
+            throw error
+        }
+
+        if filter.replacedCount > 0 {
+            warnings.warn(
+                "replacedBytes",
+                "replaced \(filter.replacedCount) byte(s) that XML forbids (first at byte offset \(filter.firstReplacementOffset ?? 0)); values containing them differ from the export",
+                at: location)
+        }
+        var isFragment = false
+        if case .fragment? = filter.document {
+            isFragment = true
+            warnings.warn(
+                "fragment", "the document has no <HealthData> root; read as a sequence of export elements",
+                at: location)
+        }
+        var header = mapper.header
+        header.exportVersion = filter.exportVersion
+        return Summary(
+            header: header, objectCount: mapper.objectCount, replacedByteCount: filter.replacedCount,
+            isFragment: isFragment, passedThrough: mapper.passedThrough, warnings: warnings.summary)
+    }
+
+    private func correctedColumn(_ error: XMLSyntaxError, _ filter: XMLPreFilter) -> Int {
+        if let root = filter.syntheticRootPosition, root.line == error.line, error.column > root.column {
+            return max(root.column, error.column - XMLPreFilter.syntheticRootOpen.count)
+        }
+        return error.column
+    }
+
+    private func stream(
+        _ file: FileByteSource, prefix: [UInt8], push: (UnsafeRawBufferPointer, Bool) throws -> Void
+    ) throws {
+        if !prefix.isEmpty { try prefix.withUnsafeBytes { try push($0, false) } }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunkSize, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let n = try file.read(into: buffer)
+            if n == 0 { break }
+            try push(UnsafeRawBufferPointer(rebasing: buffer[0..<n]), false)
+        }
+        try push(UnsafeRawBufferPointer(start: nil, count: 0), true)
+    }
+
+    // MARK: Opening
+
+    private static func openZip(url: URL, displayName: String) throws -> (Source, ExportLayout) {
+        let archive: Archive
+        do {
+            archive = try Archive(url: url, accessMode: .read)
+        } catch {
+            throw ExportError(
+                .malformedArchive, "not a readable zip archive (cut off or damaged)", at: SourceLocation(file: displayName))
+        }
+        var entries: [Entry] = []
+        for entry in archive { entries.append(entry) }
+        let candidates = entries.filter { $0.type == .file && ContentSniffer.isDocumentCandidate($0.path) }
+            .sorted { (ContentSniffer.candidateRank($0.path), $0.path) < (ContentSniffer.candidateRank($1.path), $1.path) }
+        struct SniffDone: Error {}
+        for candidate in candidates {
+            var prefix: [UInt8] = []
+            do {
+                _ = try archive.extract(candidate, bufferSize: 4096, skipCRC32: true) { data in
+                    prefix.append(contentsOf: data)
+                    if prefix.count >= 4096 { throw SniffDone() }
+                }
+            } catch is SniffDone {
+            } catch {
+                throw ExportError(
+                    .malformedArchive, "the zip archive is damaged or cut off (\(error))",
+                    at: SourceLocation(file: displayName, member: candidate.path))
+            }
+            guard ContentSniffer.isHealthDataDocument(prefix) else { continue }
+            let root = candidate.path.split(separator: "/").dropLast().joined(separator: "/")
+            let rootPrefix = root.isEmpty ? "" : root + "/"
+            let sideFiles = entries.filter { $0.type == .file && $0.path != candidate.path && $0.path.hasPrefix(rootPrefix) }
+                .map { String($0.path.dropFirst(rootPrefix.count)) }
+                .filter { !$0.hasPrefix("__MACOSX") && !$0.split(separator: "/").contains(where: { $0.hasPrefix("._") || $0 == ".DS_Store" }) }
+            let layout = ExportLayout(
+                container: .zip, documentPath: candidate.path, exportRoot: root, sideFiles: sideFiles.sorted(),
+                documentSize: Int64(exactly: candidate.uncompressedSize))
+            return (.zip(archive, candidate), layout)
+        }
+        throw ExportError(.notAnExport, "the zip archive holds no Apple Health export document", at: SourceLocation(file: displayName))
+    }
+
+    private static func openFolder(_ path: String) throws -> (Source, ExportLayout) {
+        let manager = FileManager.default
+        var candidates: [String] = []
+        func listXML(_ relative: String) {
+            let full = relative.isEmpty ? path : path + "/" + relative
+            guard let names = try? manager.contentsOfDirectory(atPath: full) else { return }
+            for name in names {
+                let candidate = relative.isEmpty ? name : relative + "/" + name
+                var isDirectory: ObjCBool = false
+                if manager.fileExists(atPath: path + "/" + candidate, isDirectory: &isDirectory) {
+                    if isDirectory.boolValue {
+                        if relative.split(separator: "/").count < 2, name != "__MACOSX" { listXML(candidate) }
+                    } else if ContentSniffer.isDocumentCandidate(candidate) {
+                        candidates.append(candidate)
+                    }
+                }
+            }
+        }
+        listXML("")
+        candidates.sort { (ContentSniffer.candidateRank($0), $0) < (ContentSniffer.candidateRank($1), $1) }
+        for candidate in candidates {
+            guard let file = FileByteSource.open(path: path + "/" + candidate),
+                let prefix = try? file.readPrefix(4096), ContentSniffer.isHealthDataDocument(prefix)
+            else { continue }
+            let root = candidate.split(separator: "/").dropLast().joined(separator: "/")
+            let rootPath = root.isEmpty ? path : path + "/" + root
+            var sideFiles: [String] = []
+            if let enumerator = manager.enumerator(atPath: rootPath) {
+                while let item = enumerator.nextObject() as? String {
+                    var isDirectory: ObjCBool = false
+                    guard item != candidate.split(separator: "/").last.map(String.init),
+                        manager.fileExists(atPath: rootPath + "/" + item, isDirectory: &isDirectory), !isDirectory.boolValue,
+                        !item.split(separator: "/").contains(where: { $0.hasPrefix("._") || $0 == ".DS_Store" })
+                    else { continue }
+                    sideFiles.append(item)
+                }
+            }
+            let size = (try? manager.attributesOfItem(atPath: path + "/" + candidate)[.size] as? NSNumber)?.int64Value
+            return (
+                .file(path: path + "/" + candidate),
+                ExportLayout(container: .folder, documentPath: candidate, exportRoot: root, sideFiles: sideFiles.sorted(), documentSize: size)
+            )
+        }
+        throw ExportError(.notAnExport, "the folder holds no Apple Health export document", at: SourceLocation(file: path))
+    }
+
+    /// Copies a zip arriving on standard input to a private temporary file.
+    private static func spool(prefix: [UInt8], rest: FileByteSource) throws -> URL {
+        let directory = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
+        var template = Array((directory + "/healthport-stdin-XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else {
+            throw ExportError(.ioError, "cannot create a temporary file for the zip on standard input: \(String(cString: strerror(errno)))")
+        }
+        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        fchmod(fd, 0o600)
+        defer { close(fd) }
+        func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
+            var offset = 0
+            while offset < bytes.count {
+                let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    unlink(path)
+                    throw ExportError(.ioError, "cannot spool standard input: \(String(cString: strerror(errno)))")
+                }
+                offset += n
+            }
+        }
+        try prefix.withUnsafeBytes { try writeAll($0) }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let n = try rest.read(into: buffer)
+            if n == 0 { break }
+            try writeAll(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+        }
+        return URL(fileURLWithPath: path)
+    }
+}
+
+extension SourceLocation {
+    func with(line: Int, column: Int) -> SourceLocation {
+        var copy = self
+        copy.line = line
+        copy.column = column
+        return copy
+    }
+}

@@ -1,0 +1,175 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CLibXML2
+
+/// Receives libxml2's SAX2 events. Implemented by the mappers; called on the parsing thread
+/// only, during `SAXParser.feed`.
+protocol SAXEventHandler: AnyObject {
+    func startElement(_ name: XMLName, _ attributes: XMLAttributes, _ parser: SAXParser)
+    func endElement(_ name: XMLName, _ parser: SAXParser)
+    /// Character data; only delivered while `wantsCharacters` is true.
+    func characters(_ bytes: UnsafeRawBufferPointer, _ parser: SAXParser)
+    var wantsCharacters: Bool { get }
+}
+
+/// An element's local name as libxml2 hands it over: NUL-terminated bytes, valid during the
+/// callback only.
+struct XMLName {
+    let bytes: UnsafeRawBufferPointer
+
+    init(_ pointer: UnsafePointer<xmlChar>) {
+        bytes = UnsafeRawBufferPointer(start: pointer, count: strlen(pointer))
+    }
+
+    @inline(__always)
+    func equals(_ literal: StaticString) -> Bool {
+        literal.utf8CodeUnitCount == bytes.count
+            && memcmp(bytes.baseAddress!, literal.utf8Start, bytes.count) == 0
+    }
+
+    var string: String { String(decoding: bytes, as: UTF8.self) }
+}
+
+/// An element's attributes: libxml2's `nb_attributes` groups of five pointers (local name,
+/// prefix, URI, value start, value end). Values are not NUL-terminated and live only during
+/// the callback; libxml2 has already decoded entities and checked UTF-8.
+struct XMLAttributes {
+    let raw: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+    let count: Int
+
+    @inline(__always)
+    func name(_ index: Int) -> UnsafeRawBufferPointer {
+        guard let p = raw?[index * 5] else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        return UnsafeRawBufferPointer(start: p, count: strlen(p))
+    }
+
+    @inline(__always)
+    func value(_ index: Int) -> UnsafeRawBufferPointer {
+        guard let start = raw?[index * 5 + 3], let end = raw?[index * 5 + 4] else {
+            return UnsafeRawBufferPointer(start: nil, count: 0)
+        }
+        return UnsafeRawBufferPointer(start: start, count: start.distance(to: end))
+    }
+}
+
+/// libxml2's push parser, hardened: no network (`XML_PARSE_NONET`), no external DTD, no entity
+/// substitution (`XML_PARSE_NOENT` is never set) and libxml2's default size and depth limits
+/// (`XML_PARSE_HUGE` is never set). Since the pre-filter blanks the DOCTYPE, no entity can be
+/// declared at all.
+///
+/// Errors never cross C frames: a callback that fails stores its error and stops the parser;
+/// `feed` rethrows it.
+final class SAXParser {
+    private var context: xmlParserCtxtPtr?
+    private unowned let handler: any SAXEventHandler
+    /// A failure raised inside a callback, rethrown by `feed`/`finish`.
+    private(set) var pendingError: (any Error)?
+    /// libxml2's first error: message, line, column.
+    private(set) var xmlError: (message: String, line: Int, column: Int)?
+    private var handlerTable = xmlSAXHandler()
+
+    init(handler: any SAXEventHandler) {
+        self.handler = handler
+        handlerTable.initialized = UInt32(XML_SAX2_MAGIC)
+        handlerTable.startElementNs = { ctx, localname, _, _, _, _, attributeCount, _, attributes in
+            guard let ctx, let localname else { return }
+            let parser = Unmanaged<SAXParser>.fromOpaque(ctx).takeUnretainedValue()
+            parser.handler.startElement(
+                XMLName(localname), XMLAttributes(raw: attributes, count: Int(attributeCount)), parser)
+        }
+        handlerTable.endElementNs = { ctx, localname, _, _ in
+            guard let ctx, let localname else { return }
+            let parser = Unmanaged<SAXParser>.fromOpaque(ctx).takeUnretainedValue()
+            parser.handler.endElement(XMLName(localname), parser)
+        }
+        handlerTable.characters = { ctx, bytes, length in
+            guard let ctx, let bytes else { return }
+            let parser = Unmanaged<SAXParser>.fromOpaque(ctx).takeUnretainedValue()
+            guard parser.handler.wantsCharacters else { return }
+            parser.handler.characters(UnsafeRawBufferPointer(start: bytes, count: Int(length)), parser)
+        }
+        handlerTable.serror = { ctx, error in
+            guard let ctx, let error else { return }
+            let parser = Unmanaged<SAXParser>.fromOpaque(ctx).takeUnretainedValue()
+            parser.record(error.pointee)
+        }
+        // Entity declarations and external subsets: refuse by not handling them at all.
+        handlerTable.resolveEntity = nil
+        handlerTable.externalSubset = nil
+        handlerTable.entityDecl = nil
+        let userData = Unmanaged.passUnretained(self).toOpaque()
+        context = xmlCreatePushParserCtxt(&handlerTable, userData, nil, 0, nil)
+        if let context {
+            xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue))
+        }
+    }
+
+    deinit {
+        if let context {
+            if context.pointee.myDoc != nil { xmlFreeDoc(context.pointee.myDoc) }
+            xmlFreeParserCtxt(context)
+        }
+    }
+
+    /// The current position (1-based), as libxml2 counts it.
+    var line: Int {
+        guard let input = context?.pointee.input else { return 0 }
+        return Int(input.pointee.line)
+    }
+
+    var column: Int {
+        guard let input = context?.pointee.input else { return 0 }
+        return Int(input.pointee.col)
+    }
+
+    /// Bytes libxml2 has consumed.
+    var byteOffset: Int64 {
+        guard let context else { return 0 }
+        return Int64(xmlByteConsumed(context))
+    }
+
+    /// Stops parsing with an error raised in a callback; `feed` rethrows it.
+    func stop(with error: any Error) {
+        if pendingError == nil { pendingError = error }
+        if let context { xmlStopParser(context) }
+    }
+
+    private func record(_ error: xmlError) {
+        guard error.level.rawValue >= XML_ERR_ERROR.rawValue, xmlError == nil else { return }
+        var message = error.message.map { String(cString: $0) } ?? "XML error \(error.code)"
+        while message.last == "\n" || message.last == " " { message.removeLast() }
+        xmlError = (message, Int(error.line), Int(error.int2))
+        if let context { xmlStopParser(context) }
+    }
+
+    /// Pushes bytes. Throws the callback's error, or a `malformedXML` failure carrying
+    /// libxml2's message and position (`ExportReader` adds the file name).
+    func feed(_ bytes: UnsafeRawBufferPointer, terminate: Bool = false) throws {
+        guard let context else { throw ExportError(.ioError, "cannot create the XML parser") }
+        var offset = 0
+        // xmlParseChunk takes an Int32 length.
+        repeat {
+            let length = min(bytes.count - offset, 1 << 30)
+            let isLastPiece = offset + length >= bytes.count
+            let base = bytes.baseAddress.map { $0.assumingMemoryBound(to: CChar.self) + offset }
+            _ = xmlParseChunk(context, base, Int32(length), (terminate && isLastPiece) ? 1 : 0)
+            if let pendingError { throw pendingError }
+            if let xmlError { throw XMLSyntaxError(message: xmlError.message, line: xmlError.line, column: xmlError.column) }
+            offset += length
+        } while offset < bytes.count
+    }
+
+    func finish() throws {
+        try feed(UnsafeRawBufferPointer(start: nil, count: 0), terminate: true)
+    }
+}
+
+/// libxml2's report that the XML is not well-formed, before the reader adds the file name.
+struct XMLSyntaxError: Error {
+    var message: String
+    var line: Int
+    var column: Int
+}

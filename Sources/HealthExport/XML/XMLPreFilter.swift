@@ -1,0 +1,385 @@
+/// The byte pass between the input and libxml2 that makes real exports parseable without
+/// changing a single byte offset.
+///
+/// 1. **The DOCTYPE is blanked.** iOS 16 (export version 12) wrote an internal DTD that is not
+///    well-formed; libxml2 stops at line 156 and delivers nothing, even in recover mode (quirk
+///    Q1). The DTD declares no defaults or entities, so every byte from `<!DOCTYPE` to the root
+///    start tag becomes a space (line breaks kept, so libxml2's lines and columns stay the
+///    file's). This also means a hostile file cannot declare an entity at all.
+/// 2. **Bytes XML forbids are replaced in place.** Control characters (`\x0B` in third-party
+///    food names) become spaces; ill-formed UTF-8 becomes `?`, encoded surrogates and U+FFFE/FFFF
+///    become U+FFFD (same length); a character reference to a forbidden code point (`&#11;`)
+///    has its `&` replaced by `?`. libxml2 would otherwise stop mid-file, or in recover mode
+///    silently truncate the value (quirk Q2). Every replacement is counted and reported.
+/// 3. **A fragment gets a root.** A file holding `Record`/`Workout` elements without a
+///    `HealthData` root (cut from an export) is wrapped in a synthetic one.
+///
+/// Memory is O(1): a chunk-sized work buffer and a tail of at most a few bytes carried over
+/// when a UTF-8 sequence or a character reference straddles two chunks.
+struct XMLPreFilter {
+    /// What the prolog showed.
+    enum Document: Equatable {
+        case healthData
+        case fragment(firstElement: String)
+    }
+
+    static let maximumPrologLength = 1 << 20
+
+    private(set) var document: Document?
+    private(set) var exportVersion: Int?
+    /// Bytes replaced so far, and the offset of the first.
+    private(set) var replacedCount = 0
+    private(set) var firstReplacementOffset: Int64?
+    /// Where a synthetic root was inserted (line, column), for correcting libxml2's columns.
+    private(set) var syntheticRootPosition: (line: Int, column: Int)?
+    static let syntheticRootOpen: [UInt8] = Array("<HealthData>".utf8)
+    static let syntheticRootClose: [UInt8] = Array("</HealthData>".utf8)
+
+    private var prolog: [UInt8] = []
+    private var carry: [UInt8] = []
+    private var work: [UInt8] = []
+    /// Bytes consumed before the current work buffer, for replacement offsets.
+    private var consumedOffset: Int64 = 0
+
+    /// Filters a chunk and hands the bytes that are ready to `emit`.
+    ///
+    /// - Throws: `ExportError` (`notAnExport`, `limitExceeded`) from the prolog, or whatever
+    ///   `emit` throws.
+    mutating func process(
+        _ chunk: UnsafeRawBufferPointer, isLast: Bool,
+        emit: (UnsafeRawBufferPointer, _ syntheticRoot: (line: Int, column: Int)?) throws -> Void
+    ) throws {
+        try processChunk(chunk, isLast: isLast, emit: emit)
+    }
+
+    private mutating func processChunk(
+        _ chunk: UnsafeRawBufferPointer, isLast: Bool,
+        emit: (UnsafeRawBufferPointer, (line: Int, column: Int)?) throws -> Void
+    ) throws {
+        if document == nil {
+            prolog.append(contentsOf: chunk)
+            guard let rootStart = try scanProlog(isLast: isLast) else { return }
+            var head = Array(prolog[0..<rootStart])
+            let rest = Array(prolog[rootStart...])
+            prolog = []
+            let base = consumedOffset
+            head.withUnsafeMutableBytes { buffer in
+                _ = filter(buffer, from: 0, isLast: true, baseOffset: base)
+            }
+            consumedOffset += Int64(head.count)
+            try head.withUnsafeBytes { try emit($0, syntheticRootPosition) }
+            if case .fragment = document {
+                var line = 1
+                var column = 1
+                for b in head {
+                    if b == 0x0A {
+                        line += 1
+                        column = 1
+                    } else {
+                        column += 1
+                    }
+                }
+                syntheticRootPosition = (line, column)
+                try Self.syntheticRootOpen.withUnsafeBytes { try emit($0, syntheticRootPosition) }
+            }
+            try rest.withUnsafeBytes { try processBody($0, isLast: isLast, emit: emit) }
+            return
+        }
+        try processBody(chunk, isLast: isLast, emit: emit)
+    }
+
+    private mutating func processBody(
+        _ chunk: UnsafeRawBufferPointer, isLast: Bool,
+        emit: (UnsafeRawBufferPointer, (line: Int, column: Int)?) throws -> Void
+    ) throws {
+        // Take the buffer out of `self` so that filtering it can mutate the counters.
+        var buffer = work
+        work = []
+        defer { work = buffer }
+        buffer.removeAll(keepingCapacity: true)
+        buffer.append(contentsOf: carry)
+        buffer.append(contentsOf: chunk)
+        carry.removeAll(keepingCapacity: true)
+        let base = consumedOffset
+        let ready = buffer.withUnsafeMutableBytes { bytes in
+            filter(bytes, from: 0, isLast: isLast, baseOffset: base)
+        }
+        consumedOffset += Int64(ready)
+        if ready < buffer.count { carry.append(contentsOf: buffer[ready...]) }
+        try buffer.withUnsafeBytes { try emit(UnsafeRawBufferPointer(rebasing: $0[0..<ready]), syntheticRootPosition) }
+        if isLast { try finish(emit: emit) }
+    }
+
+    /// Closes a synthetic root after the last byte.
+    private mutating func finish(emit: (UnsafeRawBufferPointer, (line: Int, column: Int)?) throws -> Void) throws {
+        if case .fragment = document {
+            try Self.syntheticRootClose.withUnsafeBytes { try emit($0, syntheticRootPosition) }
+        }
+    }
+
+    // MARK: Prolog
+
+    /// Finds the root start tag in `prolog`, blanking a DOCTYPE on the way. Returns `nil` when
+    /// more bytes are needed.
+    private mutating func scanProlog(isLast: Bool) throws -> Int? {
+        let b = prolog
+        let n = b.count
+        var i = 0
+        if n >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF { i = 3 }
+        if n >= 2 && ((b[0] == 0xFF && b[1] == 0xFE) || (b[0] == 0xFE && b[1] == 0xFF)) {
+            throw ExportError(.notAnExport, "UTF-16 is not an Apple Health export encoding")
+        }
+        func needMore() throws -> Int? {
+            if isLast || n > Self.maximumPrologLength {
+                if n > Self.maximumPrologLength {
+                    throw ExportError(.limitExceeded, "no root element within the first 1 MiB")
+                }
+                throw ExportError(.notAnExport, "not an Apple Health export: no root element")
+            }
+            return nil
+        }
+        func find(_ pattern: [UInt8], from start: Int) -> Int? {
+            guard pattern.count <= n else { return nil }
+            var j = start
+            while j + pattern.count <= n {
+                if b[j] == pattern[0] && Array(b[j..<(j + pattern.count)]) == pattern { return j }
+                j += 1
+            }
+            return nil
+        }
+        func isNameStart(_ c: UInt8) -> Bool {
+            (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x5F || c == 0x3A || c >= 0x80
+        }
+        while true {
+            while i < n && (b[i] == 0x20 || b[i] == 0x09 || b[i] == 0x0A || b[i] == 0x0D) { i += 1 }
+            guard i + 1 < n else { return try needMore() }
+            guard b[i] == 0x3C else {
+                throw ExportError(.notAnExport, "not an Apple Health export: the file does not start with XML")
+            }
+            if b[i + 1] == 0x3F {
+                // <?xml …?> or another processing instruction.
+                guard let end = find([0x3F, 0x3E], from: i + 2) else { return try needMore() }
+                let text = String(decoding: b[i..<end], as: UTF8.self)
+                if text.hasPrefix("<?xml "), let encoding = Self.declaredEncoding(text) {
+                    let lowered = encoding.lowercased()
+                    if lowered != "utf-8" && lowered != "utf8" && lowered != "us-ascii" {
+                        throw ExportError(
+                            .notAnExport,
+                            "unsupported encoding \"\(encoding.prefix(40))\": Apple Health exports are UTF-8")
+                    }
+                }
+                i = end + 2
+                continue
+            }
+            if b[i + 1] == 0x21 {
+                if n - i >= 4 && b[i + 2] == 0x2D && b[i + 3] == 0x2D {
+                    guard let end = find([0x2D, 0x2D, 0x3E], from: i + 4) else { return try needMore() }
+                    i = end + 3
+                    continue
+                }
+                guard n - i >= 9 else { return try needMore() }
+                guard Array(b[(i + 2)..<(i + 9)]) == Array("DOCTYPE".utf8) else {
+                    throw ExportError(.notAnExport, "not an Apple Health export: unexpected markup before the root element")
+                }
+                // Blank from here to the root start tag.
+                var j = i + 9
+                var root: Int? = nil
+                while j + 1 < n {
+                    if b[j] == 0x3C && isNameStart(b[j + 1]) {
+                        root = j
+                        break
+                    }
+                    j += 1
+                }
+                guard let rootStart = root else { return try needMore() }
+                let doctype = String(decoding: b[i..<rootStart], as: UTF8.self)
+                exportVersion = Self.exportVersion(in: doctype)
+                for k in i..<rootStart where b[k] != 0x0A && b[k] != 0x0D { prolog[k] = 0x20 }
+                i = rootStart
+                continue
+            }
+            guard isNameStart(b[i + 1]) else {
+                throw ExportError(.notAnExport, "not an Apple Health export: no root element")
+            }
+            var j = i + 1
+            while j < n && b[j] != 0x20 && b[j] != 0x3E && b[j] != 0x2F && b[j] != 0x09 && b[j] != 0x0A
+                && b[j] != 0x0D
+            {
+                j += 1
+            }
+            guard j < n else { return try needMore() }
+            let name = String(decoding: b[(i + 1)..<j], as: UTF8.self)
+            if name == "HealthData" {
+                document = .healthData
+            } else if Self.fragmentElements.contains(name) {
+                document = .fragment(firstElement: name)
+            } else {
+                throw ExportError(
+                    .notAnExport, "not an Apple Health export: the root element is <\(name.prefix(40))>, not <HealthData>")
+            }
+            return i
+        }
+    }
+
+    /// Elements that begin a fragment cut out of an export.
+    static let fragmentElements: Set<String> = [
+        "Record", "Workout", "Correlation", "ActivitySummary", "ClinicalRecord", "Audiogram",
+        "VisionPrescription", "ExportDate", "Me",
+    ]
+
+    static func declaredEncoding(_ declaration: String) -> String? {
+        guard let range = declaration.range(of: "encoding") else { return nil }
+        var rest = declaration[range.upperBound...].drop(while: { $0 == " " || $0 == "=" })
+        guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
+        rest = rest.dropFirst()
+        return String(rest.prefix(while: { $0 != quote }))
+    }
+
+    static func exportVersion(in doctype: String) -> Int? {
+        guard let range = doctype.range(of: "HealthKit Export Version:") else { return nil }
+        let digits = doctype[range.upperBound...].drop(while: { $0 == " " }).prefix(while: { $0.isNumber })
+        return Int(digits)
+    }
+
+    // MARK: Body
+
+    /// Filters `buffer` in place from `start`; returns how many bytes are ready (the rest is an
+    /// incomplete sequence to carry, unless `isLast`).
+    private mutating func filter(
+        _ buffer: UnsafeMutableRawBufferPointer, from start: Int, isLast: Bool, baseOffset: Int64
+    ) -> Int {
+        guard let base = buffer.baseAddress else { return 0 }
+        let p = base.assumingMemoryBound(to: UInt8.self)
+        let n = buffer.count
+        var i = start
+        @inline(__always) func replaced(_ at: Int) {
+            if firstReplacementOffset == nil { firstReplacementOffset = baseOffset + Int64(at) }
+            replacedCount += 1
+        }
+        while i < n {
+            // Eight plain ASCII bytes at a time: no byte ≥ 0x80, none < 0x20, no '&'.
+            if i + 8 <= n {
+                let w = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
+                let high: UInt64 = 0x8080_8080_8080_8080
+                let low = (w &- 0x2020_2020_2020_2020) & ~w & high
+                let amp = w ^ 0x2626_2626_2626_2626
+                let hasAmp = (amp &- 0x0101_0101_0101_0101) & ~amp & high
+                if (w & high) == 0 && low == 0 && hasAmp == 0 {
+                    i += 8
+                    continue
+                }
+            }
+            let c = p[i]
+            if c < 0x80 {
+                if c < 0x20 {
+                    if c != 0x09 && c != 0x0A && c != 0x0D {
+                        p[i] = 0x20
+                        replaced(i)
+                    }
+                } else if c == 0x26 {
+                    // A character reference to a code point XML forbids?
+                    if i + 1 >= n {
+                        if !isLast { return i }
+                    } else if p[i + 1] == 0x23 {
+                        var j = i + 2
+                        var hex = false
+                        if j < n && (p[j] == 0x78) {
+                            hex = true
+                            j += 1
+                        }
+                        var value: UInt32 = 0
+                        var digits = 0
+                        var complete = false
+                        while j < n && digits <= 8 {
+                            let d = p[j]
+                            if d == 0x3B {
+                                complete = digits > 0
+                                break
+                            }
+                            var v: UInt32
+                            if d >= 0x30 && d <= 0x39 {
+                                v = UInt32(d - 0x30)
+                            } else if hex && d >= 0x61 && d <= 0x66 {
+                                v = UInt32(d - 0x61 + 10)
+                            } else if hex && d >= 0x41 && d <= 0x46 {
+                                v = UInt32(d - 0x41 + 10)
+                            } else {
+                                break
+                            }
+                            if value < 0x0100_0000 { value = value * (hex ? 16 : 10) + v } else { v = 0 }
+                            digits += 1
+                            j += 1
+                        }
+                        if j >= n && !complete && !isLast && digits <= 8 { return i }
+                        if complete && !Self.isXMLChar(value) {
+                            p[i] = 0x3F
+                            replaced(i)
+                        }
+                    }
+                }
+                i += 1
+                continue
+            }
+            // Multi-byte UTF-8.
+            let length: Int
+            switch c {
+            case 0xC2...0xDF: length = 2
+            case 0xE0...0xEF: length = 3
+            case 0xF0...0xF4: length = 4
+            default:
+                p[i] = 0x3F
+                replaced(i)
+                i += 1
+                continue
+            }
+            if i + length > n {
+                if !isLast { return i }
+                // Cut off at the very end: replace what is there.
+                p[i] = 0x3F
+                replaced(i)
+                i += 1
+                continue
+            }
+            let c1 = p[i + 1]
+            var valid = c1 >= 0x80 && c1 <= 0xBF
+            if valid {
+                switch c {
+                case 0xE0: valid = c1 >= 0xA0
+                case 0xF0: valid = c1 >= 0x90
+                case 0xF4: valid = c1 <= 0x8F
+                default: break
+                }
+            }
+            if valid && length >= 3 { valid = p[i + 2] >= 0x80 && p[i + 2] <= 0xBF }
+            if valid && length == 4 { valid = p[i + 3] >= 0x80 && p[i + 3] <= 0xBF }
+            if !valid {
+                p[i] = 0x3F
+                replaced(i)
+                i += 1
+                continue
+            }
+            if length == 3 {
+                // Encoded surrogates (ED A0..BF xx) and U+FFFE/U+FFFF become U+FFFD.
+                if (c == 0xED && c1 >= 0xA0) || (c == 0xEF && c1 == 0xBF && (p[i + 2] == 0xBE || p[i + 2] == 0xBF)) {
+                    p[i] = 0xEF
+                    p[i + 1] = 0xBF
+                    p[i + 2] = 0xBD
+                    replaced(i)
+                }
+            }
+            i += length
+        }
+        return n
+    }
+
+    /// XML 1.0's `Char` production.
+    static func isXMLChar(_ v: UInt32) -> Bool {
+        switch v {
+        case 0x09, 0x0A, 0x0D: return true
+        case 0x20...0xD7FF: return true
+        case 0xE000...0xFFFD: return true
+        case 0x1_0000...0x10_FFFF: return true
+        default: return false
+        }
+    }
+}

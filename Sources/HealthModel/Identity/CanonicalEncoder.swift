@@ -1,0 +1,191 @@
+/// Appends an object's identity-relevant content to a reusable byte buffer, in a fixed,
+/// versioned, unambiguous form (every field tagged and length-prefixed).
+///
+/// Instants are encoded without their printed offset (a trip or a DST change re-prints every
+/// date with another offset; the samples did not change), numbers by their IEEE bits (so `80`
+/// and `80.0` are one value), category values by raw value (so `…Asleep` and
+/// `…AsleepUnspecified` are one value). See `ObjectIdentity` for what each kind contributes.
+public struct CanonicalEncoder: Sendable {
+    public private(set) var bytes: [UInt8]
+
+    public init() {
+        bytes = []
+        bytes.reserveCapacity(1024)
+    }
+
+    public mutating func reset(kind: UInt8) {
+        bytes.removeAll(keepingCapacity: true)
+        bytes.append(ObjectIdentity.version)
+        bytes.append(kind)
+    }
+
+    @inline(__always)
+    mutating func appendLength(_ length: Int) {
+        var v = UInt64(length)
+        while v >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: v) | 0x80)
+            v >>= 7
+        }
+        bytes.append(UInt8(v))
+    }
+
+    @inline(__always)
+    public mutating func append(_ tag: UInt8, _ string: String?) {
+        guard let string else { return }
+        bytes.append(tag)
+        var s = string
+        s.withUTF8 { utf8 in
+            appendLength(utf8.count)
+            bytes.append(contentsOf: utf8)
+        }
+    }
+
+    @inline(__always)
+    public mutating func append(_ tag: UInt8, _ timestamp: ExportTimestamp?) {
+        guard let timestamp else { return }
+        bytes.append(tag)
+        appendWord(UInt64(bitPattern: timestamp.secondsSince1970))
+    }
+
+    @inline(__always)
+    public mutating func append(_ tag: UInt8, _ number: ExportNumber?) {
+        guard let number else { return }
+        bytes.append(tag)
+        appendDouble(number.value)
+    }
+
+    @inline(__always)
+    public mutating func append(_ tag: UInt8, _ quantity: Quantity?) {
+        guard let quantity else { return }
+        bytes.append(tag)
+        appendDouble(quantity.value.value)
+        append(tag, quantity.unit)
+    }
+
+    @inline(__always)
+    public mutating func append(_ tag: UInt8, int value: Int?) {
+        guard let value else { return }
+        bytes.append(tag)
+        appendWord(UInt64(bitPattern: Int64(value)))
+    }
+
+    @inline(__always)
+    public mutating func append(_ tag: UInt8, _ uuid: ObjectUUID) {
+        bytes.append(tag)
+        appendWord(uuid.high)
+        appendWord(uuid.low)
+    }
+
+    @inline(__always)
+    mutating func appendDouble(_ value: Double) {
+        appendWord((value == 0 ? 0.0 : value).bitPattern)
+    }
+
+    @inline(__always)
+    mutating func appendWord(_ word: UInt64) {
+        withUnsafeBytes(of: word.bigEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    /// Metadata as a set: sorted by key then text, identical pairs once (the export prints some
+    /// lists twice, quirk Q8), and humidity normalized (`8000 %` in recent exports is the same
+    /// stored 80 % that older ones print as `80 %`, quirk Q13).
+    public mutating func append(_ tag: UInt8, _ metadata: Metadata) {
+        let entries = metadata.entries
+        guard !entries.isEmpty else { return }
+        bytes.append(tag)
+        let count = entries.count
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: count) { order in
+            for i in 0..<count { order[i] = i }
+            // Insertion sort: metadata lists are short.
+            if count > 1 {
+                for i in 1..<count {
+                    let current = order[i]
+                    var j = i - 1
+                    while j >= 0 && Self.precedes(entries[current], entries[order[j]]) {
+                        order[j + 1] = order[j]
+                        j -= 1
+                    }
+                    order[j + 1] = current
+                }
+            }
+            var previous: Int? = nil
+            for i in 0..<count {
+                let entry = entries[order[i]]
+                if let p = previous, entries[p] == entry { continue }
+                previous = order[i]
+                append(0x01, entry.key)
+                appendMetadataValue(key: entry.key, entry.value)
+            }
+        }
+        bytes.append(0x00)
+    }
+
+    static func precedes(_ a: MetadataEntry, _ b: MetadataEntry) -> Bool {
+        if a.key != b.key { return a.key < b.key }
+        return a.value.text < b.value.text
+    }
+
+    mutating func appendMetadataValue(key: String, _ value: MetadataValue) {
+        switch value {
+        case .string(let s): append(0x02, s)
+        case .number(let n): append(0x03, n)
+        case .date(let d): append(0x04, d)
+        case .quantity(var q):
+            if key == "HKWeatherHumidity", q.unit == "%", q.value.value > 100 {
+                q.value = ExportNumber(q.value.value / 100)
+            }
+            append(0x05, q)
+        }
+    }
+
+    public mutating func append(_ tag: UInt8, _ extensions: Extensions) {
+        guard !extensions.isEmpty else { return }
+        bytes.append(tag)
+        for attribute in extensions.attributes {
+            append(0x01, attribute.name)
+            append(0x02, attribute.value)
+        }
+        for element in extensions.elements { append(0x03, element) }
+        bytes.append(0x00)
+    }
+
+    public mutating func append(_ tag: UInt8, _ element: GenericElement) {
+        bytes.append(tag)
+        append(0x01, element.name)
+        for attribute in element.attributes {
+            append(0x02, attribute.name)
+            append(0x03, attribute.value)
+        }
+        append(0x04, element.text)
+        for child in element.children { append(0x05, child) }
+        bytes.append(0x00)
+    }
+
+    public mutating func append(_ tag: UInt8, _ device: Device?) {
+        guard let device else { return }
+        bytes.append(tag)
+        append(0x01, device.name)
+        append(0x02, device.manufacturer)
+        append(0x03, device.model)
+        append(0x04, device.hardwareVersion)
+        append(0x05, device.firmwareVersion)
+        append(0x06, device.softwareVersion)
+        append(0x07, device.localIdentifier)
+        append(0x08, device.udiDeviceIdentifier)
+        append(0x09, device.unparsedDescription)
+        bytes.append(0x00)
+    }
+
+    /// The attributes every sample shares, except the uuid.
+    public mutating func append(_ sample: SampleAttributes) {
+        append(0x10, sample.sampleType.identifier)
+        append(0x11, sample.sourceRevision.source.name)
+        append(0x12, sample.sourceRevision.version)
+        append(0x13, sample.device)
+        append(0x14, sample.creationDate)
+        append(0x15, sample.startDate)
+        append(0x16, sample.endDate)
+        append(0x17, sample.metadata)
+        append(0x18, sample.extensions)
+    }
+}

@@ -1,0 +1,131 @@
+/// Assigns derived uuids to the objects of one export, in document order, giving exact
+/// duplicates distinct uuids (see `ObjectIdentity`).
+///
+/// Counting duplicates needs a memory of what was seen. The export writes each type's samples
+/// as one consecutive run, so the memory is scoped to the current run: a table of 64-bit
+/// fingerprints, about 12 bytes per object of the largest type run, emptied when the next run
+/// starts. A type that shows up again after its run ended (never in Apple's exports; possible in
+/// edited files) starts a new *generation*, hashed into the uuids of that run, so uuids stay
+/// unique in every file while Apple's exports get generation 0 throughout.
+public struct ObjectIdentityAssigner {
+    private var encoder = CanonicalEncoder()
+    private var table = FingerprintTable()
+    private var currentRun: String? = nil
+    private var generations: [String: Int] = [:]
+    private var currentGeneration = 0
+
+    public init() {}
+
+    /// Derives and stores the uuid of a top-level object (and of its routes, for workouts).
+    public mutating func assign(_ object: inout HealthObject) {
+        let runKey = object.objectType.identifier
+        if runKey != currentRun {
+            if let previous = currentRun { generations[previous] = currentGeneration }
+            currentRun = runKey
+            if let seen = generations[runKey] {
+                currentGeneration = seen + 1
+            } else {
+                currentGeneration = 0
+            }
+            table.removeAll()
+        }
+        ObjectIdentity.encode(object, into: &encoder)
+        if currentGeneration > 0 { encoder.append(0x7F, int: currentGeneration) }
+        var (uuid, fingerprint) = ObjectIdentity.digest(of: encoder.bytes)
+        let ordinal = table.insert(fingerprint)
+        if ordinal > 0 {
+            (uuid, fingerprint) = ObjectIdentity.digest(of: encoder.bytes, ordinal: ordinal)
+        }
+        switch object {
+        case .quantitySample(var o):
+            o.sample.uuid = uuid
+            object = .quantitySample(o)
+        case .categorySample(var o):
+            o.sample.uuid = uuid
+            object = .categorySample(o)
+        case .correlation(var o):
+            o.sample.uuid = uuid
+            object = .correlation(o)
+        case .workout(var o):
+            o.sample.uuid = uuid
+            for i in o.routes.indices {
+                ObjectIdentity.encode(o.routes[i], into: &encoder)
+                encoder.append(0x7E, uuid)
+                o.routes[i].sample.uuid = ObjectIdentity.digest(of: encoder.bytes).0
+            }
+            object = .workout(o)
+        case .activitySummary(var o):
+            o.uuid = uuid
+            object = .activitySummary(o)
+        case .clinicalRecord(var o):
+            o.uuid = uuid
+            object = .clinicalRecord(o)
+        case .audiogram(var o):
+            o.sample.uuid = uuid
+            object = .audiogram(o)
+        case .visionPrescription(var o):
+            o.uuid = uuid
+            object = .visionPrescription(o)
+        case .unknown(var o):
+            o.uuid = uuid
+            object = .unknown(o)
+        }
+    }
+
+    /// The uuid a correlation member refers to: the first copy of the same top-level sample.
+    public mutating func memberUUID(of member: HealthObject) -> ObjectUUID {
+        ObjectIdentity.uuid(of: member, encoder: &encoder)
+    }
+}
+
+/// An open-addressing set of 64-bit fingerprints that counts repeats.
+struct FingerprintTable {
+    private var slots: [UInt64] = Array(repeating: 0, count: 1024)
+    private var count = 0
+    /// Copies seen so far, for fingerprints seen more than once.
+    private var repeats: [UInt64: Int] = [:]
+
+    mutating func removeAll() {
+        guard count > 0 || !repeats.isEmpty else { return }
+        if slots.count > 1 << 16 {
+            slots = Array(repeating: 0, count: 1024)
+        } else {
+            for i in slots.indices { slots[i] = 0 }
+        }
+        count = 0
+        repeats.removeAll()
+    }
+
+    /// Inserts a fingerprint; returns how many times it had been inserted before.
+    mutating func insert(_ raw: UInt64) -> Int {
+        let fingerprint = raw == 0 ? 1 : raw
+        if (count + 1) * 4 > slots.count * 3 { grow() }
+        let mask = slots.count - 1
+        var i = Int(truncatingIfNeeded: fingerprint) & mask
+        while true {
+            let slot = slots[i]
+            if slot == 0 {
+                slots[i] = fingerprint
+                count += 1
+                return 0
+            }
+            if slot == fingerprint {
+                let seen = repeats[fingerprint, default: 1]
+                repeats[fingerprint] = seen + 1
+                return seen
+            }
+            i = (i + 1) & mask
+        }
+    }
+
+    private mutating func grow() {
+        let old = slots
+        slots = Array(repeating: 0, count: old.count * 2)
+        let mask = slots.count - 1
+        for fingerprint in old where fingerprint != 0 {
+            var i = Int(truncatingIfNeeded: fingerprint) & mask
+            while slots[i] != 0 { i = (i + 1) & mask }
+            slots[i] = fingerprint
+        }
+    }
+}

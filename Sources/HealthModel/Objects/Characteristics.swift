@@ -1,0 +1,25 @@
+/// The person's characteristics, from the export's `Me` element.
+///
+/// Values are kept as exported (`HKBiologicalSexFemale`; integers in iOS 8 exports). An empty
+/// attribute means "not set", and so does a missing `Me`. `dateOfBirth` is personal data: it is
+/// the one place besides ECG files and the CDA document where it appears.
+public struct Characteristics: Hashable, Sendable {
+    /// `yyyy-MM-dd`, as exported; `nil` when empty or absent.
+    public var dateOfBirth: String?
+    public var biologicalSex: String?
+    public var bloodType: String?
+    public var fitzpatrickSkinType: String?
+    /// Not a public HealthKit constant; seen as `None`.
+    public var cardioFitnessMedicationsUse: String?
+    /// Characteristics this model does not name, as exported.
+    public var other: [GenericAttribute]
+
+    public init() {
+        self.other = []
+    }
+
+    public var isEmpty: Bool {
+        dateOfBirth == nil && biologicalSex == nil && bloodType == nil && fitzpatrickSkinType == nil
+            && cardioFitnessMedicationsUse == nil && other.isEmpty
+    }
+}

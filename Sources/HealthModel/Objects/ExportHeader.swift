@@ -1,0 +1,22 @@
+/// What the export says about itself before its first object.
+public struct ExportHeader: Hashable, Sendable {
+    /// `HealthData@locale`: `en_US`, `ru_RU`, …
+    public var locale: String?
+    /// When the export was made, with the phone's offset at that moment, which every other date
+    /// in the file shares (quirk Q3).
+    public var exportDate: ExportTimestamp?
+    /// The `HealthKit Export Version: N` comment of the DTD; `nil` without a DTD. Not a reliable
+    /// schema key: the DTD changed without the number changing.
+    public var exportVersion: Int?
+    public var characteristics: Characteristics?
+
+    public init(
+        locale: String? = nil, exportDate: ExportTimestamp? = nil, exportVersion: Int? = nil,
+        characteristics: Characteristics? = nil
+    ) {
+        self.locale = locale
+        self.exportDate = exportDate
+        self.exportVersion = exportVersion
+        self.characteristics = characteristics
+    }
+}

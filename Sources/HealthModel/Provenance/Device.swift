@@ -1,0 +1,142 @@
+/// The hardware that generated an object (HealthKit: `HKDevice`), parsed from the export's
+/// `device` attribute.
+///
+/// The export prints the object's `description`:
+/// `<<HKDevice: 0x282a45810>, name:Apple Watch, manufacturer:Apple, model:Watch, hardware:Watch2,4, software:4.3.1>`.
+/// The hex address differs on every record, so it is dropped: identity and interning use the
+/// fields. Values contain commas (`Watch2,4`) and spaces (`creation date:2024-…`), so the
+/// description is split only at `, ` followed by a known key and `:`. A description that is not
+/// an `HKDevice` print (third-party strings such as `Dummy device`) is kept whole in
+/// `unparsedDescription`, never rejected.
+public struct Device: Hashable, Sendable {
+    public var name: String?
+    public var manufacturer: String?
+    public var model: String?
+    public var hardwareVersion: String?
+    public var firmwareVersion: String?
+    public var softwareVersion: String?
+    public var localIdentifier: String?
+    public var udiDeviceIdentifier: String?
+    /// `creation date:` as printed (since about 2024); not an HKDevice property, kept as text.
+    public var creationDate: String?
+    /// The whole attribute when it is not an `HKDevice` description.
+    public var unparsedDescription: String?
+
+    public init(
+        name: String? = nil, manufacturer: String? = nil, model: String? = nil,
+        hardwareVersion: String? = nil, firmwareVersion: String? = nil,
+        softwareVersion: String? = nil, localIdentifier: String? = nil,
+        udiDeviceIdentifier: String? = nil, creationDate: String? = nil,
+        unparsedDescription: String? = nil
+    ) {
+        self.name = name
+        self.manufacturer = manufacturer
+        self.model = model
+        self.hardwareVersion = hardwareVersion
+        self.firmwareVersion = firmwareVersion
+        self.softwareVersion = softwareVersion
+        self.localIdentifier = localIdentifier
+        self.udiDeviceIdentifier = udiDeviceIdentifier
+        self.creationDate = creationDate
+        self.unparsedDescription = unparsedDescription
+    }
+
+    /// The keys an `HKDevice` description prints, in the order HealthKit prints them.
+    static let knownKeys: [String] = [
+        "name", "manufacturer", "model", "hardware", "firmware", "software", "localIdentifier",
+        "UDIDeviceIdentifier", "creation date",
+    ]
+
+    /// The field an `HKDevice` description key prints.
+    public subscript(descriptionKey key: String) -> String? {
+        get {
+            switch key {
+            case "name": return name
+            case "manufacturer": return manufacturer
+            case "model": return model
+            case "hardware": return hardwareVersion
+            case "firmware": return firmwareVersion
+            case "software": return softwareVersion
+            case "localIdentifier": return localIdentifier
+            case "UDIDeviceIdentifier": return udiDeviceIdentifier
+            case "creation date": return creationDate
+            default: return nil
+            }
+        }
+        set {
+            switch key {
+            case "name": name = newValue
+            case "manufacturer": manufacturer = newValue
+            case "model": model = newValue
+            case "hardware": hardwareVersion = newValue
+            case "firmware": firmwareVersion = newValue
+            case "software": softwareVersion = newValue
+            case "localIdentifier": localIdentifier = newValue
+            case "UDIDeviceIdentifier": udiDeviceIdentifier = newValue
+            case "creation date": creationDate = newValue
+            default: break
+            }
+        }
+    }
+
+    /// Parses the text after the `<<HKDevice: 0x…>` prefix, or the whole description.
+    ///
+    /// - Parameter description: the attribute value as exported (entities already decoded).
+    public static func parse(description: String) -> Device {
+        let prefix = "<<HKDevice: "
+        guard description.hasPrefix(prefix), description.hasSuffix(">"),
+            let close = description.firstIndex(of: ">")
+        else {
+            return Device(unparsedDescription: description)
+        }
+        // Body: ", name:…, manufacturer:…" up to the final ">".
+        var body = Substring(description[description.index(after: close)...].dropLast())
+        var device = Device()
+        // Split at ", KEY:" for known keys only.
+        var fields: [(String, Substring)] = []
+        while !body.isEmpty {
+            guard body.hasPrefix(", ") else {
+                return Device(unparsedDescription: description)
+            }
+            body = body.dropFirst(2)
+            guard let key = knownKeys.first(where: { body.hasPrefix($0 + ":") }) else {
+                return Device(unparsedDescription: description)
+            }
+            body = body.dropFirst(key.count + 1)
+            // The value runs to the next ", KEY:" of a known key, or to the end.
+            var end = body.endIndex
+            var search = body.startIndex
+            while let range = body[search...].range(of: ", ") {
+                let rest = body[range.upperBound...]
+                if knownKeys.contains(where: { rest.hasPrefix($0 + ":") }) {
+                    end = range.lowerBound
+                    break
+                }
+                search = range.upperBound
+            }
+            fields.append((key, body[body.startIndex..<end]))
+            body = body[end...]
+        }
+        for (key, value) in fields { device[descriptionKey: key] = String(value) }
+        return device
+    }
+
+    /// The fields that identify a physical device across records and exports: name,
+    /// manufacturer, model and hardware (export-format.md §4.8). Software and creation date
+    /// change with updates; the address is per record.
+    public var identityKey: String {
+        if let raw = unparsedDescription { return raw }
+        return [name, manufacturer, model, hardwareVersion].map { $0 ?? "" }.joined(separator: "\u{1F}")
+    }
+
+    /// Re-renders an `HKDevice` description in HealthKit's print form, for writing exports back.
+    /// The address is a fixed placeholder: the real one was never meaningful.
+    public var descriptionText: String {
+        if let raw = unparsedDescription { return raw }
+        var text = "<<HKDevice: 0x0>"
+        for key in Self.knownKeys {
+            if let value = self[descriptionKey: key] { text += ", \(key):\(value)" }
+        }
+        return text + ">"
+    }
+}

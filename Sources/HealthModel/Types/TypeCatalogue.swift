@@ -1,0 +1,263 @@
+/// Every type identifier healthport knows, with what HealthKit says about it.
+///
+/// Sources: the iOS 18 SDK header `HKTypeIdentifiers.h` as summarized in
+/// `healthkit-reference.md` §2. HealthKit adds identifiers every year; an identifier missing
+/// here is not an error anywhere in healthport.
+public enum TypeCatalogue {
+    public struct Entry: Sendable {
+        public let identifier: String
+        public let kind: ObjectType.Kind
+        /// For quantity types.
+        public let aggregationStyle: AggregationStyle?
+        /// For quantity types: the canonical unit fixing the dimension.
+        public let canonicalUnit: String?
+    }
+
+    /// The identifier HealthKit stores for one the export may print under an older name.
+    ///
+    /// The runtime value of `HKCategoryTypeIdentifierEnvironmentalAudioExposureEvent` is
+    /// `HKCategoryTypeIdentifierAudioExposureEvent`; both strings name one type.
+    public static func canonicalIdentifier(_ identifier: String) -> String {
+        identifier == "HKCategoryTypeIdentifierEnvironmentalAudioExposureEvent"
+            ? "HKCategoryTypeIdentifierAudioExposureEvent" : identifier
+    }
+
+    public static let prefixes = [
+        "HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKCorrelationTypeIdentifier",
+        "HKClinicalTypeIdentifier", "HKDataTypeIdentifier", "HKCharacteristicTypeIdentifier",
+        "HKDataType",
+    ]
+
+    /// `HKQuantityTypeIdentifierStepCount` → `StepCount`. Identifiers with no known prefix are
+    /// returned whole.
+    public static func shortName(of identifier: String) -> String {
+        for prefix in prefixes where identifier.hasPrefix(prefix) && identifier.count > prefix.count {
+            return String(identifier.dropFirst(prefix.count))
+        }
+        switch identifier {
+        case "HKWorkoutTypeIdentifier": return "Workout"
+        case "HKWorkoutRouteTypeIdentifier": return "WorkoutRoute"
+        case "HKActivitySummaryTypeIdentifier": return "ActivitySummary"
+        case "HKVisionPrescriptionTypeIdentifier": return "VisionPrescription"
+        default: return identifier
+        }
+    }
+
+    /// Resolves a name a person typed (`StepCount`, `stepcount`, `HKQuantityTypeIdentifierStepCount`)
+    /// to a full identifier, or `nil` if no known type matches.
+    public static func resolve(userTypeName name: String) -> String? {
+        if let entry = byIdentifier[canonicalIdentifier(name)] { return entry.identifier }
+        let lowered = name.lowercased()
+        return byShortNameLowercased[lowered]
+    }
+
+    public static func entry(for identifier: String) -> Entry? { byIdentifier[identifier] }
+
+    public static let all: [Entry] = {
+        var entries: [Entry] = []
+        let styles: [String: AggregationStyle] = [
+            "C": .cumulative, "DA": .discreteArithmetic, "DTW": .discreteTemporallyWeighted,
+            "DECL": .discreteEquivalentContinuousLevel,
+        ]
+        for line in quantityTable.split(separator: "\n") {
+            let parts = line.split(separator: " ")
+            guard parts.count == 3 else { continue }
+            entries.append(
+                Entry(
+                    identifier: "HKQuantityTypeIdentifier" + parts[0], kind: .quantity,
+                    aggregationStyle: styles[String(parts[1])], canonicalUnit: String(parts[2])))
+        }
+        for name in categoryNames.split(whereSeparator: { $0 == " " || $0 == "\n" }) {
+            entries.append(
+                Entry(
+                    identifier: "HKCategoryTypeIdentifier" + name, kind: .category,
+                    aggregationStyle: nil, canonicalUnit: nil))
+        }
+        let others: [(String, ObjectType.Kind)] = [
+            ("HKCorrelationTypeIdentifierBloodPressure", .correlation),
+            ("HKCorrelationTypeIdentifierFood", .correlation),
+            ("HKWorkoutTypeIdentifier", .workout),
+            ("HKWorkoutRouteTypeIdentifier", .workoutRoute),
+            ("HKActivitySummaryTypeIdentifier", .activitySummary),
+            ("HKDataTypeIdentifierAudiogram", .audiogram),
+            ("HKVisionPrescriptionTypeIdentifier", .visionPrescription),
+            ("HKDataTypeSleepDurationGoal", .other),
+            ("HKCharacteristicTypeIdentifierDateOfBirth", .characteristic),
+            ("HKCharacteristicTypeIdentifierBiologicalSex", .characteristic),
+            ("HKCharacteristicTypeIdentifierBloodType", .characteristic),
+            ("HKCharacteristicTypeIdentifierFitzpatrickSkinType", .characteristic),
+            ("HKCharacteristicTypeIdentifierWheelchairUse", .characteristic),
+            ("HKCharacteristicTypeIdentifierActivityMoveMode", .characteristic),
+            ("HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse", .characteristic),
+        ]
+        for clinical in [
+            "AllergyRecord", "ClinicalNoteRecord", "ConditionRecord", "ImmunizationRecord",
+            "LabResultRecord", "MedicationRecord", "ProcedureRecord", "VitalSignRecord", "CoverageRecord",
+        ] {
+            entries.append(
+                Entry(
+                    identifier: "HKClinicalTypeIdentifier" + clinical, kind: .clinicalRecord,
+                    aggregationStyle: nil, canonicalUnit: nil))
+        }
+        for (identifier, kind) in others {
+            entries.append(Entry(identifier: identifier, kind: kind, aggregationStyle: nil, canonicalUnit: nil))
+        }
+        return entries
+    }()
+
+    static let byIdentifier: [String: Entry] = {
+        var map: [String: Entry] = [:]
+        for entry in all { map[entry.identifier] = entry }
+        return map
+    }()
+
+    static let byShortNameLowercased: [String: String] = {
+        var map: [String: String] = [:]
+        for entry in all {
+            let short = shortName(of: entry.identifier).lowercased()
+            if map[short] == nil { map[short] = entry.identifier }
+            map[entry.identifier.lowercased()] = entry.identifier
+        }
+        return map
+    }()
+
+    // Suffix, aggregation style, canonical unit (healthkit-reference.md §2.1).
+    static let quantityTable = """
+        StepCount C count
+        DistanceWalkingRunning C m
+        DistanceCycling C m
+        DistanceWheelchair C m
+        DistanceSwimming C m
+        DistanceDownhillSnowSports C m
+        DistanceCrossCountrySkiing C m
+        DistancePaddleSports C m
+        DistanceRowing C m
+        DistanceSkatingSports C m
+        ActiveEnergyBurned C kcal
+        BasalEnergyBurned C kcal
+        FlightsClimbed C count
+        PushCount C count
+        SwimmingStrokeCount C count
+        NikeFuel C count
+        AppleExerciseTime C min
+        AppleStandTime C min
+        AppleMoveTime C min
+        PhysicalEffort DA kcal/hr·kg
+        WorkoutEffortScore DA appleEffortScore
+        EstimatedWorkoutEffortScore DA appleEffortScore
+        CyclingCadence DA count/min
+        CyclingFunctionalThresholdPower DA W
+        CyclingPower DA W
+        CyclingSpeed DA m/s
+        CrossCountrySkiingSpeed DA m/s
+        PaddleSportsSpeed DA m/s
+        RowingSpeed DA m/s
+        RunningPower DA W
+        RunningSpeed DA m/s
+        UnderwaterDepth DA m
+        HeartRate DTW count/min
+        RestingHeartRate DA count/min
+        WalkingHeartRateAverage DA count/min
+        HeartRateVariabilitySDNN DA ms
+        HeartRateRecoveryOneMinute DA count/min
+        AtrialFibrillationBurden DTW %
+        PeripheralPerfusionIndex DA %
+        VO2Max DA mL/min·kg
+        OxygenSaturation DA %
+        RespiratoryRate DA count/min
+        ForcedExpiratoryVolume1 DA L
+        ForcedVitalCapacity DA L
+        PeakExpiratoryFlowRate DA L/min
+        InhalerUsage C count
+        AppleSleepingBreathingDisturbances DA count
+        BodyMass DA kg
+        BodyMassIndex DA count
+        BodyFatPercentage DA %
+        LeanBodyMass DA kg
+        Height DA m
+        WaistCircumference DA m
+        ElectrodermalActivity DA S
+        AppleSleepingWristTemperature DA degC
+        BodyTemperature DA degC
+        BasalBodyTemperature DA degC
+        BloodPressureSystolic DA mmHg
+        BloodPressureDiastolic DA mmHg
+        BloodGlucose DA mg/dL
+        BloodAlcoholContent DA %
+        InsulinDelivery C IU
+        EnvironmentalAudioExposure DECL dBASPL
+        HeadphoneAudioExposure DECL dBASPL
+        EnvironmentalSoundReduction DECL dBASPL
+        WalkingSpeed DA m/s
+        WalkingStepLength DA m
+        WalkingAsymmetryPercentage DA %
+        WalkingDoubleSupportPercentage DA %
+        StairAscentSpeed DA m/s
+        StairDescentSpeed DA m/s
+        SixMinuteWalkTestDistance DA m
+        AppleWalkingSteadiness DA %
+        RunningGroundContactTime DA ms
+        RunningStrideLength DA m
+        RunningVerticalOscillation DA cm
+        NumberOfTimesFallen C count
+        NumberOfAlcoholicBeverages C count
+        TimeInDaylight C min
+        UVExposure DA count
+        WaterTemperature DA degC
+        DietaryEnergyConsumed C kcal
+        DietaryWater C mL
+        DietaryCarbohydrates C g
+        DietaryFiber C g
+        DietarySugar C g
+        DietaryFatTotal C g
+        DietaryFatSaturated C g
+        DietaryFatMonounsaturated C g
+        DietaryFatPolyunsaturated C g
+        DietaryCholesterol C g
+        DietaryProtein C g
+        DietarySodium C g
+        DietaryPotassium C g
+        DietaryCalcium C g
+        DietaryIron C g
+        DietaryCaffeine C g
+        DietaryVitaminA C g
+        DietaryVitaminB6 C g
+        DietaryVitaminB12 C g
+        DietaryVitaminC C g
+        DietaryVitaminD C g
+        DietaryVitaminE C g
+        DietaryVitaminK C g
+        DietaryThiamin C g
+        DietaryRiboflavin C g
+        DietaryNiacin C g
+        DietaryFolate C g
+        DietaryBiotin C g
+        DietaryPantothenicAcid C g
+        DietaryPhosphorus C g
+        DietaryIodine C g
+        DietaryMagnesium C g
+        DietaryZinc C g
+        DietarySelenium C g
+        DietaryCopper C g
+        DietaryManganese C g
+        DietaryChromium C g
+        DietaryMolybdenum C g
+        DietaryChloride C g
+        """
+
+    // healthkit-reference.md §2.2.
+    static let categoryNames = """
+        SleepAnalysis AppleStandHour MindfulSession HighHeartRateEvent LowHeartRateEvent
+        IrregularHeartRhythmEvent LowCardioFitnessEvent AudioExposureEvent HeadphoneAudioExposureEvent
+        AppleWalkingSteadinessEvent HandwashingEvent ToothbrushingEvent SleepApneaEvent MenstrualFlow
+        IntermenstrualBleeding BleedingDuringPregnancy BleedingAfterPregnancy InfrequentMenstrualCycles
+        IrregularMenstrualCycles ProlongedMenstrualPeriods PersistentIntermenstrualBleeding
+        CervicalMucusQuality OvulationTestResult PregnancyTestResult ProgesteroneTestResult
+        SexualActivity Contraceptive Pregnancy Lactation AppetiteChanges MoodChanges SleepChanges
+        AbdominalCramps Acne BladderIncontinence Bloating BreastPain ChestTightnessOrPain Chills
+        Constipation Coughing Diarrhea Dizziness DrySkin Fainting Fatigue Fever GeneralizedBodyAche
+        HairLoss Headache Heartburn HotFlashes LossOfSmell LossOfTaste LowerBackPain MemoryLapse Nausea
+        NightSweats PelvicPain RapidPoundingOrFlutteringHeartbeat RunnyNose ShortnessOfBreath
+        SinusCongestion SkippedHeartbeat SoreThroat VaginalDryness Vomiting Wheezing
+        """
+}

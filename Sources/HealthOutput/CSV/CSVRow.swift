@@ -1,0 +1,97 @@
+import HealthModel
+
+/// Appends one RFC 4180 record: fields separated by commas, quoted when they hold a comma,
+/// a quote, CR or LF (quotes doubled), ended by CRLF as RFC 4180 §2 says.
+struct CSVRow {
+    let out: OutputBuffer
+    let scratch: OutputBuffer
+    private var first = true
+
+    init(_ out: OutputBuffer, scratch: OutputBuffer) {
+        self.out = out
+        self.scratch = scratch
+    }
+
+    @inline(__always)
+    private mutating func separator() {
+        if !first { out.append(0x2C) }
+        first = false
+    }
+
+    mutating func empty() {
+        separator()
+    }
+
+    mutating func string(_ value: String?) {
+        separator()
+        guard let value else { return }
+        var copy = value
+        copy.withUTF8 { Self.appendField(UnsafeRawBufferPointer($0), to: out) }
+    }
+
+    mutating func literal(_ value: StaticString) {
+        separator()
+        out.append(value)
+    }
+
+    mutating func number(_ value: ExportNumber?) {
+        separator()
+        if let value { out.appendRaw(value.text) }
+    }
+
+    mutating func int(_ value: Int?) {
+        separator()
+        if let value { out.append(int: value) }
+    }
+
+    mutating func date(_ value: ExportTimestamp?) {
+        separator()
+        guard let value else { return }
+        let p = out.reserve(ExportTimestamp.iso8601Length)
+        value.formatISO8601(into: p)
+        out.advance(by: ExportTimestamp.iso8601Length)
+    }
+
+    mutating func uuid(_ value: ObjectUUID?) {
+        separator()
+        guard let value else { return }
+        let p = out.reserve(ObjectUUID.textLength)
+        value.format(into: p)
+        out.advance(by: ObjectUUID.textLength)
+    }
+
+    /// A field holding JSON written by `body` (metadata, extensions), quoted as CSV requires.
+    mutating func json(_ body: (inout JSONEmitter) -> Void) {
+        separator()
+        scratch.discard()
+        var emitter = JSONEmitter(scratch)
+        body(&emitter)
+        guard scratch.count > 0 else { return }
+        let p = scratch.reserve(0)
+        Self.appendField(UnsafeRawBufferPointer(start: p - scratch.count, count: scratch.count), to: out)
+        scratch.discard()
+    }
+
+    mutating func end() {
+        out.append(0x0D)
+        out.append(0x0A)
+    }
+
+    static func appendField(_ bytes: UnsafeRawBufferPointer, to out: OutputBuffer) {
+        var needsQuotes = false
+        for b in bytes where b == 0x2C || b == 0x22 || b == 0x0A || b == 0x0D {
+            needsQuotes = true
+            break
+        }
+        if !needsQuotes {
+            out.append(bytes)
+            return
+        }
+        out.append(0x22)
+        for b in bytes {
+            if b == 0x22 { out.append(0x22) }
+            out.append(b)
+        }
+        out.append(0x22)
+    }
+}

@@ -1,0 +1,179 @@
+import HealthModel
+
+/// Writes JSON values into an `OutputBuffer` by hand: static keys copied as they are, strings
+/// escaped with a fast path, numbers copied from the export's text, dates formatted in place.
+///
+/// `JSONEncoder` costs about ten times more per record (style guide, "Output"); it is fine for
+/// once-per-run documents, never here.
+struct JSONEmitter {
+    let out: OutputBuffer
+    /// Whether the next member of the current object needs a comma.
+    private var needsComma = false
+
+    init(_ out: OutputBuffer) {
+        self.out = out
+    }
+
+    // MARK: Structure
+
+    mutating func beginObject() {
+        out.append(0x7B)
+        needsComma = false
+    }
+
+    mutating func endObject() {
+        out.append(0x7D)
+        needsComma = true
+    }
+
+    mutating func beginArray() {
+        out.append(0x5B)
+        needsComma = false
+    }
+
+    mutating func endArray() {
+        out.append(0x5D)
+        needsComma = true
+    }
+
+    /// Writes `"key":`, preceded by a comma when needed. Keys are static ASCII.
+    @inline(__always)
+    mutating func key(_ key: StaticString) {
+        if needsComma { out.append(0x2C) }
+        out.append(0x22)
+        out.append(key)
+        out.append(0x22)
+        out.append(0x3A)
+        needsComma = false
+    }
+
+    /// A dynamic key (metadata keys, attribute names).
+    mutating func key(string: String) {
+        if needsComma { out.append(0x2C) }
+        Self.appendString(string, to: out)
+        out.append(0x3A)
+        needsComma = false
+    }
+
+    /// Starts an array element.
+    @inline(__always)
+    mutating func element() {
+        if needsComma { out.append(0x2C) }
+        needsComma = false
+    }
+
+    // MARK: Values
+
+    @inline(__always)
+    mutating func string(_ value: String) {
+        Self.appendString(value, to: out)
+        needsComma = true
+    }
+
+    @inline(__always)
+    mutating func literal(_ value: StaticString) {
+        out.append(0x22)
+        out.append(value)
+        out.append(0x22)
+        needsComma = true
+    }
+
+    @inline(__always)
+    mutating func number(_ value: ExportNumber) {
+        out.appendRaw(value.text)
+        needsComma = true
+    }
+
+    @inline(__always)
+    mutating func int(_ value: Int) {
+        out.append(int: value)
+        needsComma = true
+    }
+
+    mutating func null() {
+        out.append("null")
+        needsComma = true
+    }
+
+    @inline(__always)
+    mutating func date(_ value: ExportTimestamp) {
+        let p = out.reserve(ExportTimestamp.iso8601Length + 2)
+        p[0] = 0x22
+        value.formatISO8601(into: p + 1)
+        p[ExportTimestamp.iso8601Length + 1] = 0x22
+        out.advance(by: ExportTimestamp.iso8601Length + 2)
+        needsComma = true
+    }
+
+    /// A date with hundredths of a second: `2020-12-06T11:26:02.34-08:00`.
+    mutating func date(_ value: ExportTimestamp, hundredths: Int) {
+        var bytes = [UInt8](repeating: 0, count: ExportTimestamp.iso8601Length)
+        bytes.withUnsafeMutableBufferPointer { value.formatISO8601(into: $0.baseAddress!) }
+        out.append(0x22)
+        out.append(contentsOf: Array(bytes[0..<19]))
+        out.append(0x2E)
+        out.append(UInt8(48 + (hundredths / 10) % 10))
+        out.append(UInt8(48 + hundredths % 10))
+        out.append(contentsOf: Array(bytes[19...]))
+        out.append(0x22)
+        needsComma = true
+    }
+
+    @inline(__always)
+    mutating func uuid(_ value: ObjectUUID) {
+        let p = out.reserve(ObjectUUID.textLength + 2)
+        p[0] = 0x22
+        value.format(into: p + 1)
+        p[ObjectUUID.textLength + 1] = 0x22
+        out.advance(by: ObjectUUID.textLength + 2)
+        needsComma = true
+    }
+
+    mutating func quantity(_ value: Quantity) {
+        beginObject()
+        key("value")
+        number(value.value)
+        key("unit")
+        string(value.unit)
+        endObject()
+    }
+
+    // MARK: Escaping
+
+    /// Appends a JSON string (RFC 8259 §7). Scans first; a string with nothing to escape, the
+    /// usual case, is copied in one piece.
+    static func appendString(_ value: String, to out: OutputBuffer) {
+        var copy = value
+        copy.withUTF8 { utf8 in
+            let raw = UnsafeRawBufferPointer(utf8)
+            var clean = true
+            for b in utf8 where b < 0x20 || b == 0x22 || b == 0x5C {
+                clean = false
+                break
+            }
+            out.append(0x22)
+            if clean {
+                out.append(raw)
+            } else {
+                for b in utf8 {
+                    switch b {
+                    case 0x22: out.append("\\\"")
+                    case 0x5C: out.append("\\\\")
+                    case 0x0A: out.append("\\n")
+                    case 0x0D: out.append("\\r")
+                    case 0x09: out.append("\\t")
+                    case 0x08: out.append("\\b")
+                    case 0x0C: out.append("\\f")
+                    case 0..<0x20:
+                        out.append("\\u00")
+                        let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                        out.append(hex[Int(b >> 4)])
+                        out.append(hex[Int(b & 0xF)])
+                    default: out.append(b)
+                    }
+                }
+            }
+            out.append(0x22)
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import HealthModel
+
+/// What every output format implements: a header, the objects in order, and an end.
+///
+/// Writers never collect objects: each one is encoded into the output buffer as it arrives.
+public protocol ObjectWriter: AnyObject {
+    func begin(_ header: ExportHeader) throws
+    func write(_ object: HealthObject) throws
+    /// Completes the output (closes the JSON array, flushes, renames files into place).
+    func finish() throws
+    /// Abandons the output after a failure: nothing half-written is left behind.
+    func abandon()
+}
+
+/// NDJSON: one JSON object per line, UTF-8, `\n`-terminated; the first line (`"kind":"export"`)
+/// describes the export, every other line is one object with a `kind` discriminator.
+public final class NDJSONWriter: ObjectWriter {
+    private let out: OutputBuffer
+    private let file: AtomicFile?
+
+    /// Writes to a buffer the caller owns (standard output).
+    public init(buffer: OutputBuffer) {
+        self.out = buffer
+        self.file = nil
+    }
+
+    /// Writes to a file, atomically.
+    public init(file: AtomicFile) {
+        self.out = file.buffer
+        self.file = file
+    }
+
+    public func begin(_ header: ExportHeader) throws {
+        var json = JSONEmitter(out)
+        json.beginObject()
+        json.key("kind")
+        json.literal("export")
+        JSONObjectEncoder.write(header: header, to: &json)
+        json.endObject()
+        out.append(0x0A)
+        try out.endRecord()
+    }
+
+    @inline(__always)
+    public func write(_ object: HealthObject) throws {
+        var json = JSONEmitter(out)
+        JSONObjectEncoder.write(object, to: &json)
+        out.append(0x0A)
+        try out.endRecord()
+    }
+
+    public func finish() throws {
+        if let file { try file.commit() } else { try out.flush() }
+    }
+
+    public func abandon() {
+        if let file { file.abandon() } else { out.discard() }
+    }
+}
+
+/// JSON: one document, streamed (never built in memory):
+/// `{"kind":"export",…header…,"objects":[ …objects… ]}`.
+public final class JSONDocumentWriter: ObjectWriter {
+    private let out: OutputBuffer
+    private let file: AtomicFile?
+    private var first = true
+
+    public init(buffer: OutputBuffer) {
+        self.out = buffer
+        self.file = nil
+    }
+
+    public init(file: AtomicFile) {
+        self.out = file.buffer
+        self.file = file
+    }
+
+    public func begin(_ header: ExportHeader) throws {
+        var json = JSONEmitter(out)
+        json.beginObject()
+        json.key("kind")
+        json.literal("export")
+        JSONObjectEncoder.write(header: header, to: &json)
+        out.append(",\"objects\":[")
+        try out.endRecord()
+    }
+
+    public func write(_ object: HealthObject) throws {
+        if !first { out.append(0x2C) }
+        first = false
+        out.append(0x0A)
+        var json = JSONEmitter(out)
+        JSONObjectEncoder.write(object, to: &json)
+        try out.endRecord()
+    }
+
+    public func finish() throws {
+        out.append("\n]}\n")
+        if let file { try file.commit() } else { try out.flush() }
+    }
+
+    public func abandon() {
+        if let file { file.abandon() } else { out.discard() }
+    }
+}

@@ -1,0 +1,143 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One reusable byte buffer in front of a file descriptor: every writer appends here.
+///
+/// Writers append bytes (static keys, interned strings, digits formatted in place); the buffer
+/// goes to `write(2)` when it passes `flushThreshold` at a record boundary, so a stopped run
+/// leaves only whole records behind. Partial writes and `EINTR` are retried; `EPIPE` becomes
+/// `OutputError.brokenPipe`, which the CLI turns into a quiet exit.
+public final class OutputBuffer {
+    public let descriptor: Int32
+    private var storage: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    public private(set) var count = 0
+    /// Flush after every record (a terminal), instead of when the buffer is full.
+    public var flushesEveryRecord = false
+    public let flushThreshold: Int
+    /// Bytes written to the descriptor so far.
+    public private(set) var bytesWritten: Int64 = 0
+
+    public init(descriptor: Int32, capacity: Int = 256 * 1024) {
+        self.descriptor = descriptor
+        self.capacity = capacity
+        self.flushThreshold = capacity - capacity / 4
+        storage = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        storage.deallocate()
+    }
+
+    /// Makes room for `n` more bytes and returns where they go; the caller must `advance(by:)`.
+    @inline(__always)
+    public func reserve(_ n: Int) -> UnsafeMutablePointer<UInt8> {
+        if count + n > capacity { grow(count + n) }
+        return storage + count
+    }
+
+    @inline(__always)
+    public func advance(by n: Int) {
+        count += n
+    }
+
+    private func grow(_ needed: Int) {
+        var newCapacity = capacity * 2
+        while newCapacity < needed { newCapacity *= 2 }
+        let newStorage = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newStorage.update(from: storage, count: count)
+        storage.deallocate()
+        storage = newStorage
+        capacity = newCapacity
+    }
+
+    @inline(__always)
+    public func append(_ byte: UInt8) {
+        if count == capacity { grow(count + 1) }
+        storage[count] = byte
+        count += 1
+    }
+
+    @inline(__always)
+    public func append(_ literal: StaticString) {
+        let n = literal.utf8CodeUnitCount
+        let p = reserve(n)
+        p.update(from: literal.utf8Start, count: n)
+        count += n
+    }
+
+    @inline(__always)
+    public func append(_ bytes: UnsafeRawBufferPointer) {
+        let n = bytes.count
+        guard n > 0 else { return }
+        let p = reserve(n)
+        UnsafeMutableRawPointer(p).copyMemory(from: bytes.baseAddress!, byteCount: n)
+        count += n
+    }
+
+    @inline(__always)
+    public func append(contentsOf bytes: [UInt8]) {
+        bytes.withUnsafeBytes { append($0) }
+    }
+
+    /// Appends a string's UTF-8 bytes as they are (no escaping).
+    @inline(__always)
+    public func appendRaw(_ string: String) {
+        var s = string
+        s.withUTF8 { append(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Appends a decimal integer.
+    public func append(int value: Int) {
+        if value >= 0 && value < 10 {
+            append(UInt8(48 + value))
+            return
+        }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var n = 0
+        var v = value.magnitude
+        withUnsafeMutableBytes(of: &digits) { d in
+            repeat {
+                d[19 - n] = UInt8(48 + v % 10)
+                v /= 10
+                n += 1
+            } while v > 0
+            if value < 0 { append(0x2D) }
+            append(UnsafeRawBufferPointer(rebasing: d[(20 - n)...]))
+        }
+    }
+
+    /// Ends a record: flushes when the buffer is past its threshold, or always on a terminal.
+    @inline(__always)
+    public func endRecord() throws {
+        if flushesEveryRecord || count >= flushThreshold { try flush() }
+    }
+
+    /// Writes everything buffered.
+    public func flush() throws {
+        var offset = 0
+        while offset < count {
+            let n = write(descriptor, storage + offset, count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                let code = errno
+                count = 0
+                if code == EPIPE { throw OutputError(.brokenPipe, "broken pipe") }
+                throw OutputError(.ioError, "write failed: \(String(cString: strerror(code)))")
+            }
+            offset += n
+        }
+        bytesWritten += Int64(count)
+        count = 0
+    }
+
+    /// Drops what is buffered (after a failure, so nothing half-made is written).
+    public func discard() {
+        count = 0
+    }
+}

@@ -1,0 +1,99 @@
+import ArgumentParser
+import Foundation
+import HealthExport
+import HealthModel
+import HealthOutput
+import HealthQuery
+
+extension Healthport {
+    /// `healthport convert`: the export as NDJSON, JSON or CSV.
+    struct Convert: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Convert an export to NDJSON, JSON or CSV.",
+            discussion: """
+                Streams every object of the export (samples, correlations, workouts, activity \
+                summaries, clinical records, audiograms, vision prescriptions) in document order. \
+                NDJSON and JSON go to standard output or to a file; CSV writes one table per type \
+                into a folder, or a single type to standard output. See healthport-convert(1) and \
+                healthport-formats(5).
+                """)
+
+        @OptionGroup var input: InputOptions
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var filter: FilterOptions
+        @OptionGroup var diagnostics: DiagnosticOptions
+
+        func run() throws {
+            Signals.install()
+            let log = Diagnostics()
+            log.quiet = diagnostics.quiet
+            try log.run {
+                let types = filter.type.isEmpty ? nil : try TypeNameResolver.resolve(filter.type)
+                let executor = QueryExecutor(ObjectQuery(types: types))
+                let reader = try ExportReader(ExportInput(argument: input.export))
+                let writer = try makeWriter()
+                let progress = ProgressLine(forced: diagnostics.progress, quiet: diagnostics.quiet)
+                let pipeline = ConvertPipeline(executor: executor, writer: writer, progress: progress)
+                do {
+                    let summary = try reader.read(
+                        into: pipeline, warning: { warning in
+                            progress.clear()
+                            log.warning(warning)
+                        }, progress: { progress.update($0) })
+                    progress.clear()
+                    try writer.finish()
+                    log.repeats(summary.warnings)
+                } catch {
+                    progress.clear()
+                    writer.abandon()
+                    throw error
+                }
+            }
+        }
+
+        private func makeWriter() throws -> any ObjectWriter {
+            let toStandardOutput = output.output == "-"
+            func standardOutput() -> OutputBuffer {
+                let buffer = OutputBuffer(descriptor: 1)
+                buffer.flushesEveryRecord = isatty(1) == 1
+                return buffer
+            }
+            switch output.format {
+            case .ndjson:
+                return toStandardOutput
+                    ? NDJSONWriter(buffer: standardOutput()) : NDJSONWriter(file: try AtomicFile(destination: output.output))
+            case .json:
+                return toStandardOutput
+                    ? JSONDocumentWriter(buffer: standardOutput())
+                    : JSONDocumentWriter(file: try AtomicFile(destination: output.output))
+            case .csv:
+                return toStandardOutput
+                    ? CSVWriter(standardOutput: standardOutput()) : try CSVWriter(folder: output.output)
+            }
+        }
+    }
+}
+
+/// Connects the reader to a writer through the query executor: the only path from parsed
+/// objects to output.
+final class ConvertPipeline: ExportSink {
+    private let executor: QueryExecutor
+    private let writer: any ObjectWriter
+    private let progress: ProgressLine
+
+    init(executor: QueryExecutor, writer: any ObjectWriter, progress: ProgressLine) {
+        self.executor = executor
+        self.writer = writer
+        self.progress = progress
+    }
+
+    func exportDidBegin(_ header: ExportHeader) throws {
+        try writer.begin(header)
+    }
+
+    func consume(_ object: HealthObject) throws {
+        progress.objects += 1
+        guard executor.admits(object) else { return }
+        try writer.write(object)
+    }
+}

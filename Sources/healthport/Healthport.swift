@@ -1,0 +1,22 @@
+import ArgumentParser
+
+/// The `healthport` command: streams Apple Health exports into HealthKit-shaped data.
+///
+/// The CLI only parses arguments, wires the library modules together and maps their errors to
+/// exit statuses (`ExitStatus`); it holds no logic of its own.
+@main
+struct Healthport: ParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "healthport",
+        abstract: "Stream Apple Health exports into HealthKit-shaped JSON, NDJSON and CSV.",
+        discussion: """
+            Reads export.zip as the Health app writes it, the unzipped folder, a bare export.xml, \
+            or - for standard input. Data goes to standard output, diagnostics to standard error. \
+            See healthport(1).
+            """,
+        version: version,
+        subcommands: [Convert.self, Info.self]
+    )
+}

@@ -1,0 +1,38 @@
+import HealthExport
+import HealthOutput
+import HealthQuery
+
+/// The exit statuses of healthport(1), following sysexits(3). One table, one place.
+enum ExitStatus: Int32 {
+    case success = 0
+    case usage = 64
+    case dataError = 65
+    case noInput = 66
+    case software = 70
+    case cannotCreate = 73
+    case ioError = 74
+    case interrupted = 130
+
+    static func of(_ error: ExportError) -> ExitStatus {
+        switch error.code {
+        case .inputNotFound, .notAnExport: return .noInput
+        case .malformedXML, .invalidAttribute, .malformedArchive, .unsafeMemberPath, .limitExceeded: return .dataError
+        case .ioError: return .ioError
+        }
+    }
+
+    static func of(_ error: OutputError) -> ExitStatus {
+        switch error.code {
+        case .brokenPipe: return .success
+        case .cannotCreate: return .cannotCreate
+        case .ioError: return .ioError
+        case .invalidRequest: return .usage
+        }
+    }
+
+    static func of(_ error: QueryError) -> ExitStatus {
+        switch error.code {
+        case .errorInvalidArgument: return .usage
+        }
+    }
+}

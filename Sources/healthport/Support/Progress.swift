@@ -1,0 +1,55 @@
+import Foundation
+import HealthExport
+
+/// The progress line on standard error: only when it is a terminal (or forced), at most ten
+/// updates a second, erased when done.
+final class ProgressLine {
+    private let enabled: Bool
+    private var lastUpdate = Date.distantPast
+    private var shown = false
+    var objects = 0
+
+    init(forced: Bool?, quiet: Bool) {
+        if quiet && forced != true {
+            enabled = false
+        } else {
+            enabled = forced ?? (isatty(2) == 1)
+        }
+    }
+
+    func update(_ progress: ExportReader.Progress) {
+        guard enabled else { return }
+        let now = Date()
+        guard now.timeIntervalSince(lastUpdate) >= 0.1 else { return }
+        lastUpdate = now
+        var text = "healthport: " + Self.bytes(progress.bytesRead)
+        if let total = progress.totalBytes, total > 0 {
+            let percent = min(100, Int(Double(progress.bytesRead) / Double(total) * 100))
+            text = "healthport: \(percent)% " + Self.bytes(progress.bytesRead) + " of " + Self.bytes(total)
+        }
+        text += ", \(objects) objects"
+        emit("\r\u{1B}[K" + text)
+        shown = true
+    }
+
+    func clear() {
+        guard shown else { return }
+        emit("\r\u{1B}[K")
+        shown = false
+    }
+
+    private func emit(_ text: String) {
+        _ = text.withCString { write(2, $0, strlen($0)) }
+    }
+
+    static func bytes(_ n: Int64) -> String {
+        let units = ["B", "KB", "MB", "GB", "TB"]
+        var value = Double(n)
+        var unit = 0
+        while value >= 1000 && unit < units.count - 1 {
+            value /= 1000
+            unit += 1
+        }
+        return unit == 0 ? "\(n) B" : String(format: "%.1f %@", value, units[unit])
+    }
+}
