@@ -129,10 +129,11 @@ public final class ExportReader {
         let total = layout.documentSize
 
         func push(_ chunk: UnsafeRawBufferPointer, isLast: Bool) throws {
-            try filter.process(chunk, isLast: isLast) { ready, syntheticRoot in
-                if mapper.syntheticRootPosition == nil, let syntheticRoot {
+            try filter.process(chunk, isLast: isLast) { ready, findings in
+                if mapper.syntheticRootPosition == nil, let syntheticRoot = findings.syntheticRootPosition {
                     mapper.syntheticRootPosition = syntheticRoot
                 }
+                if let version = findings.exportVersion { mapper.exportVersion = version }
                 try parser.feed(ready)
             }
             bytesRead += Int64(chunk.count)

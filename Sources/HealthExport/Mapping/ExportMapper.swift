@@ -19,6 +19,11 @@ final class ExportMapper: SAXEventHandler {
     var syntheticRootPosition: (line: Int, column: Int)?
 
     private(set) var header = ExportHeader()
+    /// The DTD's export version, set by the reader before the first element.
+    var exportVersion: Int? {
+        get { header.exportVersion }
+        set { header.exportVersion = newValue }
+    }
     private var headerDelivered = false
     private var assigner = ObjectIdentityAssigner()
 

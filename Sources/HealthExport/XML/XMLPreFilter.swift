@@ -32,6 +32,17 @@ struct XMLPreFilter {
     private(set) var firstReplacementOffset: Int64?
     /// Where a synthetic root was inserted (line, column), for correcting libxml2's columns.
     private(set) var syntheticRootPosition: (line: Int, column: Int)?
+    /// What the prolog revealed, handed along with the bytes so that the parser's handler
+    /// knows it before the first element.
+    struct PreFilterFindings {
+        var syntheticRootPosition: (line: Int, column: Int)?
+        var exportVersion: Int?
+    }
+
+    var findings: PreFilterFindings {
+        PreFilterFindings(syntheticRootPosition: syntheticRootPosition, exportVersion: exportVersion)
+    }
+
     static let syntheticRootOpen: [UInt8] = Array("<HealthData>".utf8)
     static let syntheticRootClose: [UInt8] = Array("</HealthData>".utf8)
 
@@ -47,14 +58,14 @@ struct XMLPreFilter {
     ///   `emit` throws.
     mutating func process(
         _ chunk: UnsafeRawBufferPointer, isLast: Bool,
-        emit: (UnsafeRawBufferPointer, _ syntheticRoot: (line: Int, column: Int)?) throws -> Void
+        emit: (UnsafeRawBufferPointer, PreFilterFindings) throws -> Void
     ) throws {
         try processChunk(chunk, isLast: isLast, emit: emit)
     }
 
     private mutating func processChunk(
         _ chunk: UnsafeRawBufferPointer, isLast: Bool,
-        emit: (UnsafeRawBufferPointer, (line: Int, column: Int)?) throws -> Void
+        emit: (UnsafeRawBufferPointer, PreFilterFindings) throws -> Void
     ) throws {
         if document == nil {
             prolog.append(contentsOf: chunk)
@@ -67,7 +78,7 @@ struct XMLPreFilter {
                 _ = filter(buffer, from: 0, isLast: true, baseOffset: base)
             }
             consumedOffset += Int64(head.count)
-            try head.withUnsafeBytes { try emit($0, syntheticRootPosition) }
+            try head.withUnsafeBytes { try emit($0, findings) }
             if case .fragment = document {
                 var line = 1
                 var column = 1
@@ -80,7 +91,7 @@ struct XMLPreFilter {
                     }
                 }
                 syntheticRootPosition = (line, column)
-                try Self.syntheticRootOpen.withUnsafeBytes { try emit($0, syntheticRootPosition) }
+                try Self.syntheticRootOpen.withUnsafeBytes { try emit($0, findings) }
             }
             try rest.withUnsafeBytes { try processBody($0, isLast: isLast, emit: emit) }
             return
@@ -90,7 +101,7 @@ struct XMLPreFilter {
 
     private mutating func processBody(
         _ chunk: UnsafeRawBufferPointer, isLast: Bool,
-        emit: (UnsafeRawBufferPointer, (line: Int, column: Int)?) throws -> Void
+        emit: (UnsafeRawBufferPointer, PreFilterFindings) throws -> Void
     ) throws {
         // Take the buffer out of `self` so that filtering it can mutate the counters.
         var buffer = work
@@ -106,14 +117,14 @@ struct XMLPreFilter {
         }
         consumedOffset += Int64(ready)
         if ready < buffer.count { carry.append(contentsOf: buffer[ready...]) }
-        try buffer.withUnsafeBytes { try emit(UnsafeRawBufferPointer(rebasing: $0[0..<ready]), syntheticRootPosition) }
+        try buffer.withUnsafeBytes { try emit(UnsafeRawBufferPointer(rebasing: $0[0..<ready]), findings) }
         if isLast { try finish(emit: emit) }
     }
 
     /// Closes a synthetic root after the last byte.
-    private mutating func finish(emit: (UnsafeRawBufferPointer, (line: Int, column: Int)?) throws -> Void) throws {
+    private mutating func finish(emit: (UnsafeRawBufferPointer, PreFilterFindings) throws -> Void) throws {
         if case .fragment = document {
-            try Self.syntheticRootClose.withUnsafeBytes { try emit($0, syntheticRootPosition) }
+            try Self.syntheticRootClose.withUnsafeBytes { try emit($0, findings) }
         }
     }
 

@@ -1,0 +1,75 @@
+import Foundation
+
+/// Runs a built executable and collects its standard output and standard error separately,
+/// reading both pipes concurrently (waiting first would deadlock once the output outgrows the
+/// pipe buffer).
+public enum CommandRunner {
+    public struct Result: Sendable {
+        public var status: Int32
+        public var stdout: Data
+        public var stderr: Data
+        public var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+        public var stderrText: String { String(decoding: stderr, as: UTF8.self) }
+    }
+
+    private final class Collector: @unchecked Sendable {
+        var data = Data()
+    }
+
+    public static func run(_ executable: URL, _ arguments: [String], stdin: Data? = nil, currentDirectory: URL? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
+        let out = Pipe()
+        let err = Pipe()
+        let input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        try process.run()
+        let group = DispatchGroup()
+        let stdoutCollector = Collector()
+        let stderrCollector = Collector()
+        group.enter()
+        DispatchQueue.global().async {
+            stdoutCollector.data = out.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        group.enter()
+        DispatchQueue.global().async {
+            stderrCollector.data = err.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        if let stdin {
+            try? input.fileHandleForWriting.write(contentsOf: stdin)
+        }
+        try? input.fileHandleForWriting.close()
+        group.wait()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: stdoutCollector.data, stderr: stderrCollector.data)
+    }
+}
+
+/// Where test inputs live.
+public enum Fixtures {
+    /// The package root, found from this file's path.
+    public static var packageRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    /// `../shared/samples` beside the checkout, or `HEALTHPORT_SAMPLES`.
+    public static var samples: URL {
+        if let path = ProcessInfo.processInfo.environment["HEALTHPORT_SAMPLES"] { return URL(fileURLWithPath: path) }
+        return packageRoot.deletingLastPathComponent().appendingPathComponent("shared/samples")
+    }
+
+    public static var sampleData: URL { packageRoot.appendingPathComponent("SampleData") }
+
+    /// A fresh temporary folder.
+    public static func temporaryDirectory() throws -> URL {
+        let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("healthport-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}

@@ -1,0 +1,497 @@
+import Foundation
+import HealthModel
+
+/// Writes synthetic Apple Health exports with known answers: every element kind, the quirks
+/// of export-format.md, and a manifest of what was written (objects per type), so tests and
+/// benchmarks can check counts exactly. Deterministic: one seed, one export, byte for byte.
+///
+/// Records are grouped by type, as the Health app writes them; within a type, by day.
+public struct ExportGenerator {
+    public struct Options: Sendable {
+        public var seed: UInt64 = 1
+        /// Days of data.
+        public var days: Int = 30
+        /// First day.
+        public var firstDay = CalendarDate(year: 2024, month: 1, day: 1)
+        /// Multiplies the per-day record counts (1 ≈ 400 records a day).
+        public var density: Int = 1
+        /// Write the broken iOS 16 (version 12) DTD instead of the version 14 one (quirk Q1).
+        public var brokenDTD = false
+        /// Put characters XML forbids into one food name (quirk Q2).
+        public var forbiddenCharacters = true
+        /// The export's UTC offset, in seconds (quirk Q3: one offset for every date).
+        public var utcOffsetSeconds = 3600
+
+        public init() {}
+    }
+
+    /// What was written: top-level objects per type identifier (as healthport reports them).
+    public struct Manifest: Codable, Sendable, Equatable {
+        public var objectsByType: [String: Int] = [:]
+        public var objectCount: Int { objectsByType.values.reduce(0, +) }
+        /// Top-level records that are exact copies of an earlier one.
+        public var exactDuplicates = 0
+        /// Bytes the pre-filter must replace.
+        public var forbiddenBytes = 0
+        public var routeFiles: [String] = []
+        public var clinicalFiles: [String] = []
+        public var electrocardiogramFiles: [String] = []
+
+        mutating func count(_ type: String, _ n: Int = 1) { objectsByType[type, default: 0] += n }
+    }
+
+    public let options: Options
+
+    public init(options: Options) {
+        self.options = options
+    }
+
+    // MARK: Output plumbing
+
+    /// Buffered text output to a file handle.
+    final class Writer {
+        private let handle: FileHandle
+        private var buffer: [UInt8] = []
+
+        init(_ handle: FileHandle) {
+            self.handle = handle
+            buffer.reserveCapacity(1 << 20)
+        }
+
+        func callAsFunction(_ text: String) {
+            buffer.append(contentsOf: text.utf8)
+            if buffer.count >= 1 << 20 { flush() }
+        }
+
+        func bytes(_ bytes: [UInt8]) {
+            buffer.append(contentsOf: bytes)
+        }
+
+        func flush() {
+            handle.write(Data(buffer))
+            buffer.removeAll(keepingCapacity: true)
+        }
+    }
+
+    // MARK: Dates
+
+    private func timestamp(day: Int, second: Int) -> ExportTimestamp {
+        let base = CalendarDate.daysFromCivil(year: options.firstDay.year, month: options.firstDay.month, day: options.firstDay.day)
+        let local = Int64(base + day) * 86_400 + Int64(second)
+        return ExportTimestamp(secondsSince1970: local - Int64(options.utcOffsetSeconds), utcOffsetSeconds: Int32(options.utcOffsetSeconds))
+    }
+
+    private func date(day: Int, second: Int) -> String { timestamp(day: day, second: second).exportText }
+
+    static func escape(_ text: String) -> String {
+        var out = ""
+        for c in text {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            default: out.append(c)
+            }
+        }
+        return out
+    }
+
+    private func watchDevice(_ rng: inout SplitMix64) -> String {
+        // The address differs on every record, as in real exports.
+        let address = String(rng.next() & 0xFF_FFFF_FFFF, radix: 16)
+        return Self.escape("<<HKDevice: 0x\(address)>, name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch6,2, software:10.2, creation date:2024-02-11 10:46:10 +0000>")
+    }
+
+    private func phoneDevice(_ rng: inout SplitMix64) -> String {
+        let address = String(rng.next() & 0xFF_FFFF_FFFF, radix: 16)
+        return Self.escape("<<HKDevice: 0x\(address)>, name:iPhone, manufacturer:Apple Inc., model:iPhone, hardware:iPhone14,2, software:17.2>")
+    }
+
+    static let watchSource = "Apple Watch de Nicolás"
+    static let phoneSource = "Simon’s iPhone"
+
+    private func rng(_ salt: String, _ day: Int) -> SplitMix64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in salt.utf8 { hash = (hash ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
+        return SplitMix64(seed: options.seed ^ hash ^ (UInt64(day) &* 0x9E37_79B9))
+    }
+
+    // MARK: The document
+
+    /// Writes `export.xml` to a file handle and returns the manifest.
+    public func writeDocument(to handle: FileHandle) -> Manifest {
+        let w = Writer(handle)
+        var manifest = Manifest()
+        w("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+        w(options.brokenDTD ? Self.brokenDTD : Self.dtd)
+        w("<HealthData locale=\"en_US\">\n")
+        w(" <ExportDate value=\"\(date(day: options.days, second: 9 * 3600))\"/>\n")
+        w(" <Me HKCharacteristicTypeIdentifierDateOfBirth=\"1985-06-15\" HKCharacteristicTypeIdentifierBiologicalSex=\"HKBiologicalSexFemale\" HKCharacteristicTypeIdentifierBloodType=\"HKBloodTypeAPositive\" HKCharacteristicTypeIdentifierFitzpatrickSkinType=\"HKFitzpatrickSkinTypeIII\" HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse=\"None\"/>\n")
+        let d = options.density
+
+        // Quantity types, grouped by type.
+        quantityRecords(w, &manifest, type: "HKQuantityTypeIdentifierHeartRate", unit: "count/min", perDay: 150 * d, source: .watch) { rng in
+            String(55 + Int(rng.next() % 90))
+        } metadata: { rng in
+            ["HKMetadataKeyHeartRateMotionContext": String(rng.next() % 3)]
+        }
+        quantityRecords(w, &manifest, type: "HKQuantityTypeIdentifierStepCount", unit: "count", perDay: 24 * d, source: .both) { rng in
+            String(Int(rng.next() % 1500))
+        }
+        quantityRecords(w, &manifest, type: "HKQuantityTypeIdentifierActiveEnergyBurned", unit: "kcal", perDay: 100 * d, source: .watch) { rng in
+            String(format: "%.3f", Double(rng.next() % 20_000) / 1000)
+        }
+        quantityRecords(w, &manifest, type: "HKQuantityTypeIdentifierBasalEnergyBurned", unit: "kcal", perDay: 50 * d, source: .watch) { rng in
+            String(format: "%.3f", Double(rng.next() % 5_000) / 1000 + 0.5)
+        }
+        quantityRecords(w, &manifest, type: "HKQuantityTypeIdentifierDistanceWalkingRunning", unit: "km", perDay: 40 * d, source: .both) { rng in
+            // Some values in scientific notation (quirk Q11).
+            rng.next() % 50 == 0 ? "5.91532e-05" : String(format: "%.5f", Double(rng.next() % 100_000) / 100_000)
+        }
+        quantityRecords(w, &manifest, type: "HKQuantityTypeIdentifierOxygenSaturation", unit: "%", perDay: 4, source: .watch) { rng in
+            String(format: "%.2f", 0.9 + Double(rng.next() % 10) / 100)
+        }
+        quantityRecords(w, &manifest, type: "HKQuantityTypeIdentifierVO2Max", unit: "mL/min·kg", perDay: 0, every: 7, source: .watch) { rng in
+            String(format: "%.4f", 38 + Double(rng.next() % 8000) / 1000)
+        } metadata: { _ in ["HKVO2MaxTestType": "2"] }
+        bodyMass(w, &manifest)
+        bloodPressureRecords(w, &manifest)
+        dietaryRecords(w, &manifest)
+        hrvRecords(w, &manifest)
+        // A type newer than healthport.
+        quantityRecords(w, &manifest, type: "HKQuantityTypeIdentifierFutureMetric", unit: "count", perDay: 0, every: 10, source: .phone) { _ in "1" }
+        // A record type without a sample prefix (real exports have it).
+        quantityRecords(w, &manifest, type: "HKDataTypeSleepDurationGoal", unit: "hr", perDay: 0, every: 30, source: .phone) { _ in "8" }
+        // Category types.
+        sleepRecords(w, &manifest)
+        categoryRecords(w, &manifest, type: "HKCategoryTypeIdentifierAppleStandHour", perDay: 12, values: ["HKCategoryValueAppleStandHourStood", "HKCategoryValueAppleStandHourIdle"])
+        categoryRecords(w, &manifest, type: "HKCategoryTypeIdentifierMindfulSession", perDay: 0, every: 3, values: [nil, "HKCategoryValueNotApplicable"])
+        categoryRecords(w, &manifest, type: "HKCategoryTypeIdentifierHeadache", perDay: 0, every: 9, values: ["HKCategoryValueSeverityMild", "HKCategoryValueSeverityModerate"])
+
+        correlations(w, &manifest)
+        workouts(w, &manifest)
+        for day in 0..<options.days {
+            var rng = rng("summary", day)
+            let move = Int(rng.next() % 900)
+            w(" <ActivitySummary dateComponents=\"\(CalendarDate.civilFromDays(CalendarDate.daysFromCivil(year: options.firstDay.year, month: options.firstDay.month, day: options.firstDay.day) + day).text)\" activeEnergyBurned=\"\(move).5\" activeEnergyBurnedGoal=\"500\" activeEnergyBurnedUnit=\"kcal\" appleMoveTime=\"0\" appleMoveTimeGoal=\"0\" appleExerciseTime=\"\(rng.next() % 90)\" appleExerciseTimeGoal=\"30\" appleStandHours=\"\(rng.next() % 16)\" appleStandHoursGoal=\"12\"/>\n")
+            manifest.count("HKActivitySummaryTypeIdentifier")
+        }
+        clinicalRecords(w, &manifest)
+        w(" <Audiogram type=\"HKDataTypeIdentifierAudiogram\" sourceName=\"Hearing Test\" sourceVersion=\"3092\" creationDate=\"\(date(day: 2, second: 36000))\" startDate=\"\(date(day: 2, second: 35950))\" endDate=\"\(date(day: 2, second: 35950))\">\n")
+        w("  <MetadataEntry key=\"HKMetadataKeySyncVersion\" value=\"1\"/>\n")
+        for (frequency, left, right) in [("250", "35.0459", "20.0452"), ("1000", "15", ""), ("8000", "", "40.5")] {
+            var point = "  <SensitivityPoint frequencyValue=\"\(frequency)\" frequencyUnit=\"Hz\""
+            if !left.isEmpty { point += " leftEarValue=\"\(left)\" leftEarUnit=\"dBHL\"" }
+            if !right.isEmpty { point += " rightEarValue=\"\(right)\" rightEarUnit=\"dBHL\"" }
+            w(point + "/>\n")
+        }
+        w(" </Audiogram>\n")
+        manifest.count("HKDataTypeIdentifierAudiogram")
+        w(" <VisionPrescription type=\"HKVisionPrescriptionTypeGlasses\" dateIssued=\"\(date(day: 1, second: 43200))\" expirationDate=\"\(date(day: 365, second: 43200))\">\n")
+        w("  <RightEye sphere=\"-1.25\" sphereUnit=\"D\" cylinder=\"-0.5\" cylinderUnit=\"D\" axis=\"90\" axisUnit=\"deg\" farPD=\"31.5\" farPDUnit=\"mm\"/>\n")
+        w("  <LeftEye sphere=\"-1\" sphereUnit=\"D\" prismAmount=\"0.5\" prismAmountUnit=\"pD\" prismAngle=\"180\" prismAngleUnit=\"deg\"/>\n")
+        w("  <Attachment identifier=\"7C0F1A2B-0000-4000-8000-000000000001\"/>\n")
+        w(" </VisionPrescription>\n")
+        manifest.count("HKVisionPrescriptionTypeIdentifier")
+        // An element kind from the future: passed through, not dropped.
+        w(" <FutureElement kind=\"example\" startDate=\"\(date(day: 0, second: 0))\">\n  <FutureChild value=\"1\"/>\n </FutureElement>\n")
+        manifest.count("FutureElement")
+        w("</HealthData>\n")
+        w.flush()
+        return manifest
+    }
+
+    enum SourceKind { case watch, phone, both }
+
+    private func provenance(_ source: SourceKind, _ index: Int, _ rng: inout SplitMix64) -> String {
+        let useWatch = source == .watch || (source == .both && index % 2 == 0)
+        if useWatch {
+            return "sourceName=\"\(Self.escape(Self.watchSource))\" sourceVersion=\"10.2\" device=\"\(watchDevice(&rng))\""
+        }
+        return "sourceName=\"\(Self.escape(Self.phoneSource))\" sourceVersion=\"17.2\" device=\"\(phoneDevice(&rng))\""
+    }
+
+    private func quantityRecords(
+        _ w: Writer, _ manifest: inout Manifest, type: String, unit: String, perDay: Int, every: Int = 1,
+        source: SourceKind, value: (inout SplitMix64) -> String,
+        metadata: ((inout SplitMix64) -> [String: String])? = nil
+    ) {
+        for day in 0..<options.days {
+            var rng = rng(type, day)
+            let count = perDay > 0 ? perDay : (day % every == 0 ? 1 : 0)
+            guard count > 0 else { continue }
+            let step = 86_400 / count
+            for i in 0..<count {
+                let start = i * step + Int(rng.next() % UInt64(max(1, step / 2)))
+                let end = start + (unit == "count/min" || unit == "%" ? 0 : 60)
+                let attributes = "type=\"\(type)\" \(provenance(source, i, &rng)) unit=\"\(Self.escape(unit))\" creationDate=\"\(date(day: day, second: end + 30))\" startDate=\"\(date(day: day, second: start))\" endDate=\"\(date(day: day, second: end))\" value=\"\(value(&rng))\""
+                if let metadata {
+                    w(" <Record \(attributes)>\n")
+                    for (key, value) in metadata(&rng).sorted(by: { $0.key < $1.key }) {
+                        w("  <MetadataEntry key=\"\(key)\" value=\"\(value)\"/>\n")
+                    }
+                    w(" </Record>\n")
+                } else {
+                    w(" <Record \(attributes)/>\n")
+                }
+                manifest.count(type)
+            }
+        }
+    }
+
+    private func bodyMass(_ w: Writer, _ manifest: inout Manifest) {
+        let type = "HKQuantityTypeIdentifierBodyMass"
+        for day in stride(from: 0, to: options.days, by: 7) {
+            var rng = rng(type, day)
+            let record = " <Record type=\"\(type)\" sourceName=\"Health\" sourceVersion=\"17.2\" unit=\"kg\" creationDate=\"\(date(day: day, second: 25_230))\" startDate=\"\(date(day: day, second: 25_200))\" endDate=\"\(date(day: day, second: 25_200))\" value=\"\(70 + Int(rng.next() % 5)).\(rng.next() % 10)\">\n  <MetadataEntry key=\"HKWasUserEntered\" value=\"1\"/>\n </Record>\n"
+            w(record)
+            manifest.count(type)
+            // An exact duplicate of a manual entry every other week (quirk Q7).
+            if (day / 7) % 2 == 0 {
+                w(record)
+                manifest.count(type)
+                manifest.exactDuplicates += 1
+            }
+        }
+    }
+
+    /// Systolic/diastolic pairs; each also appears inside a correlation (written later).
+    private func bloodPressureRecords(_ w: Writer, _ manifest: inout Manifest) {
+        for (type, base) in [("HKQuantityTypeIdentifierBloodPressureSystolic", 115), ("HKQuantityTypeIdentifierBloodPressureDiastolic", 75)] {
+            for day in stride(from: 0, to: options.days, by: 2) {
+                w(bloodPressureRecord(type: type, base: base, day: day, indent: " "))
+                manifest.count(type)
+            }
+        }
+    }
+
+    private func bloodPressureRecord(type: String, base: Int, day: Int, indent: String) -> String {
+        "\(indent)<Record type=\"\(type)\" sourceName=\"Omron\" sourceVersion=\"2.1\" unit=\"mmHg\" creationDate=\"\(date(day: day, second: 28_900))\" startDate=\"\(date(day: day, second: 28_800))\" endDate=\"\(date(day: day, second: 28_800))\" value=\"\(base + day % 10)\"/>\n"
+    }
+
+    private func dietaryRecords(_ w: Writer, _ manifest: inout Manifest) {
+        for (type, unit) in [("HKQuantityTypeIdentifierDietaryEnergyConsumed", "kcal"), ("HKQuantityTypeIdentifierDietaryProtein", "g")] {
+            for day in stride(from: 0, to: options.days, by: 5) {
+                w(dietaryRecord(type: type, unit: unit, day: day, indent: " "))
+                manifest.count(type)
+            }
+        }
+    }
+
+    private func dietaryRecord(type: String, unit: String, day: Int, indent: String) -> String {
+        let food = day == 0 && options.forbiddenCharacters ? "Soup\u{0B}with bread" : "Soup & bread \"daily\""
+        return "\(indent)<Record type=\"\(type)\" sourceName=\"MyFitnessPal\" sourceVersion=\"35\" unit=\"\(unit)\" creationDate=\"\(date(day: day, second: 45_000))\" startDate=\"\(date(day: day, second: 43_200))\" endDate=\"\(date(day: day, second: 43_200))\" value=\"\(unit == "kcal" ? "512.5" : "21")\">\n\(indent) <MetadataEntry key=\"HKFoodType\" value=\"\(Self.escape(food))\"/>\n\(indent)</Record>\n"
+    }
+
+    private func hrvRecords(_ w: Writer, _ manifest: inout Manifest) {
+        let type = "HKQuantityTypeIdentifierHeartRateVariabilitySDNN"
+        for day in 0..<options.days {
+            var rng = rng(type, day)
+            for (index, start) in [8 * 3600 + 1234, 23 * 3600 + 59 * 60 + 30].enumerated() {
+                w(" <Record type=\"\(type)\" \(provenance(.watch, 0, &rng)) unit=\"ms\" creationDate=\"\(date(day: day, second: start + 70))\" startDate=\"\(date(day: day, second: start))\" endDate=\"\(date(day: day, second: start + 65))\" value=\"\(20 + rng.next() % 40).\(rng.next() % 1000)\">\n")
+                w("  <HeartRateVariabilityMetadataList>\n")
+                for beat in 0..<4 {
+                    let second = (start + 2 + beat) % 86_400
+                    let hour = second / 3600
+                    let twelve = hour % 12 == 0 ? 12 : hour % 12
+                    // Locale variants: 12-hour with U+202F, 24-hour with a decimal comma.
+                    let time = index == 0
+                        ? String(format: "%d:%02d:%02d.%02d\u{202F}%@", twelve, (second / 60) % 60, second % 60, beat * 7, hour < 12 ? "AM" : "PM")
+                        : String(format: "%02d:%02d:%02d,%02d", hour, (second / 60) % 60, second % 60, beat * 7)
+                    w("   <InstantaneousBeatsPerMinute bpm=\"\(58 + beat)\" time=\"\(time)\"/>\n")
+                }
+                w("  </HeartRateVariabilityMetadataList>\n </Record>\n")
+                manifest.count(type)
+            }
+        }
+    }
+
+    private func sleepRecords(_ w: Writer, _ manifest: inout Manifest) {
+        let type = "HKCategoryTypeIdentifierSleepAnalysis"
+        let stages = [
+            "HKCategoryValueSleepAnalysisInBed", "HKCategoryValueSleepAnalysisAsleepCore",
+            "HKCategoryValueSleepAnalysisAsleepDeep", "HKCategoryValueSleepAnalysisAsleepREM",
+            "HKCategoryValueSleepAnalysisAwake", "HKCategoryValueSleepAnalysisAsleep",
+        ]
+        for day in 0..<options.days {
+            var rng = rng(type, day)
+            for (i, stage) in stages.enumerated() {
+                let start = 1800 + i * 3600
+                w(" <Record type=\"\(type)\" \(provenance(.watch, 0, &rng)) creationDate=\"\(date(day: day, second: 8 * 3600))\" startDate=\"\(date(day: day, second: start))\" endDate=\"\(date(day: day, second: start + 3000))\" value=\"\(stage)\">\n  <MetadataEntry key=\"HKTimeZone\" value=\"Europe/Paris\"/>\n </Record>\n")
+                manifest.count(type)
+            }
+        }
+    }
+
+    private func categoryRecords(_ w: Writer, _ manifest: inout Manifest, type: String, perDay: Int, every: Int = 1, values: [String?]) {
+        for day in 0..<options.days {
+            var rng = rng(type, day)
+            let count = perDay > 0 ? perDay : (day % every == 0 ? 1 : 0)
+            for i in 0..<count {
+                let start = i * (86_400 / max(count, 1))
+                let value = values[Int(rng.next() % UInt64(values.count))]
+                let valueAttribute = value.map { " value=\"\($0)\"" } ?? ""
+                w(" <Record type=\"\(type)\" \(provenance(.phone, 1, &rng)) creationDate=\"\(date(day: day, second: start + 600))\" startDate=\"\(date(day: day, second: start))\" endDate=\"\(date(day: day, second: start + 600))\"\(valueAttribute)/>\n")
+                manifest.count(type)
+            }
+        }
+    }
+
+    private func correlations(_ w: Writer, _ manifest: inout Manifest) {
+        for day in stride(from: 0, to: options.days, by: 2) {
+            w(" <Correlation type=\"HKCorrelationTypeIdentifierBloodPressure\" sourceName=\"Omron\" sourceVersion=\"2.1\" creationDate=\"\(date(day: day, second: 28_900))\" startDate=\"\(date(day: day, second: 28_800))\" endDate=\"\(date(day: day, second: 28_800))\">\n")
+            w(bloodPressureRecord(type: "HKQuantityTypeIdentifierBloodPressureSystolic", base: 115, day: day, indent: "  "))
+            w(bloodPressureRecord(type: "HKQuantityTypeIdentifierBloodPressureDiastolic", base: 75, day: day, indent: "  "))
+            w(" </Correlation>\n")
+            manifest.count("HKCorrelationTypeIdentifierBloodPressure")
+        }
+        for day in stride(from: 0, to: options.days, by: 5) {
+            w(" <Correlation type=\"HKCorrelationTypeIdentifierFood\" sourceName=\"MyFitnessPal\" sourceVersion=\"35\" creationDate=\"\(date(day: day, second: 45_000))\" startDate=\"\(date(day: day, second: 43_200))\" endDate=\"\(date(day: day, second: 43_200))\">\n")
+            w("  <MetadataEntry key=\"HKFoodType\" value=\"\(Self.escape(day == 0 && options.forbiddenCharacters ? "Soup\u{0B}with bread" : "Soup & bread \"daily\""))\"/>\n")
+            w(dietaryRecord(type: "HKQuantityTypeIdentifierDietaryEnergyConsumed", unit: "kcal", day: day, indent: "  "))
+            w(dietaryRecord(type: "HKQuantityTypeIdentifierDietaryProtein", unit: "g", day: day, indent: "  "))
+            w(" </Correlation>\n")
+            manifest.count("HKCorrelationTypeIdentifierFood")
+        }
+        if options.forbiddenCharacters && options.days > 0 {
+            // Day 0's food name holds one \x0B in the two dietary records, their two copies
+            // inside the food correlation, and the correlation's own metadata.
+            manifest.forbiddenBytes = 5
+        }
+    }
+
+    private func workouts(_ w: Writer, _ manifest: inout Manifest) {
+        for day in stride(from: 0, to: options.days, by: 3) {
+            var rng = rng("workout", day)
+            let start = 17 * 3600
+            let end = start + 1800 + Int(rng.next() % 1800)
+            let metadata = "  <MetadataEntry key=\"HKIndoorWorkout\" value=\"0\"/>\n  <MetadataEntry key=\"HKWeatherHumidity\" value=\"6400 %\"/>\n  <MetadataEntry key=\"HKWeatherTemperature\" value=\"56 degF\"/>\n  <MetadataEntry key=\"HKTimeZone\" value=\"Europe/Paris\"/>\n"
+            let legacyTotals = day % 2 == 0 ? " totalDistance=\"5.2\" totalDistanceUnit=\"km\" totalEnergyBurned=\"320.5\" totalEnergyBurnedUnit=\"kcal\"" : ""
+            w(" <Workout workoutActivityType=\"HKWorkoutActivityTypeRunning\" duration=\"\(Double(end - start - 120) / 60)\" durationUnit=\"min\"\(legacyTotals) \(provenance(.watch, 0, &rng)) creationDate=\"\(date(day: day, second: end + 10))\" startDate=\"\(date(day: day, second: start))\" endDate=\"\(date(day: day, second: end))\">\n")
+            w(metadata)
+            w("  <WorkoutEvent type=\"HKWorkoutEventTypePause\" date=\"\(date(day: day, second: start + 600))\"/>\n")
+            w("  <WorkoutEvent type=\"HKWorkoutEventTypeResume\" date=\"\(date(day: day, second: start + 720))\"/>\n")
+            w("  <WorkoutEvent type=\"HKWorkoutEventTypeSegment\" date=\"\(date(day: day, second: start))\" duration=\"10\" durationUnit=\"min\">\n   <MetadataEntry key=\"HKSWOLFScore\" value=\"42\"/>\n  </WorkoutEvent>\n")
+            let activityUUID = String(format: "%08X-0000-4000-8000-%012X", day, rng.next() & 0xFFFF_FFFF_FFFF)
+            w("  <WorkoutActivity uuid=\"\(activityUUID)\" startDate=\"\(date(day: day, second: start))\" endDate=\"\(date(day: day, second: end))\" duration=\"\(Double(end - start - 120) / 60)\" durationUnit=\"min\">\n")
+            w("   <WorkoutEvent type=\"HKWorkoutEventTypePause\" date=\"\(date(day: day, second: start + 600))\"/>\n")
+            w("   <WorkoutStatistics type=\"HKQuantityTypeIdentifierHeartRate\" startDate=\"\(date(day: day, second: start))\" endDate=\"\(date(day: day, second: end))\" average=\"142.5\" minimum=\"98\" maximum=\"171\" unit=\"count/min\"/>\n")
+            w("   <MetadataEntry key=\"HKIndoorWorkout\" value=\"0\"/>\n")
+            w("  </WorkoutActivity>\n")
+            w("  <WorkoutStatistics type=\"HKQuantityTypeIdentifierDistanceWalkingRunning\" startDate=\"\(date(day: day, second: start))\" endDate=\"\(date(day: day, second: end))\" sum=\"5.2\" unit=\"km\"/>\n")
+            w("  <WorkoutStatistics type=\"HKQuantityTypeIdentifierHeartRate\" startDate=\"\(date(day: day, second: start))\" endDate=\"\(date(day: day, second: end))\" average=\"142.5\" minimum=\"98\" maximum=\"171\" unit=\"count/min\"/>\n")
+            let routeFile = "workout-routes/route_\(CalendarDate.civilFromDays(CalendarDate.daysFromCivil(year: options.firstDay.year, month: options.firstDay.month, day: options.firstDay.day) + day).text)_\(day).gpx"
+            w("  <WorkoutRoute sourceName=\"\(Self.escape(Self.watchSource))\" sourceVersion=\"10.2\" creationDate=\"\(date(day: day, second: end + 20))\" startDate=\"\(date(day: day, second: start))\" endDate=\"\(date(day: day, second: end))\">\n   <MetadataEntry key=\"HKMetadataKeySyncVersion\" value=\"2\"/>\n   <FileReference path=\"/\(routeFile)\"/>\n  </WorkoutRoute>\n")
+            manifest.routeFiles.append(routeFile)
+            // The workout's metadata again, as recent exports print it (quirk Q8).
+            w(metadata)
+            w(" </Workout>\n")
+            manifest.count("HKWorkoutTypeIdentifier")
+        }
+    }
+
+    private func clinicalRecords(_ w: Writer, _ manifest: inout Manifest) {
+        let records: [(String, String, String)] = [
+            ("Observation", "1", "HKClinicalTypeIdentifierLabResultRecord"),
+            ("Condition", "1", "HKClinicalTypeIdentifierConditionRecord"),
+            ("Immunization", "7", "HKClinicalTypeIdentifierImmunizationRecord"),
+        ]
+        for (index, (type, identifier, clinicalType)) in records.enumerated() {
+            let file = "clinical-records/\(type)-\(String(format: "%08X", index))-0000-4000-8000-000000000000.json"
+            w(" <ClinicalRecord type=\"\(type)\" identifier=\"\(identifier)\" sourceName=\"Sample Location\" sourceURL=\"https://fhir.example.org/DSTU2/\(type)/\(identifier)\" fhirVersion=\"1.0.2\" receivedDate=\"\(date(day: 1, second: 3600 * index))\" resourceFilePath=\"/\(file)\"/>\n")
+            manifest.count(clinicalType)
+            manifest.clinicalFiles.append(file)
+        }
+    }
+
+    /// A GPX route as the exporter writes it.
+    func gpx(day: Int) -> String {
+        var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" creator=\"Apple Health Export\" xmlns=\"http://www.topografix.com/GPX/1/1\">\n  <metadata>\n    <time>2024-03-01T09:00:00Z</time>\n  </metadata>\n  <trk>\n    <name>Route</name>\n    <trkseg>\n"
+        let start = timestamp(day: day, second: 17 * 3600)
+        for i in 0..<5 {
+            let t = ExportTimestamp(secondsSince1970: start.secondsSince1970 + Int64(i * 5), utcOffsetSeconds: 0).iso8601
+            text += "      <trkpt lon=\"\(String(format: "%.6f", 2.35 + Double(i) * 0.0001))\" lat=\"48.856600\"><ele>35.0</ele><time>\(t.dropLast(6))Z</time><extensions><speed>2.8</speed><course>90.0</course><hAcc>5.0</hAcc><vAcc>4.0</vAcc></extensions></trkpt>\n"
+        }
+        return text + "    </trkseg>\n  </trk>\n</gpx>\n"
+    }
+
+    static let ecg = "Name,Sample Person\nDate of Birth,\"Jun 15, 1985\"\nRecorded Date,2024-01-05 10:32:18 +0100\nClassification,Sinus Rhythm\nSymptoms,\nSoftware Version,1.90\nDevice,\"Watch6,2\"\nSample Rate,512.844 hertz\n\n\nLead,Lead I\nUnit,µV\n\n150.141\n151.2\n-3.5\n"
+
+    /// Writes a whole export folder (`apple_health_export/` with its side files) under `root`.
+    public func writeFolder(at root: URL, documentName: String = "export.xml") throws -> Manifest {
+        let folder = root.appendingPathComponent("apple_health_export")
+        let manager = FileManager.default
+        try manager.createDirectory(at: folder.appendingPathComponent("workout-routes"), withIntermediateDirectories: true)
+        try manager.createDirectory(at: folder.appendingPathComponent("clinical-records"), withIntermediateDirectories: true)
+        try manager.createDirectory(at: folder.appendingPathComponent("electrocardiograms"), withIntermediateDirectories: true)
+        let documentURL = folder.appendingPathComponent(documentName)
+        manager.createFile(atPath: documentURL.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: documentURL)
+        var manifest = writeDocument(to: handle)
+        try handle.close()
+        for (index, file) in manifest.routeFiles.enumerated() {
+            try Data(gpx(day: index * 3).utf8).write(to: folder.appendingPathComponent(file))
+        }
+        for file in manifest.clinicalFiles {
+            let type = file.split(separator: "/").last!.split(separator: "-").first!
+            try Data("{\n  \"resourceType\" : \"\(type)\",\n  \"id\" : \"1\",\n  \"status\" : \"final\"\n}".utf8).write(to: folder.appendingPathComponent(file))
+        }
+        let ecgFile = "electrocardiograms/ecg_2024-01-05.csv"
+        try Data(Self.ecg.utf8).write(to: folder.appendingPathComponent(ecgFile))
+        manifest.electrocardiogramFiles = [ecgFile]
+        try Data("<?xml version=\"1.0\"?>\n<ClinicalDocument xmlns=\"urn:hl7-org:v3\"><title>Health Data Export</title></ClinicalDocument>\n".utf8)
+            .write(to: folder.appendingPathComponent("export_cda.xml"))
+        return manifest
+    }
+
+    static let dtd = """
+        <!DOCTYPE HealthData [
+        <!-- HealthKit Export Version: 14 -->
+        <!ELEMENT HealthData (ExportDate,Me,(Record|Correlation|Workout|ActivitySummary|ClinicalRecord|Audiogram|VisionPrescription)*)>
+        <!ATTLIST HealthData locale CDATA #REQUIRED>
+        <!ELEMENT ExportDate EMPTY>
+        <!ATTLIST ExportDate value CDATA #REQUIRED>
+        <!ELEMENT Record ((MetadataEntry|HeartRateVariabilityMetadataList)*)>
+        <!ATTLIST Record
+          type          CDATA #REQUIRED
+          unit          CDATA #IMPLIED
+          value         CDATA #IMPLIED
+          sourceName    CDATA #REQUIRED
+          sourceVersion CDATA #IMPLIED
+          device        CDATA #IMPLIED
+          creationDate  CDATA #IMPLIED
+          startDate     CDATA #REQUIRED
+          endDate       CDATA #REQUIRED
+        >
+        <!-- Note: Any Records that appear as children of a correlation also appear as top-level records in this document. -->
+        ]>
+
+        """
+
+    /// The iOS 16 defect (export-format.md §2.4): an ATTLIST without its `>`, stray text and a
+    /// lone `>` before `]>`. Every conforming parser stops at it.
+    static let brokenDTD = """
+        <!DOCTYPE HealthData [
+        <!-- HealthKit Export Version: 12 -->
+        <!ELEMENT HealthData (ExportDate,Me,(Record|Correlation|Workout|ActivitySummary|ClinicalRecord|VisionPrescription)*)>
+        <!ATTLIST VisionPrescription
+          type             CDATA #REQUIRED
+          dateIssued       CDATA #REQUIRED
+          expirationDate   CDATA #REQUIRED
+          brand            CDATA #IMPLIED
+        <!ELEMENT RightEye EMPTY>
+        <!ATTLIST RightEye
+          sphere           CDATA #IMPLIED
+        >
+          device           CDATA #IMPLIED
+        <!ELEMENT MetadataEntry EMPTY>
+        <!ATTLIST MetadataEntry
+          key              CDATA #IMPLIED
+          value            CDATA #IMPLIED
+        >
+        >
+        ]>
+
+        """
+}

@@ -1,0 +1,40 @@
+import Foundation
+import HealthExport
+import HealthModel
+import HealthTestSupport
+
+/// Keeps every object read (tests only: real sinks keep nothing).
+final class CollectingSink: ExportSink {
+    var header: ExportHeader?
+    var objects: [HealthObject] = []
+
+    func exportDidBegin(_ header: ExportHeader) throws { self.header = header }
+    func consume(_ object: HealthObject) throws { objects.append(object) }
+
+    var countsByType: [String: Int] {
+        var counts: [String: Int] = [:]
+        for object in objects { counts[object.objectType.identifier, default: 0] += 1 }
+        return counts
+    }
+}
+
+struct ReadResult {
+    var sink: CollectingSink
+    var summary: ExportReader.Summary
+}
+
+func read(_ input: ExportInput) throws -> ReadResult {
+    let sink = CollectingSink()
+    let summary = try ExportReader(input).read(into: sink)
+    return ReadResult(sink: sink, summary: summary)
+}
+
+func read(xml: String) throws -> ReadResult {
+    let url = try Fixtures.temporaryDirectory().appendingPathComponent("export.xml")
+    try Data(xml.utf8).write(to: url)
+    return try read(.path(url.path))
+}
+
+func sample(_ path: String) -> String { Fixtures.samples.appendingPathComponent(path).path }
+
+let samplesPresent = FileManager.default.fileExists(atPath: Fixtures.samples.path)

@@ -1,0 +1,99 @@
+import Testing
+@testable import HealthModel
+
+@Suite struct ObjectIdentityTests {
+    func sample(value: String = "72", offset: Int32 = 3600, unit: String = "count/min", metadata: [MetadataEntry] = []) -> HealthObject {
+        let start = ExportTimestamp(secondsSince1970: 1_700_000_000, utcOffsetSeconds: offset)
+        let attributes = SampleAttributes(
+            sampleType: ObjectType(recordType: "HKQuantityTypeIdentifierHeartRate"),
+            sourceRevision: SourceRevision(source: Source(name: "Apple Watch"), version: "10.2"),
+            device: Device(name: "Apple Watch", manufacturer: "Apple Inc."), startDate: start, endDate: start,
+            metadata: Metadata(metadata))
+        return .quantitySample(QuantitySample(sample: attributes, quantity: Quantity(value: ExportNumber.parse(value)!, unit: unit)))
+    }
+
+    @Test func sameContentGivesTheSameUUIDEverywhere() {
+        var a = ObjectIdentityAssigner()
+        var b = ObjectIdentityAssigner()
+        var x = sample()
+        var y = sample()
+        a.assign(&x)
+        b.assign(&y)
+        #expect(x.uuid == y.uuid)
+        // RFC 9562 version 8, variant 0b10.
+        #expect((x.uuid.high >> 12) & 0xF == 8)
+        #expect(x.uuid.low >> 62 == 0b10)
+    }
+
+    @Test func exactDuplicatesGetDistinctUUIDsAndTheFirstIsUnchanged() {
+        var assigner = ObjectIdentityAssigner()
+        var first = sample()
+        var second = sample()
+        var third = sample()
+        assigner.assign(&first)
+        assigner.assign(&second)
+        assigner.assign(&third)
+        #expect(Set([first.uuid, second.uuid, third.uuid]).count == 3)
+        var alone = ObjectIdentityAssigner()
+        var only = sample()
+        alone.assign(&only)
+        #expect(only.uuid == first.uuid)
+    }
+
+    @Test func aChangedValueIsANewObject() {
+        var assigner = ObjectIdentityAssigner()
+        var a = sample(value: "72")
+        var b = sample(value: "73")
+        assigner.assign(&a)
+        assigner.assign(&b)
+        #expect(a.uuid != b.uuid)
+    }
+
+    @Test func printedOffsetsAndNumberSpellingsDoNotChangeIdentity() {
+        var encoder = CanonicalEncoder()
+        let paris = ObjectIdentity.uuid(of: sample(value: "80", offset: 3600), encoder: &encoder)
+        let tokyo = ObjectIdentity.uuid(of: sample(value: "80.0", offset: 32400), encoder: &encoder)
+        #expect(paris == tokyo)
+    }
+
+    @Test func metadataIsASetAndHumidityDriftIsNormalized() {
+        var encoder = CanonicalEncoder()
+        let a = ObjectIdentity.uuid(
+            of: sample(metadata: [
+                MetadataEntry(key: "HKWeatherHumidity", value: .interpret("80 %")),
+                MetadataEntry(key: "HKIndoorWorkout", value: .interpret("0")),
+            ]), encoder: &encoder)
+        let b = ObjectIdentity.uuid(
+            of: sample(metadata: [
+                MetadataEntry(key: "HKIndoorWorkout", value: .interpret("0")),
+                MetadataEntry(key: "HKWeatherHumidity", value: .interpret("8000 %")),
+                MetadataEntry(key: "HKIndoorWorkout", value: .interpret("0")),
+            ]), encoder: &encoder)
+        #expect(a == b)
+    }
+
+    @Test func uuidTextRoundTrips() throws {
+        let uuid = ObjectUUID(high: 0x0123_4567_89AB_CDEF, low: 0xFEDC_BA98_7654_3210)
+        #expect(uuid.uuidString == "01234567-89AB-CDEF-FEDC-BA9876543210")
+        #expect(try #require(ObjectUUID(uuidString: uuid.uuidString.lowercased())) == uuid)
+    }
+
+    @Test func categoryValueNamesMapToHealthKitRawValues() {
+        #expect(CategoryValue.interpret("HKCategoryValueSleepAnalysisAsleepCore").rawValue == 3)
+        #expect(CategoryValue.interpret("HKCategoryValueSleepAnalysisAsleep").rawValue == 1)
+        #expect(CategoryValue.interpret("HKCategoryValueSleepAnalysisAsleepUnspecified").rawValue == 1)
+        #expect(CategoryValue.interpret("HKCategoryValueSeverityMild").rawValue == 2)
+        let unknown = CategoryValue.interpret("HKCategoryValueSomethingNew")
+        #expect(unknown.rawValue == nil)
+        #expect(unknown.name == "HKCategoryValueSomethingNew")
+    }
+
+    @Test func metadataTypesAreRecoveredFromText() {
+        #expect(MetadataValue.interpret("0") == .number(ExportNumber.parse("0")!))
+        #expect(MetadataValue.interpret("418 cm") == .quantity(Quantity(value: ExportNumber.parse("418")!, unit: "cm")))
+        #expect(MetadataValue.interpret("2016-04-18 15:56:05 +0000") == .date(ExportTimestamp.parse("2016-04-18 15:56:05 +0000")!))
+        #expect(MetadataValue.interpret("Europe/Paris") == .string("Europe/Paris"))
+        #expect(MetadataValue.interpret("007") == .string("007"))
+        #expect(MetadataValue.interpret("9.1945 kcal/hr·kg").text == "9.1945 kcal/hr·kg")
+    }
+}
