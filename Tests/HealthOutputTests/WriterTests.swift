@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+import HealthModel
+@testable import HealthOutput
+
+/// Writes into a pipe-free buffer and returns the bytes.
+func render(_ body: (OutputBuffer) throws -> Void) rethrows -> String {
+    var fds: [Int32] = [0, 0]
+    pipe(&fds)
+    let buffer = OutputBuffer(descriptor: fds[1], capacity: 1 << 20)
+    try body(buffer)
+    let bytes = UnsafeRawBufferPointer(start: buffer.reserve(0) - buffer.count, count: buffer.count)
+    let text = String(decoding: bytes, as: UTF8.self)
+    buffer.discard()
+    close(fds[0])
+    close(fds[1])
+    return text
+}
+
+func quantitySample(source: String, value: String, metadata: [MetadataEntry] = []) -> HealthObject {
+    let start = ExportTimestamp.parse("2019-06-11 15:00:42 -0700")!
+    return .quantitySample(
+        QuantitySample(
+            sample: SampleAttributes(
+                uuid: ObjectUUID(high: 1, low: 2), sampleType: ObjectType(recordType: "HKQuantityTypeIdentifierHeartRate"),
+                sourceRevision: SourceRevision(source: Source(name: source), version: "1"), startDate: start, endDate: start,
+                metadata: Metadata(metadata)),
+            quantity: Quantity(value: ExportNumber.parse(value)!, unit: "count/min")))
+}
+
+@Suite struct WriterTests {
+    @Test func ndjsonEscapesStringsAndCopiesNumbersAndDates() throws {
+        let object = quantitySample(
+            source: "Simon’s \"iPhone\"\n\\", value: "77.8002",
+            metadata: [
+                MetadataEntry(key: "HKWeatherTemperature", value: .interpret("56 degF")),
+                MetadataEntry(key: "note", value: .string("a\u{01}b")),
+            ])
+        let text = render { buffer in
+            var json = JSONEmitter(buffer)
+            JSONObjectEncoder.write(object, to: &json)
+        }
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect((parsed["sourceRevision"] as? [String: Any]).flatMap { ($0["source"] as? [String: Any])?["name"] as? String } == "Simon’s \"iPhone\"\n\\")
+        #expect(text.contains("\"quantity\":{\"value\":77.8002,\"unit\":\"count/min\"}"))
+        #expect(text.contains("\"startDate\":\"2019-06-11T15:00:42-07:00\""))
+        #expect(text.contains("\"HKWeatherTemperature\":{\"value\":56,\"unit\":\"degF\"}"))
+        #expect(text.contains("a\\u0001b"))
+        #expect(parsed["uuid"] as? String == "00000000-0000-0001-0000-000000000002")
+    }
+
+    @Test func conflictingMetadataKeysBecomeAnArray() throws {
+        let object = quantitySample(
+            source: "W", value: "1",
+            metadata: [MetadataEntry(key: "k", value: .string("a")), MetadataEntry(key: "k", value: .string("b"))])
+        let text = render { buffer in
+            var json = JSONEmitter(buffer)
+            JSONObjectEncoder.write(object, to: &json)
+        }
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect((parsed["metadata"] as? [String: Any])?["k"] as? [String] == ["a", "b"])
+    }
+
+    @Test func csvQuotesFieldsWithCommasQuotesAndNewlines() {
+        let text = render { buffer in
+            let scratch = OutputBuffer(descriptor: -1)
+            var row = CSVRow(buffer, scratch: scratch)
+            row.string("plain")
+            row.string("a,b")
+            row.string("say \"hi\"")
+            row.string("two\nlines")
+            row.string(nil)
+            row.number(ExportNumber.parse("5.91532e-05"))
+            row.end()
+        }
+        #expect(text == "plain,\"a,b\",\"say \"\"hi\"\"\",\"two\nlines\",,5.91532e-05\r\n")
+    }
+
+    @Test func timestampsFormatWithTheirOwnOffset() throws {
+        #expect(try #require(ExportTimestamp.parse("2024-03-31 02:30:00 +0530")).iso8601 == "2024-03-31T02:30:00+05:30")
+        #expect(try #require(ExportTimestamp.parse("2024-03-31 02:30:00 -0930")).iso8601 == "2024-03-31T02:30:00-09:30")
+    }
+
+    @Test func everyCSVTableHasDistinctColumns() {
+        let tables: [CSVTable] = [
+            .quantitySamples(typeIdentifier: "x"), .categorySamples(typeIdentifier: "x"), .correlations, .workouts,
+            .workoutEvents, .workoutActivities, .workoutStatistics, .workoutRoutes, .workoutRouteLocations,
+            .instantaneousBeatsPerMinute, .activitySummaries, .clinicalRecords, .audiograms, .audiogramSensitivityPoints,
+            .visionPrescriptions, .unknownElements, .export,
+        ]
+        for table in tables {
+            #expect(Set(table.columns).count == table.columns.count, "\(table)")
+        }
+    }
+}

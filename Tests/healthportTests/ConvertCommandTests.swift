@@ -1,0 +1,164 @@
+import Foundation
+import Testing
+import HealthTestSupport
+
+@Suite struct ConvertCommandTests {
+    @Test func ndjsonHasOneObjectPerLineAndTheGeneratorsCounts() throws {
+        let result = try healthport("convert", sampleZip, "--format", "ndjson", "--quiet")
+        #expect(result.status == 0)
+        #expect(result.stderr.isEmpty)
+        let objects = try ndjsonObjects(result.stdout)
+        #expect(objects.first?["kind"] as? String == "export")
+        var counts: [String: Int] = [:]
+        for object in objects.dropFirst() {
+            let type = (object["sampleType"] ?? object["clinicalType"]) as? String
+                ?? ((object["kind"] as? String) == "activitySummary" ? "HKActivitySummaryTypeIdentifier" : nil)
+                ?? ((object["element"] as? [String: Any])?["name"] as? String) ?? "?"
+            counts[type, default: 0] += 1
+        }
+        #expect(counts == (try sampleManifest()).objectsByType)
+    }
+
+    @Test func jsonIsOneValidDocument() throws {
+        let result = try healthport("convert", sampleZip, "--format", "json", "-q")
+        #expect(result.status == 0)
+        let document = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        #expect(document["locale"] as? String == "en_US")
+        let objects = try #require(document["objects"] as? [Any])
+        #expect(objects.count == (try sampleManifest()).objectCount)
+    }
+
+    @Test func csvWritesOneTablePerTypeIntoAFolderWithPrivateFiles() throws {
+        let folder = try Fixtures.temporaryDirectory().appendingPathComponent("csv")
+        let result = try healthport("convert", sampleZip, "--format", "csv", "--output", folder.path, "-q")
+        #expect(result.status == 0, "\(result.stderrText)")
+        #expect(result.stdout.isEmpty)
+        let manifest = try sampleManifest()
+        let heartRate = try String(contentsOf: folder.appendingPathComponent("HeartRate.csv"), encoding: .utf8)
+        let rows = parseCSV(heartRate)
+        #expect(rows.first?.prefix(6) == ["uuid", "sampleType", "startDate", "endDate", "quantity_value", "quantity_unit"])
+        #expect(rows.count - 1 == manifest.objectsByType["HKQuantityTypeIdentifierHeartRate"])
+        #expect(Set(rows.map(\.count)).count == 1)
+        let workouts = parseCSV(try String(contentsOf: folder.appendingPathComponent("workouts.csv"), encoding: .utf8))
+        #expect(workouts.count - 1 == manifest.objectsByType["HKWorkoutTypeIdentifier"])
+        let events = parseCSV(try String(contentsOf: folder.appendingPathComponent("workout-events.csv"), encoding: .utf8))
+        #expect(events.count - 1 == 4 * (manifest.objectsByType["HKWorkoutTypeIdentifier"] ?? 0))
+        let attributes = try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("HeartRate.csv").path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix(".") }
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test func csvOfOneTypeGoesToStandardOutput() throws {
+        let result = try healthport("convert", sampleZip, "--format", "csv", "--type", "StepCount", "-q")
+        #expect(result.status == 0)
+        let rows = parseCSV(result.stdoutText)
+        #expect(rows.count - 1 == (try sampleManifest()).objectsByType["HKQuantityTypeIdentifierStepCount"])
+        #expect(rows.dropFirst().allSatisfy { $0[1] == "HKQuantityTypeIdentifierStepCount" })
+    }
+
+    @Test func csvOfSeveralTablesOnStandardOutputIsAUsageError() throws {
+        let result = try healthport("convert", sampleZip, "--format", "csv", "-q")
+        #expect(result.status == 64)
+        #expect(result.stderrText.contains("--type"))
+    }
+
+    @Test func standardInputTakesXMLAndZip() throws {
+        let zip = try Data(contentsOf: URL(fileURLWithPath: sampleZip))
+        let fromZip = try healthport("convert", "-", "-q", stdin: zip)
+        #expect(fromZip.status == 0)
+        let fromFile = try healthport("convert", sampleZip, "-q")
+        #expect(fromZip.stdout == fromFile.stdout)
+        let xml = Data("<HealthData locale=\"en_US\"><Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"P\" unit=\"count\" startDate=\"2024-01-01 09:00:00 +0100\" endDate=\"2024-01-01 09:01:00 +0100\" value=\"12\"/></HealthData>".utf8)
+        let fromXML = try healthport("convert", "-", "-q", stdin: xml)
+        #expect(fromXML.status == 0)
+        #expect(try ndjsonObjects(fromXML.stdout).count == 2)
+    }
+
+    @Test func aMalformedExportFailsWith65AndItsLocationAndLeavesNoOutput() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let input = directory.appendingPathComponent("export.xml")
+        try Data("<HealthData locale=\"en_US\">\n<Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"P\" unit=\"count\" startDate=\"2024-01-01 09:00:00 +0100\" endDate=\"2024-01-01 09:01:00 +0100\" value=\"12\"/>\n<Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"P\" unit=\"count\" startDate=\"2024-01-01 09:00:00 +0100\" endDate=\"not a date\" value=\"12\"/>\n</HealthData>\n".utf8).write(to: input)
+        let output = directory.appendingPathComponent("out.ndjson")
+        let result = try healthport("convert", input.path, "--output", output.path)
+        #expect(result.status == 65)
+        #expect(result.stderrText.hasPrefix("healthport: \(input.path):3:"))
+        #expect(result.stderrText.contains("error: invalid endDate"))
+        #expect(result.stderrText.split(separator: "\n").count == 1)
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["export.xml"])
+    }
+
+    @Test func aTruncatedZipFailsWith65() throws {
+        let zip = try Data(contentsOf: URL(fileURLWithPath: sampleZip))
+        let directory = try Fixtures.temporaryDirectory()
+        let truncated = directory.appendingPathComponent("export.zip")
+        try zip.prefix(zip.count / 2).write(to: truncated)
+        let result = try healthport("convert", truncated.path)
+        #expect(result.status == 65)
+        #expect(result.stderrText.contains(truncated.path))
+    }
+
+    @Test func aMissingInputIs66AndNotAnExportToo() throws {
+        #expect(try healthport("convert", "/nonexistent/export.zip").status == 66)
+        let directory = try Fixtures.temporaryDirectory()
+        let text = directory.appendingPathComponent("notes.txt")
+        try Data("just some text".utf8).write(to: text)
+        let result = try healthport("convert", text.path)
+        #expect(result.status == 66)
+        #expect(result.stderrText.contains("not an Apple Health export"))
+    }
+
+    @Test func anUnknownTypeIsAUsageError() throws {
+        let result = try healthport("convert", sampleZip, "--type", "Stepcounts")
+        #expect(result.status == 64)
+    }
+
+    @Test func anUnwritableOutputIs73() throws {
+        let result = try healthport("convert", sampleZip, "--output", "/nonexistent-folder/out.ndjson")
+        #expect(result.status == 73)
+    }
+
+    @Test func aClosedPipeEndsQuietlyWithSuccess() throws {
+        let script = "'\(healthportBinary.path)' convert '\(sampleZip)' -q | head -n 1; echo \"status=${PIPESTATUS[0]}\""
+        let result = try CommandRunner.run(URL(fileURLWithPath: "/bin/bash"), ["-c", script])
+        let lines = result.stdoutText.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.first?.hasPrefix("{\"kind\":\"export\"") == true)
+        #expect(lines.last == "status=0")
+        #expect(result.stderrText.isEmpty, "\(result.stderrText)")
+    }
+
+    @Test func warningsGoToStandardErrorOnceWithCounts() throws {
+        let result = try healthport("convert", sampleZip, "--format", "ndjson")
+        #expect(result.status == 0)
+        let lines = result.stderrText.split(separator: "\n")
+        #expect(lines.allSatisfy { $0.hasPrefix("healthport: ") })
+        #expect(lines.contains { $0.contains("HKQuantityTypeIdentifierFutureMetric") })
+        #expect(lines.filter { $0.contains("HKQuantityTypeIdentifierFutureMetric") && $0.contains("passed through") }.count <= 2)
+    }
+
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: Fixtures.samples.path)))
+    func everySampleConverts() throws {
+        let samples = Fixtures.samples
+        let paths = [
+            "dogsheep-healthkit-to-sqlite/export.xml", "dogsheep-healthkit-to-sqlite/zip_contents",
+            "tdda-applehealthdata/export6s3sample.xml", "aleksi-applehealth/testdata.xml",
+            "alxdrcirilo-apple-health-parser/export.xml", "alxdrcirilo-apple-health-parser/export.zip",
+            "opendroid-hk/sampleexport.xml", "opendroid-hk/sampleexport-2.xml", "opendroid-hk/audio_exposure.xml",
+            "symptomatic-clinical-scenarios/export-2.zip", "k0rventen-apple-health-grafana/test-export-cn.zip",
+            "nicolasreyrolle-apple-health-analyzer/exports/workout_running.xml",
+        ]
+        for path in paths {
+            for format in ["ndjson", "json"] {
+                let result = try healthport("convert", samples.appendingPathComponent(path).path, "--format", format, "-q")
+                #expect(result.status == 0, "\(path): \(result.stderrText)")
+                if format == "ndjson" {
+                    #expect(try ndjsonObjects(result.stdout).count > 1)
+                } else {
+                    #expect(try JSONSerialization.jsonObject(with: result.stdout) is [String: Any])
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import HealthTestSupport
+
+/// The built `healthport` binary: `HEALTHPORT_BINARY`, or beside the test bundle.
+var healthportBinary: URL {
+    if let path = ProcessInfo.processInfo.environment["HEALTHPORT_BINARY"] { return URL(fileURLWithPath: path) }
+    var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    for _ in 0..<4 {
+        let candidate = directory.appendingPathComponent("healthport")
+        if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        directory = directory.deletingLastPathComponent()
+    }
+    return Fixtures.packageRoot.appendingPathComponent(".build/debug/healthport")
+}
+
+func healthport(_ arguments: String..., stdin: Data? = nil, in directory: URL? = nil) throws -> CommandRunner.Result {
+    try CommandRunner.run(healthportBinary, arguments, stdin: stdin, currentDirectory: directory)
+}
+
+var sampleZip: String { Fixtures.sampleData.appendingPathComponent("export.zip").path }
+
+func sampleManifest() throws -> ExportGenerator.Manifest {
+    try JSONDecoder().decode(
+        ExportGenerator.Manifest.self, from: Data(contentsOf: Fixtures.sampleData.appendingPathComponent("manifest.json")))
+}
+
+/// Parses NDJSON, one object per line.
+func ndjsonObjects(_ data: Data) throws -> [[String: Any]] {
+    try String(decoding: data, as: UTF8.self).split(separator: "\n").map { line in
+        try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
+    }
+}
+
+/// An RFC 4180 parser, enough to check healthport's CSV from the reading side.
+func parseCSV(_ text: String) -> [[String]] {
+    var rows: [[String]] = []
+    var row: [String] = []
+    var field = ""
+    var quoted = false
+    var chars = Array(text.unicodeScalars)[...]
+    while let c = chars.popFirst() {
+        if quoted {
+            if c == "\"" {
+                if chars.first == "\"" {
+                    field.unicodeScalars.append("\"")
+                    chars = chars.dropFirst()
+                } else {
+                    quoted = false
+                }
+            } else {
+                field.unicodeScalars.append(c)
+            }
+        } else if c == "\"" {
+            quoted = true
+        } else if c == "," {
+            row.append(field)
+            field = ""
+        } else if c == "\r" {
+            continue
+        } else if c == "\n" {
+            row.append(field)
+            rows.append(row)
+            row = []
+            field = ""
+        } else {
+            field.unicodeScalars.append(c)
+        }
+    }
+    if !field.isEmpty || !row.isEmpty {
+        row.append(field)
+        rows.append(row)
+    }
+    return rows
+}
