@@ -12,14 +12,14 @@ import Darwin
 /// `OutputError.brokenPipe`, which the CLI turns into a quiet exit.
 public final class OutputBuffer {
     public let descriptor: Int32
-    private var storage: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
-    public private(set) var count = 0
+    @exclusivity(unchecked) private var storage: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var capacity: Int
+    @exclusivity(unchecked) public private(set) var count = 0
     /// Flush after every record (a terminal), instead of when the buffer is full.
-    public var flushesEveryRecord = false
+    @exclusivity(unchecked) public var flushesEveryRecord = false
     public let flushThreshold: Int
     /// Bytes written to the descriptor so far.
-    public private(set) var bytesWritten: Int64 = 0
+    @exclusivity(unchecked) public private(set) var bytesWritten: Int64 = 0
 
     public init(descriptor: Int32, capacity: Int = 256 * 1024) {
         self.descriptor = descriptor

@@ -19,10 +19,10 @@ final class ByteInterner<Value> {
         var value: Value
     }
 
-    private var entries: [Entry] = []
-    private var slots: [Int32] = Array(repeating: -1, count: 256)
-    private var lastBytes: [UInt8] = []
-    private var lastValue: Value?
+    @exclusivity(unchecked) private var entries: [Entry] = []
+    @exclusivity(unchecked) private var slots: [Int32] = Array(repeating: -1, count: 256)
+    @exclusivity(unchecked) private var lastBytes: [UInt8] = []
+    @exclusivity(unchecked) private var lastValue: Value?
     private let make: (UnsafeRawBufferPointer) -> Value
     let capacityLimit: Int
 

@@ -16,16 +16,16 @@ final class ExportMapper: SAXEventHandler {
     private let file: String
     private let member: String?
     /// Where a synthetic root was inserted (fragments), to correct libxml2's columns.
-    var syntheticRootPosition: (line: Int, column: Int)?
+    @exclusivity(unchecked) var syntheticRootPosition: (line: Int, column: Int)?
 
-    private(set) var header = ExportHeader()
+    @exclusivity(unchecked) private(set) var header = ExportHeader()
     /// The DTD's export version, set by the reader before the first element.
     var exportVersion: Int? {
         get { header.exportVersion }
         set { header.exportVersion = newValue }
     }
-    private var headerDelivered = false
-    private var assigner = ObjectIdentityAssigner()
+    @exclusivity(unchecked) private var headerDelivered = false
+    @exclusivity(unchecked) private var assigner = ObjectIdentityAssigner()
 
     // Interners for the values that repeat.
     private let recordTypes = ByteInterner<ObjectType> { ObjectType(recordType: String(decoding: $0, as: UTF8.self)) }
@@ -34,32 +34,32 @@ final class ExportMapper: SAXEventHandler {
     private let categoryValues = ByteInterner<CategoryValue> { CategoryValue.interpret(String(decoding: $0, as: UTF8.self)) }
 
     // The element stack.
-    private var stack: [ElementKind] = []
-    private var genericStack: [GenericElement] = []
-    private var nestedElementCount = 0
+    @exclusivity(unchecked) private var stack: [ElementKind] = []
+    @exclusivity(unchecked) private var genericStack: [GenericElement] = []
+    @exclusivity(unchecked) private var nestedElementCount = 0
     static let maximumElementsPerObject = 5_000_000
 
     // Builders.
-    private var record = RecordBuilder()
-    private var recordOpen = false
-    private var correlation: Correlation? = nil
-    private var workout: Workout? = nil
-    private var activity: WorkoutActivity? = nil
-    private var event: WorkoutEvent? = nil
-    private var route: WorkoutRoute? = nil
-    private var audiogram: Audiogram? = nil
-    private var point: SensitivityPoint? = nil
-    private var prescription: VisionPrescription? = nil
-    private var eye: LensSpecification? = nil
-    private var pendingStatistics: WorkoutStatistics? = nil
-    private var pendingLocation: RouteLocation? = nil
-    private var summary: ActivitySummary? = nil
-    private var clinical: ClinicalRecord? = nil
+    @exclusivity(unchecked) private var record = RecordBuilder()
+    @exclusivity(unchecked) private var recordOpen = false
+    @exclusivity(unchecked) private var correlation: Correlation? = nil
+    @exclusivity(unchecked) private var workout: Workout? = nil
+    @exclusivity(unchecked) private var activity: WorkoutActivity? = nil
+    @exclusivity(unchecked) private var event: WorkoutEvent? = nil
+    @exclusivity(unchecked) private var route: WorkoutRoute? = nil
+    @exclusivity(unchecked) private var audiogram: Audiogram? = nil
+    @exclusivity(unchecked) private var point: SensitivityPoint? = nil
+    @exclusivity(unchecked) private var prescription: VisionPrescription? = nil
+    @exclusivity(unchecked) private var eye: LensSpecification? = nil
+    @exclusivity(unchecked) private var pendingStatistics: WorkoutStatistics? = nil
+    @exclusivity(unchecked) private var pendingLocation: RouteLocation? = nil
+    @exclusivity(unchecked) private var summary: ActivitySummary? = nil
+    @exclusivity(unchecked) private var clinical: ClinicalRecord? = nil
 
     /// Objects handed to the sink, by kind, for the read summary.
-    private(set) var objectCount = 0
+    @exclusivity(unchecked) private(set) var objectCount = 0
     /// Elements and attributes passed through generically, by name.
-    private(set) var passedThrough: [String: Int] = [:]
+    @exclusivity(unchecked) private(set) var passedThrough: [String: Int] = [:]
 
     init(sink: any ExportSink, warnings: WarningCollector, file: String, member: String?) {
         self.sink = sink
@@ -314,6 +314,12 @@ final class ExportMapper: SAXEventHandler {
     private func emit(_ object: HealthObject, _ parser: SAXParser) {
         var object = object
         assigner.assign(&object)
+        deliver(object, parser)
+    }
+
+    /// Hands an object whose uuid is set to the sink.
+    @inline(__always)
+    private func deliver(_ object: HealthObject, _ parser: SAXParser) {
         objectCount += 1
         do {
             try sink.consume(object)
@@ -425,6 +431,21 @@ final class ExportMapper: SAXEventHandler {
             sampleType: record.type, sourceRevision: SourceRevision(source: Source(name: record.sourceName ?? ""), version: record.sourceVersion),
             device: record.device, creationDate: record.creationDate, startDate: start, endDate: end,
             metadata: Metadata(record.metadata), extensions: record.extensions)
+        if parent != .correlation {
+            // The hot path: the uuid is set on the sample before it is wrapped, once.
+            if record.isQuantity {
+                if !record.beats.isEmpty { BeatTimeResolver.resolve(&record.beats, start: start) }
+                var quantitySample = QuantitySample(
+                    sample: sample, quantity: record.quantity, count: record.count, instantaneousBeatsPerMinute: record.beats)
+                assigner.assign(&quantitySample)
+                deliver(.quantitySample(quantitySample), parser)
+            } else {
+                var categorySample = CategorySample(sample: sample, value: record.categoryValue)
+                assigner.assign(&categorySample)
+                deliver(.categorySample(categorySample), parser)
+            }
+            return
+        }
         let object: HealthObject
         if record.isQuantity {
             if !record.beats.isEmpty { BeatTimeResolver.resolve(&record.beats, start: start) }
@@ -447,8 +468,6 @@ final class ExportMapper: SAXEventHandler {
                 break
             }
             correlation = group
-        } else {
-            emit(object, parser)
         }
     }
 

@@ -63,12 +63,12 @@ struct XMLAttributes {
 /// Errors never cross C frames: a callback that fails stores its error and stops the parser;
 /// `feed` rethrows it.
 final class SAXParser {
-    private var context: xmlParserCtxtPtr?
+    @exclusivity(unchecked) private var context: xmlParserCtxtPtr?
     private unowned let handler: any SAXEventHandler
     /// A failure raised inside a callback, rethrown by `feed`/`finish`.
-    private(set) var pendingError: (any Error)?
+    @exclusivity(unchecked) private(set) var pendingError: (any Error)?
     /// libxml2's first error: message, line, column.
-    private(set) var xmlError: (message: String, line: Int, column: Int)?
+    @exclusivity(unchecked) private(set) var xmlError: (message: String, line: Int, column: Int)?
     private var handlerTable = xmlSAXHandler()
 
     init(handler: any SAXEventHandler) {

@@ -5,59 +5,106 @@
 /// date with another offset; the samples did not change), numbers by their IEEE bits (so `80`
 /// and `80.0` are one value), category values by raw value (so `…Asleep` and
 /// `…AsleepUnspecified` are one value). See `ObjectIdentity` for what each kind contributes.
-public struct CanonicalEncoder: Sendable {
-    public private(set) var bytes: [UInt8]
+public struct CanonicalEncoder {
+    /// A growable byte buffer written through a raw pointer: this runs for every object, and
+    /// `Array.append` pays a uniqueness check per call.
+    final class Buffer {
+        @exclusivity(unchecked) var storage: UnsafeMutablePointer<UInt8>
+        @exclusivity(unchecked) var capacity: Int
+        @exclusivity(unchecked) var count = 0
 
-    public init() {
-        bytes = []
-        bytes.reserveCapacity(1024)
+        init(capacity: Int) {
+            self.capacity = capacity
+            storage = .allocate(capacity: capacity)
+        }
+
+        deinit { storage.deallocate() }
+
+        @inline(__always)
+        func reserve(_ n: Int) {
+            if count + n > capacity {
+                var newCapacity = capacity * 2
+                while newCapacity < count + n { newCapacity *= 2 }
+                let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+                grown.update(from: storage, count: count)
+                storage.deallocate()
+                storage = grown
+                capacity = newCapacity
+            }
+        }
     }
 
+    let buffer = Buffer(capacity: 1024)
+
+    /// The encoded bytes so far, valid until the next mutation.
+    public var encoded: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: buffer.storage, count: buffer.count) }
+
+    /// A copy of the encoded bytes (tests and cold paths).
+    public var bytes: [UInt8] { Array(encoded) }
+
+    public init() {}
+
     public mutating func reset(kind: UInt8) {
-        bytes.removeAll(keepingCapacity: true)
-        bytes.append(ObjectIdentity.version)
-        bytes.append(kind)
+        buffer.count = 0
+        append(byte: ObjectIdentity.version)
+        append(byte: kind)
+    }
+
+    @inline(__always)
+    mutating func append(byte: UInt8) {
+        buffer.reserve(1)
+        buffer.storage[buffer.count] = byte
+        buffer.count += 1
+    }
+
+    @inline(__always)
+    mutating func append(raw: UnsafeRawBufferPointer) {
+        let n = raw.count
+        guard n > 0 else { return }
+        buffer.reserve(n)
+        UnsafeMutableRawPointer(buffer.storage + buffer.count).copyMemory(from: raw.baseAddress!, byteCount: n)
+        buffer.count += n
     }
 
     @inline(__always)
     mutating func appendLength(_ length: Int) {
         var v = UInt64(length)
         while v >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: v) | 0x80)
+            append(byte: UInt8(truncatingIfNeeded: v) | 0x80)
             v >>= 7
         }
-        bytes.append(UInt8(v))
+        append(byte: UInt8(v))
     }
 
     @inline(__always)
     public mutating func append(_ tag: UInt8, _ string: String?) {
         guard let string else { return }
-        bytes.append(tag)
+        append(byte: tag)
         var s = string
         s.withUTF8 { utf8 in
             appendLength(utf8.count)
-            bytes.append(contentsOf: utf8)
+            append(raw: UnsafeRawBufferPointer(utf8))
         }
     }
 
     @inline(__always)
     public mutating func append(_ tag: UInt8, _ timestamp: ExportTimestamp?) {
         guard let timestamp else { return }
-        bytes.append(tag)
+        append(byte: tag)
         appendWord(UInt64(bitPattern: timestamp.secondsSince1970))
     }
 
     @inline(__always)
     public mutating func append(_ tag: UInt8, _ number: ExportNumber?) {
         guard let number else { return }
-        bytes.append(tag)
+        append(byte: tag)
         appendDouble(number.value)
     }
 
     @inline(__always)
     public mutating func append(_ tag: UInt8, _ quantity: Quantity?) {
         guard let quantity else { return }
-        bytes.append(tag)
+        append(byte: tag)
         appendDouble(quantity.value.value)
         append(tag, quantity.unit)
     }
@@ -65,13 +112,13 @@ public struct CanonicalEncoder: Sendable {
     @inline(__always)
     public mutating func append(_ tag: UInt8, int value: Int?) {
         guard let value else { return }
-        bytes.append(tag)
+        append(byte: tag)
         appendWord(UInt64(bitPattern: Int64(value)))
     }
 
     @inline(__always)
     public mutating func append(_ tag: UInt8, _ uuid: ObjectUUID) {
-        bytes.append(tag)
+        append(byte: tag)
         appendWord(uuid.high)
         appendWord(uuid.low)
     }
@@ -83,7 +130,7 @@ public struct CanonicalEncoder: Sendable {
 
     @inline(__always)
     mutating func appendWord(_ word: UInt64) {
-        withUnsafeBytes(of: word.bigEndian) { bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: word.bigEndian) { append(raw: $0) }
     }
 
     /// Metadata as a set: sorted by key then text, identical pairs once (the export prints some
@@ -92,7 +139,7 @@ public struct CanonicalEncoder: Sendable {
     public mutating func append(_ tag: UInt8, _ metadata: Metadata) {
         let entries = metadata.entries
         guard !entries.isEmpty else { return }
-        bytes.append(tag)
+        append(byte: tag)
         let count = entries.count
         withUnsafeTemporaryAllocation(of: Int.self, capacity: count) { order in
             for i in 0..<count { order[i] = i }
@@ -117,7 +164,7 @@ public struct CanonicalEncoder: Sendable {
                 appendMetadataValue(key: entry.key, entry.value)
             }
         }
-        bytes.append(0x00)
+        append(byte: 0x00)
     }
 
     static func precedes(_ a: MetadataEntry, _ b: MetadataEntry) -> Bool {
@@ -140,17 +187,17 @@ public struct CanonicalEncoder: Sendable {
 
     public mutating func append(_ tag: UInt8, _ extensions: Extensions) {
         guard !extensions.isEmpty else { return }
-        bytes.append(tag)
+        append(byte: tag)
         for attribute in extensions.attributes {
             append(0x01, attribute.name)
             append(0x02, attribute.value)
         }
         for element in extensions.elements { append(0x03, element) }
-        bytes.append(0x00)
+        append(byte: 0x00)
     }
 
     public mutating func append(_ tag: UInt8, _ element: GenericElement) {
-        bytes.append(tag)
+        append(byte: tag)
         append(0x01, element.name)
         for attribute in element.attributes {
             append(0x02, attribute.name)
@@ -158,12 +205,12 @@ public struct CanonicalEncoder: Sendable {
         }
         append(0x04, element.text)
         for child in element.children { append(0x05, child) }
-        bytes.append(0x00)
+        append(byte: 0x00)
     }
 
     public mutating func append(_ tag: UInt8, _ device: Device?) {
         guard let device else { return }
-        bytes.append(tag)
+        append(byte: tag)
         append(0x01, device.name)
         append(0x02, device.manufacturer)
         append(0x03, device.model)
@@ -173,7 +220,7 @@ public struct CanonicalEncoder: Sendable {
         append(0x07, device.localIdentifier)
         append(0x08, device.udiDeviceIdentifier)
         append(0x09, device.unparsedDescription)
-        bytes.append(0x00)
+        append(byte: 0x00)
     }
 
     /// The attributes every sample shares, except the uuid.

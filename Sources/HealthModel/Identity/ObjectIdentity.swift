@@ -43,9 +43,9 @@ public enum ObjectIdentity {
 
     /// The SHA-256 digest of canonical bytes, optionally followed by a duplicate ordinal.
     @inline(__always)
-    public static func digest(of canonical: [UInt8], ordinal: Int = 0) -> (ObjectUUID, UInt64) {
+    public static func digest(of canonical: UnsafeRawBufferPointer, ordinal: Int = 0) -> (ObjectUUID, UInt64) {
         var hasher = SHA256()
-        canonical.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+        hasher.update(bufferPointer: canonical)
         if ordinal > 0 {
             withUnsafeBytes(of: UInt64(ordinal).bigEndian) { hasher.update(bufferPointer: $0) }
         }
@@ -67,7 +67,7 @@ public enum ObjectIdentity {
     /// to their members, which the export prints again at top level.
     public static func uuid(of object: HealthObject, encoder: inout CanonicalEncoder) -> ObjectUUID {
         encode(object, into: &encoder)
-        return digest(of: encoder.bytes).0
+        return digest(of: encoder.encoded).0
     }
 
     /// Encodes an object's identity-relevant content (its uuid field is ignored).

@@ -16,6 +16,44 @@ public struct ObjectIdentityAssigner {
 
     public init() {}
 
+    /// Derives the uuid of a top-level quantity sample: the hot path, without wrapping the
+    /// sample in a `HealthObject` first.
+    public mutating func assign(_ sample: inout QuantitySample) {
+        enterRun(sample.sample.sampleType.identifier)
+        ObjectIdentity.encode(sample, into: &encoder)
+        sample.sample.uuid = finishUUID()
+    }
+
+    /// Derives the uuid of a top-level category sample.
+    public mutating func assign(_ sample: inout CategorySample) {
+        enterRun(sample.sample.sampleType.identifier)
+        ObjectIdentity.encode(sample, into: &encoder)
+        sample.sample.uuid = finishUUID()
+    }
+
+    @inline(__always)
+    private mutating func enterRun(_ runKey: String) {
+        if runKey != currentRun {
+            if let previous = currentRun { generations[previous] = currentGeneration }
+            currentRun = runKey
+            if let seen = generations[runKey] {
+                currentGeneration = seen + 1
+            } else {
+                currentGeneration = 0
+            }
+            table.removeAll()
+        }
+    }
+
+    /// Hashes the encoded content, counting exact duplicates within the run.
+    @inline(__always)
+    private mutating func finishUUID() -> ObjectUUID {
+        if currentGeneration > 0 { encoder.append(0x7F, int: currentGeneration) }
+        let (uuid, fingerprint) = ObjectIdentity.digest(of: encoder.encoded)
+        let ordinal = table.insert(fingerprint)
+        return ordinal > 0 ? ObjectIdentity.digest(of: encoder.encoded, ordinal: ordinal).0 : uuid
+    }
+
     /// Derives and stores the uuid of a top-level object (and of its routes, for workouts).
     public mutating func assign(_ object: inout HealthObject) {
         let runKey = object.objectType.identifier
@@ -31,10 +69,10 @@ public struct ObjectIdentityAssigner {
         }
         ObjectIdentity.encode(object, into: &encoder)
         if currentGeneration > 0 { encoder.append(0x7F, int: currentGeneration) }
-        var (uuid, fingerprint) = ObjectIdentity.digest(of: encoder.bytes)
+        var (uuid, fingerprint) = ObjectIdentity.digest(of: encoder.encoded)
         let ordinal = table.insert(fingerprint)
         if ordinal > 0 {
-            (uuid, fingerprint) = ObjectIdentity.digest(of: encoder.bytes, ordinal: ordinal)
+            (uuid, fingerprint) = ObjectIdentity.digest(of: encoder.encoded, ordinal: ordinal)
         }
         switch object {
         case .quantitySample(var o):
@@ -51,7 +89,7 @@ public struct ObjectIdentityAssigner {
             for i in o.routes.indices {
                 ObjectIdentity.encode(o.routes[i], into: &encoder)
                 encoder.append(0x7E, uuid)
-                o.routes[i].sample.uuid = ObjectIdentity.digest(of: encoder.bytes).0
+                o.routes[i].sample.uuid = ObjectIdentity.digest(of: encoder.encoded).0
             }
             object = .workout(o)
         case .activitySummary(var o):

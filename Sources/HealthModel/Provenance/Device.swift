@@ -9,18 +9,52 @@
 /// an `HKDevice` print (third-party strings such as `Dummy device`) is kept whole in
 /// `unparsedDescription`, never rejected.
 public struct Device: Hashable, Sendable {
-    public var name: String?
-    public var manufacturer: String?
-    public var model: String?
-    public var hardwareVersion: String?
-    public var firmwareVersion: String?
-    public var softwareVersion: String?
-    public var localIdentifier: String?
-    public var udiDeviceIdentifier: String?
+    /// The fields live in one shared, immutable box: a sample's device is copied with every
+    /// sample (tens of millions of times) and nine strings would cost nine retains per copy;
+    /// a box costs one. Setters copy the box first (copy-on-write), so this is still a value.
+    private final class Storage: Hashable, @unchecked Sendable {
+        @exclusivity(unchecked) var fields: [String?]
+
+        init(fields: [String?]) {
+            self.fields = fields
+        }
+
+        static func == (lhs: Storage, rhs: Storage) -> Bool { lhs === rhs || lhs.fields == rhs.fields }
+        func hash(into hasher: inout Hasher) { hasher.combine(fields) }
+    }
+
+    private var storage: Storage
+
+    private enum Field: Int, CaseIterable {
+        case name, manufacturer, model, hardwareVersion, firmwareVersion, softwareVersion, localIdentifier
+        case udiDeviceIdentifier, creationDate, unparsedDescription
+    }
+
+    private func get(_ field: Field) -> String? { storage.fields[field.rawValue] }
+
+    private mutating func set(_ field: Field, _ value: String?) {
+        if !isKnownUniquelyReferenced(&storage) { storage = Storage(fields: storage.fields) }
+        storage.fields[field.rawValue] = value
+    }
+
+    public var name: String? { get { get(.name) } set { set(.name, newValue) } }
+    public var manufacturer: String? { get { get(.manufacturer) } set { set(.manufacturer, newValue) } }
+    public var model: String? { get { get(.model) } set { set(.model, newValue) } }
+    public var hardwareVersion: String? { get { get(.hardwareVersion) } set { set(.hardwareVersion, newValue) } }
+    public var firmwareVersion: String? { get { get(.firmwareVersion) } set { set(.firmwareVersion, newValue) } }
+    public var softwareVersion: String? { get { get(.softwareVersion) } set { set(.softwareVersion, newValue) } }
+    public var localIdentifier: String? { get { get(.localIdentifier) } set { set(.localIdentifier, newValue) } }
+    public var udiDeviceIdentifier: String? {
+        get { get(.udiDeviceIdentifier) }
+        set { set(.udiDeviceIdentifier, newValue) }
+    }
     /// `creation date:` as printed (since about 2024); not an HKDevice property, kept as text.
-    public var creationDate: String?
+    public var creationDate: String? { get { get(.creationDate) } set { set(.creationDate, newValue) } }
     /// The whole attribute when it is not an `HKDevice` description.
-    public var unparsedDescription: String?
+    public var unparsedDescription: String? {
+        get { get(.unparsedDescription) }
+        set { set(.unparsedDescription, newValue) }
+    }
 
     public init(
         name: String? = nil, manufacturer: String? = nil, model: String? = nil,
@@ -29,16 +63,10 @@ public struct Device: Hashable, Sendable {
         udiDeviceIdentifier: String? = nil, creationDate: String? = nil,
         unparsedDescription: String? = nil
     ) {
-        self.name = name
-        self.manufacturer = manufacturer
-        self.model = model
-        self.hardwareVersion = hardwareVersion
-        self.firmwareVersion = firmwareVersion
-        self.softwareVersion = softwareVersion
-        self.localIdentifier = localIdentifier
-        self.udiDeviceIdentifier = udiDeviceIdentifier
-        self.creationDate = creationDate
-        self.unparsedDescription = unparsedDescription
+        storage = Storage(fields: [
+            name, manufacturer, model, hardwareVersion, firmwareVersion, softwareVersion, localIdentifier,
+            udiDeviceIdentifier, creationDate, unparsedDescription,
+        ])
     }
 
     /// The keys an `HKDevice` description prints, in the order HealthKit prints them.

@@ -63,7 +63,7 @@ public final class NDJSONWriter: ObjectWriter {
 public final class JSONDocumentWriter: ObjectWriter {
     private let out: OutputBuffer
     private let file: AtomicFile?
-    private var first = true
+    @exclusivity(unchecked) private var first = true
 
     public init(buffer: OutputBuffer) {
         self.out = buffer

@@ -5,9 +5,9 @@ import HealthExport
 /// updates a second, erased when done.
 final class ProgressLine {
     private let enabled: Bool
-    private var lastUpdate = Date.distantPast
-    private var shown = false
-    var objects = 0
+    @exclusivity(unchecked) private var lastUpdate = Date.distantPast
+    @exclusivity(unchecked) private var shown = false
+    @exclusivity(unchecked) var objects = 0
 
     init(forced: Bool?, quiet: Bool) {
         if quiet && forced != true {
