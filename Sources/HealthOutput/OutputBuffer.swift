@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import HealthModel
 
 /// One reusable byte buffer in front of a file descriptor: every writer appends here.
 ///
@@ -18,6 +19,52 @@ public final class OutputBuffer {
     /// Flush after every record (a terminal), instead of when the buffer is full.
     @exclusivity(unchecked) public var flushesEveryRecord = false
     public let flushThreshold: Int
+    /// The last calendar day formatted by `appendISO8601`, and its `yyyy-MM-dd` bytes: samples
+    /// come in runs within one day, so the civil-date arithmetic usually runs once per day.
+    @exclusivity(unchecked) private var cachedLocalDay: Int64 = .min
+    @exclusivity(unchecked) private var cachedDayText: (UInt64, UInt16) = (0, 0)
+
+    /// Appends `yyyy-MM-ddTHH:mm:ss±hh:mm` in the timestamp's printed offset.
+    @inline(__always)
+    public func appendISO8601(_ timestamp: ExportTimestamp) {
+        let local = timestamp.secondsSince1970 + Int64(timestamp.utcOffsetSeconds)
+        var day = local / 86_400
+        var secondOfDay = local % 86_400
+        if secondOfDay < 0 {
+            secondOfDay += 86_400
+            day -= 1
+        }
+        let p = reserve(ExportTimestamp.iso8601Length)
+        if day == cachedLocalDay {
+            withUnsafeBytes(of: cachedDayText.0) { UnsafeMutableRawPointer(p).copyMemory(from: $0.baseAddress!, byteCount: 8) }
+            withUnsafeBytes(of: cachedDayText.1) { UnsafeMutableRawPointer(p + 8).copyMemory(from: $0.baseAddress!, byteCount: 2) }
+        } else {
+            timestamp.formatISO8601(into: p)
+            cachedLocalDay = day
+            cachedDayText = (UnsafeRawPointer(p).loadUnaligned(as: UInt64.self), UnsafeRawPointer(p + 8).loadUnaligned(as: UInt16.self))
+        }
+        let sod = Int(secondOfDay)
+        p[10] = 0x54
+        Self.put2(p + 11, sod / 3600)
+        p[13] = 0x3A
+        Self.put2(p + 14, (sod / 60) % 60)
+        p[16] = 0x3A
+        Self.put2(p + 17, sod % 60)
+        let offset = Int(timestamp.utcOffsetSeconds)
+        p[19] = offset < 0 ? 0x2D : 0x2B
+        let magnitude = abs(offset)
+        Self.put2(p + 20, magnitude / 3600)
+        p[22] = 0x3A
+        Self.put2(p + 23, (magnitude / 60) % 60)
+        count += ExportTimestamp.iso8601Length
+    }
+
+    @inline(__always)
+    private static func put2(_ p: UnsafeMutablePointer<UInt8>, _ v: Int) {
+        p[0] = UInt8(truncatingIfNeeded: 48 + v / 10)
+        p[1] = UInt8(truncatingIfNeeded: 48 + v % 10)
+    }
+
     /// Bytes written to the descriptor so far.
     @exclusivity(unchecked) public private(set) var bytesWritten: Int64 = 0
 

@@ -23,6 +23,9 @@ final class ByteInterner<Value> {
     @exclusivity(unchecked) private var slots: [Int32] = Array(repeating: -1, count: 256)
     @exclusivity(unchecked) private var lastBytes: [UInt8] = []
     @exclusivity(unchecked) private var lastValue: Value?
+    /// The value before the last: records from two sources often alternate.
+    @exclusivity(unchecked) private var previousBytes: [UInt8] = []
+    @exclusivity(unchecked) private var previousValue: Value?
     private let make: (UnsafeRawBufferPointer) -> Value
     let capacityLimit: Int
 
@@ -40,7 +43,17 @@ final class ByteInterner<Value> {
         {
             return lastValue
         }
+        if let previousValue, previousBytes.count == bytes.count,
+            previousBytes.withUnsafeBytes({ bytes.count == 0 || memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 })
+        {
+            swap(&lastBytes, &previousBytes)
+            self.previousValue = lastValue
+            lastValue = previousValue
+            return previousValue
+        }
         let value = lookup(bytes)
+        swap(&lastBytes, &previousBytes)
+        previousValue = lastValue
         lastBytes.removeAll(keepingCapacity: true)
         lastBytes.append(contentsOf: bytes)
         lastValue = value

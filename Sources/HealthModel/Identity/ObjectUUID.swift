@@ -19,8 +19,6 @@ public struct ObjectUUID: Hashable, Comparable, Sendable, CustomStringConvertibl
     /// The length of `formatted(into:)`: `XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX`.
     public static let textLength = 36
 
-    private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
-
     /// Writes the 36-byte text at `out`.
     @inline(__always)
     public func format(into out: UnsafeMutablePointer<UInt8>) {
@@ -33,7 +31,8 @@ public struct ObjectUUID: Hashable, Comparable, Sendable, CustomStringConvertibl
                     o += 1
                 }
                 let shift = UInt64(60 - nibble * 4)
-                out[o] = Self.hexDigits[Int((word >> shift) & 0xF)]
+                let digit = UInt8(truncatingIfNeeded: (word >> shift) & 0xF)
+                out[o] = digit < 10 ? 0x30 + digit : 0x37 + digit
                 o += 1
             }
         }

@@ -129,9 +129,9 @@ public struct ExportNumber: Hashable, Sendable, CustomStringConvertible {
         {
             var v = Double(mantissa)
             if decimalExponent < 0 {
-                v /= powersOfTen[-decimalExponent]
-            } else {
-                v *= powersOfTen[decimalExponent]
+                v /= powerOfTen(-decimalExponent)
+            } else if decimalExponent > 0 {
+                v *= powerOfTen(decimalExponent)
             }
             value = negative ? -v : v
         } else {
@@ -148,9 +148,15 @@ public struct ExportNumber: Hashable, Sendable, CustomStringConvertible {
         return text.withUTF8 { parse(UnsafeRawBufferPointer($0)) }
     }
 
-    private static let powersOfTen: [Double] = (0...22).map { e in
+    /// 10^e for 0 ≤ e ≤ 22, exactly (every such power is a double); no table, no lazy global.
+    @inline(__always)
+    private static func powerOfTen(_ e: Int) -> Double {
         var v = 1.0
-        for _ in 0..<e { v *= 10 }
+        var i = 0
+        while i < e {
+            v *= 10
+            i += 1
+        }
         return v
     }
 

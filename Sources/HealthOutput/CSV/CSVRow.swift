@@ -47,9 +47,7 @@ struct CSVRow {
     mutating func date(_ value: ExportTimestamp?) {
         separator()
         guard let value else { return }
-        let p = out.reserve(ExportTimestamp.iso8601Length)
-        value.formatISO8601(into: p)
-        out.advance(by: ExportTimestamp.iso8601Length)
+        out.appendISO8601(value)
     }
 
     mutating func uuid(_ value: ObjectUUID?) {

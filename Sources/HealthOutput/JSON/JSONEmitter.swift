@@ -97,11 +97,9 @@ struct JSONEmitter {
 
     @inline(__always)
     mutating func date(_ value: ExportTimestamp) {
-        let p = out.reserve(ExportTimestamp.iso8601Length + 2)
-        p[0] = 0x22
-        value.formatISO8601(into: p + 1)
-        p[ExportTimestamp.iso8601Length + 1] = 0x22
-        out.advance(by: ExportTimestamp.iso8601Length + 2)
+        out.append(0x22)
+        out.appendISO8601(value)
+        out.append(0x22)
         needsComma = true
     }
 
@@ -140,17 +138,41 @@ struct JSONEmitter {
 
     // MARK: Escaping
 
+    /// Whether bytes need no JSON escaping: no `"`, no `\\`, nothing below 0x20. Eight bytes at
+    /// a time (SWAR), since nearly every string is clean.
+    @inline(__always)
+    static func isClean(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let n = bytes.count
+        guard let base = bytes.baseAddress else { return true }
+        var i = 0
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        while i + 8 <= n {
+            let w = (base + i).loadUnaligned(as: UInt64.self)
+            let quote = w ^ (ones &* 0x22)
+            let slash = w ^ (ones &* 0x5C)
+            // A byte below 0x20 (bytes ≥ 0x80 are UTF-8 and never need escaping).
+            let low = (w &- (ones &* 0x20)) & ~w & high
+            let hasQuote = (quote &- ones) & ~quote & high
+            let hasSlash = (slash &- ones) & ~slash & high
+            if (low | hasQuote | hasSlash) != 0 { return false }
+            i += 8
+        }
+        while i < n {
+            let b = base.load(fromByteOffset: i, as: UInt8.self)
+            if b < 0x20 || b == 0x22 || b == 0x5C { return false }
+            i += 1
+        }
+        return true
+    }
+
     /// Appends a JSON string (RFC 8259 §7). Scans first; a string with nothing to escape, the
     /// usual case, is copied in one piece.
     static func appendString(_ value: String, to out: OutputBuffer) {
         var copy = value
         copy.withUTF8 { utf8 in
             let raw = UnsafeRawBufferPointer(utf8)
-            var clean = true
-            for b in utf8 where b < 0x20 || b == 0x22 || b == 0x5C {
-                clean = false
-                break
-            }
+            let clean = isClean(raw)
             out.append(0x22)
             if clean {
                 out.append(raw)
