@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Reads healthport's output with the tools people use: every NDJSON line with jq and with Python's
+# json, the JSON document with Python, and every CSV table with Python's csv module, for the
+# bundled sample and every real export in ../shared/samples.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN="${1:-.build/debug/healthport}"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+inputs=(SampleData/export.zip)
+if [ -d ../shared/samples ]; then
+    while IFS= read -r -d '' f; do inputs+=("$f"); done < <(find ../shared/samples -type f \( -name '*.xml' -o -name '*.zip' \) ! -name '*.dtd' -print0 | sort -z)
+    inputs+=(../shared/samples/dogsheep-healthkit-to-sqlite/zip_contents)
+fi
+
+checked=0
+failed=0
+for input in "${inputs[@]}"; do
+    if ! "$BIN" convert "$input" --format ndjson -q > "$work/out.ndjson"; then
+        echo "FAIL convert ndjson: $input"; failed=$((failed + 1)); continue
+    fi
+    jq -c . < "$work/out.ndjson" > /dev/null || { echo "FAIL jq: $input"; failed=$((failed + 1)); }
+    python3 - "$work/out.ndjson" <<'PY' || { echo "FAIL python json: $input"; failed=$((failed + 1)); }
+import json, sys
+n = 0
+for line in open(sys.argv[1], encoding="utf-8"):
+    json.loads(line); n += 1
+assert n >= 2, n
+PY
+    "$BIN" convert "$input" --format json -q > "$work/out.json"
+    python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert isinstance(d['objects'], list)" "$work/out.json" \
+        || { echo "FAIL json document: $input"; failed=$((failed + 1)); }
+    rm -rf "$work/csv"
+    "$BIN" convert "$input" --format csv --output "$work/csv" -q
+    python3 - "$work/csv" <<'PY' || { echo "FAIL python csv: $input"; failed=$((failed + 1)); }
+import csv, os, sys
+folder = sys.argv[1]
+for name in os.listdir(folder):
+    with open(os.path.join(folder, name), newline="", encoding="utf-8") as f:
+        rows = list(csv.reader(f))
+    assert rows, name
+    width = len(rows[0])
+    assert all(len(r) == width for r in rows), name
+PY
+    checked=$((checked + 1))
+done
+echo "format checks: $checked passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+import HealthTestSupport
+
+/// Keeps the man pages and the README honest: every command documented, every option named,
+/// every example run (the jq man-page-tests idea).
+@Suite struct DocumentationTests {
+    static let root = Fixtures.packageRoot
+
+    static func page(_ name: String, section: Int = 1) throws -> String {
+        try String(contentsOf: root.appendingPathComponent("man/man\(section)/\(name).\(section)"), encoding: .utf8)
+    }
+
+    static func subcommands() throws -> [[String: Any]] {
+        let result = try healthport("--experimental-dump-help")
+        let tool = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        let command = try #require(tool["command"] as? [String: Any])
+        let subcommands = try #require(command["subcommands"] as? [[String: Any]])
+        return subcommands.filter { ($0["commandName"] as? String) != "help" }
+    }
+
+    @Test func everyCommandHasAPageAndAReadmeSection() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let overview = try Self.page("healthport")
+        for command in try Self.subcommands() {
+            let name = try #require(command["commandName"] as? String)
+            #expect((try? Self.page("healthport-\(name)")) != nil, "no man/man1/healthport-\(name).1")
+            #expect(readme.contains("## `healthport \(name)`"), "no README section for \(name)")
+            #expect(overview.contains(".It Cm \(name)"), "healthport(1) does not list \(name)")
+        }
+    }
+
+    @Test func everyOptionAppearsInItsPage() throws {
+        for command in try Self.subcommands() {
+            let name = try #require(command["commandName"] as? String)
+            let page = try Self.page("healthport-\(name)")
+            for argument in command["arguments"] as? [[String: Any]] ?? [] {
+                for spelling in argument["names"] as? [[String: Any]] ?? [] {
+                    guard let option = spelling["name"] as? String, spelling["kind"] as? String == "long",
+                        option != "help", option != "version"
+                    else { continue }
+                    #expect(page.contains("Fl -\(option)"), "healthport-\(name)(1) does not document --\(option)")
+                }
+            }
+        }
+    }
+
+    /// `$ healthport …` blocks: the command, then exactly what it prints.
+    static func examples(in text: String, blockStart: String, blockEnd: String) -> [(command: String, output: [String])] {
+        var examples: [(String, [String])] = []
+        var inBlock = false
+        var current: (String, [String])? = nil
+        for line in text.components(separatedBy: "\n") {
+            if inBlock && line.hasPrefix(blockEnd) {
+                inBlock = false
+                if let example = current { examples.append(example) }
+                current = nil
+                continue
+            }
+            if !inBlock && line.hasPrefix(blockStart) {
+                inBlock = true
+                continue
+            }
+            guard inBlock else { continue }
+            if line.hasPrefix("$ healthport ") || (line.hasPrefix("$ ") && line.contains("| healthport ")) {
+                if let example = current { examples.append(example) }
+                current = (String(line.dropFirst(2)), [])
+            } else if current != nil {
+                current!.1.append(line)
+            }
+        }
+        return examples
+    }
+
+    static func run(_ example: (command: String, output: [String]), source: String) throws {
+        let path = healthportBinary.deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let script = "export PATH='\(path)'; " + example.command
+        let result = try CommandRunner.run(URL(fileURLWithPath: "/bin/bash"), ["-c", script], currentDirectory: root)
+        #expect(result.status == 0, "\(source): \(example.command): \(result.stderrText)")
+        let expected = example.output.joined(separator: "\n")
+        let actual = result.stdoutText.hasSuffix("\n") ? String(result.stdoutText.dropLast()) : result.stdoutText
+        #expect(actual == expected, "\(source): \(example.command)")
+    }
+
+    static let hasJQ = FileManager.default.isExecutableFile(atPath: "/usr/bin/jq")
+
+    @Test(.enabled(if: hasJQ, "jq is not installed: examples not run"), arguments: ["healthport", "healthport-convert", "healthport-info"])
+    func manPageExamplesPrintWhatThePageSays(page: String) throws {
+        let text = try Self.page(page)
+        let examples = Self.examples(in: text, blockStart: ".Bd -literal", blockEnd: ".Ed")
+        #expect(!examples.isEmpty)
+        for example in examples { try Self.run(example, source: page) }
+    }
+
+    @Test(.enabled(if: hasJQ, "jq is not installed: examples not run"))
+    func readmeExamplesPrintWhatTheReadmeSays() throws {
+        let text = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let examples = Self.examples(in: text, blockStart: "```", blockEnd: "```")
+        #expect(examples.count >= 2)
+        for example in examples { try Self.run(example, source: "README.md") }
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/mandoc"), "mandoc is not installed"))
+    func manPagesLintClean() throws {
+        let pages = ["man1/healthport.1", "man1/healthport-convert.1", "man1/healthport-info.1", "man5/healthport-formats.5"]
+        let result = try CommandRunner.run(
+            URL(fileURLWithPath: "/usr/bin/mandoc"), ["-T", "lint", "-W", "warning"] + pages.map { "man/" + $0 },
+            currentDirectory: Self.root)
+        #expect(result.status == 0, "\(result.stdoutText)\(result.stderrText)")
+    }
+}
