@@ -112,3 +112,87 @@ import HealthTestSupport
         #expect(q.sample.startDate.iso8601 == "2014-01-06T08:43:00-08:00")
     }
 }
+
+@Suite struct ElementKindTests {
+    @Test func aDTDWithAStrayAngleBracketIsRead() throws {
+        let xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE HealthData [\n<!-- HealthKit Export Version: 13 -->\n<!ELEMENT HealthData (ExportDate,Me)>\n>\n]>\n<HealthData locale=\"en_US\">\n <ExportDate value=\"2024-01-01 10:00:00 +0100\"/>\n <Me HKCharacteristicTypeIdentifierDateOfBirth=\"\" HKCharacteristicTypeIdentifierBiologicalSex=\"HKBiologicalSexNotSet\"/>\n" + QuirkAndFaultTests.record() + "</HealthData>\n"
+        let result = try read(xml: xml)
+        #expect(result.sink.objects.count == 1)
+        #expect(result.sink.header?.exportVersion == 13)
+        // An empty characteristic means "not set".
+        #expect(result.sink.header?.characteristics?.dateOfBirth == nil)
+        #expect(result.sink.header?.characteristics?.biologicalSex == "HKBiologicalSexNotSet")
+    }
+
+    @Test func visionPrescriptionsKeepEveryLensField() throws {
+        let xml = QuirkAndFaultTests.head + """
+             <VisionPrescription type="HKVisionPrescriptionTypeContacts" dateIssued="2024-01-02 12:00:00 +0100" brand="Acme">
+              <RightEye sphere="-1.25" sphereUnit="D" baseCurve="8.6" baseCurveUnit="mm" diameter="14.2" diameterUnit="mm" futureField="x"/>
+              <LeftEye sphere="-1" sphereUnit="D" add="1.5" addUnit="D"/>
+              <Attachment identifier="A-1"/>
+              <MetadataEntry key="note" value="n"/>
+             </VisionPrescription>
+            </HealthData>
+
+            """
+        let result = try read(xml: xml)
+        guard case .visionPrescription(let v)? = result.sink.objects.first else {
+            Issue.record("no prescription")
+            return
+        }
+        #expect(v.prescriptionType == "HKVisionPrescriptionTypeContacts")
+        #expect(v.brand == "Acme")
+        #expect(v.expirationDate == nil)
+        #expect(v.rightEye?.baseCurve == Quantity(value: ExportNumber.parse("8.6")!, unit: "mm"))
+        #expect(v.rightEye?.extensions.attributes == [GenericAttribute(name: "futureField", value: "x")])
+        #expect(v.leftEye?.addPower?.value.value == 1.5)
+        #expect(v.attachments == ["A-1"])
+        #expect(v.metadata["note"]?.text == "n")
+    }
+
+    @Test func activitySummariesReadBothMoveTimeSpellings() throws {
+        let xml = QuirkAndFaultTests.head + """
+             <ActivitySummary dateComponents="2020-10-05" activeEnergyBurned="512.3" activeEnergyBurnedGoal="500" activeEnergyBurnedUnit="kcal" appleMoveMinutes="0" appleMoveMinutesGoal="0" appleExerciseTime="31" appleExerciseTimeGoal="30" appleStandHours="11" appleStandHoursGoal="12"/>
+             <ActivitySummary dateComponents="2020-10-06"/>
+            </HealthData>
+
+            """
+        let objects = try read(xml: xml).sink.objects
+        guard case .activitySummary(let first)? = objects.first, case .activitySummary(let second)? = objects.last else {
+            Issue.record("no summaries")
+            return
+        }
+        #expect(first.dateComponents == CalendarDate(year: 2020, month: 10, day: 5))
+        #expect(first.activeEnergyBurned?.text == "512.3")
+        #expect(first.appleMoveTime?.value == 0)
+        #expect(first.appleExerciseTime?.value == 31)
+        #expect(second.activeEnergyBurned == nil)
+        #expect(first.uuid != second.uuid)
+    }
+
+    @Test func clinicalRecordsMapFHIRTypesToClinicalTypes() throws {
+        let xml = QuirkAndFaultTests.head + """
+             <ClinicalRecord type="AllergyIntolerance" identifier="2" sourceName="A" sourceURL="https://a/AllergyIntolerance/2" fhirVersion="1.0.2" receivedDate="2018-12-01 10:00:00 +0100" resourceFilePath="/clinical-records/AllergyIntolerance-1.json"/>
+             <ClinicalRecord type="AllergyIntolerance" identifier="2" sourceName="B" sourceURL="https://b/AllergyIntolerance/2" fhirVersion="4.0.1" receivedDate="2018-12-01 10:00:00 +0100" resourceFilePath="/clinical-records/AllergyIntolerance-2.json"/>
+             <ClinicalRecord type="Patient" identifier="1" sourceName="A" sourceURL="https://a/Patient/1" fhirVersion="1.0.2" receivedDate="2018-12-01 10:00:00 +0100" resourceFilePath="/clinical-records/Patient-1.json"/>
+            </HealthData>
+
+            """
+        let records = try read(xml: xml).sink.objects.compactMap { object -> ClinicalRecord? in
+            if case .clinicalRecord(let c) = object { return c }
+            return nil
+        }
+        #expect(records.map(\.clinicalType.identifier) == [
+            "HKClinicalTypeIdentifierAllergyRecord", "HKClinicalTypeIdentifierAllergyRecord", "HKClinicalTypeIdentifierPatientRecord",
+        ])
+        // The same provider id from two sources is two records.
+        #expect(Set(records.map(\.uuid)).count == 3)
+    }
+
+    @Test func exportsWithoutMeOrExportDateAreRead() throws {
+        let result = try read(xml: "<HealthData locale=\"en_US\">\n" + QuirkAndFaultTests.record() + "</HealthData>\n")
+        #expect(result.sink.header?.characteristics == nil)
+        #expect(result.sink.header?.exportDate == nil)
+        #expect(result.sink.objects.count == 1)
+    }
+}

@@ -162,3 +162,31 @@ import HealthTestSupport
         }
     }
 }
+
+@Suite struct InterruptTests {
+    @Test func anInterruptRemovesTemporaryOutputAndExits130() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let output = directory.appendingPathComponent("out.ndjson")
+        let process = Process()
+        process.executableURL = healthportBinary
+        process.arguments = ["convert", "-", "--output", output.path, "-q"]
+        let input = Pipe()
+        process.standardInput = input
+        process.standardError = Pipe()
+        try process.run()
+        let head = "<HealthData locale=\"en_US\">\n" + String(repeating: "<Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"P\" unit=\"count\" startDate=\"2024-01-01 09:00:00 +0100\" endDate=\"2024-01-01 09:01:00 +0100\" value=\"12\"/>\n", count: 2000)
+        try input.fileHandleForWriting.write(contentsOf: Data(head.utf8))
+        // Wait until the temporary output exists, then interrupt.
+        var waited = 0
+        while waited < 100, (try FileManager.default.contentsOfDirectory(atPath: directory.path)).isEmpty {
+            usleep(50_000)
+            waited += 1
+        }
+        #expect(!(try FileManager.default.contentsOfDirectory(atPath: directory.path)).isEmpty)
+        process.interrupt()
+        process.waitUntilExit()
+        try? input.fileHandleForWriting.close()
+        #expect(process.terminationStatus == 130)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+    }
+}
