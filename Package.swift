@@ -61,6 +61,7 @@ let package = Package(
             name: "HealthExportTests",
             dependencies: ["HealthExport", "HealthModel", "HealthTestSupport", "ZIPFoundation"]
         ),
+        .testTarget(name: "HealthQueryTests", dependencies: ["HealthQuery", "HealthModel"]),
         .testTarget(name: "HealthOutputTests", dependencies: ["HealthOutput", "HealthModel", "HealthQuery"]),
         .testTarget(
             name: "healthportTests",

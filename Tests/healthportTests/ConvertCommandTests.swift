@@ -190,3 +190,18 @@ import HealthTestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
     }
 }
+
+@Suite struct OutputFileTests {
+    @Test func anNDJSONFileIsWrittenWholeWithMode0600() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let output = directory.appendingPathComponent("health.ndjson")
+        let result = try healthport("convert", sampleZip, "--output", output.path, "-q")
+        #expect(result.status == 0)
+        #expect(result.stdout.isEmpty)
+        let written = try Data(contentsOf: output)
+        #expect(try ndjsonObjects(written).count == (try sampleManifest()).objectCount + 1)
+        let attributes = try FileManager.default.attributesOfItem(atPath: output.path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["health.ndjson"])
+    }
+}

@@ -1,0 +1,59 @@
+import Testing
+import HealthModel
+import HealthQuery
+
+@Suite struct TypeNameResolverTests {
+    @Test(arguments: [
+        ("StepCount", "HKQuantityTypeIdentifierStepCount"), ("stepcount", "HKQuantityTypeIdentifierStepCount"),
+        ("HKQuantityTypeIdentifierHeartRate", "HKQuantityTypeIdentifierHeartRate"),
+        ("SleepAnalysis", "HKCategoryTypeIdentifierSleepAnalysis"), ("Workout", "HKWorkoutTypeIdentifier"),
+        ("ActivitySummary", "HKActivitySummaryTypeIdentifier"), ("Audiogram", "HKDataTypeIdentifierAudiogram"),
+        ("BloodPressure", "HKCorrelationTypeIdentifierBloodPressure"),
+        ("HKCategoryTypeIdentifierEnvironmentalAudioExposureEvent", "HKCategoryTypeIdentifierAudioExposureEvent"),
+        ("HKQuantityTypeIdentifierFromTheFuture", "HKQuantityTypeIdentifierFromTheFuture"),
+    ])
+    func resolvesWhatPeopleType(name: String, identifier: String) throws {
+        #expect(try TypeNameResolver.resolve([name]) == [identifier])
+    }
+
+    @Test func splitsCommasAndRejectsUnknownNames() throws {
+        #expect(try TypeNameResolver.resolve(["StepCount,HeartRate"]).count == 2)
+        #expect(throws: QueryError.self) { try TypeNameResolver.resolve(["Stepcounts"]) }
+    }
+}
+
+@Suite struct QueryExecutorTests {
+    func object(_ type: String) -> HealthObject {
+        let t = ExportTimestamp(secondsSince1970: 0, utcOffsetSeconds: 0)
+        let sample = SampleAttributes(
+            sampleType: ObjectType(recordType: type), sourceRevision: SourceRevision(source: Source(name: "S")),
+            startDate: t, endDate: t)
+        return .quantitySample(QuantitySample(sample: sample, quantity: Quantity(value: ExportNumber(1), unit: "count")))
+    }
+
+    @Test func admitsOnlyTheSelectedTypes() {
+        let executor = QueryExecutor(ObjectQuery(types: ["HKQuantityTypeIdentifierStepCount"]))
+        #expect(executor.admits(object("HKQuantityTypeIdentifierStepCount")))
+        #expect(!executor.admits(object("HKQuantityTypeIdentifierHeartRate")))
+        #expect(QueryExecutor(.all).admits(object("HKQuantityTypeIdentifierHeartRate")))
+    }
+
+    @Test func inventoryCountsTypesSourcesAndDateRanges() {
+        var inventory = ExportInventory()
+        for seconds in [300, 100, 200] {
+            let t = ExportTimestamp(secondsSince1970: Int64(seconds), utcOffsetSeconds: 3600)
+            let sample = SampleAttributes(
+                sampleType: ObjectType(recordType: "HKQuantityTypeIdentifierStepCount"),
+                sourceRevision: SourceRevision(source: Source(name: seconds == 100 ? "Phone" : "Watch")),
+                device: Device(name: "Watch", manufacturer: "Apple Inc."), startDate: t, endDate: t)
+            inventory.add(.quantitySample(QuantitySample(sample: sample, quantity: Quantity(value: ExportNumber(1), unit: "count"))))
+        }
+        inventory.sort()
+        #expect(inventory.objectCount == 3)
+        #expect(inventory.types.first?.count == 3)
+        #expect(inventory.types.first?.firstStartDate == "1970-01-01T01:01:40+01:00")
+        #expect(inventory.types.first?.lastStartDate == "1970-01-01T01:05:00+01:00")
+        #expect(inventory.sources.map(\.name) == ["Watch", "Phone"])
+        #expect(inventory.devices.count == 1)
+    }
+}
