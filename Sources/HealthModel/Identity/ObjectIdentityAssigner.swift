@@ -56,24 +56,9 @@ public struct ObjectIdentityAssigner {
 
     /// Derives and stores the uuid of a top-level object (and of its routes, for workouts).
     public mutating func assign(_ object: inout HealthObject) {
-        let runKey = object.objectType.identifier
-        if runKey != currentRun {
-            if let previous = currentRun { generations[previous] = currentGeneration }
-            currentRun = runKey
-            if let seen = generations[runKey] {
-                currentGeneration = seen + 1
-            } else {
-                currentGeneration = 0
-            }
-            table.removeAll()
-        }
+        enterRun(object.objectType.identifier)
         ObjectIdentity.encode(object, into: &encoder)
-        if currentGeneration > 0 { encoder.append(0x7F, int: currentGeneration) }
-        var (uuid, fingerprint) = ObjectIdentity.digest(of: encoder.encoded)
-        let ordinal = table.insert(fingerprint)
-        if ordinal > 0 {
-            (uuid, fingerprint) = ObjectIdentity.digest(of: encoder.encoded, ordinal: ordinal)
-        }
+        let uuid = finishUUID()
         switch object {
         case .quantitySample(var o):
             o.sample.uuid = uuid
