@@ -65,6 +65,13 @@ public final class OutputBuffer {
         p[1] = UInt8(truncatingIfNeeded: 48 + v % 10)
     }
 
+    /// The JSON of the last device written, keyed by its storage: samples from one device come in
+    /// long runs, and a device object has up to ten fields to escape.
+    @exclusivity(unchecked) var cachedDeviceToken: ObjectIdentifier? = nil
+    @exclusivity(unchecked) var cachedDeviceJSON: [UInt8] = []
+    /// Keeps the cached device's storage alive, so its token cannot be reused by another object.
+    @exclusivity(unchecked) var cachedDevice: Device? = nil
+
     /// Bytes written to the descriptor so far.
     @exclusivity(unchecked) public private(set) var bytesWritten: Int64 = 0
 

@@ -12,6 +12,10 @@ public struct CanonicalEncoder {
         @exclusivity(unchecked) var storage: UnsafeMutablePointer<UInt8>
         @exclusivity(unchecked) var capacity: Int
         @exclusivity(unchecked) var count = 0
+        /// The encoding of the last device, keyed by its storage (see `Device.storageToken`).
+        @exclusivity(unchecked) var cachedDeviceToken: ObjectIdentifier? = nil
+        @exclusivity(unchecked) var cachedDeviceBytes: [UInt8] = []
+        @exclusivity(unchecked) var cachedDevice: Device? = nil
 
         init(capacity: Int) {
             self.capacity = capacity
@@ -210,6 +214,19 @@ public struct CanonicalEncoder {
 
     public mutating func append(_ tag: UInt8, _ device: Device?) {
         guard let device else { return }
+        let token = device.storageToken
+        if buffer.cachedDeviceToken == token {
+            buffer.cachedDeviceBytes.withUnsafeBytes { append(raw: $0) }
+            return
+        }
+        let start = buffer.count
+        appendDevice(tag, device)
+        buffer.cachedDeviceBytes = Array(UnsafeRawBufferPointer(start: buffer.storage + start, count: buffer.count - start))
+        buffer.cachedDeviceToken = token
+        buffer.cachedDevice = device
+    }
+
+    private mutating func appendDevice(_ tag: UInt8, _ device: Device) {
         append(byte: tag)
         append(0x01, device.name)
         append(0x02, device.manufacturer)

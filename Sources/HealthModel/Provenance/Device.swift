@@ -25,6 +25,11 @@ public struct Device: Hashable, Sendable {
 
     private var storage: Storage
 
+    /// Identifies this device value's shared storage. Two devices with the same token are equal
+    /// (the converse need not hold); writers use it to reuse what they rendered for the last
+    /// device, since the reader hands out one interned value per distinct device.
+    public var storageToken: ObjectIdentifier { ObjectIdentifier(storage) }
+
     private enum Field: Int, CaseIterable {
         case name, manufacturer, model, hardwareVersion, firmwareVersion, softwareVersion, localIdentifier
         case udiDeviceIdentifier, creationDate, unparsedDescription

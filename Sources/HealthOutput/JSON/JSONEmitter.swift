@@ -127,6 +127,21 @@ struct JSONEmitter {
         needsComma = true
     }
 
+    /// A device object, reusing the bytes rendered for the previous sample's device.
+    mutating func device(_ device: Device) {
+        let token = device.storageToken
+        if out.cachedDeviceToken != token {
+            let scratch = OutputBuffer(descriptor: -1, capacity: 512)
+            var json = JSONEmitter(scratch)
+            JSONObjectEncoder.write(device, to: &json)
+            out.cachedDeviceJSON = Array(UnsafeRawBufferPointer(start: scratch.reserve(0) - scratch.count, count: scratch.count))
+            out.cachedDeviceToken = token
+            out.cachedDevice = device
+        }
+        out.append(contentsOf: out.cachedDeviceJSON)
+        needsComma = true
+    }
+
     mutating func quantity(_ value: Quantity) {
         beginObject()
         key("value")

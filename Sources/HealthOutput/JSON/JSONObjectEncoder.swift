@@ -121,7 +121,7 @@ enum JSONObjectEncoder {
         json.endObject()
         if let device = s.device {
             json.key("device")
-            write(device, to: &json)
+            json.device(device)
         }
         if let creation = s.creationDate {
             json.key("creationDate")
