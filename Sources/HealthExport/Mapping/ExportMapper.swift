@@ -29,7 +29,12 @@ final class ExportMapper: SAXEventHandler {
 
     // Interners for the values that repeat.
     private let recordTypes = ByteInterner<ObjectType> { ObjectType(recordType: String(decoding: $0, as: UTF8.self)) }
-    private let strings = ByteInterner<String>(capacityLimit: 200_000) { String(decoding: $0, as: UTF8.self) }
+    /// One interner per attribute: each remembers its last two values, and a record's source
+    /// name, version and unit would otherwise evict each other.
+    private let sourceNames = ByteInterner<String> { String(decoding: $0, as: UTF8.self) }
+    private let sourceVersions = ByteInterner<String> { String(decoding: $0, as: UTF8.self) }
+    private let units = ByteInterner<String> { String(decoding: $0, as: UTF8.self) }
+    private let metadataKeys = ByteInterner<String> { String(decoding: $0, as: UTF8.self) }
     private let devices = ByteInterner<Device> { Device.parse(description: String(decoding: $0, as: UTF8.self)) }
     private let categoryValues = ByteInterner<CategoryValue> { CategoryValue.interpret(String(decoding: $0, as: UTF8.self)) }
 
@@ -345,8 +350,8 @@ final class ExportMapper: SAXEventHandler {
                 hasType = true
             case .value: valueBytes = value
             case .unit: unitBytes = value
-            case .sourceName, .legacySource: record.sourceName = strings.value(for: value)
-            case .sourceVersion: record.sourceVersion = strings.value(for: value)
+            case .sourceName, .legacySource: record.sourceName = sourceNames.value(for: value)
+            case .sourceVersion: record.sourceVersion = sourceVersions.value(for: value)
             case .device: record.device = device(value)
             case .creationDate:
                 guard let date = ExportTimestamp.parse(value) else {
@@ -394,7 +399,7 @@ final class ExportMapper: SAXEventHandler {
                 return fail(parser, .invalidAttribute, "invalid value \(Self.quoted(valueBytes)) on <Record>")
             }
             record.isQuantity = true
-            record.quantity = Quantity(value: number, unit: unitBytes.map { strings.value(for: $0) } ?? "")
+            record.quantity = Quantity(value: number, unit: unitBytes.map { units.value(for: $0) } ?? "")
         } else {
             record.isQuantity = false
             record.categoryValue = valueBytes.map { categoryValues.value(for: $0) } ?? .notApplicable
@@ -504,7 +509,7 @@ final class ExportMapper: SAXEventHandler {
         guard let keyBytes else {
             return fail(parser, .invalidAttribute, "<MetadataEntry> has no key")
         }
-        let key = strings.value(for: keyBytes)
+        let key = metadataKeys.value(for: keyBytes)
         let value: MetadataValue
         if let valueBytes {
             value = MetadataValue.interpret(bytes: valueBytes, text: String(decoding: valueBytes, as: UTF8.self))
@@ -595,8 +600,8 @@ final class ExportMapper: SAXEventHandler {
             let value = attributes.value(i)
             switch name {
             case "type": type = ObjectType(recordType: String(decoding: value, as: UTF8.self))
-            case "sourceName", "source": sourceName = strings.value(for: value)
-            case "sourceVersion": version = strings.value(for: value)
+            case "sourceName", "source": sourceName = sourceNames.value(for: value)
+            case "sourceVersion": version = sourceVersions.value(for: value)
             case "device": device = self.device(value)
             case "creationDate", "startDate", "endDate":
                 guard let date = ExportTimestamp.parse(value) else {
@@ -751,7 +756,7 @@ final class ExportMapper: SAXEventHandler {
             case "minimum": statistics.minimum = number(value, name, "WorkoutStatistics", parser)
             case "maximum": statistics.maximum = number(value, name, "WorkoutStatistics", parser)
             case "sum": statistics.sum = number(value, name, "WorkoutStatistics", parser)
-            case "unit": statistics.unit = strings.value(for: value)
+            case "unit": statistics.unit = units.value(for: value)
             default: unknownAttribute("WorkoutStatistics", name, value, into: &statistics.extensions, parser)
             }
         }
