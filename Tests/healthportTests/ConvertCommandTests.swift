@@ -205,3 +205,32 @@ import HealthTestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["health.ndjson"])
     }
 }
+
+@Suite struct TerminalBehaviourTests {
+    @Test func aForcedProgressLineGoesToStandardErrorOnly() throws {
+        let result = try healthport("convert", sampleZip, "--progress", "-q")
+        #expect(result.status == 0)
+        #expect(result.stderrText.contains("objects"))
+        // Data is unchanged by progress.
+        #expect(result.stdout == (try healthport("convert", sampleZip, "-q")).stdout)
+    }
+
+    @Test(arguments: ["bash", "zsh", "fish"])
+    func completionScriptsAreGenerated(shell: String) throws {
+        let result = try healthport("--generate-completion-script", shell)
+        #expect(result.status == 0)
+        #expect(result.stdoutText.contains("convert"))
+        #expect(result.stdoutText.contains("format"))
+    }
+
+    @Test func helpAndVersionWork() throws {
+        let help = try healthport("convert", "--help")
+        #expect(help.status == 0)
+        #expect(help.stdoutText.contains("--type"))
+        let version = try healthport("--version")
+        #expect(version.status == 0)
+        #expect(!version.stdoutText.isEmpty)
+        #expect(try healthport("convert").status == 64)
+        #expect(try healthport("convert", sampleZip, "--format", "yaml").status == 64)
+    }
+}

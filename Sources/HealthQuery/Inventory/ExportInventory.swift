@@ -59,7 +59,14 @@ public struct ExportInventory: Sendable, Codable {
             types.append(TypeEntry(type: type.identifier, kind: object.kindName, count: 0))
         }
         types[index].count += 1
-        if let start = object.startDate {
+        var start = object.startDate
+        if start == nil, case .activitySummary(let summary) = object, let day = summary.dateComponents {
+            // A calendar day has no zone; report it at midnight UTC, as the day itself.
+            start = ExportTimestamp(
+                secondsSince1970: Int64(CalendarDate.daysFromCivil(year: day.year, month: day.month, day: day.day)) * 86_400,
+                utcOffsetSeconds: 0)
+        }
+        if let start {
             if types[index].firstSeconds.map({ start.secondsSince1970 < $0 }) ?? true {
                 types[index].firstSeconds = start.secondsSince1970
                 types[index].firstStartDate = start.iso8601
