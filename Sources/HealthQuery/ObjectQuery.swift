@@ -1,32 +1,180 @@
 import Foundation
 import HealthModel
 
-/// What a read asks for. Today: which types. The predicate language, sorting, limits and the
-/// authorization policy join here, so that every command reads through one path.
+/// What a read asks for: HealthKit's query descriptor over an export. Every part is optional;
+/// the parts combine with AND, and the types with OR (a descriptor's predicate array).
 public struct ObjectQuery: Sendable {
     /// Type identifiers to keep; `nil` keeps everything.
     public var types: Set<String>?
+    /// A parsed `--where` predicate.
+    public var predicate: QueryPredicate?
+    /// `predicateForSamples(withStart:end:options:)`.
+    public var dateWindow: DateWindow?
+    /// Source names to keep, compared loosely (`SourceName.normalized`).
+    public var sources: [String] = []
+    /// Device names to keep, compared loosely.
+    public var devices: [String] = []
+    /// Object uuids to keep.
+    public var uuids: Set<ObjectUUID> = []
+    /// Express quantities in this unit on output.
+    public var outputUnit: HealthUnit?
 
-    public init(types: Set<String>? = nil) {
+    public init(types: Set<String>? = nil, predicate: QueryPredicate? = nil, dateWindow: DateWindow? = nil) {
         self.types = types
+        self.predicate = predicate
+        self.dateWindow = dateWindow
     }
 
     public static let all = ObjectQuery()
 }
 
+/// The date rule of `predicateForSamples(withStart:end:options:)`, on absolute instants, with
+/// the window closed at `start` and open at `end` (healthkit-reference.md §4.2):
+///
+/// | options | matches |
+/// | --- | --- |
+/// | none | `endDate ≥ start` and `startDate < end` (the sample overlaps the window) |
+/// | strictStartDate | `start ≤ startDate < end` |
+/// | strictEndDate | `start ≤ endDate < end` |
+/// | both | `start ≤ startDate ≤ endDate < end` |
+///
+/// A nil bound drops its conditions. Activity summaries have no instants: their day is taken
+/// from midnight to midnight in `timeZone`.
+public struct DateWindow: Sendable, Hashable {
+    public var start: Double?
+    public var end: Double?
+    public var strictStartDate: Bool
+    public var strictEndDate: Bool
+    public var timeZone: TimeZone
+
+    public init(start: Double?, end: Double?, strictStartDate: Bool = false, strictEndDate: Bool = false, timeZone: TimeZone = .current) {
+        self.start = start
+        self.end = end
+        self.strictStartDate = strictStartDate
+        self.strictEndDate = strictEndDate
+        self.timeZone = timeZone
+    }
+
+    /// Whether a sample spanning `[s, e]` matches.
+    public func admits(start s: Double, end e: Double) -> Bool {
+        if let start {
+            if !strictStartDate || strictEndDate { if e < start { return false } }
+            if strictStartDate && s < start { return false }
+        }
+        if let end {
+            if !strictEndDate || strictStartDate { if s >= end { return false } }
+            if strictEndDate && e >= end { return false }
+        }
+        return true
+    }
+
+    public func admits(_ object: HealthObject) -> Bool {
+        if let s = object.startDate, let e = object.endDate {
+            return admits(start: Double(s.secondsSince1970), end: Double(e.secondsSince1970))
+        }
+        if case .activitySummary(let summary) = object, let day = summary.dateComponents {
+            let local = Double(CalendarDate.daysFromCivil(year: day.year, month: day.month, day: day.day)) * 86_400
+            let midnight = local - Double(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: local)))
+            return admits(start: midnight, end: midnight + 86_400 - 1)
+        }
+        return false
+    }
+}
+
+/// Loose matching for names people type: `Simon's iPhone` finds `Simon’s iPhone`.
+public enum SourceName {
+    /// NFC, typographic apostrophes as `'`, no-break spaces as spaces, case folded.
+    public static func normalized(_ name: String) -> String {
+        var text = name.precomposedStringWithCanonicalMapping
+        text = text.replacingOccurrences(of: "\u{2019}", with: "'").replacingOccurrences(of: "\u{2018}", with: "'")
+        text = text.replacingOccurrences(of: "\u{00A0}", with: " ").replacingOccurrences(of: "\u{202F}", with: " ")
+        return text.lowercased()
+    }
+}
+
 /// The single read path from parsed objects to output: every object passes `admits` before any
-/// writer sees it.
+/// writer sees it, and `transform` before it is written.
 public struct QueryExecutor: Sendable {
     public let query: ObjectQuery
+    private let normalizedSources: Set<String>
+    private let normalizedDevices: Set<String>
 
     public init(_ query: ObjectQuery) {
         self.query = query
+        self.normalizedSources = Set(query.sources.map(SourceName.normalized))
+        self.normalizedDevices = Set(query.devices.map(SourceName.normalized))
+    }
+
+    /// Checks the query against the queried types before any data is read: a key path that
+    /// none of them has, or an output unit that does not fit them, is `errorInvalidArgument`.
+    public func validate() throws {
+        let kinds = query.types.map { types in Set(types.map(Self.kind(of:))) }
+        if let predicate = query.predicate, let kinds {
+            for (path, text, column) in predicate.keyPaths where !kinds.contains(where: { path.applies(to: $0) }) {
+                throw QueryPredicateError(
+                    "key path '\(text)' does not apply to the selected types", column: column, source: predicate.description)
+            }
+        }
+        if let unit = query.outputUnit {
+            guard let types = query.types else {
+                throw QueryError(.errorInvalidArgument, "--unit needs --type: name the quantity types whose unit to change")
+            }
+            for type in types {
+                guard let entry = TypeCatalogue.entry(for: type), entry.kind == .quantity else {
+                    throw QueryError(.errorInvalidArgument, "--unit applies to quantity types; \(type) is not one")
+                }
+                if let canonical = entry.canonicalUnit, let canonicalUnit = try? HealthUnit.cached(canonical),
+                    !canonicalUnit.isCompatible(with: unit)
+                {
+                    throw QueryError(
+                        .errorInvalidArgument, "unit '\(unit.text)' is not compatible with \(type), measured in '\(canonical)'")
+                }
+            }
+        }
+    }
+
+    static func kind(of identifier: String) -> ObjectType.Kind {
+        if let entry = TypeCatalogue.entry(for: identifier) { return entry.kind }
+        return ObjectType(recordType: identifier).kind
     }
 
     @inline(__always)
     public func admits(_ object: HealthObject) -> Bool {
-        guard let types = query.types else { return true }
-        return types.contains(object.objectType.identifier)
+        if let types = query.types, !types.contains(object.objectType.identifier) { return false }
+        if let window = query.dateWindow, !window.admits(object) { return false }
+        if !normalizedSources.isEmpty {
+            let name: String?
+            if case .clinicalRecord(let c) = object { name = c.sourceName } else { name = object.sampleAttributes?.sourceRevision.source.name }
+            guard let name, normalizedSources.contains(SourceName.normalized(name)) else { return false }
+        }
+        if !normalizedDevices.isEmpty {
+            guard let name = object.sampleAttributes?.device?.name, normalizedDevices.contains(SourceName.normalized(name)) else {
+                return false
+            }
+        }
+        if !query.uuids.isEmpty, !query.uuids.contains(object.uuid) { return false }
+        if let predicate = query.predicate, !predicate.evaluate(object) { return false }
+        return true
+    }
+
+    /// Applies output options (`--unit`) to an admitted object.
+    ///
+    /// - Throws: `QueryError` when a sample's unit does not convert.
+    public func transform(_ object: HealthObject) throws -> HealthObject {
+        guard let unit = query.outputUnit, case .quantitySample(var sample) = object else { return object }
+        sample.quantity = try Self.convert(sample.quantity, to: unit, type: sample.sample.sampleType.identifier)
+        return .quantitySample(sample)
+    }
+
+    static func convert(_ quantity: Quantity, to unit: HealthUnit, type: String) throws -> Quantity {
+        guard quantity.unit != unit.text else { return quantity }
+        do {
+            let from = try HealthUnit.cached(quantity.unit)
+            let value = try from.convert(quantity.value.value, to: unit)
+            return Quantity(value: ExportNumber(value), unit: unit.text)
+        } catch {
+            throw QueryError(.errorInvalidArgument, "a \(type) sample in '\(quantity.unit)' does not convert to '\(unit.text)'")
+        }
     }
 }
 

@@ -1,0 +1,27 @@
+/// A predicate that cannot be parsed or cannot apply, with the 1-based column it concerns.
+///
+/// HealthKit raises `errorInvalidArgument` for predicates it cannot translate; healthport
+/// reports the same code, with the position, before reading any data.
+public struct QueryPredicateError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    /// 1-based column in the predicate text; `nil` when the fault has no position.
+    public var column: Int?
+    /// The predicate text, for showing a caret under `column`.
+    public var source: String
+
+    public init(_ message: String, column: Int?, source: String) {
+        self.message = message
+        self.column = column
+        self.source = source
+    }
+
+    public var description: String {
+        column.map { "1:\($0): \(message)" } ?? message
+    }
+
+    /// The predicate with a caret under the offending column, for a terminal.
+    public var caretLines: [String] {
+        guard let column, !source.contains("\n") else { return [] }
+        return ["  " + source, "  " + String(repeating: " ", count: max(0, column - 1)) + "^"]
+    }
+}

@@ -1,0 +1,222 @@
+import Foundation
+import Testing
+import HealthModel
+@testable import HealthQuery
+
+/// Objects to evaluate predicates on.
+enum Sample {
+    static let utc = TimeZone(identifier: "UTC")!
+
+    static func quantity(
+        _ type: String = "HKQuantityTypeIdentifierHeartRate", value: String = "130", unit: String = "count/min",
+        start: String = "2024-01-01 10:00:00 +0000", end: String? = nil, source: String = "Apple Watch",
+        metadata: [String: String] = [:], device: Device? = Device(name: "Apple Watch", manufacturer: "Apple Inc.")
+    ) -> HealthObject {
+        let s = ExportTimestamp.parse(start)!
+        let e = ExportTimestamp.parse(end ?? start)!
+        let entries = metadata.sorted { $0.key < $1.key }.map { MetadataEntry(key: $0.key, value: .interpret($0.value)) }
+        return .quantitySample(
+            QuantitySample(
+                sample: SampleAttributes(
+                    sampleType: ObjectType(recordType: type), sourceRevision: SourceRevision(source: Source(name: source), version: "10.2"),
+                    device: device, startDate: s, endDate: e, metadata: Metadata(entries)),
+                quantity: Quantity(value: ExportNumber.parse(value)!, unit: unit)))
+    }
+
+    static func sleep(_ value: String) -> HealthObject {
+        let t = ExportTimestamp.parse("2024-01-01 01:00:00 +0000")!
+        return .categorySample(
+            CategorySample(
+                sample: SampleAttributes(
+                    sampleType: ObjectType(recordType: "HKCategoryTypeIdentifierSleepAnalysis"),
+                    sourceRevision: SourceRevision(source: Source(name: "Watch")), startDate: t, endDate: t),
+                value: CategoryValue.interpret(value)))
+    }
+
+    static func workout(distance: String?, unit: String = "km", events: [String] = []) -> HealthObject {
+        let t = ExportTimestamp.parse("2024-01-01 17:00:00 +0000")!
+        return .workout(
+            Workout(
+                sample: SampleAttributes(
+                    sampleType: .workout, sourceRevision: SourceRevision(source: Source(name: "Watch")), startDate: t, endDate: t),
+                workoutActivityType: WorkoutActivityType(name: "HKWorkoutActivityTypeRunning"),
+                duration: Quantity(value: ExportNumber(30), unit: "min"),
+                totalDistance: distance.map { Quantity(value: ExportNumber.parse($0)!, unit: unit) },
+                workoutEvents: events.map { WorkoutEvent(type: WorkoutEventType(name: $0), date: t) }))
+    }
+}
+
+func matches(_ predicate: String, _ object: HealthObject) throws -> Bool {
+    try PredicateParser.parse(predicate, timeZone: Sample.utc).evaluate(object)
+}
+
+@Suite struct PredicateOperatorTests {
+    let hr = Sample.quantity(metadata: ["HKMetadataKeyHeartRateMotionContext": "1", "HKWeatherTemperature": "73 degF", "note": "Café run"])
+
+    @Test(arguments: [
+        ("quantity == \"130 count/min\"", true), ("quantity = \"130 count/min\"", true), ("quantity != \"130 count/min\"", false),
+        ("quantity <> \"131 count/min\"", true), ("quantity < \"131 count/min\"", true), ("quantity <= \"130 count/min\"", true),
+        ("quantity =< \"129 count/min\"", false), ("quantity > \"2 count/s\"", true), ("quantity >= \"2.1666 count/s\"", true),
+        ("quantity => \"2.17 count/s\"", false), ("quantity BETWEEN {\"120 count/min\", \"130 count/min\"}", true),
+        ("quantity BETWEEN {\"131 count/min\", \"140 count/min\"}", false),
+        ("sourceRevision.source.name BEGINSWITH \"Apple\"", true), ("sourceRevision.source.name BEGINSWITH \"apple\"", false),
+        ("sourceRevision.source.name BEGINSWITH[c] \"apple watch\"", true), ("source ENDSWITH \"Watch\"", true),
+        ("source CONTAINS \"le W\"", true), ("source LIKE \"Apple*\"", true), ("source LIKE \"A?ple Watch\"", true),
+        ("source LIKE \"Apple\"", false), ("source MATCHES \"Apple W.*\"", true), ("source MATCHES \"Watch\"", false),
+        ("source MATCHES[c] \"apple w[a-z]+\"", true),
+        ("source IN {\"iPhone\", \"Apple Watch\"}", true), ("source IN {\"iPhone\"}", false), ("\"Watch\" IN source", true),
+        ("metadata.note CONTAINS[cd] \"cafe\"", true), ("metadata.note CONTAINS[c] \"cafe\"", false),
+        ("metadata.HKMetadataKeyHeartRateMotionContext == 1", true), ("metadata.HKMetadataKeyHeartRateMotionContext == YES", true),
+        ("metadata.HKMetadataKeyHeartRateMotionContext == \"1\"", true), ("metadata.HKWeatherTemperature > \"20 degC\"", true),
+        ("metadata.HKWeatherTemperature > \"25 degC\"", false), ("metadata.missing == nil", true), ("metadata.missing != nil", false),
+        ("metadata.missing > 3", false), ("NOT metadata.missing > 3", true),
+        ("quantity > \"100 count/min\" AND source == \"Apple Watch\"", true), ("quantity > \"200 count/min\" OR source == \"Apple Watch\"", true),
+        ("quantity > \"200 count/min\" && source == \"Apple Watch\"", false), ("!(quantity > \"200 count/min\") || FALSEPREDICATE", true),
+        ("TRUEPREDICATE", true), ("FALSEPREDICATE", false), ("count == 1", true), ("count + 1 == 2", true),
+        ("startDate >= \"2024-01-01\"", true), ("startDate < \"2024-01-01T10:00:00Z\"", false),
+        ("startDate == CAST(725796000, \"NSDate\")", true), ("startDate < now()", true),
+        ("startDate BETWEEN {\"2024-01-01T09:00:00+00:00\", \"2024-01-01T11:00:00+01:00\"}", true),
+        ("device.name == \"Apple Watch\"", true), ("device.manufacturer == \"Apple Inc.\"", true), ("device.model == nil", true),
+        ("uuid == \"00000000-0000-0000-0000-000000000000\"", true), ("sampleType == \"HKQuantityTypeIdentifierHeartRate\"", true),
+        ("value == 1", false), ("workoutActivityType == \"HKWorkoutActivityTypeRunning\"", false),
+    ])
+    func operatorsOnAQuantitySample(predicate: String, expected: Bool) throws {
+        #expect(try matches(predicate, hr) == expected, "\(predicate)")
+    }
+
+    @Test func categoryValuesCompareByRawValueOrName() throws {
+        let core = Sample.sleep("HKCategoryValueSleepAnalysisAsleepCore")
+        #expect(try matches("value == \"HKCategoryValueSleepAnalysisAsleepCore\"", core))
+        #expect(try matches("value == 3", core))
+        #expect(try matches("value IN {3, 4, 5}", core))
+        #expect(try matches("value > 2", core))
+        #expect(try matches("value == \"HKCategoryValueSleepAnalysisAsleepUnspecified\"", Sample.sleep("HKCategoryValueSleepAnalysisAsleep")))
+        #expect(try !matches("value == 0", core))
+    }
+
+    @Test func workoutsCompareTypesDistancesAndEvents() throws {
+        let run = Sample.workout(distance: "5.2", events: ["HKWorkoutEventTypePause", "HKWorkoutEventTypeResume"])
+        #expect(try matches("workoutActivityType == \"HKWorkoutActivityTypeRunning\" AND totalDistance > \"5 km\"", run))
+        #expect(try matches("workoutType == 37", run))
+        #expect(try matches("totalDistance > \"3 mi\"", run))
+        #expect(try !matches("totalDistance > \"4 mi\"", run))
+        #expect(try matches("duration == 1800", run))
+        #expect(try matches("duration == \"0.5 hr\"", run))
+        #expect(try matches("ANY workoutEvents.type == \"HKWorkoutEventTypePause\"", run))
+        #expect(try !matches("ALL workoutEvents.type == \"HKWorkoutEventTypePause\"", run))
+        #expect(try matches("NONE workoutEvents.type == \"HKWorkoutEventTypeLap\"", run))
+        #expect(try matches("workoutEvents.@count == 2", run))
+        #expect(try matches("ALL workoutEvents.type == \"x\"", Sample.workout(distance: nil)))
+        #expect(try !matches("totalDistance > \"1 km\"", Sample.workout(distance: nil)))
+    }
+
+    @Test func keyPathsThatDoNotApplyAreNilAndCompareFalse() throws {
+        let run = Sample.workout(distance: "5")
+        #expect(try !matches("quantity > \"1 count/min\"", run))
+        #expect(try matches("quantity == nil", run))
+        #expect(try !matches("value == 1", run))
+    }
+}
+
+@Suite struct PredicateSyntaxTests {
+    @Test(arguments: [
+        ("quantity >= AND x", 13, "expected a value after '>='"), ("quantity >=", 12, "expected a value after '>='"),
+        ("startdate > \"2024-01-01\"", 1, "unknown key path 'startdate'"), ("quantity > 5", 12, "bare number"),
+        ("quantity > \"5 parsecs\"", 12, "expected a quantity"), ("startDate > 5", 13, "compare dates"),
+        ("source BEGINSWITH 3", 19, "compares strings"), ("(source == \"a\"", 15, "expected ')'"),
+        ("source == \"a", 11, "unterminated string"), ("SUBQUERY(x, $y, $y > 1).@count > 0", 1, "not supported"),
+        ("source == $NAME", 11, "variables"), ("source == %@", 11, "format arguments"), ("", 1, "empty"),
+        ("quantity BETWEEN {\"1 count\"}", 18, "two values"), ("source MATCHES \"(\"", 16, "regular expression"),
+        ("source ==[x] \"a\"", 11, "expected c, d or cd"), ("foo(1) > 2", 1, "function"), ("source == \"a\" \"b\"", 15, "unexpected"),
+    ])
+    func malformedPredicatesAreLocatedErrors(text: String, column: Int, message: String) {
+        do {
+            _ = try PredicateParser.parse(text)
+            Issue.record("expected an error for \(text)")
+        } catch let error as QueryPredicateError {
+            #expect(error.column == column, "\(text): \(error)")
+            #expect(error.message.contains(message), "\(text): \(error.message)")
+            if !text.isEmpty {
+                #expect(error.caretLines.count == 2)
+                #expect(error.caretLines[1].hasSuffix("^"))
+            }
+        } catch {
+            Issue.record("unexpected error \(error)")
+        }
+    }
+
+    @Test func printsInOneNormalizedFormThatParsesBackToTheSamePredicate() throws {
+        let text = "quantity >= \"120 count/min\" AND (source BEGINSWITH[c] \"apple\" OR NOT metadata.x == 1) AND startDate > \"2024-01-01T00:00:00Z\""
+        let first = try PredicateParser.parse(text, timeZone: Sample.utc)
+        let second = try PredicateParser.parse(first.description, timeZone: Sample.utc)
+        #expect(first.description == second.description)
+        #expect(first.description.contains("CAST("))
+    }
+}
+
+@Suite struct DateWindowTests {
+    // The worked examples of healthkit-reference.md §4.2, window [10:00, 11:00).
+    static let rows: [(String, String, [Bool])] = [
+        ("08:00", "09:00", [false, false, false, false]),
+        ("09:00", "10:00", [true, false, true, false]),
+        ("09:30", "10:30", [true, false, true, false]),
+        ("10:00", "10:00", [true, true, true, true]),
+        ("10:30", "11:30", [true, true, false, false]),
+        ("09:00", "12:00", [true, false, false, false]),
+        ("11:00", "11:00", [false, false, false, false]),
+    ]
+
+    @Test func matchesHealthKitsTableOnEveryBoundary() throws {
+        func t(_ hm: String) -> Double { PredicateValue.parseDate("2024-01-01T\(hm):00Z", timeZone: Sample.utc)! }
+        for (s, e, expected) in Self.rows {
+            for (index, (strictStart, strictEnd)) in [(false, false), (true, false), (false, true), (true, true)].enumerated() {
+                let window = DateWindow(start: t("10:00"), end: t("11:00"), strictStartDate: strictStart, strictEndDate: strictEnd)
+                #expect(window.admits(start: t(s), end: t(e)) == expected[index], "\(s)–\(e) strictStart=\(strictStart) strictEnd=\(strictEnd)")
+            }
+        }
+    }
+
+    @Test func openBoundsDropTheirConditions() throws {
+        #expect(DateWindow(start: nil, end: nil).admits(start: 0, end: 1))
+        #expect(DateWindow(start: 5, end: nil).admits(start: 0, end: 5))
+        #expect(!DateWindow(start: nil, end: 5).admits(start: 5, end: 6))
+    }
+
+    @Test func dateLiteralsWithoutOffsetUseTheGivenZone() throws {
+        let paris = TimeZone(identifier: "Europe/Paris")!
+        #expect(PredicateValue.parseDate("2024-01-01", timeZone: paris) == PredicateValue.parseDate("2023-12-31T23:00:00Z", timeZone: paris))
+        #expect(PredicateValue.parseDate("2024-07-01T12:00", timeZone: paris) == PredicateValue.parseDate("2024-07-01T10:00:00Z", timeZone: paris))
+        #expect(PredicateValue.parseDate("2024-07-01T12:00:00-0700", timeZone: paris) == PredicateValue.parseDate("2024-07-01T19:00:00Z", timeZone: paris))
+        #expect(PredicateValue.parseDate("2024-13-01", timeZone: paris) == nil)
+    }
+}
+
+@Suite struct QueryValidationTests {
+    @Test func aKeyPathNoSelectedTypeHasIsRejected() throws {
+        var query = ObjectQuery(types: ["HKWorkoutTypeIdentifier"])
+        query.predicate = try PredicateParser.parse("quantity > \"5 km\"")
+        #expect(throws: QueryPredicateError.self) { try QueryExecutor(query).validate() }
+        query.types = ["HKWorkoutTypeIdentifier", "HKQuantityTypeIdentifierDistanceWalkingRunning"]
+        try QueryExecutor(query).validate()
+    }
+
+    @Test func anIncompatibleOutputUnitIsRejected() throws {
+        var query = ObjectQuery(types: ["HKQuantityTypeIdentifierBodyMass"])
+        query.outputUnit = try HealthUnit("km")
+        #expect(throws: QueryError.self) { try QueryExecutor(query).validate() }
+        query.outputUnit = try HealthUnit("lb")
+        try QueryExecutor(query).validate()
+        let converted = try QueryExecutor(query).transform(Sample.quantity("HKQuantityTypeIdentifierBodyMass", value: "1", unit: "kg"))
+        guard case .quantitySample(let q) = converted else { return }
+        #expect(q.quantity.unit == "lb")
+        #expect(abs(q.quantity.value.value - 2.2046226218487757) < 1e-12)
+    }
+
+    @Test func sourcesMatchLoosely() {
+        var query = ObjectQuery()
+        query.sources = ["simon's iphone"]
+        #expect(QueryExecutor(query).admits(Sample.quantity(source: "Simon’s\u{00A0}iPhone")))
+        #expect(!QueryExecutor(query).admits(Sample.quantity(source: "Simon’s iPad")))
+    }
+}
+
