@@ -114,15 +114,18 @@ public final class ExportReader {
     ///   - warning: called once per kind of warning, when it is first met.
     ///   - progress: called after each chunk.
     /// - Throws: `ExportError` for bad input (located), or the sink's own error unchanged.
+    ///   - types: when given, top-level objects of other types are skipped without being built
+    ///     (their uuids, and those of the objects read, are the same as in a full read).
     public func read(
         into sink: any ExportSink, warning: @escaping (ExportWarning) -> Void = { _ in },
-        progress: ((Progress) -> Void)? = nil
+        progress: ((Progress) -> Void)? = nil, types: Set<String>? = nil
     ) throws -> Summary {
         guard !consumed else { throw ExportError(.ioError, "the export was already read (standard input can be read once)") }
         consumed = true
         let warnings = WarningCollector(handler: warning)
         let location = documentLocation
         let mapper = ExportMapper(sink: sink, warnings: warnings, file: location.file, member: location.member)
+        mapper.typeFilter = types
         let parser = SAXParser(handler: mapper)
         var filter = XMLPreFilter()
         var bytesRead: Int64 = 0

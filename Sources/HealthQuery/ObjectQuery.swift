@@ -214,10 +214,35 @@ public enum TypeNameResolver {
                 } else if name.hasPrefix("HK") {
                     result.insert(name)
                 } else {
-                    throw QueryError(.errorInvalidArgument, "unknown type '\(name.prefix(80))' (see healthport-formats(5) for type names)")
+                    let suggestion = suggest(name).map { " (did you mean \($0)?)" } ?? ""
+                    throw QueryError(.errorInvalidArgument, "unknown type '\(name.prefix(80))'\(suggestion)")
                 }
             }
         }
         return result
+    }
+
+    /// The known short type name closest to `name`, if one is close enough to be a typo.
+    static func suggest(_ name: String) -> String? {
+        let target = Array(name.lowercased())
+        var best: (String, Int)? = nil
+        for entry in TypeCatalogue.all {
+            let short = TypeCatalogue.shortName(of: entry.identifier)
+            let distance = editDistance(target, Array(short.lowercased()))
+            if distance <= max(2, target.count / 4), best.map({ distance < $0.1 }) ?? true { best = (short, distance) }
+        }
+        return best?.0
+    }
+
+    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1]
+            for (j, y) in b.enumerated() {
+                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+            }
+            previous = current
+        }
+        return previous[b.count]
     }
 }

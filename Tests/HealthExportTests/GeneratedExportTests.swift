@@ -135,3 +135,15 @@ import HealthTestSupport
         #expect(committed.count == manifest.objectCount)
     }
 }
+
+@Suite struct TypeFilterTests {
+    @Test func skippedTypesLeaveTheUUIDsOfTheRestUnchanged() throws {
+        let (root, manifest) = try GeneratedExportTests.generate()
+        let full = try read(.path(root.path)).sink.objects
+        let wanted: Set<String> = ["HKQuantityTypeIdentifierBodyMass", "HKWorkoutTypeIdentifier", "HKCorrelationTypeIdentifierBloodPressure"]
+        let sink = CollectingSink()
+        let summary = try ExportReader(.path(root.path)).read(into: sink, types: wanted)
+        #expect(summary.objectCount == wanted.map { manifest.objectsByType[$0] ?? 0 }.reduce(0, +))
+        #expect(sink.objects == full.filter { wanted.contains($0.objectType.identifier) })
+    }
+}

@@ -66,6 +66,11 @@ final class ExportMapper: SAXEventHandler {
     /// Elements and attributes passed through generically, by name.
     @exclusivity(unchecked) private(set) var passedThrough: [String: Int] = [:]
 
+    /// Type identifiers to build; top-level objects of other types are skipped unbuilt.
+    var typeFilter: Set<String>? = nil
+    /// Depth inside a skipped top-level element (0: not skipping).
+    @exclusivity(unchecked) private var skipDepth = 0
+
     init(sink: any ExportSink, warnings: WarningCollector, file: String, member: String?) {
         self.sink = sink
         self.warnings = warnings
@@ -100,6 +105,10 @@ final class ExportMapper: SAXEventHandler {
 
     func startElement(_ name: XMLName, _ attributes: XMLAttributes, _ parser: SAXParser) {
         if parser.pendingError != nil { return }
+        if skipDepth > 0 {
+            skipDepth += 1
+            return
+        }
         if !genericStack.isEmpty {
             startGeneric(name, attributes, parser)
             return
@@ -130,7 +139,17 @@ final class ExportMapper: SAXEventHandler {
         }
         if parent == .healthData {
             nestedElementCount = 0
-            if kind != .exportDate && kind != .me { deliverHeader(parser) }
+            if kind != .exportDate && kind != .me {
+                deliverHeader(parser)
+                if let typeFilter {
+                    let identifier = topLevelType(kind, name, attributes)
+                    if !typeFilter.contains(identifier) {
+                        assigner.skip(runKey: identifier)
+                        skipDepth = 1
+                        return
+                    }
+                }
+            }
         }
         switch (parent, kind) {
         case (.healthData, .exportDate):
@@ -199,6 +218,10 @@ final class ExportMapper: SAXEventHandler {
 
     func endElement(_ name: XMLName, _ parser: SAXParser) {
         if parser.pendingError != nil { return }
+        if skipDepth > 0 {
+            skipDepth -= 1
+            return
+        }
         if !genericStack.isEmpty {
             endGeneric(parser)
             return
@@ -302,6 +325,28 @@ final class ExportMapper: SAXEventHandler {
     /// Called after the last byte: delivers the header of an export without objects.
     func finish(_ parser: SAXParser) {
         deliverHeader(parser)
+    }
+
+    /// The type identifier a top-level element will have, read from its name and `type`
+    /// attribute only, so that a filtered-out element is never built.
+    private func topLevelType(_ kind: ElementKind, _ name: XMLName, _ attributes: XMLAttributes) -> String {
+        func typeAttribute() -> UnsafeRawBufferPointer? {
+            for i in 0..<attributes.count where matches(attributes.name(i), "type") { return attributes.value(i) }
+            return nil
+        }
+        switch kind {
+        case .record:
+            return typeAttribute().map { recordTypes.value(for: $0).identifier } ?? ""
+        case .correlation:
+            return typeAttribute().map { ObjectType(recordType: String(decoding: $0, as: UTF8.self)).identifier } ?? ""
+        case .workout: return ObjectType.workout.identifier
+        case .activitySummary: return ObjectType.activitySummary.identifier
+        case .audiogram: return ObjectType.audiogram.identifier
+        case .visionPrescription: return ObjectType.visionPrescription.identifier
+        case .clinicalRecord:
+            return ObjectType.clinical(fhirResourceType: typeAttribute().map { String(decoding: $0, as: UTF8.self) } ?? "").identifier
+        default: return name.string
+        }
     }
 
     // MARK: Emission

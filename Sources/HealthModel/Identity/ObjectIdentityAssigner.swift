@@ -31,6 +31,12 @@ public struct ObjectIdentityAssigner {
         sample.sample.uuid = finishUUID()
     }
 
+    /// Notes a top-level object that is skipped unread (a type filter), so that the runs, and so
+    /// the uuids of the objects that are read, are the same as in a full read.
+    public mutating func skip(runKey: String) {
+        enterRun(runKey)
+    }
+
     @inline(__always)
     private mutating func enterRun(_ runKey: String) {
         if runKey != currentRun {

@@ -28,8 +28,7 @@ extension Healthport {
             let log = Diagnostics()
             log.quiet = diagnostics.quiet
             try log.run {
-                let types = filter.type.isEmpty ? nil : try TypeNameResolver.resolve(filter.type)
-                let executor = QueryExecutor(ObjectQuery(types: types))
+                let executor = QueryExecutor(try filter.makeQuery())
                 let reader = try ExportReader(ExportInput(argument: input.export))
                 let writer = try makeWriter()
                 let progress = ProgressLine(forced: diagnostics.progress, quiet: diagnostics.quiet)
@@ -39,7 +38,7 @@ extension Healthport {
                         into: pipeline, warning: { warning in
                             progress.clear()
                             log.warning(warning)
-                        }, progress: { progress.update($0) })
+                        }, progress: { progress.update($0) }, types: executor.query.types)
                     progress.clear()
                     try writer.finish()
                     log.repeats(summary.warnings)
@@ -94,6 +93,6 @@ final class ConvertPipeline: ExportSink {
     func consume(_ object: HealthObject) throws {
         progress.objects += 1
         guard executor.admits(object) else { return }
-        try writer.write(object)
+        try writer.write(try executor.transform(object))
     }
 }

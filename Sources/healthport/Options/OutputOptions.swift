@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// The formats `convert` writes.
+/// The formats `convert` and `query` write.
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case ndjson, json, csv
 }
@@ -14,11 +14,4 @@ struct OutputOptions: ParsableArguments {
         help: ArgumentHelp("Where to write: a file (ndjson, json), a folder (csv), or - for standard output (default).", valueName: "path"),
         completion: .file())
     var output: String = "-"
-}
-
-struct FilterOptions: ParsableArguments {
-    @Option(
-        name: .long,
-        help: ArgumentHelp("Keep only this type (StepCount, HKQuantityTypeIdentifierHeartRate, Workout, …); repeat or separate with commas.", valueName: "type"))
-    var type: [String] = []
 }

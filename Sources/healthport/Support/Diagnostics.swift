@@ -73,6 +73,11 @@ final class Diagnostics {
         } catch let error as QueryError {
             self.error(error.message)
             throw ExitCode(ExitStatus.of(error).rawValue)
+        } catch let error as QueryPredicateError {
+            // healthport: --where: 1:17: expected a value after '>=', then the predicate and a caret.
+            self.error(error.message, at: "--where" + (error.column.map { ":1:\($0)" } ?? ""))
+            for line in error.caretLines { write(line) }
+            throw ExitCode(ExitStatus.usage.rawValue)
         } catch let error as ExitCode {
             throw error
         } catch {
