@@ -172,8 +172,19 @@ public final class OutputBuffer {
         if flushesEveryRecord || count >= flushThreshold { try flush() }
     }
 
+    /// A buffer with no descriptor (`-1`) only collects bytes: `flush` keeps them.
+    public var isMemoryBuffer: Bool { descriptor < 0 }
+
+    /// The bytes collected so far; empties the buffer.
+    public func takeBytes() -> [UInt8] {
+        let bytes = Array(UnsafeBufferPointer(start: storage, count: count))
+        count = 0
+        return bytes
+    }
+
     /// Writes everything buffered.
     public func flush() throws {
+        if isMemoryBuffer { return }
         var offset = 0
         while offset < count {
             let n = write(descriptor, storage + offset, count - offset)

@@ -84,9 +84,9 @@ import HealthTestSupport
 
     static let hasJQ = FileManager.default.isExecutableFile(atPath: "/usr/bin/jq")
 
-    @Test(.enabled(if: hasJQ, "jq is not installed: examples not run"), arguments: ["healthport", "healthport-convert", "healthport-info"])
+    @Test(.enabled(if: hasJQ, "jq is not installed: examples not run"), arguments: ["healthport", "healthport-convert", "healthport-info", "healthport-query", "healthport-predicates"])
     func manPageExamplesPrintWhatThePageSays(page: String) throws {
-        let text = try Self.page(page)
+        let text = try Self.page(page, section: page == "healthport-predicates" ? 7 : 1)
         let examples = Self.examples(in: text, blockStart: ".Bd -literal", blockEnd: ".Ed")
         #expect(!examples.isEmpty)
         for example in examples { try Self.run(example, source: page) }
@@ -102,7 +102,10 @@ import HealthTestSupport
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/mandoc"), "mandoc is not installed"))
     func manPagesLintClean() throws {
-        let pages = ["man1/healthport.1", "man1/healthport-convert.1", "man1/healthport-info.1", "man5/healthport-formats.5"]
+        let pages = [
+            "man1/healthport.1", "man1/healthport-convert.1", "man1/healthport-info.1", "man1/healthport-query.1",
+            "man5/healthport-formats.5", "man7/healthport-predicates.7",
+        ]
         let result = try CommandRunner.run(
             URL(fileURLWithPath: "/usr/bin/mandoc"), ["-T", "lint", "-W", "warning"] + pages.map { "man/" + $0 },
             currentDirectory: Self.root)

@@ -28,7 +28,16 @@ public final class CSVWriter: ObjectWriter {
     /// only written to a folder.
     public init(standardOutput buffer: OutputBuffer) {
         destination = .standardOutput(buffer)
+        file = nil
     }
+
+    /// Writes the one main table to a file, atomically (as on standard output).
+    public init(file: AtomicFile) {
+        destination = .standardOutput(file.buffer)
+        self.file = file
+    }
+
+    private let file: AtomicFile?
 
     /// Writes every table into `folder`, creating it if needed.
     ///
@@ -54,6 +63,7 @@ public final class CSVWriter: ObjectWriter {
         let staging = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         TemporaryFiles.shared.register(staging)
         destination = .folder(path: folder, staging: staging)
+        file = nil
     }
 
     deinit {
@@ -66,6 +76,20 @@ public final class CSVWriter: ObjectWriter {
     // MARK: Tables
 
     private func buffer(for table: CSVTable) throws -> OutputBuffer? {
+        if let encodingBuffer {
+            guard table.isMainTable else { return nil }
+            if let current = stdoutTable, current != table {
+                throw OutputError(
+                    .invalidRequest,
+                    "sorted CSV holds one table, and the selection has several (\(current.fileStem), \(table.fileStem)); select one type with --type")
+            }
+            if stdoutTable == nil, case .standardOutput(let out) = destination {
+                stdoutTable = table
+                buffers[table] = out
+                writeHeader(table, to: out)
+            }
+            return encodingBuffer
+        }
         if let existing = buffers[table] { return existing }
         switch destination {
         case .standardOutput(let out):
@@ -410,7 +434,7 @@ public final class CSVWriter: ObjectWriter {
         switch destination {
         case .standardOutput(let out):
             finished = true
-            try out.flush()
+            if let file { try file.commit() } else { try out.flush() }
         case .folder(let folder, let staging):
             for table in order {
                 guard let out = buffers[table], let fd = descriptors[table] else { continue }
@@ -438,12 +462,34 @@ public final class CSVWriter: ObjectWriter {
         }
     }
 
+    /// While encoding for sorting, main-table rows go to this buffer instead of their table.
+    private var encodingBuffer: OutputBuffer? = nil
+
+    /// One object's main-table row. Sorting needs a single table: a second main table is an
+    /// `OutputError.invalidRequest`, and parts tables are not written.
+    public func encode(_ object: HealthObject) throws -> [UInt8] {
+        let buffer = OutputBuffer(descriptor: -1, capacity: 4096)
+        encodingBuffer = buffer
+        defer { encodingBuffer = nil }
+        try write(object)
+        return buffer.takeBytes()
+    }
+
+    public func writeEncoded(_ record: [UInt8]) throws {
+        guard case .standardOutput(let out) = destination else {
+            throw OutputError(.invalidRequest, "sorted CSV is one table: write it to standard output or a file")
+        }
+        out.append(contentsOf: record)
+        try out.endRecord()
+    }
+
     public func abandon() {
         guard !finished else { return }
         finished = true
         switch destination {
         case .standardOutput(let out):
             out.discard()
+            file?.abandon()
         case .folder(_, let staging):
             for (_, fd) in descriptors { close(fd) }
             descriptors.removeAll()
