@@ -35,9 +35,15 @@ for years in 1 4; do
     size_mb=$(python3 -c "import os,sys; print(os.path.getsize(sys.argv[1])/1e6)" "$file")
     floor=$(measure "$WORK/count_elements" "$file")
     floor_s=$(field "$floor" seconds)
-    for task in floor ndjson csv json; do
+    for task in floor ndjson csv json parse rare-type no-match; do
         case "$task" in
             floor) result="$floor" ;;
+            # Parsing alone: every object built and tallied, nothing written.
+            parse) result=$(measure "$BIN/healthport" info "$file" --quiet) ;;
+            # A rare type: other types are skipped unbuilt.
+            rare-type) result=$(measure "$BIN/healthport" convert "$file" --type VO2Max --quiet) ;;
+            # A predicate that matches nothing: should cost about as much as parsing alone.
+            no-match) result=$(measure "$BIN/healthport" convert "$file" --where 'sourceRevision.source.name == "nobody"' --quiet) ;;
             ndjson) result=$(measure "$BIN/healthport" convert "$file" --format ndjson --quiet) ;;
             json) result=$(measure "$BIN/healthport" convert "$file" --format json --quiet) ;;
             csv)

@@ -115,6 +115,9 @@ public struct QueryExecutor: Sendable {
                     "key path '\(text)' does not apply to the selected types", column: column, source: predicate.description)
             }
         }
+        if let predicate = query.predicate, let types = query.types {
+            try Self.checkQuantityUnits(predicate, types: types)
+        }
         if let unit = query.outputUnit {
             guard let types = query.types else {
                 throw QueryError(.errorInvalidArgument, "--unit needs --type: name the quantity types whose unit to change")
@@ -131,6 +134,41 @@ public struct QueryExecutor: Sendable {
                 }
             }
         }
+    }
+
+    /// A quantity literal compared with `quantity` must convert to the unit of the selected
+    /// quantity types (HealthKit raises for incompatible quantities): `quantity > "5 km"` on heart
+    /// rates is an error, not a predicate that is silently never true.
+    static func checkQuantityUnits(_ predicate: QueryPredicate, types: Set<String>) throws {
+        let canonicalUnits = types.compactMap { type -> (String, HealthUnit)? in
+            guard let entry = TypeCatalogue.entry(for: type), entry.kind == .quantity, let unit = entry.canonicalUnit,
+                let parsed = try? HealthUnit.cached(unit)
+            else { return nil }
+            return (type, parsed)
+        }
+        guard !canonicalUnits.isEmpty else { return }
+        func literals(_ expression: PredicateExpression) -> [(HealthUnit, Int)] {
+            switch expression {
+            case .literal(.quantity(_, let unit), let column): return [(unit, column)]
+            case .aggregate(let items, _): return items.flatMap(literals)
+            default: return []
+            }
+        }
+        func check(_ p: QueryPredicate) throws {
+            switch p {
+            case .constant: return
+            case .and(let parts), .or(let parts): try parts.forEach(check)
+            case .not(let inner): try check(inner)
+            case .comparison(let c):
+                guard case .keyPath(.quantity, _, _) = c.left else { return }
+                for (unit, column) in literals(c.right) where !canonicalUnits.contains(where: { $0.1.isCompatible(with: unit) }) {
+                    let names = canonicalUnits.map { "\($0.0) (\($0.1.text))" }.joined(separator: ", ")
+                    throw QueryPredicateError(
+                        "'\(unit.text)' is not compatible with the unit of \(names)", column: column, source: predicate.description)
+                }
+            }
+        }
+        try check(predicate)
     }
 
     static func kind(of identifier: String) -> ObjectType.Kind {

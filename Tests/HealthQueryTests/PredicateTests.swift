@@ -200,6 +200,14 @@ func matches(_ predicate: String, _ object: HealthObject) throws -> Bool {
         try QueryExecutor(query).validate()
     }
 
+    @Test func aQuantityLiteralInAnIncompatibleUnitIsRejected() throws {
+        var query = ObjectQuery(types: ["HKQuantityTypeIdentifierHeartRate"])
+        query.predicate = try PredicateParser.parse("quantity > \"5 km\"")
+        #expect(throws: QueryPredicateError.self) { try QueryExecutor(query).validate() }
+        query.predicate = try PredicateParser.parse("quantity > \"2 count/s\"")
+        try QueryExecutor(query).validate()
+    }
+
     @Test func anIncompatibleOutputUnitIsRejected() throws {
         var query = ObjectQuery(types: ["HKQuantityTypeIdentifierBodyMass"])
         query.outputUnit = try HealthUnit("km")

@@ -172,9 +172,7 @@ extension Comparison {
             return Self.like(Array(normalized(s).unicodeScalars), Array(normalized(pattern).unicodeScalars))
         case .matches:
             guard let s = lhs.text, let pattern = rhs.text else { return false }
-            var options: NSRegularExpression.Options = []
-            if caseInsensitive { options.insert(.caseInsensitive) }
-            guard let regex = try? NSRegularExpression(pattern: "^(?:" + pattern + ")$", options: options) else { return false }
+            guard let regex = RegexCache.shared.regex(pattern, caseInsensitive: caseInsensitive) else { return false }
             let subject = diacriticInsensitive ? s.folding(options: .diacriticInsensitive, locale: nil) : s
             return regex.firstMatch(in: subject, range: NSRange(subject.startIndex..., in: subject)) != nil
         }
@@ -248,5 +246,26 @@ extension Comparison {
         }
         while pi < p.count && p[pi] == "*" { pi += 1 }
         return pi == p.count
+    }
+}
+
+/// Compiled `MATCHES` patterns: a predicate is evaluated once per object, and compiling an ICU
+/// pattern costs far more than matching it. Patterns come from the command line: few, bounded.
+final class RegexCache: @unchecked Sendable {
+    static let shared = RegexCache()
+    private let lock = NSLock()
+    private var compiled: [String: NSRegularExpression] = [:]
+
+    func regex(_ pattern: String, caseInsensitive: Bool) -> NSRegularExpression? {
+        let key = (caseInsensitive ? "i:" : "s:") + pattern
+        lock.lock()
+        defer { lock.unlock() }
+        if let regex = compiled[key] { return regex }
+        var options: NSRegularExpression.Options = []
+        if caseInsensitive { options.insert(.caseInsensitive) }
+        // MATCHES matches the whole string.
+        guard let regex = try? NSRegularExpression(pattern: "^(?:" + pattern + ")$", options: options) else { return nil }
+        if compiled.count < 1000 { compiled[key] = regex }
+        return regex
     }
 }
