@@ -98,11 +98,18 @@ public struct QueryExecutor: Sendable {
     public let query: ObjectQuery
     private let normalizedSources: Set<String>
     private let normalizedDevices: Set<String>
+    /// Whether anything beyond the type filter is asked (most conversions ask nothing).
+    private let hasFilters: Bool
+    /// Whether `transform` changes anything.
+    public let transformsObjects: Bool
 
     public init(_ query: ObjectQuery) {
         self.query = query
         self.normalizedSources = Set(query.sources.map(SourceName.normalized))
         self.normalizedDevices = Set(query.devices.map(SourceName.normalized))
+        self.hasFilters = query.dateWindow != nil || !query.sources.isEmpty || !query.devices.isEmpty
+            || !query.uuids.isEmpty || query.predicate != nil
+        self.transformsObjects = query.outputUnit != nil
     }
 
     /// Checks the query against the queried types before any data is read: a key path that
@@ -179,6 +186,7 @@ public struct QueryExecutor: Sendable {
     @inline(__always)
     public func admits(_ object: HealthObject) -> Bool {
         if let types = query.types, !types.contains(object.objectType.identifier) { return false }
+        guard hasFilters else { return true }
         if let window = query.dateWindow, !window.admits(object) { return false }
         if !normalizedSources.isEmpty {
             let name: String?

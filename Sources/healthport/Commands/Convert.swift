@@ -93,6 +93,10 @@ final class ConvertPipeline: ExportSink {
     func consume(_ object: HealthObject) throws {
         progress.objects += 1
         guard executor.admits(object) else { return }
-        try writer.write(try executor.transform(object))
+        if executor.transformsObjects {
+            try writer.write(try executor.transform(object))
+        } else {
+            try writer.write(object)
+        }
     }
 }

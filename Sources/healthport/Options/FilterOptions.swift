@@ -46,18 +46,25 @@ struct FilterOptions: ParsableArguments {
     ///
     /// - Throws: `QueryError` or `QueryPredicateError`, both usage errors.
     func makeQuery() throws -> ObjectQuery {
-        let zone: TimeZone
-        if let tz {
-            guard let named = TimeZone(identifier: tz) else { throw QueryError(.errorInvalidArgument, "unknown time zone '\(tz)'") }
-            zone = named
-        } else {
-            zone = .current
+        // The zone is only looked up when a date needs it: loading time zone data costs memory.
+        var resolvedZone: TimeZone? = nil
+        func zone() throws -> TimeZone {
+            if let resolvedZone { return resolvedZone }
+            let value: TimeZone
+            if let tz {
+                guard let named = TimeZone(identifier: tz) else { throw QueryError(.errorInvalidArgument, "unknown time zone '\(tz)'") }
+                value = named
+            } else {
+                value = .current
+            }
+            resolvedZone = value
+            return value
         }
         var query = ObjectQuery()
         if !type.isEmpty { query.types = try TypeNameResolver.resolve(type) }
         if let text = self.where {
             do {
-                query.predicate = try PredicateParser.parse(text, timeZone: zone)
+                query.predicate = try PredicateParser.parse(text, timeZone: try zone())
             } catch var error as QueryPredicateError {
                 error.source = text
                 throw error
@@ -66,14 +73,14 @@ struct FilterOptions: ParsableArguments {
         if start != nil || end != nil {
             func date(_ option: String, _ text: String?) throws -> Double? {
                 guard let text else { return nil }
-                guard let value = PredicateValue.parseDate(text, timeZone: zone) else {
+                guard let value = PredicateValue.parseDate(text, timeZone: try zone()) else {
                     throw QueryError(.errorInvalidArgument, "--\(option): invalid date '\(text)' (use 2024-01-01 or 2024-01-01T08:00:00+01:00)")
                 }
                 return value
             }
             query.dateWindow = DateWindow(
                 start: try date("start", start), end: try date("end", end), strictStartDate: strictStart,
-                strictEndDate: strictEnd, timeZone: zone)
+                strictEndDate: strictEnd, timeZone: try zone())
         } else if strictStart || strictEnd {
             throw QueryError(.errorInvalidArgument, "--strict-start and --strict-end need --start or --end")
         }
