@@ -18,6 +18,8 @@ public struct ObjectQuery: Sendable {
     public var uuids: Set<ObjectUUID> = []
     /// Express quantities in this unit on output.
     public var outputUnit: HealthUnit?
+    /// What the consumer may read; `nil` is owner mode (everything).
+    public var policy: AuthorizationPolicy?
 
     public init(types: Set<String>? = nil, predicate: QueryPredicate? = nil, dateWindow: DateWindow? = nil) {
         self.types = types
@@ -102,19 +104,34 @@ public struct QueryExecutor: Sendable {
     private let hasFilters: Bool
     /// Whether `transform` changes anything.
     public let transformsObjects: Bool
+    private let enforcer: PolicyEnforcer?
 
     public init(_ query: ObjectQuery) {
         self.query = query
         self.normalizedSources = Set(query.sources.map(SourceName.normalized))
         self.normalizedDevices = Set(query.devices.map(SourceName.normalized))
+        self.enforcer = query.policy.map(PolicyEnforcer.init)
         self.hasFilters = query.dateWindow != nil || !query.sources.isEmpty || !query.devices.isEmpty
-            || !query.uuids.isEmpty || query.predicate != nil
-        self.transformsObjects = query.outputUnit != nil
+            || !query.uuids.isEmpty || query.predicate != nil || query.policy != nil
+        self.transformsObjects = query.outputUnit != nil || query.policy != nil
+    }
+
+    /// The types the reader needs to build: the selected ones, narrowed to what the policy can
+    /// let through. `nil` means all.
+    public var typesToRead: Set<String>? {
+        guard let enforcer else { return query.types }
+        return query.types.map { $0.intersection(enforcer.readableTypes) } ?? enforcer.readableTypes
+    }
+
+    /// The export header as the consumer may see it.
+    public func header(_ header: ExportHeader) -> ExportHeader {
+        enforcer?.redact(header) ?? header
     }
 
     /// Checks the query against the queried types before any data is read: a key path that
     /// none of them has, or an output unit that does not fit them, is `errorInvalidArgument`.
     public func validate() throws {
+        try enforcer?.validate(requestedTypes: query.types)
         let kinds = query.types.map { types in Set(types.map(Self.kind(of:))) }
         if let predicate = query.predicate, let kinds {
             for (path, text, column) in predicate.keyPaths where !kinds.contains(where: { path.applies(to: $0) }) {
@@ -199,6 +216,7 @@ public struct QueryExecutor: Sendable {
             }
         }
         if !query.uuids.isEmpty, !query.uuids.contains(object.uuid) { return false }
+        if let enforcer, !enforcer.admits(object) { return false }
         if let predicate = query.predicate, !predicate.evaluate(object) { return false }
         return true
     }
@@ -207,6 +225,7 @@ public struct QueryExecutor: Sendable {
     ///
     /// - Throws: `QueryError` when a sample's unit does not convert.
     public func transform(_ object: HealthObject) throws -> HealthObject {
+        let object = enforcer?.redact(object) ?? object
         guard let unit = query.outputUnit, case .quantitySample(var sample) = object else { return object }
         sample.quantity = try Self.convert(sample.quantity, to: unit, type: sample.sample.sampleType.identifier)
         return .quantitySample(sample)

@@ -17,6 +17,6 @@ struct Healthport: ParsableCommand {
             See healthport(1).
             """,
         version: version,
-        subcommands: [Convert.self, Query.self, Info.self]
+        subcommands: [Convert.self, Query.self, Info.self, Auth.self]
     )
 }

@@ -38,7 +38,7 @@ extension Healthport {
                         into: pipeline, warning: { warning in
                             progress.clear()
                             log.warning(warning)
-                        }, progress: { progress.update($0) }, types: executor.query.types)
+                        }, progress: { progress.update($0) }, types: executor.typesToRead)
                     progress.clear()
                     try writer.finish()
                     log.repeats(summary.warnings)
@@ -87,7 +87,7 @@ final class ConvertPipeline: ExportSink {
     }
 
     func exportDidBegin(_ header: ExportHeader) throws {
-        try writer.begin(header)
+        try writer.begin(executor.header(header))
     }
 
     func consume(_ object: HealthObject) throws {

@@ -53,7 +53,7 @@ extension Healthport {
                             into: sink, warning: { warning in
                                 progress.clear()
                                 log.warning(warning)
-                            }, progress: { progress.update($0) }, types: executor.query.types)
+                            }, progress: { progress.update($0) }, types: executor.typesToRead)
                     } catch is QueryPipeline.LimitReached {
                         summary = nil
                     }
@@ -106,7 +106,7 @@ final class QueryPipeline: ExportSink {
     }
 
     func exportDidBegin(_ header: ExportHeader) throws {
-        try writer.begin(header)
+        try writer.begin(executor.header(header))
     }
 
     func consume(_ object: HealthObject) throws {

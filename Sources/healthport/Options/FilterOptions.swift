@@ -42,6 +42,11 @@ struct FilterOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Time zone for dates written without an offset (default: the system's).", valueName: "zone"))
     var tz: String? = nil
 
+    @Option(
+        name: .long, help: ArgumentHelp("Read as the consumer of this policy file may read; see healthport-policy(5).", valueName: "file"),
+        completion: .file(extensions: ["json"]))
+    var policy: String? = nil
+
     /// Builds and validates the query.
     ///
     /// - Throws: `QueryError` or `QueryPredicateError`, both usage errors.
@@ -84,6 +89,7 @@ struct FilterOptions: ParsableArguments {
         } else if strictStart || strictEnd {
             throw QueryError(.errorInvalidArgument, "--strict-start and --strict-end need --start or --end")
         }
+        if let policy { query.policy = try AuthorizationPolicy.load(from: policy) }
         query.sources = source
         query.devices = device
         for text in uuid {

@@ -73,6 +73,12 @@ final class Diagnostics {
         } catch let error as QueryError {
             self.error(error.message)
             throw ExitCode(ExitStatus.of(error).rawValue)
+        } catch let error as AuthorizationError {
+            self.error(error.description)
+            throw ExitCode(ExitStatus.of(error).rawValue)
+        } catch let error as PolicyFileError {
+            self.error(error.message, at: error.path)
+            throw ExitCode(ExitStatus.configuration.rawValue)
         } catch let error as QueryPredicateError {
             // healthport: --where: 1:17: expected a value after '>=', then the predicate and a caret.
             self.error(error.message, at: "--where" + (error.column.map { ":1:\($0)" } ?? ""))

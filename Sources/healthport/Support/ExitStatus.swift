@@ -11,6 +11,9 @@ enum ExitStatus: Int32 {
     case software = 70
     case cannotCreate = 73
     case ioError = 74
+    case tryAgain = 75
+    case permission = 77
+    case configuration = 78
     case interrupted = 130
 
     static func of(_ error: ExportError) -> ExitStatus {
@@ -27,6 +30,14 @@ enum ExitStatus: Int32 {
         case .cannotCreate: return .cannotCreate
         case .ioError: return .ioError
         case .invalidRequest: return .usage
+        }
+    }
+
+    static func of(_ error: AuthorizationError) -> ExitStatus {
+        switch error.code {
+        case .errorInvalidArgument: return .usage
+        case .errorAuthorizationDenied, .errorAuthorizationNotDetermined: return .permission
+        case .errorUserCanceled: return .tryAgain
         }
     }
 

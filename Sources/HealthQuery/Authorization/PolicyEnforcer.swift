@@ -1,0 +1,123 @@
+import Foundation
+import HealthModel
+
+/// Applies an `AuthorizationPolicy` to what a read returns, with HealthKit's meaning. Every
+/// object passes here (through `QueryExecutor`) before any writer sees it.
+///
+/// - A type granted for reading: all its objects (from `readSince` on, with strict start-date
+///   semantics, plus the consumer's own).
+/// - A type denied: only the consumer's own objects — exactly as if nothing else existed.
+/// - A type never decided: nothing.
+/// - A per-object type: the granted uuids, plus the consumer's own objects unless revoked.
+/// - Correlations: visible when a member type is readable, with only readable members.
+/// - Workouts: their routes only when workout routes are readable.
+/// - Characteristics: only those granted for reading; the others look unset.
+public struct PolicyEnforcer: Sendable {
+    public let policy: AuthorizationPolicy
+    private let own: Set<String>
+    private let since: [String: Double]
+    private let grantedUUIDs: [String: Set<ObjectUUID>]
+    private let revokedUUIDs: [String: Set<ObjectUUID>]
+
+    public init(_ policy: AuthorizationPolicy) {
+        self.policy = policy
+        own = Set(policy.ownSources.map(SourceName.normalized))
+        let utc = TimeZone(identifier: "UTC")!
+        since = policy.readSince.compactMapValues { PredicateValue.parseDate($0, timeZone: utc) }
+        grantedUUIDs = policy.perObject.mapValues { Set($0.granted.compactMap(ObjectUUID.init(uuidString:))) }
+        revokedUUIDs = policy.perObject.mapValues { Set($0.revokedOwn.compactMap(ObjectUUID.init(uuidString:))) }
+    }
+
+    /// The types worth reading at all: the reader skips the rest without building them.
+    public var readableTypes: Set<String> {
+        var types = Set(policy.read.filter { $0.value == .granted || !own.isEmpty }.keys)
+        types.formUnion(AuthorizationPolicy.perObjectTypes)
+        types.formUnion(["HKCorrelationTypeIdentifierBloodPressure", "HKCorrelationTypeIdentifierFood"])
+        return types
+    }
+
+    private func isOwn(_ sourceName: String?) -> Bool {
+        guard let sourceName, !own.isEmpty else { return false }
+        return own.contains(SourceName.normalized(sourceName))
+    }
+
+    private func sourceName(of object: HealthObject) -> String? {
+        if case .clinicalRecord(let record) = object { return record.sourceName }
+        return object.sampleAttributes?.sourceRevision.source.name
+    }
+
+    /// Whether a type's objects from this source, starting then, may be read.
+    func mayRead(type: String, sourceName: String?, start: ExportTimestamp?) -> Bool {
+        switch policy.read[type] {
+        case .granted?:
+            if let since = since[type], let start, Double(start.secondsSince1970) < since { return isOwn(sourceName) }
+            return true
+        case .denied?:
+            return isOwn(sourceName)
+        case nil:
+            return false
+        }
+    }
+
+    public func admits(_ object: HealthObject) -> Bool {
+        let type = object.objectType.identifier
+        if AuthorizationPolicy.perObjectTypes.contains(type) {
+            if grantedUUIDs[type]?.contains(object.uuid) == true { return true }
+            return isOwn(sourceName(of: object)) && revokedUUIDs[type]?.contains(object.uuid) != true
+        }
+        if case .correlation(let correlation) = object {
+            return correlation.objects.contains { member in
+                mayRead(type: member.sample.sampleType.identifier, sourceName: member.sample.sourceRevision.source.name,
+                        start: member.sample.startDate)
+            }
+        }
+        return mayRead(type: type, sourceName: sourceName(of: object), start: object.startDate)
+    }
+
+    /// Removes the parts of an admitted object the policy does not let through.
+    public func redact(_ object: HealthObject) -> HealthObject {
+        switch object {
+        case .correlation(var correlation):
+            correlation.objects = correlation.objects.filter { member in
+                mayRead(type: member.sample.sampleType.identifier, sourceName: member.sample.sourceRevision.source.name,
+                        start: member.sample.startDate)
+            }
+            return .correlation(correlation)
+        case .workout(var workout):
+            workout.routes = workout.routes.filter { route in
+                mayRead(type: ObjectType.workoutRoute.identifier, sourceName: route.sample.sourceRevision.source.name,
+                        start: route.sample.startDate)
+            }
+            return .workout(workout)
+        default:
+            return object
+        }
+    }
+
+    /// The export header with only the characteristics granted for reading.
+    public func redact(_ header: ExportHeader) -> ExportHeader {
+        var header = header
+        guard let me = header.characteristics else { return header }
+        func readable(_ suffix: String) -> Bool { policy.read["HKCharacteristicTypeIdentifier" + suffix] == .granted }
+        var visible = Characteristics()
+        if readable("DateOfBirth") { visible.dateOfBirth = me.dateOfBirth }
+        if readable("BiologicalSex") { visible.biologicalSex = me.biologicalSex }
+        if readable("BloodType") { visible.bloodType = me.bloodType }
+        if readable("FitzpatrickSkinType") { visible.fitzpatrickSkinType = me.fitzpatrickSkinType }
+        if readable("CardioFitnessMedicationsUse") { visible.cardioFitnessMedicationsUse = me.cardioFitnessMedicationsUse }
+        visible.other = me.other.filter { policy.read[$0.name] == .granted }
+        header.characteristics = visible.isEmpty ? nil : visible
+        return header
+    }
+
+    /// A query that names a type never decided fails, as HealthKit does for types never requested.
+    public func validate(requestedTypes: Set<String>?) throws {
+        guard let requestedTypes else { return }
+        for type in requestedTypes.sorted() where policy.read[type] == nil && !AuthorizationPolicy.perObjectTypes.contains(type)
+            && !AuthorizationPolicy.isCorrelation(type)
+        {
+            throw AuthorizationError(
+                .errorAuthorizationNotDetermined, "\(policy.consumer.name) has not requested authorization to read \(type)")
+        }
+    }
+}

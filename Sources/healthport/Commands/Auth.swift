@@ -1,0 +1,273 @@
+import ArgumentParser
+import Foundation
+import HealthExport
+import HealthModel
+import HealthQuery
+
+extension Healthport {
+    /// `healthport auth`: the consumer's authorization policy, with HealthKit's model.
+    struct Auth: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Decide what a consumer (app, clinician, study) may read and share.",
+            discussion: "Manages a policy file (healthport-policy(5)) the way HealthKit manages an app's authorization. See healthport-auth(1).",
+            subcommands: [Status.self, RequestStatus.self, Request.self, RequestPerObject.self])
+    }
+}
+
+/// The `--policy` every auth subcommand takes.
+struct PolicyFileOption: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The policy file.", valueName: "file"), completion: .file(extensions: ["json"]))
+    var policy: String
+}
+
+/// Type lists as `--read A,B --share C`.
+struct RequestedTypes: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Types to read; repeat or separate with commas.", valueName: "types"))
+    var read: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Types to share (save); repeat or separate with commas.", valueName: "types"))
+    var share: [String] = []
+
+    func resolved() throws -> (share: [String], read: [String]) {
+        (try TypeNameResolver.resolve(share).sorted(), try TypeNameResolver.resolve(read).sorted())
+    }
+}
+
+/// Asks yes/no questions on the terminal: prompts on standard error, answers from standard input.
+enum Terminal {
+    static var isInteractive: Bool { isatty(0) == 1 }
+
+    /// `true` for yes, `false` for no, `nil` when the person cancels (`q` or end of input).
+    static func ask(_ question: String) -> Bool? {
+        while true {
+            FileHandle.standardError.write(Data((question + " [y/n/q] ").utf8))
+            guard let line = readLine() else { return nil }
+            switch line.trimmingCharacters(in: .whitespaces).lowercased() {
+            case "y", "yes": return true
+            case "n", "no": return false
+            case "q", "quit", "cancel": return nil
+            default: continue
+            }
+        }
+    }
+}
+
+extension Healthport.Auth {
+    struct Status: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print the sharing status of types: notDetermined, sharingDenied or sharingAuthorized.",
+            discussion: "Like HealthKit's authorizationStatus(for:), this never reveals whether reading was allowed.")
+
+        @OptionGroup var policyFile: PolicyFileOption
+
+        @Argument(help: ArgumentHelp("Type names (StepCount, HKQuantityTypeIdentifierBodyMass, …).", valueName: "type"))
+        var types: [String]
+
+        func run() throws {
+            try Diagnostics().run {
+                let policy = try AuthorizationPolicy.load(from: policyFile.policy)
+                var lines = ""
+                for name in types {
+                    guard let type = try TypeNameResolver.resolve([name]).first else { continue }
+                    lines += policy.shareStatus(for: type).rawValue + "\n"
+                }
+                FileHandle.standardOutput.write(Data(lines.utf8))
+            }
+        }
+    }
+
+    struct RequestStatus: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "request-status",
+            abstract: "Print shouldRequest when a request for these types would ask anything, else unnecessary.")
+
+        @OptionGroup var policyFile: PolicyFileOption
+        @OptionGroup var requested: RequestedTypes
+
+        func run() throws {
+            try Diagnostics().run {
+                let (share, read) = try requested.resolved()
+                let shouldRequest: Bool
+                if FileManager.default.fileExists(atPath: policyFile.policy) {
+                    shouldRequest = try AuthorizationPolicy.load(from: policyFile.policy).shouldRequest(share: share, read: read)
+                } else {
+                    shouldRequest = !(share.isEmpty && read.isEmpty)
+                }
+                FileHandle.standardOutput.write(Data((shouldRequest ? "shouldRequest\n" : "unnecessary\n").utf8))
+            }
+        }
+    }
+
+    struct Request: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Ask the person, type by type, to allow reading and sharing; records the answers.",
+            discussion: """
+                Only types not yet decided are asked; a request for decided types asks nothing and \
+                succeeds. Success means the request completed, not that anything was allowed.
+                """)
+
+        @OptionGroup var policyFile: PolicyFileOption
+        @OptionGroup var requested: RequestedTypes
+
+        @Option(name: .long, help: ArgumentHelp("The consumer's name, when the policy file is new.", valueName: "name"))
+        var consumer: String? = nil
+
+        @Option(name: .long, help: ArgumentHelp("The consumer's bundle identifier, when the policy file is new.", valueName: "id"))
+        var bundleIdentifier: String? = nil
+
+        @Option(name: .long, help: ArgumentHelp("A source name that is the consumer itself; repeatable.", valueName: "name"))
+        var ownSource: [String] = []
+
+        @Flag(name: .long, help: "Allow every undecided type without asking (no terminal needed).")
+        var grant = false
+
+        @Flag(name: .long, help: "Deny every undecided type without asking.")
+        var deny = false
+
+        func validate() throws {
+            if grant && deny { throw ValidationError("--grant and --deny exclude each other") }
+        }
+
+        func run() throws {
+            try Diagnostics().run {
+                let (share, read) = try requested.resolved()
+                try AuthorizationPolicy.validateRequest(share: share, read: read)
+                var policy: AuthorizationPolicy
+                if FileManager.default.fileExists(atPath: policyFile.policy) {
+                    policy = try AuthorizationPolicy.load(from: policyFile.policy)
+                } else {
+                    guard let consumer else {
+                        throw QueryError(.errorInvalidArgument, "\(policyFile.policy) does not exist: name the consumer with --consumer")
+                    }
+                    policy = AuthorizationPolicy(
+                        consumer: AuthorizationPolicy.Consumer(name: consumer, bundleIdentifier: bundleIdentifier))
+                }
+                for source in ownSource where !policy.ownSources.contains(source) { policy.ownSources.append(source) }
+                let shareQuestions = share.filter { policy.share[$0] == nil }
+                let readQuestions = read.filter { policy.read[$0] == nil }
+                if !shareQuestions.isEmpty || !readQuestions.isEmpty {
+                    if grant || deny {
+                        for type in shareQuestions { policy.share[type] = grant ? .sharingAuthorized : .sharingDenied }
+                        for type in readQuestions { policy.read[type] = grant ? .granted : .denied }
+                    } else {
+                        guard Terminal.isInteractive else {
+                            throw QueryError(.errorInvalidArgument, "standard input is not a terminal: answer with --grant or --deny")
+                        }
+                        FileHandle.standardError.write(Data("“\(policy.consumer.name)” would like to access your health data.\n".utf8))
+                        var answers = policy
+                        for type in readQuestions {
+                            guard let yes = Terminal.ask("Allow reading \(TypeCatalogue.shortName(of: type))?") else {
+                                throw AuthorizationError(.errorUserCanceled, "the request was cancelled; the policy is unchanged")
+                            }
+                            answers.read[type] = yes ? .granted : .denied
+                        }
+                        for type in shareQuestions {
+                            guard let yes = Terminal.ask("Allow saving \(TypeCatalogue.shortName(of: type))?") else {
+                                throw AuthorizationError(.errorUserCanceled, "the request was cancelled; the policy is unchanged")
+                            }
+                            answers.share[type] = yes ? .sharingAuthorized : .sharingDenied
+                        }
+                        policy = answers
+                    }
+                }
+                try policy.save(to: policyFile.policy)
+            }
+        }
+    }
+
+    struct RequestPerObject: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "request-per-object",
+            abstract: "Offer the export's objects of a per-object type (vision prescriptions) one by one.",
+            discussion: "Always asks, even when asked before. Cancelling leaves the policy unchanged.")
+
+        @OptionGroup var policyFile: PolicyFileOption
+        @OptionGroup var input: InputOptions
+
+        @Option(name: .long, help: ArgumentHelp("The per-object type (VisionPrescription).", valueName: "type"))
+        var type: String
+
+        @Option(name: .long, help: ArgumentHelp("Offer only objects matching this predicate.", valueName: "predicate"))
+        var `where`: String? = nil
+
+        @Flag(name: .long, help: "Allow every offered object without asking.")
+        var grant = false
+
+        @Flag(name: .long, help: "Deny every offered object without asking.")
+        var deny = false
+
+        func validate() throws {
+            if grant && deny { throw ValidationError("--grant and --deny exclude each other") }
+        }
+
+        func run() throws {
+            try Diagnostics().run {
+                guard let identifier = try TypeNameResolver.resolve([type]).first,
+                    AuthorizationPolicy.perObjectTypes.contains(identifier)
+                else {
+                    throw AuthorizationError(.errorInvalidArgument, "\(type) is not authorized object by object")
+                }
+                var policy = try AuthorizationPolicy.load(from: policyFile.policy)
+                var query = ObjectQuery(types: [identifier])
+                if let text = self.where { query.predicate = try PredicateParser.parse(text) }
+                let executor = QueryExecutor(query)
+                try executor.validate()
+                let collector = CollectingSink(executor: executor)
+                _ = try ExportReader(ExportInput(argument: input.export)).read(into: collector, types: [identifier])
+                var grants = policy.perObject[identifier] ?? AuthorizationPolicy.PerObjectGrants()
+                if collector.objects.isEmpty {
+                    FileHandle.standardError.write(Data("healthport: no \(TypeCatalogue.shortName(of: identifier)) objects to offer\n".utf8))
+                }
+                if !(grant || deny) && !collector.objects.isEmpty && !Terminal.isInteractive {
+                    throw QueryError(.errorInvalidArgument, "standard input is not a terminal: answer with --grant or --deny")
+                }
+                for object in collector.objects {
+                    let uuid = object.uuid.uuidString
+                    let allow: Bool
+                    if grant || deny {
+                        allow = grant
+                    } else {
+                        FileHandle.standardError.write(Data((Self.describe(object) + "\n").utf8))
+                        guard let answer = Terminal.ask("Allow “\(policy.consumer.name)” to read this one?") else {
+                            throw AuthorizationError(.errorUserCanceled, "the request was cancelled; the policy is unchanged")
+                        }
+                        allow = answer
+                    }
+                    grants.granted.removeAll { $0 == uuid }
+                    grants.revokedOwn.removeAll { $0 == uuid }
+                    if allow { grants.granted.append(uuid) } else { grants.revokedOwn.append(uuid) }
+                }
+                grants.granted.sort()
+                grants.revokedOwn.sort()
+                policy.perObject[identifier] = grants
+                try policy.save(to: policyFile.policy)
+            }
+        }
+
+        static func describe(_ object: HealthObject) -> String {
+            guard case .visionPrescription(let v) = object else { return object.uuid.uuidString }
+            var parts = [v.prescriptionType ?? "prescription"]
+            if let issued = v.dateIssued { parts.append("issued \(issued.iso8601.prefix(10))") }
+            if let expires = v.expirationDate { parts.append("expires \(expires.iso8601.prefix(10))") }
+            if let brand = v.brand { parts.append(brand) }
+            return "  " + parts.joined(separator: ", ") + " (\(v.uuid.uuidString))"
+        }
+    }
+}
+
+/// Keeps the admitted objects of a small type (per-object requests list a handful).
+final class CollectingSink: ExportSink {
+    let executor: QueryExecutor
+    var objects: [HealthObject] = []
+
+    init(executor: QueryExecutor) {
+        self.executor = executor
+    }
+
+    func exportDidBegin(_ header: ExportHeader) throws {}
+
+    func consume(_ object: HealthObject) throws {
+        guard executor.admits(object), objects.count < 10_000 else { return }
+        objects.append(object)
+    }
+}

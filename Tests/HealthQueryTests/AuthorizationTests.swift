@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+import HealthModel
+@testable import HealthQuery
+
+@Suite struct PolicyFileTests {
+    func write(_ json: String) throws -> String {
+        let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("policy-\(UUID().uuidString).json")
+        try Data(json.utf8).write(to: url)
+        return url.path
+    }
+
+    @Test(arguments: [
+        ("{", "not valid JSON"), ("{\"version\": 2, \"consumer\": {\"name\": \"x\"}}", "unsupported policy version"),
+        ("{\"version\": 1}", "missing \"consumer\""),
+        ("{\"version\": 1, \"consumer\": {\"name\": \"x\"}, \"read\": {\"Stepcounts\": \"granted\"}}", "unknown type"),
+        ("{\"version\": 1, \"consumer\": {\"name\": \"x\"}, \"read\": {\"StepCount\": \"maybe\"}}", "invalid value at read.StepCount"),
+        ("{\"version\": 1, \"consumer\": {\"name\": \"x\"}, \"read\": {\"VisionPrescription\": \"granted\"}}", "put it under perObject"),
+        ("{\"version\": 1, \"consumer\": {\"name\": \"x\"}, \"share\": {\"ActivitySummary\": \"sharingAuthorized\"}}", "read-only"),
+        ("{\"version\": 1, \"consumer\": {\"name\": \"x\"}, \"read\": {\"BloodPressure\": \"granted\"}}", "member types"),
+        ("{\"version\": 1, \"consumer\": {\"name\": \"x\"}, \"perObject\": {\"StepCount\": {\"granted\": [], \"revokedOwn\": []}}}", "not authorized object by object"),
+        ("{\"version\": 1, \"consumer\": {\"name\": \"x\"}, \"perObject\": {\"VisionPrescription\": {\"granted\": [\"nope\"], \"revokedOwn\": []}}}", "not a uuid"),
+    ])
+    func invalidPoliciesAreClearErrors(json: String, message: String) throws {
+        let path = try write(json)
+        do {
+            _ = try AuthorizationPolicy.load(from: path)
+            Issue.record("expected an error")
+        } catch let error as PolicyFileError {
+            #expect(error.message.contains(message), "\(error.message)")
+            #expect(error.path == path)
+        }
+    }
+
+    @Test func savesAtomicallyWithMode0600AndRoundTrips() throws {
+        var policy = AuthorizationPolicy(consumer: .init(name: "Study", bundleIdentifier: "org.example"), ownSources: ["App"])
+        policy.read["HKQuantityTypeIdentifierStepCount"] = .granted
+        policy.share["HKQuantityTypeIdentifierBodyMass"] = .sharingDenied
+        policy.perObject["HKVisionPrescriptionTypeIdentifier"] = .init(granted: ["00000000-0000-8000-8000-000000000001"])
+        let path = NSTemporaryDirectory() + "policy-\(UUID().uuidString).json"
+        try policy.save(to: path)
+        #expect(try AuthorizationPolicy.load(from: path) == policy)
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+    }
+}
+
+@Suite struct PolicyEnforcementTests {
+    func policy(_ configure: (inout AuthorizationPolicy) -> Void) -> PolicyEnforcer {
+        var policy = AuthorizationPolicy(consumer: .init(name: "Study"), ownSources: ["Study App"])
+        configure(&policy)
+        return PolicyEnforcer(policy)
+    }
+
+    @Test func readDecisionsWithHiddenDenial() {
+        let enforcer = policy {
+            $0.read["HKQuantityTypeIdentifierHeartRate"] = .granted
+            $0.read["HKQuantityTypeIdentifierBodyMass"] = .denied
+        }
+        #expect(enforcer.admits(Sample.quantity("HKQuantityTypeIdentifierHeartRate")))
+        #expect(!enforcer.admits(Sample.quantity("HKQuantityTypeIdentifierBodyMass", unit: "kg")))
+        #expect(enforcer.admits(Sample.quantity("HKQuantityTypeIdentifierBodyMass", unit: "kg", source: "Study App")))
+        #expect(!enforcer.admits(Sample.quantity("HKQuantityTypeIdentifierStepCount", unit: "count")))
+    }
+
+    @Test func readSinceHasStrictStartSemanticsButOwnObjectsStay() {
+        let enforcer = policy {
+            $0.read["HKQuantityTypeIdentifierHeartRate"] = .granted
+            $0.readSince["HKQuantityTypeIdentifierHeartRate"] = "2024-01-01T10:00:00Z"
+        }
+        #expect(enforcer.admits(Sample.quantity(start: "2024-01-01 10:00:00 +0000")))
+        #expect(!enforcer.admits(Sample.quantity(start: "2024-01-01 09:59:59 +0000", end: "2024-01-01 11:00:00 +0000")))
+        #expect(enforcer.admits(Sample.quantity(start: "2024-01-01 09:00:00 +0000", source: "Study App")))
+    }
+
+    @Test func characteristicsOnlyWhenGranted() {
+        var me = Characteristics()
+        me.dateOfBirth = "1985-06-15"
+        me.biologicalSex = "HKBiologicalSexFemale"
+        let header = ExportHeader(locale: "en_US", characteristics: me)
+        let none = policy { _ in }.redact(header)
+        #expect(none.characteristics == nil)
+        #expect(none.locale == "en_US")
+        let sex = policy { $0.read["HKCharacteristicTypeIdentifierBiologicalSex"] = .granted }.redact(header)
+        #expect(sex.characteristics?.biologicalSex == "HKBiologicalSexFemale")
+        #expect(sex.characteristics?.dateOfBirth == nil)
+    }
+
+    @Test func correlationsShowOnlyReadableMembers() throws {
+        let t = ExportTimestamp.parse("2024-01-01 08:00:00 +0000")!
+        func member(_ type: String) -> CorrelatedSample {
+            .quantity(QuantitySample(
+                sample: SampleAttributes(sampleType: ObjectType(recordType: type), sourceRevision: SourceRevision(source: Source(name: "Cuff")), startDate: t, endDate: t),
+                quantity: Quantity(value: ExportNumber(120), unit: "mmHg")))
+        }
+        let correlation = HealthObject.correlation(Correlation(
+            sample: SampleAttributes(sampleType: ObjectType(recordType: "HKCorrelationTypeIdentifierBloodPressure"), sourceRevision: SourceRevision(source: Source(name: "Cuff")), startDate: t, endDate: t),
+            objects: [member("HKQuantityTypeIdentifierBloodPressureSystolic"), member("HKQuantityTypeIdentifierBloodPressureDiastolic")]))
+        let enforcer = policy { $0.read["HKQuantityTypeIdentifierBloodPressureSystolic"] = .granted }
+        #expect(enforcer.admits(correlation))
+        guard case .correlation(let visible) = enforcer.redact(correlation) else { return }
+        #expect(visible.objects.count == 1)
+        #expect(!policy { _ in }.admits(correlation))
+    }
+
+    @Test func perObjectTypesShowGrantedAndOwnUnlessRevoked() {
+        var prescription = VisionPrescription(uuid: ObjectUUID(high: 1, low: 1))
+        prescription.dateIssued = ExportTimestamp.parse("2024-01-01 08:00:00 +0000")
+        let object = HealthObject.visionPrescription(prescription)
+        #expect(!policy { _ in }.admits(object))
+        #expect(policy { $0.perObject["HKVisionPrescriptionTypeIdentifier"] = .init(granted: [ObjectUUID(high: 1, low: 1).uuidString]) }.admits(object))
+    }
+
+    @Test func requestsAreValidatedAsHealthKitDoes() throws {
+        #expect(throws: AuthorizationError.self) { try AuthorizationPolicy.validateRequest(share: ["HKActivitySummaryTypeIdentifier"], read: []) }
+        #expect(throws: AuthorizationError.self) { try AuthorizationPolicy.validateRequest(share: [], read: ["HKVisionPrescriptionTypeIdentifier"]) }
+        #expect(throws: AuthorizationError.self) { try AuthorizationPolicy.validateRequest(share: [], read: ["HKWorkoutRouteTypeIdentifier"]) }
+        try AuthorizationPolicy.validateRequest(share: ["HKVisionPrescriptionTypeIdentifier"], read: ["HKWorkoutRouteTypeIdentifier", "HKWorkoutTypeIdentifier"])
+        var policy = AuthorizationPolicy(consumer: .init(name: "x"))
+        policy.read["HKQuantityTypeIdentifierStepCount"] = .denied
+        #expect(!policy.shouldRequest(share: [], read: ["HKQuantityTypeIdentifierStepCount"]))
+        #expect(policy.shouldRequest(share: ["HKQuantityTypeIdentifierStepCount"], read: []))
+        #expect(policy.shareStatus(for: "HKQuantityTypeIdentifierStepCount") == .notDetermined)
+        #expect(policy.shareStatus(for: "HKActivitySummaryTypeIdentifier") == .sharingDenied)
+    }
+}
