@@ -28,8 +28,19 @@ struct RequestedTypes: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Types to share (save); repeat or separate with commas.", valueName: "types"))
     var share: [String] = []
 
+    /// The identifiers, in the order given (the sheet asks in that order), without repeats.
     func resolved() throws -> (share: [String], read: [String]) {
-        (try TypeNameResolver.resolve(share).sorted(), try TypeNameResolver.resolve(read).sorted())
+        func ordered(_ names: [String]) throws -> [String] {
+            var seen = Set<String>()
+            var result: [String] = []
+            for name in names.flatMap({ $0.split(separator: ",").map(String.init) }) {
+                for identifier in try TypeNameResolver.resolve([name]).sorted() where seen.insert(identifier).inserted {
+                    result.append(identifier)
+                }
+            }
+            return result
+        }
+        return (try ordered(share), try ordered(read))
     }
 }
 

@@ -26,7 +26,9 @@ extension Healthport {
         func run() throws {
             Signals.install()
             let log = Diagnostics()
-            log.quiet = diagnostics.quiet
+            // Under a policy the reader's warnings are not printed: they describe the export's
+            // content, and could hint at what the policy hides.
+            log.quiet = diagnostics.quiet || filter.policy != nil
             try log.run {
                 let executor = QueryExecutor(try filter.makeQuery())
                 let reader = try ExportReader(ExportInput(argument: input.export))
@@ -91,8 +93,9 @@ final class ConvertPipeline: ExportSink {
     }
 
     func consume(_ object: HealthObject) throws {
-        progress.objects += 1
         guard executor.admits(object) else { return }
+        // Counted after the read path: a count of hidden objects would hint at them.
+        progress.objects += 1
         if executor.transformsObjects {
             try writer.write(try executor.transform(object))
         } else {

@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+import HealthTestSupport
+
+@Suite struct AuthCommandTests {
+    func policy(_ json: String) throws -> String {
+        let url = try Fixtures.temporaryDirectory().appendingPathComponent("policy.json")
+        try Data(json.utf8).write(to: url)
+        return url.path
+    }
+
+    static let stepsOnly = """
+        {"version": 1, "consumer": {"name": "Step Study"}, "read": {"StepCount": "granted"}}
+        """
+
+    /// Everything healthport wrote, in every format, for a policy that grants steps only.
+    @Test func nothingButWhatThePolicyAllowsLeavesInAnyFormatOrCommand() throws {
+        let path = try policy(Self.stepsOnly)
+        let manifest = try sampleManifest()
+        let steps = manifest.objectsByType["HKQuantityTypeIdentifierStepCount"]!
+        // NDJSON
+        let ndjson = try healthport("convert", sampleZip, "--policy", path, "-q")
+        #expect(ndjson.status == 0)
+        let objects = try ndjsonObjects(ndjson.stdout)
+        #expect(objects.count == steps + 1)
+        #expect(objects.dropFirst().allSatisfy { $0["sampleType"] as? String == "HKQuantityTypeIdentifierStepCount" })
+        #expect(objects.first?["characteristics"] == nil)
+        #expect(!ndjson.stdoutText.contains("1985-06-15"))
+        // JSON
+        let json = try healthport("convert", sampleZip, "--policy", path, "--format", "json", "-q")
+        let document = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        #expect((document["objects"] as? [Any])?.count == steps)
+        #expect(document["characteristics"] == nil)
+        // CSV folder
+        let folder = try Fixtures.temporaryDirectory().appendingPathComponent("csv")
+        let csv = try healthport("convert", sampleZip, "--policy", path, "--format", "csv", "--output", folder.path, "-q")
+        #expect(csv.status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["StepCount.csv", "export.csv"])
+        let exportRow = try String(contentsOf: folder.appendingPathComponent("export.csv"), encoding: .utf8)
+        #expect(!exportRow.contains("1985") && !exportRow.contains("Female"))
+        // query
+        let query = try healthport("query", sampleZip, "--policy", path, "--sort", "startDate:desc", "--limit", "5", "-q")
+        let queried = try ndjsonObjects(query.stdout)
+        #expect(queried.count == 6)
+        #expect(queried.dropFirst().allSatisfy { $0["sampleType"] as? String == "HKQuantityTypeIdentifierStepCount" })
+    }
+
+    @Test func aDeniedTypeLooksExactlyLikeAnAbsentOne() throws {
+        let denied = try policy("""
+            {"version": 1, "consumer": {"name": "S"}, "read": {"StepCount": "granted", "HeartRate": "denied"}}
+            """)
+        let undecided = try policy(Self.stepsOnly.replacingOccurrences(of: "Step Study", with: "S"))
+        let a = try healthport("convert", sampleZip, "--policy", denied, "-q")
+        let b = try healthport("convert", sampleZip, "--policy", undecided, "-q")
+        #expect(a.status == 0 && b.status == 0)
+        #expect(a.stdout == b.stdout)
+        // Asking for the denied type by name: success, and nothing, as if there were none.
+        let named = try healthport("convert", sampleZip, "--policy", denied, "--type", "HeartRate")
+        #expect(named.status == 0)
+        #expect(try ndjsonObjects(named.stdout).count == 1)
+        #expect(named.stderr.isEmpty)
+        // Asking for a type never decided fails, as HealthKit does.
+        let never = try healthport("convert", sampleZip, "--policy", undecided, "--type", "HeartRate")
+        #expect(never.status == 77)
+        #expect(never.stderrText.contains("errorAuthorizationNotDetermined"))
+    }
+
+    @Test func ownSourcesStayReadableUnderDenial() throws {
+        let path = try policy("""
+            {"version": 1, "consumer": {"name": "Scale"}, "ownSources": ["Health"], "read": {"BodyMass": "denied"}}
+            """)
+        let result = try healthport("convert", sampleZip, "--policy", path, "--type", "BodyMass", "-q")
+        let objects = try ndjsonObjects(result.stdout).dropFirst()
+        #expect(objects.count == (try sampleManifest()).objectsByType["HKQuantityTypeIdentifierBodyMass"])
+    }
+
+    @Test func requestStatusAndNonInteractiveAnswers() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let path = directory.appendingPathComponent("study.json").path
+        #expect(try healthport("auth", "request-status", "--policy", path, "--read", "StepCount").stdoutText == "shouldRequest\n")
+        let granted = try healthport("auth", "request", "--policy", path, "--consumer", "Study", "--read", "StepCount", "--share", "BodyMass", "--grant")
+        #expect(granted.status == 0, "\(granted.stderrText)")
+        #expect(try healthport("auth", "request-status", "--policy", path, "--read", "StepCount").stdoutText == "unnecessary\n")
+        #expect(try healthport("auth", "status", "--policy", path, "BodyMass", "HeartRate", "ActivitySummary").stdoutText
+            == "sharingAuthorized\nnotDetermined\nsharingDenied\n")
+        // Already decided: nothing is asked, nothing changes, success.
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(try healthport("auth", "request", "--policy", path, "--read", "StepCount", "--deny").status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        // HealthKit's refusals.
+        #expect(try healthport("auth", "request", "--policy", path, "--share", "ActivitySummary", "--grant").status == 64)
+        #expect(try healthport("auth", "request", "--policy", path, "--read", "VisionPrescription", "--grant").status == 64)
+        // No terminal and no answer given.
+        #expect(try healthport("auth", "request", "--policy", path, "--read", "HeartRate").status == 64)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        // A broken policy file is a configuration error, and stays untouched.
+        try Data("{".utf8).write(to: URL(fileURLWithPath: path))
+        let broken = try healthport("auth", "request", "--policy", path, "--read", "HeartRate", "--grant")
+        #expect(broken.status == 78)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "{")
+    }
+
+    @Test func perObjectRequestsGrantChosenPrescriptionsOnly() throws {
+        let path = try policy("""
+            {"version": 1, "consumer": {"name": "Optician"}}
+            """)
+        #expect(try ndjsonObjects(try healthport("convert", sampleZip, "--policy", path, "--type", "VisionPrescription", "-q").stdout).count == 1)
+        let request = try healthport("auth", "request-per-object", "--policy", path, sampleZip, "--type", "VisionPrescription", "--grant")
+        #expect(request.status == 0, "\(request.stderrText)")
+        let visible = try ndjsonObjects(try healthport("convert", sampleZip, "--policy", path, "--type", "VisionPrescription", "-q").stdout)
+        #expect(visible.count == 2)
+        #expect(try healthport("auth", "request-per-object", "--policy", path, sampleZip, "--type", "StepCount", "--grant").status == 64)
+    }
+
+    /// Drives the interactive sheet through a pseudo-terminal (`script` allocates one).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "script(1) is not installed"))
+    func theInteractiveSheetWorksOnATerminal() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let path = directory.appendingPathComponent("study.json").path
+        let command = "'\(healthportBinary.path)' auth request --policy '\(path)' --consumer Study --read StepCount,HeartRate"
+        let answered = try CommandRunner.run(URL(fileURLWithPath: "/usr/bin/script"), ["-qec", command, "/dev/null"], stdin: Data("y\nn\n".utf8))
+        #expect(answered.status == 0, "\(answered.stdoutText)")
+        let policy = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(policy.contains("\"HKQuantityTypeIdentifierHeartRate\" : \"denied\""))
+        #expect(policy.contains("\"HKQuantityTypeIdentifierStepCount\" : \"granted\""))
+        // Cancelling leaves the policy unchanged and reports errorUserCanceled.
+        let cancel = "'\(healthportBinary.path)' auth request --policy '\(path)' --read BodyMass"
+        let cancelled = try CommandRunner.run(URL(fileURLWithPath: "/usr/bin/script"), ["-qec", cancel, "/dev/null"], stdin: Data("q\n".utf8))
+        #expect(cancelled.status == 75)
+        #expect(cancelled.stdoutText.contains("errorUserCanceled"))
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == policy)
+    }
+}
