@@ -31,8 +31,16 @@ import HealthTestSupport
     }
 
     @Test func everyOptionAppearsInItsPage() throws {
+        // A command group's subcommands are documented in the group's page.
+        var commands: [(String, [String: Any])] = []
         for command in try Self.subcommands() {
             let name = try #require(command["commandName"] as? String)
+            commands.append((name, command))
+            for sub in command["subcommands"] as? [[String: Any]] ?? [] where sub["commandName"] as? String != "help" {
+                commands.append((name, sub))
+            }
+        }
+        for (name, command) in commands {
             let page = try Self.page("healthport-\(name)")
             for argument in command["arguments"] as? [[String: Any]] ?? [] {
                 for spelling in argument["names"] as? [[String: Any]] ?? [] {
@@ -84,7 +92,7 @@ import HealthTestSupport
 
     static let hasJQ = FileManager.default.isExecutableFile(atPath: "/usr/bin/jq")
 
-    @Test(.enabled(if: hasJQ, "jq is not installed: examples not run"), arguments: ["healthport", "healthport-convert", "healthport-info", "healthport-query", "healthport-predicates"])
+    @Test(.enabled(if: hasJQ, "jq is not installed: examples not run"), arguments: ["healthport", "healthport-convert", "healthport-info", "healthport-query", "healthport-auth", "healthport-predicates"])
     func manPageExamplesPrintWhatThePageSays(page: String) throws {
         let text = try Self.page(page, section: page == "healthport-predicates" ? 7 : 1)
         let examples = Self.examples(in: text, blockStart: ".Bd -literal", blockEnd: ".Ed")
@@ -104,7 +112,7 @@ import HealthTestSupport
     func manPagesLintClean() throws {
         let pages = [
             "man1/healthport.1", "man1/healthport-convert.1", "man1/healthport-info.1", "man1/healthport-query.1",
-            "man5/healthport-formats.5", "man7/healthport-predicates.7",
+            "man1/healthport-auth.1", "man5/healthport-formats.5", "man5/healthport-policy.5", "man7/healthport-predicates.7",
         ]
         let result = try CommandRunner.run(
             URL(fileURLWithPath: "/usr/bin/mandoc"), ["-T", "lint", "-W", "warning"] + pages.map { "man/" + $0 },
