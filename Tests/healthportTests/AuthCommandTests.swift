@@ -131,3 +131,59 @@ import HealthTestSupport
         #expect(try String(contentsOfFile: path, encoding: .utf8) == policy)
     }
 }
+
+@Suite(.enabled(if: FileManager.default.fileExists(atPath: Fixtures.samples.path), "../shared/samples is absent"))
+struct PolicyOnRealSamplesTests {
+    static let samples = [
+        "dogsheep-healthkit-to-sqlite/export.xml", "tdda-applehealthdata/export6s3sample.xml", "aleksi-applehealth/testdata.xml",
+        "alxdrcirilo-apple-health-parser/export.zip", "opendroid-hk/sampleexport.xml", "opendroid-hk/sampleexport-2.xml",
+        "symptomatic-clinical-scenarios/export-2.zip", "k0rventen-apple-health-grafana/test-export-cn.zip",
+        "nicolasreyrolle-apple-health-analyzer/exports/workout_running.xml",
+    ]
+
+    @Test(arguments: samples)
+    func aPolicyThatGrantsNothingLetsNothingThrough(sample: String) throws {
+        let policy = try Fixtures.temporaryDirectory().appendingPathComponent("none.json")
+        try Data("{\"version\": 1, \"consumer\": {\"name\": \"Nobody\"}}".utf8).write(to: policy)
+        let input = Fixtures.samples.appendingPathComponent(sample).path
+        for format in ["ndjson", "json"] {
+            let result = try healthport("convert", input, "--policy", policy.path, "--format", format)
+            #expect(result.status == 0)
+            #expect(result.stderr.isEmpty)
+            if format == "ndjson" {
+                let lines = try ndjsonObjects(result.stdout)
+                #expect(lines.count == 1)
+                #expect(lines.first?["characteristics"] == nil)
+            } else {
+                let document = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+                #expect((document["objects"] as? [Any])?.isEmpty == true)
+            }
+        }
+    }
+
+    @Test(arguments: samples)
+    func aPolicyThatGrantsHeartRateLetsOnlyHeartRateThrough(sample: String) throws {
+        let policy = try Fixtures.temporaryDirectory().appendingPathComponent("hr.json")
+        try Data("{\"version\": 1, \"consumer\": {\"name\": \"Cardio\"}, \"read\": {\"HeartRate\": \"granted\"}}".utf8).write(to: policy)
+        let input = Fixtures.samples.appendingPathComponent(sample).path
+        let owner = try ndjsonObjects(try healthport("convert", input, "--type", "HeartRate", "-q").stdout)
+        let consumer = try ndjsonObjects(try healthport("convert", input, "--policy", policy.path).stdout)
+        #expect(consumer.dropFirst().allSatisfy { $0["sampleType"] as? String == "HKQuantityTypeIdentifierHeartRate" })
+        #expect(consumer.count == owner.count)
+    }
+}
+
+@Suite struct PerObjectSheetTests {
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "script(1) is not installed"))
+    func thePerObjectSheetAsksForEachPrescription() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let path = directory.appendingPathComponent("optician.json").path
+        try Data("{\"version\": 1, \"consumer\": {\"name\": \"Optician\"}}".utf8).write(to: URL(fileURLWithPath: path))
+        let command = "'\(healthportBinary.path)' auth request-per-object --policy '\(path)' '\(sampleZip)' --type VisionPrescription"
+        let result = try CommandRunner.run(URL(fileURLWithPath: "/usr/bin/script"), ["-qec", command, "/dev/null"], stdin: Data("y\n".utf8))
+        #expect(result.status == 0, "\(result.stdoutText)")
+        #expect(result.stdoutText.contains("HKVisionPrescriptionTypeGlasses"))
+        let visible = try ndjsonObjects(try healthport("convert", sampleZip, "--policy", path, "--type", "VisionPrescription").stdout)
+        #expect(visible.count == 2)
+    }
+}
