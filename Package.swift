@@ -39,7 +39,10 @@ let package = Package(
         ),
         // The single read path from parsed objects to output: type selection now, predicates and
         // the authorization policy later.
-        .target(name: "HealthQuery", dependencies: ["HealthModel"]),
+        .target(
+            name: "HealthQuery",
+            dependencies: ["HealthModel", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         // Writers: NDJSON, JSON, CSV over one buffered byte writer. Depends on the model alone.
         .target(name: "HealthOutput", dependencies: ["HealthModel"]),
         // The command-line tool: argument parsing and wiring, nothing else.
@@ -65,7 +68,7 @@ let package = Package(
         .testTarget(name: "HealthOutputTests", dependencies: ["HealthOutput", "HealthModel", "HealthQuery"]),
         .testTarget(
             name: "healthportTests",
-            dependencies: ["HealthTestSupport", "healthport"]
+            dependencies: ["HealthTestSupport", "HealthExport", "HealthModel", "healthport"]
         ),
     ],
     swiftLanguageModes: [.v6]

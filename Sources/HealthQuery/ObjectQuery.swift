@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HealthModel
 
@@ -28,6 +29,27 @@ public struct ObjectQuery: Sendable {
     }
 
     public static let all = ObjectQuery()
+
+    /// Identifies which objects the query selects (not how they are written): anchors are only
+    /// valid for the query they were made with.
+    public var identityHash: [UInt8] {
+        var text = "healthport-query-v1\n"
+        text += "types:" + (types.map { $0.sorted().joined(separator: ",") } ?? "*") + "\n"
+        text += "where:" + (predicate?.description ?? "") + "\n"
+        if let window = dateWindow {
+            text += "window:\(window.start.map { String($0) } ?? "-"):\(window.end.map { String($0) } ?? "-"):\(window.strictStartDate):\(window.strictEndDate)\n"
+        }
+        text += "sources:" + sources.map(SourceName.normalized).sorted().joined(separator: ",") + "\n"
+        text += "devices:" + devices.map(SourceName.normalized).sorted().joined(separator: ",") + "\n"
+        text += "uuids:" + uuids.map(\.uuidString).sorted().joined(separator: ",") + "\n"
+        if let policy {
+            text += "policy:\(policy.consumer.name)|\(policy.ownSources.sorted())|"
+            text += policy.read.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.rawValue)" }.joined(separator: ",")
+            text += "|" + policy.readSince.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
+            text += "|" + policy.perObject.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.granted.sorted())-\($0.value.revokedOwn.sorted())" }.joined(separator: ",")
+        }
+        return Array(SHA256.hash(data: Data(text.utf8)))
+    }
 }
 
 /// The date rule of `predicateForSamples(withStart:end:options:)`, on absolute instants, with

@@ -20,6 +20,7 @@ public enum CSVTable: Hashable, Sendable {
     case audiogramSensitivityPoints
     case visionPrescriptions
     case unknownElements
+    case deletedObjects
     case export
 
     static let provenanceColumns = [
@@ -97,6 +98,8 @@ public enum CSVTable: Hashable, Sendable {
             return columns + ["attachments", "metadata", "extensions"]
         case .unknownElements:
             return ["uuid", "element"]
+        case .deletedObjects:
+            return ["uuid", "sampleType"]
         case .export:
             return [
                 "formatVersion", "locale", "exportDate", "exportVersion", "dateOfBirth", "biologicalSex", "bloodType",
@@ -123,6 +126,7 @@ public enum CSVTable: Hashable, Sendable {
         case .audiogramSensitivityPoints: return "audiogram-sensitivity-points"
         case .visionPrescriptions: return "vision-prescriptions"
         case .unknownElements: return "unknown-elements"
+        case .deletedObjects: return "deleted"
         case .export: return "export"
         }
     }
@@ -131,7 +135,7 @@ public enum CSVTable: Hashable, Sendable {
     public var isMainTable: Bool {
         switch self {
         case .workoutEvents, .workoutActivities, .workoutStatistics, .workoutRoutes, .workoutRouteLocations,
-            .instantaneousBeatsPerMinute, .audiogramSensitivityPoints, .export:
+            .instantaneousBeatsPerMinute, .audiogramSensitivityPoints, .export, .deletedObjects:
             return false
         default:
             return true

@@ -153,6 +153,14 @@ public final class CSVWriter: ObjectWriter {
 
     // MARK: ObjectWriter
 
+    /// A deleted object's row in `deleted.csv` (anchored changes).
+    public func writeDeleted(_ uuid: ObjectUUID, type: String) throws {
+        try row(.deletedObjects) { row in
+            row.uuid(uuid)
+            row.string(type)
+        }
+    }
+
     public func begin(_ header: ExportHeader) throws {
         guard case .folder = destination else { return }
         try row(.export) { row in

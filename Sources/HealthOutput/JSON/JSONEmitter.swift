@@ -72,9 +72,15 @@ struct JSONEmitter {
 
     @inline(__always)
     mutating func literal(_ value: StaticString) {
-        out.append(0x22)
-        out.append(value)
-        out.append(0x22)
+        // `true`/`false` are JSON literals, everything else a string.
+        let text = value.description
+        if text == "true" || text == "false" {
+            out.append(value)
+        } else {
+            out.append(0x22)
+            out.append(value)
+            out.append(0x22)
+        }
         needsComma = true
     }
 

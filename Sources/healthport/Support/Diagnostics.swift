@@ -76,6 +76,9 @@ final class Diagnostics {
         } catch let error as AuthorizationError {
             self.error(error.description)
             throw ExitCode(ExitStatus.of(error).rawValue)
+        } catch let error as AnchorError {
+            self.error(error.message)
+            throw ExitCode(ExitStatus.usage.rawValue)
         } catch let error as PolicyFileError {
             self.error(error.message, at: error.path)
             throw ExitCode(ExitStatus.configuration.rawValue)

@@ -1,0 +1,172 @@
+import Foundation
+import HealthModel
+
+/// Writes anchored changes (added objects, deleted objects, the new anchor) in the chosen format.
+///
+/// - NDJSON: `{"type":"begin",…}`, then one line per change —
+///   `{"type":"added","object":{…}}` or `{"type":"deleted","uuid":…,"sampleType":…}` — then
+///   `{"type":"end","added":N,"deleted":M,"complete":…,"anchor":…}`.
+/// - JSON: `{"added":[…],"deleted":[…],"newAnchor":{…}}`, streamed.
+/// - CSV (a folder): the added objects' tables, as `convert` writes them, plus `deleted.csv`.
+public final class ChangeWriter {
+    public enum Format: Sendable { case ndjson, json, csv }
+
+    private let format: Format
+    private let out: OutputBuffer?
+    private let file: AtomicFile?
+    private let csv: CSVWriter?
+    private var firstAdded = true
+    private var firstDeleted = true
+    private var inDeleted = false
+
+    /// Writes NDJSON or JSON to a buffer (standard output) or an atomic file.
+    public init(format: Format, buffer: OutputBuffer?, file: AtomicFile?) {
+        self.format = format
+        self.file = file
+        self.out = file?.buffer ?? buffer
+        self.csv = nil
+    }
+
+    /// Writes CSV tables into a folder.
+    public init(csvFolder folder: String) throws {
+        format = .csv
+        out = nil
+        file = nil
+        csv = try CSVWriter(folder: folder)
+    }
+
+    public func begin(_ header: ExportHeader) throws {
+        switch format {
+        case .ndjson:
+            guard let out else { return }
+            var json = JSONEmitter(out)
+            json.beginObject()
+            json.key("type")
+            json.literal("begin")
+            json.key("formatVersion")
+            json.int(HealthOutputFormat.version)
+            if let date = header.exportDate {
+                json.key("exportDate")
+                json.date(date)
+            }
+            json.endObject()
+            out.append(0x0A)
+            try out.endRecord()
+        case .json:
+            out?.append("{\"added\":[")
+        case .csv:
+            try csv?.begin(header)
+        }
+    }
+
+    public func added(_ object: HealthObject) throws {
+        switch format {
+        case .ndjson:
+            guard let out else { return }
+            out.append("{\"type\":\"added\",\"object\":")
+            var json = JSONEmitter(out)
+            JSONObjectEncoder.write(object, to: &json)
+            out.append("}\n")
+            try out.endRecord()
+        case .json:
+            guard let out else { return }
+            if !firstAdded { out.append(0x2C) }
+            firstAdded = false
+            out.append(0x0A)
+            var json = JSONEmitter(out)
+            JSONObjectEncoder.write(object, to: &json)
+            try out.endRecord()
+        case .csv:
+            try csv?.write(object)
+        }
+    }
+
+    private func writeDeleted(_ uuid: ObjectUUID, _ type: String, to out: OutputBuffer) {
+        var json = JSONEmitter(out)
+        json.beginObject()
+        json.key("uuid")
+        json.uuid(uuid)
+        json.key("sampleType")
+        json.string(type)
+        json.endObject()
+    }
+
+    /// A deleted object, as HealthKit's `HKDeletedObject` reports it: its uuid (and its type).
+    public func deleted(_ uuid: ObjectUUID, type: String) throws {
+        switch format {
+        case .ndjson:
+            guard let out else { return }
+            out.append("{\"type\":\"deleted\",\"uuid\":")
+            var json = JSONEmitter(out)
+            json.uuid(uuid)
+            out.append(",\"sampleType\":")
+            JSONEmitter.appendString(type, to: out)
+            out.append("}\n")
+            try out.endRecord()
+        case .json:
+            guard let out else { return }
+            if !inDeleted {
+                out.append("\n],\"deleted\":[")
+                inDeleted = true
+            }
+            if !firstDeleted { out.append(0x2C) }
+            firstDeleted = false
+            out.append(0x0A)
+            writeDeleted(uuid, type, to: out)
+            try out.endRecord()
+        case .csv:
+            try csv?.writeDeleted(uuid, type: type)
+        }
+    }
+
+    /// Ends the stream with the counts and the new anchor's state, then commits.
+    ///
+    /// - Parameters:
+    ///   - complete: whether the new anchor is caught up with the export (no batch pending).
+    ///   - anchorFile: where the new anchor was written, if anywhere.
+    public func finish(added: Int, deleted: Int, complete: Bool, position: Int, anchorFile: String?) throws {
+        func anchorObject(_ json: inout JSONEmitter) {
+            json.beginObject()
+            json.key("complete")
+            json.literal(complete ? "true" : "false")
+            json.key("position")
+            json.int(position)
+            json.key("file")
+            if let anchorFile { json.string(anchorFile) } else { json.null() }
+            json.endObject()
+        }
+        switch format {
+        case .ndjson:
+            guard let out else { return }
+            var json = JSONEmitter(out)
+            json.beginObject()
+            json.key("type")
+            json.literal("end")
+            json.key("added")
+            json.int(added)
+            json.key("deleted")
+            json.int(deleted)
+            json.key("newAnchor")
+            anchorObject(&json)
+            json.endObject()
+            out.append(0x0A)
+        case .json:
+            guard let out else { return }
+            if !inDeleted { out.append("\n],\"deleted\":[") }
+            out.append("\n],\"newAnchor\":")
+            var json = JSONEmitter(out)
+            anchorObject(&json)
+            out.append("}\n")
+        case .csv:
+            try csv?.finish()
+            return
+        }
+        if let file { try file.commit() } else { try out?.flush() }
+    }
+
+    public func abandon() {
+        file?.abandon()
+        csv?.abandon()
+        out?.discard()
+    }
+}
