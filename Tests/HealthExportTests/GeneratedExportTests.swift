@@ -123,11 +123,12 @@ import HealthTestSupport
         #expect(result.summary.warnings.contains { $0.warning.key == "type:HKQuantityTypeIdentifierFutureMetric" })
     }
 
-    @Test func sampleDataZipIsTheGeneratorsOutput() throws {
-        let zip = Fixtures.sampleData.appendingPathComponent("export.zip")
+    @Test(arguments: [("export.zip", 14), ("export-older.zip", 12)])
+    func sampleDataZipsAreTheGeneratorsOutput(name: String, days: Int) throws {
+        let zip = Fixtures.sampleData.appendingPathComponent(name)
         let committed = try read(.path(zip.path)).sink.objects
         var options = ExportGenerator.Options()
-        options.days = 14
+        options.days = days
         let root = try Fixtures.temporaryDirectory()
         let manifest = try ExportGenerator(options: options).writeFolder(at: root)
         let regenerated = try read(.path(root.path)).sink.objects

@@ -4,7 +4,7 @@ import HealthTestSupport
 
 /// Keeps the man pages and the README honest: every command documented, every option named,
 /// every example run (the jq man-page-tests idea).
-@Suite struct DocumentationTests {
+@Suite(.serialized) struct DocumentationTests {
     static let root = Fixtures.packageRoot
 
     static func page(_ name: String, section: Int = 1) throws -> String {
@@ -92,7 +92,10 @@ import HealthTestSupport
 
     static let hasJQ = FileManager.default.isExecutableFile(atPath: "/usr/bin/jq")
 
-    @Test(.enabled(if: hasJQ, "jq is not installed: examples not run"), arguments: ["healthport", "healthport-convert", "healthport-info", "healthport-query", "healthport-auth", "healthport-predicates"])
+    @Test(.enabled(if: hasJQ, "jq is not installed: examples not run"), arguments: [
+        "healthport", "healthport-convert", "healthport-info", "healthport-query", "healthport-auth", "healthport-diff",
+        "healthport-anchor", "healthport-changes", "healthport-predicates",
+    ])
     func manPageExamplesPrintWhatThePageSays(page: String) throws {
         let text = try Self.page(page, section: page == "healthport-predicates" ? 7 : 1)
         let examples = Self.examples(in: text, blockStart: ".Bd -literal", blockEnd: ".Ed")
@@ -112,7 +115,8 @@ import HealthTestSupport
     func manPagesLintClean() throws {
         let pages = [
             "man1/healthport.1", "man1/healthport-convert.1", "man1/healthport-info.1", "man1/healthport-query.1",
-            "man1/healthport-auth.1", "man5/healthport-formats.5", "man5/healthport-policy.5", "man7/healthport-predicates.7",
+            "man1/healthport-auth.1", "man1/healthport-diff.1", "man1/healthport-anchor.1", "man1/healthport-changes.1",
+            "man5/healthport-formats.5", "man5/healthport-policy.5", "man7/healthport-predicates.7",
         ]
         let result = try CommandRunner.run(
             URL(fileURLWithPath: "/usr/bin/mandoc"), ["-T", "lint", "-W", "warning"] + pages.map { "man/" + $0 },
