@@ -58,3 +58,29 @@ for years in 1 4; do
             "${years}y" "$task" "$s" "$floor_s" "$size_mb" "$rss"
     done
 done
+
+# Anchored changes between two 4-year exports (the older one 30 days shorter): diff against
+# parsing both, changes --anchor against parsing the new one ("parsing" = info: every object
+# built and tallied, nothing written).
+old="$WORK/export-4y-older-d${DENSITY}.xml"
+new="$WORK/export-4y-d${DENSITY}.xml"
+if [ ! -s "$old" ]; then
+    "$BIN/generate-export" --days $((365 * 4 - 30)) --density "$DENSITY" --no-forbidden-characters --output "$old" >/dev/null
+fi
+anchor="$WORK/older.anchor"
+"$BIN/healthport" anchor "$old" --output "$anchor" --quiet
+parse_old=$(field "$(measure "$BIN/healthport" info "$old" --quiet)" seconds)
+parse_new=$(field "$(measure "$BIN/healthport" info "$new" --quiet)" seconds)
+diff_result=$(measure "$BIN/healthport" diff "$old" "$new" --quiet)
+changes_result=$(measure "$BIN/healthport" changes "$new" --anchor "$anchor" --quiet)
+python3 - "$parse_old" "$parse_new" "$diff_result" "$changes_result" "$(wc -c < "$anchor")" "$(wc -c < "$old")" <<'PY'
+import json, sys
+parse_old, parse_new = float(sys.argv[1]), float(sys.argv[2])
+diff, changes = json.loads(sys.argv[3]), json.loads(sys.argv[4])
+anchor_bytes, old_bytes = int(sys.argv[5]), int(sys.argv[6])
+print()
+print("%-32s %9s %9s %12s" % ("anchored changes (4y)", "seconds", "ratio", "peak RSS MB"))
+print("%-32s %9.2f %8.2fx %12.1f" % ("diff / (parse old + parse new)", diff["seconds"], diff["seconds"] / (parse_old + parse_new), diff["peak_rss_mb"]))
+print("%-32s %9.2f %8.2fx %12.1f" % ("changes --anchor / parse new", changes["seconds"], changes["seconds"] / parse_new, changes["peak_rss_mb"]))
+print("anchor: %d bytes for a %d-byte export (%.1f%%)" % (anchor_bytes, old_bytes, 100.0 * anchor_bytes / old_bytes))
+PY

@@ -14,6 +14,7 @@ public final class ChangeTracker {
     private var seen: [UInt64]
     private var seenCount = 0
     public private(set) var targetSet = IdentitySet()
+    private let keepsTargetSet: Bool
     private let skip: Int
     private let limit: Int?
     private var additions = 0
@@ -24,8 +25,12 @@ public final class ChangeTracker {
     /// - Parameters:
     ///   - anchor: what the consumer has seen; `QueryAnchor.origin` for nothing.
     ///   - limit: the most changes to return (a batch).
-    public init(anchor: QueryAnchor, limit: Int?) {
+    ///   - keepsNewAnchor: whether `finish` must return a usable new anchor (keeping the new
+    ///     export's identity set costs about 20 bytes per object; a diff without
+    ///     `--anchor-output` does not need it).
+    public init(anchor: QueryAnchor, limit: Int?, keepsNewAnchor: Bool = true) {
         self.anchor = anchor
+        self.keepsTargetSet = keepsNewAnchor || anchor.target != nil
         self.seen = Array(repeating: 0, count: anchor.base.count / 64 + 1)
         self.skip = anchor.target == nil ? 0 : anchor.position
         self.limit = limit
@@ -49,7 +54,7 @@ public final class ChangeTracker {
     /// Feeds one object of the new export that the query admits.
     public func consume(_ object: HealthObject, added: (HealthObject) throws -> Void) rethrows {
         let uuid = object.uuid
-        targetSet.insert(uuid, type: object.objectType.identifier)
+        if keepsTargetSet { targetSet.insert(uuid, type: object.objectType.identifier) }
         if let index = anchor.base.index(of: uuid) {
             if seen[index / 64] & (1 << UInt64(index % 64)) == 0 {
                 seen[index / 64] |= 1 << UInt64(index % 64)
@@ -65,7 +70,8 @@ public final class ChangeTracker {
         }
     }
 
-    /// After the last object: returns the deletions (uuid and type, by uuid) and the new anchor.
+    /// After the last object: returns the deletions (uuid and type, by uuid) and the new anchor
+    /// (which has an empty base when the tracker was told not to keep it).
     ///
     /// - Throws: `AnchorError` when the anchor cannot belong to this export, or a resumed loop
     ///   meets another export than the one it started with.

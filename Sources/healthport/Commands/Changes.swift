@@ -214,7 +214,7 @@ struct ChangesRun {
             }
             writer = try ChangeWriter(csvFolder: output.output)
         }
-        let tracker = ChangeTracker(anchor: base, limit: limit)
+        let tracker = ChangeTracker(anchor: base, limit: limit, keepsNewAnchor: anchorOutput != nil)
         let sink = Sink(executor: executor, tracker: tracker, writer: writer, baseExportDate: base.baseExportDate, log: log)
         let progress = ProgressLine(forced: diagnostics.progress, quiet: diagnostics.quiet)
         do {
