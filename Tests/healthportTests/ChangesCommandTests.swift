@@ -158,6 +158,10 @@ import HealthTestSupport
         #expect(foreign.status == 64)
         #expect(foreign.stderrText.contains("does not belong to this export"))
         #expect(!FileManager.default.fileExists(atPath: output))
+        // On standard output too, nothing is written before the refusal.
+        let onStandardOutput = try healthport("changes", pair.new, "--anchor", anchor, "-q")
+        #expect(onStandardOutput.status == 64)
+        #expect(!onStandardOutput.stdoutText.contains("\"added\""))
         var bytes = try Data(contentsOf: URL(fileURLWithPath: anchor))
         bytes[bytes.count / 2] ^= 0x55
         try bytes.write(to: URL(fileURLWithPath: anchor))

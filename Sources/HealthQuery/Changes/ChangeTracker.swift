@@ -70,6 +70,22 @@ public final class ChangeTracker {
         }
     }
 
+    /// Whether enough of the base was found in the new export for the anchor to belong to it:
+    /// as many matches as `verify` needs (5 % of the base).
+    public var hasMatchedBase: Bool {
+        anchor.base.count < 50 || seenCount * 20 >= anchor.base.count
+    }
+
+    /// After the last object, before any deletion is reported: refuses an anchor that cannot
+    /// belong to this export.
+    public func verify() throws {
+        let base = anchor.base
+        if base.count >= 50 && seenCount * 20 < base.count {
+            throw AnchorError(
+                "the anchor does not belong to this export: only \(seenCount) of its \(base.count) objects are in it")
+        }
+    }
+
     /// After the last object: returns the deletions (uuid and type, by uuid) and the new anchor
     /// (which has an empty base when the tracker was told not to keep it).
     ///
@@ -78,10 +94,7 @@ public final class ChangeTracker {
     public func finish(exportDate: Int64?, deleted: (ObjectUUID, String) throws -> Void) throws -> QueryAnchor {
         targetSet.finish()
         let base = anchor.base
-        if base.count >= 50 && seenCount * 20 < base.count {
-            throw AnchorError(
-                "the anchor does not belong to this export: only \(seenCount) of its \(base.count) objects are in it")
-        }
+        try verify()
         if let target = anchor.target, target != targetSet.digest {
             throw AnchorError("the anchor is in the middle of a batch loop over another export")
         }

@@ -169,6 +169,17 @@ struct ChangesRun {
         let log: Diagnostics
         var header = ExportHeader()
         var seenObjects = 0
+        /// Added objects held back until the anchor is seen to belong to this export (one of its
+        /// objects met), so that a foreign anchor usually fails before anything is written.
+        var pending: [HealthObject] = []
+        var confirmed = false
+        static let pendingLimit = 5000
+
+        func flush() throws {
+            confirmed = true
+            for object in pending { try writer.added(object) }
+            pending.removeAll()
+        }
 
         init(executor: QueryExecutor, tracker: ChangeTracker, writer: ChangeWriter, baseExportDate: Int64?, log: Diagnostics) {
             self.executor = executor
@@ -191,7 +202,15 @@ struct ChangesRun {
             guard executor.admits(object) else { return }
             seenObjects += 1
             let visible = executor.transformsObjects ? try executor.transform(object) : object
-            try tracker.consume(visible) { try writer.added($0) }
+            try tracker.consume(visible) { added in
+                if confirmed {
+                    try writer.added(added)
+                } else {
+                    pending.append(added)
+                    if pending.count >= Self.pendingLimit { try flush() }
+                }
+            }
+            if !confirmed && tracker.hasMatchedBase { try flush() }
         }
     }
 
@@ -227,6 +246,8 @@ struct ChangesRun {
                     progress.update(value)
                 }, types: executor.typesToRead)
             progress.clear()
+            try tracker.verify()
+            try sink.flush()
             let newAnchor = try tracker.finish(exportDate: sink.header.exportDate?.secondsSince1970) { uuid, type in
                 try writer.deleted(uuid, type: type)
             }
