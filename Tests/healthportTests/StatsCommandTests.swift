@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+import HealthTestSupport
+
+@Suite struct StatsCommandTests {
+    struct Step {
+        var startMinute: Int
+        var endMinute: Int
+        var value: Double
+        var watch: Bool
+    }
+
+    /// Three days of overlapping Watch and iPhone step samples, on whole minutes.
+    static func overlappingSteps() -> [Step] {
+        var rng = SplitMix64(seed: 2024)
+        var steps: [Step] = []
+        for day in 0..<3 {
+            var minute = day * 1440 + 360
+            while minute < day * 1440 + 1380 {
+                let length = 20 + Int(rng.next() % 40)
+                steps.append(Step(startMinute: minute, endMinute: minute + length, value: Double(200 + rng.next() % 2000), watch: false))
+                var inner = minute + Int(rng.next() % 10)
+                while inner < minute + length {
+                    let short = 1 + Int(rng.next() % 8)
+                    steps.append(Step(startMinute: inner, endMinute: inner + short, value: Double(10 + rng.next() % 900), watch: true))
+                    inner += short + Int(rng.next() % 15)
+                }
+                minute += length + Int(rng.next() % 90)
+            }
+        }
+        return steps
+    }
+
+    static func xml(_ steps: [Step]) -> String {
+        func date(_ minute: Int) -> String {
+            let day = 1 + minute / 1440
+            return String(format: "2024-03-%02d %02d:%02d:00 +0000", day, (minute % 1440) / 60, minute % 60)
+        }
+        var text = "<HealthData locale=\"en_US\">\n <ExportDate value=\"2024-03-10 09:00:00 +0000\"/>\n"
+        for step in steps {
+            let provenance = step.watch
+                ? "sourceName=\"Apple Watch\" device=\"&lt;&lt;HKDevice: 0x1&gt;, name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch6,2, software:10.2&gt;\""
+                : "sourceName=\"iPhone\" device=\"&lt;&lt;HKDevice: 0x2&gt;, name:iPhone, manufacturer:Apple Inc., model:iPhone, hardware:iPhone14,2, software:17.2&gt;\""
+            text += " <Record type=\"HKQuantityTypeIdentifierStepCount\" \(provenance) unit=\"count\" startDate=\"\(date(step.startMinute))\" endDate=\"\(date(step.endMinute))\" value=\"\(Int(step.value))\"/>\n"
+        }
+        return text + "</HealthData>\n"
+    }
+
+    /// The merge computed minute by minute: where the Watch counts, only the Watch; elsewhere the iPhone.
+    static func independentMerge(_ steps: [Step]) -> [Double] {
+        var days = [0.0, 0.0, 0.0]
+        for minute in 0..<(3 * 1440) {
+            let covering = steps.filter { $0.startMinute <= minute && minute < $0.endMinute }
+            let watch = covering.filter(\.watch)
+            let winners = watch.isEmpty ? covering : watch
+            for step in winners { days[minute / 1440] += step.value / Double(step.endMinute - step.startMinute) }
+        }
+        return days
+    }
+
+    @Test func mergedDailyStepsDifferFromTheNaiveSumAndEqualAnIndependentMerge() throws {
+        let steps = Self.overlappingSteps()
+        let url = try Fixtures.temporaryDirectory().appendingPathComponent("steps.xml")
+        try Data(Self.xml(steps).utf8).write(to: url)
+        let result = try healthport("stats", url.path, "--type", "StepCount", "--tz", "UTC", "--format", "csv", "-q")
+        #expect(result.status == 0, "\(result.stderrText)")
+        let rows = parseCSV(result.stdoutText).dropFirst()
+        let merged = rows.map { Double($0[2])! }
+        let naive = (0..<3).map { day in steps.filter { $0.startMinute / 1440 == day }.reduce(0) { $0 + $1.value } }
+        let expected = Self.independentMerge(steps)
+        #expect(merged.count == 3)
+        for day in 0..<3 {
+            #expect(abs(merged[day] - expected[day]) < 1e-6, "day \(day): \(merged[day]) vs \(expected[day])")
+            #expect(merged[day] < naive[day] - 100, "day \(day): the merge must not double count")
+        }
+    }
+
+    @Test func formatsAndErrors() throws {
+        let text = try healthport("stats", sampleZip, "--type", "StepCount", "--tz", "Europe/Paris", "-q")
+        #expect(text.status == 0)
+        #expect(text.stdoutText.hasPrefix("START"))
+        let json = try healthport("stats", sampleZip, "--type", "HeartRate", "--interval", "day", "--options", "discreteAverage,discreteMin,discreteMax",
+                                  "--format", "json", "--tz", "Europe/Paris", "-q")
+        let rows = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [[String: Any]])
+        #expect(rows.count == 14)
+        #expect(rows.allSatisfy { ($0["minimum"] as! Double) <= ($0["average"] as! Double) && ($0["average"] as! Double) <= ($0["maximum"] as! Double) })
+        let bySource = try healthport("stats", sampleZip, "--type", "StepCount", "--separate-by-source", "--format", "ndjson", "--tz", "UTC", "-q")
+        let lines = try ndjsonObjects(bySource.stdout)
+        #expect(lines.contains { $0["source"] as? String == "Simon’s iPhone" })
+        #expect(try healthport("stats", sampleZip, "--type", "HeartRate", "--options", "cumulativeSum").status == 64)
+        #expect(try healthport("stats", sampleZip, "--type", "StepCount", "--options", "discreteAverage").status == 64)
+        #expect(try healthport("stats", sampleZip, "--type", "SleepAnalysis").status == 64)
+        #expect(try healthport("stats", sampleZip).status == 64)
+        let kilojoules = try healthport("stats", sampleZip, "--type", "ActiveEnergyBurned", "--unit", "kJ", "--format", "csv", "--tz", "UTC", "-q")
+        let kilocalories = try healthport("stats", sampleZip, "--type", "ActiveEnergyBurned", "--format", "csv", "--tz", "UTC", "-q")
+        let kj = Double(parseCSV(kilojoules.stdoutText)[1][2])!
+        let kcal = Double(parseCSV(kilocalories.stdoutText)[1][2])!
+        #expect(abs(kj - kcal * 4.184) < 1e-3)
+    }
+}
