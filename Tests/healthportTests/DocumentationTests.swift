@@ -86,7 +86,9 @@ import HealthTestSupport
         let result = try CommandRunner.run(URL(fileURLWithPath: "/bin/bash"), ["-c", script], currentDirectory: root)
         #expect(result.status == 0, "\(source): \(example.command): \(result.stderrText)")
         let expected = example.output.joined(separator: "\n")
-        let actual = result.stdoutText.hasSuffix("\n") ? String(result.stdoutText.dropLast()) : result.stdoutText
+        // CSV ends records with CRLF (RFC 4180); a page shows lines.
+        let stdout = result.stdoutText.replacingOccurrences(of: "\r\n", with: "\n")
+        let actual = stdout.hasSuffix("\n") ? String(stdout.dropLast()) : stdout
         #expect(actual == expected, "\(source): \(example.command)")
     }
 
@@ -94,7 +96,7 @@ import HealthTestSupport
 
     @Test(.enabled(if: hasJQ, "jq is not installed: examples not run"), arguments: [
         "healthport", "healthport-convert", "healthport-info", "healthport-query", "healthport-auth", "healthport-diff",
-        "healthport-anchor", "healthport-changes", "healthport-predicates",
+        "healthport-anchor", "healthport-changes", "healthport-stats", "healthport-predicates",
     ])
     func manPageExamplesPrintWhatThePageSays(page: String) throws {
         let text = try Self.page(page, section: page == "healthport-predicates" ? 7 : 1)
@@ -116,6 +118,7 @@ import HealthTestSupport
         let pages = [
             "man1/healthport.1", "man1/healthport-convert.1", "man1/healthport-info.1", "man1/healthport-query.1",
             "man1/healthport-auth.1", "man1/healthport-diff.1", "man1/healthport-anchor.1", "man1/healthport-changes.1",
+            "man1/healthport-stats.1",
             "man5/healthport-formats.5", "man5/healthport-policy.5", "man7/healthport-predicates.7",
         ]
         let result = try CommandRunner.run(
