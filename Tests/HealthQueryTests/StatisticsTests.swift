@@ -113,3 +113,24 @@ import HealthModel
         #expect(throws: QueryError.self) { try StatisticsOptions(parsing: "median") }
     }
 }
+
+@Suite struct StatisticsTimeZoneTests {
+    @Test func theSamplesOwnTimeZoneIsFoundAndIntervalsCanBeReplacedBeforeResults() {
+        let utc = TimeZone(identifier: "UTC")!
+        let anchor = Date(timeIntervalSince1970: 0)
+        let collector = StatisticsCollector(
+            style: .cumulative, options: [.cumulativeSum], intervals: CalendarIntervals(unit: .day, anchor: anchor, timeZone: utc),
+            priority: SourcePriority())
+        let sample = SampleAttributes(
+            sampleType: ObjectType(recordType: "HKQuantityTypeIdentifierStepCount"), sourceRevision: SourceRevision(source: Source(name: "W")),
+            startDate: ExportTimestamp.parse("2024-01-01 23:30:00 +0000")!, endDate: ExportTimestamp.parse("2024-01-01 23:30:00 +0000")!,
+            metadata: Metadata([MetadataEntry(key: "HKTimeZone", value: .string("Asia/Tokyo"))]))
+        collector.add(sample, value: 10)
+        #expect(collector.mostFrequentTimeZone?.identifier == "Asia/Tokyo")
+        #expect(collector.results()[0].start == Date(timeIntervalSince1970: PredicateValue.parseDate("2024-01-01", timeZone: utc)!))
+        let tokyo = collector.mostFrequentTimeZone!
+        collector.intervals = CalendarIntervals(unit: .day, anchor: Date(timeIntervalSince1970: PredicateValue.parseDate("2000-01-01", timeZone: tokyo)!), timeZone: tokyo)
+        // 23:30 UTC is 08:30 the next day in Tokyo.
+        #expect(collector.results()[0].start == Date(timeIntervalSince1970: PredicateValue.parseDate("2024-01-02", timeZone: tokyo)!))
+    }
+}

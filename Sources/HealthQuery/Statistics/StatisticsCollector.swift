@@ -41,11 +41,24 @@ public final class StatisticsCollector {
         var sampleEnd: Double
     }
 
+    struct RawSample {
+        var start: Double
+        var end: Double
+        var value: Double
+        var rank: (Int, Int)
+        var source: Int
+    }
+
     public let style: AggregationStyle
     public let options: StatisticsOptions
-    public let intervals: CalendarIntervals
+    /// The intervals; may be replaced until `results()` (when the time zone is decided from the
+    /// samples themselves).
+    public var intervals: CalendarIntervals
     private let priority: SourcePriority
+    private var samples: [RawSample] = []
     private var pieces: [Int: [Piece]] = [:]
+    /// How often each `HKTimeZone` appeared, to choose a default time zone.
+    public private(set) var timeZoneCounts: [String: Int] = [:]
     private var sources: [String] = []
     private var sourceIndex: [String: Int] = [:]
     public private(set) var sampleCount = 0
@@ -69,9 +82,19 @@ public final class StatisticsCollector {
             sources.append(name)
             sourceIndex[name] = source
         }
-        let rank = priority.rank(of: sample)
+        if case .string(let zone)? = sample.metadata["HKTimeZone"] { timeZoneCounts[zone, default: 0] += 1 }
         let s = Double(sample.startDate.secondsSince1970)
-        let e = max(s, Double(sample.endDate.secondsSince1970))
+        samples.append(RawSample(start: s, end: max(s, Double(sample.endDate.secondsSince1970)), value: value,
+                                 rank: priority.rank(of: sample), source: source))
+    }
+
+    /// The most frequent `HKTimeZone` among the samples, if any carried one.
+    public var mostFrequentTimeZone: TimeZone? {
+        timeZoneCounts.max { ($0.value, $1.key) < ($1.value, $0.key) }.flatMap { TimeZone(identifier: $0.key) }
+    }
+
+    private func bucket(_ raw: RawSample) {
+        let s = raw.start, e = raw.end, value = raw.value, rank = raw.rank, source = raw.source
         let first = intervals.index(of: Date(timeIntervalSince1970: s))
         let splits = style == .cumulative || style == .discreteTemporallyWeighted || options.contains(.duration)
         if e == s || !splits {
@@ -95,7 +118,9 @@ public final class StatisticsCollector {
 
     /// The populated intervals, in chronological order.
     public func results() -> [IntervalStatistics] {
-        pieces.keys.sorted().map { index in
+        pieces.removeAll()
+        for raw in samples { bucket(raw) }
+        return pieces.keys.sorted().map { index in
             let list = pieces[index]!
             var statistics = compute(list, merge: true, index: index)
             if options.contains(.separateBySource) {

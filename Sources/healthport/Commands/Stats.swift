@@ -64,10 +64,12 @@ extension Healthport {
                 try statisticsOptions.validate(for: style, type: type)
                 let unit = try query.outputUnit ?? HealthUnit.cached(entry.canonicalUnit ?? "count")
                 query.outputUnit = nil
-                let zone = try filter.tz.map { name -> TimeZone in
+                let explicitZone = try filter.tz.map { name -> TimeZone in
                     guard let zone = TimeZone(identifier: name) else { throw QueryError(.errorInvalidArgument, "unknown time zone '\(name)'") }
                     return zone
-                } ?? TimeZone.current
+                }
+                // Without --tz, the zone is decided after reading (the samples' HKTimeZone).
+                var zone = explicitZone ?? TimeZone.current
                 let anchorText = anchorDate ?? (interval == .week ? "2000-01-03" : "2000-01-01")
                 guard let anchorSeconds = PredicateValue.parseDate(anchorText, timeZone: zone) else {
                     throw QueryError(.errorInvalidArgument, "--anchor-date: invalid date '\(anchorText)'")
@@ -87,6 +89,14 @@ extension Healthport {
                     }, progress: { progress.update($0) }, types: executor.typesToRead)
                 progress.clear()
                 log.repeats(summary.warnings)
+                if explicitZone == nil, let sampleZone = collector.mostFrequentTimeZone {
+                    zone = sampleZone
+                    guard let anchor = PredicateValue.parseDate(anchorText, timeZone: zone) else {
+                        throw QueryError(.errorInvalidArgument, "--anchor-date: invalid date '\(anchorText)'")
+                    }
+                    collector.intervals = CalendarIntervals(
+                        unit: interval, count: intervalCount, anchor: Date(timeIntervalSince1970: anchor), timeZone: zone)
+                }
                 let text = StatisticsReport(results: collector.results(), options: statisticsOptions, unit: unit.text, zone: zone)
                     .render(format)
                 FileHandle.standardOutput.write(Data(text.utf8))
