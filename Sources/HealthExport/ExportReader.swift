@@ -35,6 +35,9 @@ public final class ExportReader {
 
     private var source: Source
     private var consumed = false
+    /// A second handle on the zip for side files, so they can be read while the document streams
+    /// (the first handle's position belongs to the document).
+    private var attachmentArchive: Archive?
 
     /// Opens the input and finds the export document.
     ///
@@ -50,6 +53,7 @@ public final class ExportReader {
                 let url = try Self.spool(prefix: prefix, rest: stdin)
                 defer { unlink(url.path) }
                 (source, layout) = try Self.openZip(url: url, displayName: input.displayName)
+                attachmentArchive = try? Archive(url: url, accessMode: .read)
             } else if ContentSniffer.looksLikeXML(prefix) {
                 source = .standardInputXML(prefix: prefix)
                 layout = ExportLayout(container: .xml, documentPath: nil, exportRoot: "", sideFiles: [], documentSize: nil)
@@ -70,10 +74,12 @@ public final class ExportReader {
                 let prefix = try file.readPrefix(4096)
                 if ContentSniffer.isZip(prefix) {
                     (source, layout) = try Self.openZip(url: URL(fileURLWithPath: path), displayName: path)
+                    attachmentArchive = try? Archive(url: URL(fileURLWithPath: path), accessMode: .read)
                 } else if ContentSniffer.looksLikeXML(prefix) {
                     source = .file(path: path)
                     let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value
-                    layout = ExportLayout(container: .xml, documentPath: nil, exportRoot: "", sideFiles: [], documentSize: size)
+                    layout = ExportLayout(
+                        container: .xml, documentPath: nil, exportRoot: "", sideFiles: Self.sideFilesBeside(path), documentSize: size)
                 } else {
                     throw ExportError(.notAnExport, "not an Apple Health export (neither a zip, a folder nor XML)", at: SourceLocation(file: path))
                 }
@@ -215,6 +221,56 @@ public final class ExportReader {
         try push(UnsafeRawBufferPointer(start: nil, count: 0), true)
     }
 
+    // MARK: Side files
+
+    /// The largest side file read whole (GPX, ECG CSV, FHIR JSON are kilobytes to a few MB).
+    public static let maximumAttachmentSize = 256 << 20
+
+    /// Reads a side file named relative to the export folder (`workout-routes/route_….gpx`).
+    ///
+    /// - Returns: `nil` when the export has no such file (or is a bare XML with nothing beside it).
+    /// - Throws: `ExportError.unsafeMemberPath` for a path leaving the export, `limitExceeded` for
+    ///   an oversized file, `malformedArchive` for a damaged zip entry.
+    public func attachment(_ reference: String) throws -> Data? {
+        let relative = try AttachmentPath.resolve(reference)
+        guard layout.sideFiles.contains(relative) else { return nil }
+        let fullPath = layout.exportRoot.isEmpty ? relative : layout.exportRoot + "/" + relative
+        switch source {
+        case .zip:
+            guard let archive = attachmentArchive, let entry = archive[fullPath], entry.type == .file else { return nil }
+            guard entry.uncompressedSize <= UInt64(Self.maximumAttachmentSize) else {
+                throw ExportError(.limitExceeded, "\(relative) is larger than \(Self.maximumAttachmentSize >> 20) MiB", at: documentLocation)
+            }
+            var data = Data()
+            do {
+                _ = try archive.extract(entry, skipCRC32: false) { chunk in
+                    data.append(chunk)
+                    if data.count > Self.maximumAttachmentSize { throw ExportError(.limitExceeded, "\(relative) is too large") }
+                }
+            } catch let error as ExportError {
+                throw error
+            } catch {
+                throw ExportError(.malformedArchive, "the zip entry \(fullPath) is damaged (\(error))", at: SourceLocation(file: input.displayName, member: fullPath))
+            }
+            return data
+        case .file(let documentPath):
+            let folder = URL(fileURLWithPath: documentPath).deletingLastPathComponent()
+            let url = folder.appendingPathComponent(relative)
+            // Symlinks leading out of the export are refused too.
+            let resolved = url.resolvingSymlinksInPath().path
+            guard resolved.hasPrefix(folder.resolvingSymlinksInPath().path + "/") else {
+                throw ExportError(.unsafeMemberPath, "refused \(relative): it links outside the export")
+            }
+            let size = (try? FileManager.default.attributesOfItem(atPath: resolved)[.size] as? NSNumber)?.intValue ?? 0
+            guard size <= Self.maximumAttachmentSize else {
+                throw ExportError(.limitExceeded, "\(relative) is larger than \(Self.maximumAttachmentSize >> 20) MiB")
+            }
+            return FileManager.default.contents(atPath: resolved)
+        case .standardInputXML:
+            return nil
+        }
+    }
+
     // MARK: Opening
 
     private static func openZip(url: URL, displayName: String) throws -> (Source, ExportLayout) {
@@ -255,6 +311,21 @@ public final class ExportReader {
             return (.zip(archive, candidate), layout)
         }
         throw ExportError(.notAnExport, "the zip archive holds no Apple Health export document", at: SourceLocation(file: displayName))
+    }
+
+    /// The side files beside a bare `export.xml` given from an unzipped export: only the export's
+    /// own folders are looked at (never a whole home directory).
+    static func sideFilesBeside(_ path: String) -> [String] {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        var files: [String] = []
+        for subfolder in ["workout-routes", "electrocardiograms", "clinical-records"] {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(subfolder).path)) ?? []
+            for name in names.sorted() where !name.hasPrefix(".") && files.count < 1_000_000 { files.append(subfolder + "/" + name) }
+        }
+        if FileManager.default.fileExists(atPath: folder.appendingPathComponent("export_cda.xml").path), !path.hasSuffix("export_cda.xml") {
+            files.append("export_cda.xml")
+        }
+        return files
     }
 
     private static func openFolder(_ path: String) throws -> (Source, ExportLayout) {

@@ -26,6 +26,9 @@ struct XMLPreFilter {
     static let maximumPrologLength = 1 << 20
 
     private(set) var document: Document?
+    /// Root elements accepted besides `HealthData` (and export fragments): `gpx` for routes,
+    /// `ClinicalDocument` for the CDA document.
+    var otherRoots: Set<String> = []
     private(set) var exportVersion: Int?
     /// Bytes replaced so far, and the offset of the first.
     private(set) var replacedCount = 0
@@ -220,7 +223,7 @@ struct XMLPreFilter {
             }
             guard j < n else { return try needMore() }
             let name = String(decoding: b[(i + 1)..<j], as: UTF8.self)
-            if name == "HealthData" {
+            if name == "HealthData" || otherRoots.contains(name) {
                 document = .healthData
             } else if Self.fragmentElements.contains(name) {
                 document = .fragment(firstElement: name)

@@ -21,6 +21,9 @@ extension Healthport {
         @OptionGroup var input: InputOptions
         @OptionGroup var output: OutputOptions
         @OptionGroup var filter: FilterOptions
+        @Flag(name: .long, help: "Workouts carry their route points inline (read from the GPX files).")
+        var includeRoutes = false
+
         @OptionGroup var diagnostics: DiagnosticOptions
 
         func run() throws {
@@ -35,6 +38,20 @@ extension Healthport {
                 let writer = try makeWriter()
                 let progress = ProgressLine(forced: diagnostics.progress, quiet: diagnostics.quiet)
                 let pipeline = ConvertPipeline(executor: executor, writer: writer, progress: progress)
+                if includeRoutes {
+                    pipeline.routeLoader = { reference in
+                        do {
+                            guard let data = try reader.attachment(reference) else {
+                                log.warning("the route file \(reference) is missing from the export")
+                                return nil
+                            }
+                            return try GPXReader.points(in: data, file: SourceLocation(file: reader.input.displayName, member: reference))
+                        } catch let error as ExportError where error.code != .unsafeMemberPath {
+                            log.warning(error.message, at: error.location?.description)
+                            return nil
+                        }
+                    }
+                }
                 do {
                     let summary = try reader.read(
                         into: pipeline, warning: { warning in
@@ -81,6 +98,8 @@ final class ConvertPipeline: ExportSink {
     private let executor: QueryExecutor
     private let writer: any ObjectWriter
     private let progress: ProgressLine
+    /// With `--include-routes`: reads a route's points from its GPX file.
+    var routeLoader: ((String) throws -> [RoutePoint]?)? = nil
 
     init(executor: QueryExecutor, writer: any ObjectWriter, progress: ProgressLine) {
         self.executor = executor
@@ -96,10 +115,18 @@ final class ConvertPipeline: ExportSink {
         guard executor.admits(object) else { return }
         // Counted after the read path: a count of hidden objects would hint at them.
         progress.objects += 1
-        if executor.transformsObjects {
-            try writer.write(try executor.transform(object))
-        } else {
-            try writer.write(object)
+        var visible = executor.transformsObjects ? try executor.transform(object) : object
+        if let routeLoader, case .workout(var workout) = visible {
+            for index in workout.routes.indices {
+                guard let reference = workout.routes[index].fileReference, let points = try routeLoader(reference) else { continue }
+                workout.routes[index].locations = points.map {
+                    RouteLocation(date: $0.time, latitude: $0.latitude, longitude: $0.longitude, altitude: $0.elevation,
+                                  horizontalAccuracy: $0.horizontalAccuracy, verticalAccuracy: $0.verticalAccuracy,
+                                  course: $0.course, speed: $0.speed)
+                }
+            }
+            visible = .workout(workout)
         }
+        try writer.write(visible)
     }
 }

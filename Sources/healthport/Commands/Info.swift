@@ -108,7 +108,7 @@ struct InfoReport {
         }
         var sideFiles: SideFiles? = nil
         let layout = reader.layout
-        if layout.container != .xml {
+        if layout.container != .xml || !layout.sideFiles.isEmpty {
             var files = SideFiles()
             let present = Set(layout.sideFiles)
             for path in layout.sideFiles {
