@@ -271,6 +271,31 @@ public final class ExportReader {
         }
     }
 
+    /// Streams a side file in chunks (for large ones such as `export_cda.xml`).
+    func streamAttachment(_ reference: String, _ body: (UnsafeRawBufferPointer, Bool) throws -> Void) throws {
+        let relative = try AttachmentPath.resolve(reference)
+        guard layout.sideFiles.contains(relative) else { return }
+        let fullPath = layout.exportRoot.isEmpty ? relative : layout.exportRoot + "/" + relative
+        switch source {
+        case .zip:
+            guard let archive = attachmentArchive, let entry = archive[fullPath], entry.type == .file else { return }
+            do {
+                _ = try archive.extract(entry, bufferSize: Self.chunkSize, skipCRC32: false) { chunk in
+                    try chunk.withUnsafeBytes { try body($0, false) }
+                }
+            } catch let error as Archive.ArchiveError {
+                throw ExportError(.malformedArchive, "the zip entry \(fullPath) is damaged (\(error))")
+            }
+            try body(UnsafeRawBufferPointer(start: nil, count: 0), true)
+        case .file(let documentPath):
+            let path = URL(fileURLWithPath: documentPath).deletingLastPathComponent().appendingPathComponent(relative).path
+            guard let file = FileByteSource.open(path: path) else { return }
+            try stream(file, prefix: []) { bytes, isLast in try body(bytes, isLast) }
+        case .standardInputXML:
+            return
+        }
+    }
+
     // MARK: Opening
 
     private static func openZip(url: URL, displayName: String) throws -> (Source, ExportLayout) {

@@ -137,3 +137,14 @@ import HealthTestSupport
         #expect(generated.count == (try sampleManifest()).clinicalFiles.count)
     }
 }
+
+@Suite struct CDATests {
+    @Test func infoCountsTheCDAObservationsByType() throws {
+        let result = try healthport("info", sampleZip, "--cda", "--format", "json", "-q")
+        #expect(result.status == 0)
+        let report = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        let cda = try #require(report["cda"] as? [String: Any])
+        #expect(cda["observations"] as? Int == 3)
+        #expect((cda["byType"] as? [String: Int]) == ["HKQuantityTypeIdentifierHeartRate": 2, "HKQuantityTypeIdentifierBodyMass": 1])
+    }
+}

@@ -440,10 +440,21 @@ public struct ExportGenerator {
         let ecgFile = "electrocardiograms/ecg_2024-01-05.csv"
         try Data(Self.ecg.utf8).write(to: folder.appendingPathComponent(ecgFile))
         manifest.electrocardiogramFiles = [ecgFile]
-        try Data("<?xml version=\"1.0\"?>\n<ClinicalDocument xmlns=\"urn:hl7-org:v3\"><title>Health Data Export</title></ClinicalDocument>\n".utf8)
-            .write(to: folder.appendingPathComponent("export_cda.xml"))
+        try Data(Self.cda.utf8).write(to: folder.appendingPathComponent("export_cda.xml"))
         return manifest
     }
+
+    /// A small CDA document: two heart-rate observations and a body-mass one.
+    static let cda = """
+        <?xml version="1.0"?>
+        <?xml-stylesheet type="text/xsl" href="CDA.xsl"?>
+        <ClinicalDocument xmlns="urn:hl7-org:v3"><title>Health Data Export</title>
+        <entry><organizer><component><observation><text><type>HKQuantityTypeIdentifierHeartRate</type><value>72</value></text></observation></component>
+        <component><observation><text><type>HKQuantityTypeIdentifierHeartRate</type><value>75</value></text></observation></component>
+        <component><observation><text><type>HKQuantityTypeIdentifierBodyMass</type><value>70.5</value></text></observation></component></organizer></entry>
+        </ClinicalDocument>
+
+        """
 
     static let dtd = """
         <!DOCTYPE HealthData [

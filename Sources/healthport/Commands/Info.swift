@@ -20,6 +20,9 @@ extension Healthport {
         @Option(name: .shortAndLong, help: "Output format: text (default) or json.")
         var format: Format = .text
 
+        @Flag(name: .long, help: "Also read export_cda.xml and count its observations by type (it can be gigabytes).")
+        var cda = false
+
         @OptionGroup var diagnostics: DiagnosticOptions
 
         func run() throws {
@@ -42,7 +45,8 @@ extension Healthport {
                 progress.clear()
                 var inventory = collector.inventory
                 inventory.sort()
-                let report = InfoReport(reader: reader, summary: summary, inventory: inventory)
+                var report = InfoReport(reader: reader, summary: summary, inventory: inventory)
+                if cda { report.document.cda = try CDAReader.summarize(reader) }
                 let text = format == .json ? try report.json() : report.text()
                 FileHandle.standardOutput.write(Data(text.utf8))
             }
@@ -92,9 +96,10 @@ struct InfoReport {
         var passedThrough: [String: Int]
         var replacedByteCount: Int
         var warnings: [Warning]
+        var cda: CDAReader.Summary? = nil
     }
 
-    let document: Document
+    var document: Document
 
     init(reader: ExportReader, summary: ExportReader.Summary, inventory: ExportInventory) {
         var characteristics: [String: String] = [:]
@@ -202,6 +207,10 @@ struct InfoReport {
         if !d.passedThrough.isEmpty {
             lines.append("Passed through (not in healthport's model):")
             for key in d.passedThrough.keys.sorted() { lines.append("  \(pad(String(d.passedThrough[key]!), 9, right: true))  \(key)") }
+        }
+        if let cda = d.cda {
+            lines.append("CDA document:   \(cda.observations) observations")
+            for type in cda.byType.keys.sorted() { lines.append("  \(pad(String(cda.byType[type]!), 9, right: true))  \(type)") }
         }
         if d.replacedByteCount > 0 { lines.append("Replaced bytes: \(d.replacedByteCount) (characters XML forbids)") }
         if !d.warnings.isEmpty {
