@@ -122,6 +122,19 @@ import HealthTestSupport
         #expect(try healthport("ecg", sampleZip, "--policy", policy.path).stdout.isEmpty)
     }
 
+    @Test func theECGCommandTakesTheSameFiltersAsEveryObject() throws {
+        let all = try ndjsonObjects(try healthport("ecg", sampleZip, "-q").stdout)
+        let uuid = try #require(all.first?["uuid"] as? String)
+        let before = try healthport("ecg", sampleZip, "-q", "--where", "startDate < \"2024-01-05\"")
+        #expect(before.status == 0)
+        #expect(try ndjsonObjects(before.stdout).isEmpty)
+        let after = try healthport("ecg", sampleZip, "-q", "--where", "startDate >= \"2024-01-05\" AND uuid == \"\(uuid)\"")
+        #expect(try ndjsonObjects(after.stdout).count == 1)
+        // An ECG file names no source: a source filter finds nothing rather than everything.
+        #expect(try healthport("ecg", sampleZip, "-q", "--source", "Apple Watch").stdout.isEmpty)
+        #expect(try healthport("ecg", sampleZip, "-q", "--type", "HKQuantityTypeIdentifierHeartRate").stdout.isEmpty)
+    }
+
     @Test(.enabled(if: FileManager.default.fileExists(atPath: Fixtures.samples.path)))
     func everyClinicalRecordIsJoinedToItsResource() throws {
         let result = try healthport("clinical", Fixtures.samples.appendingPathComponent("symptomatic-clinical-scenarios/export-2.zip").path, "-q")

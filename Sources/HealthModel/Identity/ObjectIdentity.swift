@@ -39,6 +39,7 @@ public enum ObjectIdentity {
         public static let audiogram: UInt8 = 8
         public static let visionPrescription: UInt8 = 9
         public static let unknown: UInt8 = 10
+        public static let electrocardiogram: UInt8 = 11
     }
 
     /// The SHA-256 digest of canonical bytes, optionally followed by a duplicate ordinal.
@@ -139,6 +140,14 @@ public enum ObjectIdentity {
             for attachment in v.attachments { e.append(0x28, attachment) }
             e.append(0x29, v.metadata)
             e.append(0x2A, v.extensions)
+        case .electrocardiogram(let ecg):
+            e.reset(kind: KindByte.electrocardiogram)
+            e.append(0x20, ecg.recordedDate)
+            e.append(0x21, ecg.classification)
+            e.append(0x22, ecg.device)
+            e.append(0x23, ecg.lead)
+            e.append(0x24, int: ecg.voltages.count)
+            for voltage in ecg.voltages { e.append(0x25, ExportNumber(text: "", value: voltage)) }
         case .unknown(let u):
             e.reset(kind: KindByte.unknown)
             e.append(0x20, u.element)

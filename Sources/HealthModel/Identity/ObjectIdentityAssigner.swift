@@ -95,6 +95,9 @@ public struct ObjectIdentityAssigner {
         case .visionPrescription(var o):
             o.uuid = uuid
             object = .visionPrescription(o)
+        case .electrocardiogram(var o):
+            o.uuid = uuid
+            object = .electrocardiogram(o)
         case .unknown(var o):
             o.uuid = uuid
             object = .unknown(o)

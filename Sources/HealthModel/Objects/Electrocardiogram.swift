@@ -29,4 +29,11 @@ public struct Electrocardiogram: Hashable, Sendable {
     }
 
     public static let sampleType = ObjectType(identifier: "HKDataTypeIdentifierElectrocardiogram", kind: .other)
+
+    /// The end of the recording: its start plus the samples at the sampling frequency.
+    public var endDate: ExportTimestamp? {
+        guard let start = recordedDate else { return nil }
+        let seconds = Double(voltages.count) / (samplingFrequency ?? 512)
+        return ExportTimestamp(secondsSince1970: start.secondsSince1970 + Int64(seconds.rounded()), utcOffsetSeconds: start.utcOffsetSeconds)
+    }
 }

@@ -11,6 +11,8 @@ public enum HealthObject: Hashable, Sendable {
     case clinicalRecord(ClinicalRecord)
     case audiogram(Audiogram)
     case visionPrescription(VisionPrescription)
+    /// Read from the ECG CSV files beside the export, not from `export.xml`.
+    case electrocardiogram(Electrocardiogram)
     case unknown(UnknownObject)
 
     public var uuid: ObjectUUID {
@@ -23,6 +25,7 @@ public enum HealthObject: Hashable, Sendable {
         case .clinicalRecord(let o): return o.uuid
         case .audiogram(let o): return o.sample.uuid
         case .visionPrescription(let o): return o.uuid
+        case .electrocardiogram(let o): return o.uuid
         case .unknown(let o): return o.uuid
         }
     }
@@ -38,6 +41,7 @@ public enum HealthObject: Hashable, Sendable {
         case .clinicalRecord(let o): return o.clinicalType
         case .audiogram(let o): return o.sample.sampleType
         case .visionPrescription(let o): return o.sampleType
+        case .electrocardiogram: return Electrocardiogram.sampleType
         case .unknown(let o): return ObjectType(identifier: o.element.name, kind: .other)
         }
     }
@@ -60,6 +64,7 @@ public enum HealthObject: Hashable, Sendable {
         switch self {
         case .clinicalRecord(let o): return o.receivedDate
         case .visionPrescription(let o): return o.dateIssued
+        case .electrocardiogram(let o): return o.recordedDate
         default: return nil
         }
     }
@@ -70,6 +75,7 @@ public enum HealthObject: Hashable, Sendable {
         switch self {
         case .clinicalRecord(let o): return o.receivedDate
         case .visionPrescription(let o): return o.expirationDate ?? o.dateIssued
+        case .electrocardiogram(let o): return o.endDate
         default: return nil
         }
     }
@@ -85,6 +91,7 @@ public enum HealthObject: Hashable, Sendable {
         case .clinicalRecord: return "clinicalRecord"
         case .audiogram: return "audiogram"
         case .visionPrescription: return "visionPrescription"
+        case .electrocardiogram: return "electrocardiogram"
         case .unknown: return "unknown"
         }
     }

@@ -206,49 +206,7 @@ public final class AttachmentRecordWriter {
     public func write(_ ecg: Electrocardiogram) throws {
         separator()
         var json = JSONEmitter(out)
-        json.beginObject()
-        json.key("kind")
-        json.literal("electrocardiogram")
-        json.key("uuid")
-        json.uuid(ecg.uuid)
-        json.key("sampleType")
-        json.string(Electrocardiogram.sampleType.identifier)
-        json.key("file")
-        json.string(ecg.file)
-        if let date = ecg.recordedDate {
-            json.key("startDate")
-            json.date(date)
-        }
-        func field(_ key: StaticString, _ value: String?) {
-            if let value {
-                json.key(key)
-                json.string(value)
-            }
-        }
-        field("classification", ecg.classification)
-        if let raw = ecg.classificationRawValue {
-            json.key("classificationRawValue")
-            json.int(raw)
-        }
-        field("symptoms", ecg.symptoms)
-        field("softwareVersion", ecg.softwareVersion)
-        field("device", ecg.device)
-        if let rate = ecg.samplingFrequency {
-            json.key("samplingFrequency")
-            json.number(ExportNumber(rate))
-        }
-        field("lead", ecg.lead)
-        field("unit", ecg.unit)
-        json.key("numberOfVoltageMeasurements")
-        json.int(ecg.voltages.count)
-        json.key("voltages")
-        json.beginArray()
-        for voltage in ecg.voltages {
-            json.element()
-            json.number(ExportNumber(voltage))
-        }
-        json.endArray()
-        json.endObject()
+        JSONObjectEncoder.write(ecg, to: &json)
         if !asArray { out.append(0x0A) }
         try out.endRecord()
     }

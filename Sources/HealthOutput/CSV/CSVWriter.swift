@@ -271,6 +271,10 @@ public final class CSVWriter: ObjectWriter {
                 metadata(v.metadata, &row)
                 extensions(v.extensions, &row)
             }
+        case .electrocardiogram:
+            // ECGs come from their CSV files, never from export.xml, and `healthport ecg`
+            // writes them as JSON only (a voltage array has no flat row).
+            break
         case .unknown(let u):
             try row(.unknownElements) { row in
                 row.uuid(u.uuid)

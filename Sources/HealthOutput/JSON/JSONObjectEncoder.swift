@@ -29,6 +29,7 @@ enum JSONObjectEncoder {
         case .clinicalRecord(let c): write(c, to: &json)
         case .audiogram(let a): write(a, to: &json)
         case .visionPrescription(let v): write(v, to: &json)
+        case .electrocardiogram(let e): write(e, to: &json)
         case .unknown(let u):
             json.beginObject()
             json.key("kind")
@@ -39,6 +40,53 @@ enum JSONObjectEncoder {
             write(u.element, to: &json)
             json.endObject()
         }
+    }
+
+    /// An ECG with its voltages (microvolts as exported), as `healthport ecg` writes it.
+    static func write(_ ecg: Electrocardiogram, to json: inout JSONEmitter) {
+        json.beginObject()
+        json.key("kind")
+        json.literal("electrocardiogram")
+        json.key("uuid")
+        json.uuid(ecg.uuid)
+        json.key("sampleType")
+        json.string(Electrocardiogram.sampleType.identifier)
+        json.key("file")
+        json.string(ecg.file)
+        if let date = ecg.recordedDate {
+            json.key("startDate")
+            json.date(date)
+        }
+        func field(_ key: StaticString, _ value: String?) {
+            if let value {
+                json.key(key)
+                json.string(value)
+            }
+        }
+        field("classification", ecg.classification)
+        if let raw = ecg.classificationRawValue {
+            json.key("classificationRawValue")
+            json.int(raw)
+        }
+        field("symptoms", ecg.symptoms)
+        field("softwareVersion", ecg.softwareVersion)
+        field("device", ecg.device)
+        if let rate = ecg.samplingFrequency {
+            json.key("samplingFrequency")
+            json.number(ExportNumber(rate))
+        }
+        field("lead", ecg.lead)
+        field("unit", ecg.unit)
+        json.key("numberOfVoltageMeasurements")
+        json.int(ecg.voltages.count)
+        json.key("voltages")
+        json.beginArray()
+        for voltage in ecg.voltages {
+            json.element()
+            json.number(ExportNumber(voltage))
+        }
+        json.endArray()
+        json.endObject()
     }
 
     static func write(_ q: QuantitySample, to json: inout JSONEmitter) {

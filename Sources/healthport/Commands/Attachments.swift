@@ -122,16 +122,11 @@ extension Healthport {
             log.quiet = diagnostics.quiet || filter.policy != nil
             try log.run {
                 guard format != .csv else { throw QueryError(.errorInvalidArgument, "ecg writes ndjson or json") }
+                // The same read path as every other object: --start/--end, --uuid, --where and
+                // --policy all apply. An ECG file has no source, device record or metadata, so
+                // --source, --device and predicates over those match nothing.
                 let query = try filter.makeQuery()
-                if query.predicate != nil || !query.sources.isEmpty || !query.devices.isEmpty {
-                    throw QueryError(.errorInvalidArgument, "ecg takes --start/--end, --uuid and --policy (the CSV files have no source or metadata to filter on)")
-                }
-                if let policy = query.policy, policy.read[Electrocardiogram.sampleType.identifier] != .granted {
-                    // Not readable: nothing, exactly as if there were no recordings.
-                    let writer = AttachmentRecordWriter(json: format == .json, buffer: OutputBuffer(descriptor: 1), file: nil)
-                    try writer.finish()
-                    return
-                }
+                let executor = QueryExecutor(query)
                 let reader = try ExportReader(ExportInput(argument: input.export))
                 let writer = AttachmentRecordWriter(
                     json: format == .json, buffer: output == "-" ? OutputBuffer(descriptor: 1) : nil,
@@ -142,12 +137,7 @@ extension Healthport {
                             guard let data = try reader.attachment(file) else { continue }
                             var ecg = try ElectrocardiogramReader.read(data, file: file)
                             ecg.uuid = Self.uuid(of: data)
-                            if let window = query.dateWindow, let date = ecg.recordedDate {
-                                let seconds = Double(date.secondsSince1970)
-                                let end = seconds + Double(ecg.voltages.count) / (ecg.samplingFrequency ?? 512)
-                                guard window.admits(start: seconds, end: end) else { continue }
-                            }
-                            if !query.uuids.isEmpty && !query.uuids.contains(ecg.uuid) { continue }
+                            guard executor.admits(.electrocardiogram(ecg)) else { continue }
                             try writer.write(ecg)
                         } catch let error as ExportError where error.code != .unsafeMemberPath {
                             log.warning(error.message, at: reader.input.displayName)
