@@ -74,6 +74,8 @@ func matches(_ predicate: String, _ object: HealthObject) throws -> Bool {
         ("quantity > \"200 count/min\" && source == \"Apple Watch\"", false), ("!(quantity > \"200 count/min\") || FALSEPREDICATE", true),
         ("TRUEPREDICATE", true), ("FALSEPREDICATE", false), ("count == 1", true), ("count + 1 == 2", true),
         ("startDate >= \"2024-01-01\"", true), ("startDate < \"2024-01-01T10:00:00Z\"", false),
+        ("startDate >= 2024-01-01", true), ("startDate < 2024-01-01T10:00:00Z", false), ("startDate >= 2024-01-02", false),
+        ("startDate BETWEEN {2024-01-01T09:00:00+00:00, 2024-01-01T11:00:00+0100}", true), ("count == 3 - 2", true),
         ("startDate == CAST(725796000, \"NSDate\")", true), ("startDate < now()", true),
         ("startDate BETWEEN {\"2024-01-01T09:00:00+00:00\", \"2024-01-01T11:00:00+01:00\"}", true),
         ("device.name == \"Apple Watch\"", true), ("device.manufacturer == \"Apple Inc.\"", true), ("device.model == nil", true),

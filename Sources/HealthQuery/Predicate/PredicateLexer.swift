@@ -73,6 +73,13 @@ struct PredicateLexer {
                 tokens.append(Located(token: .string(String(value)), column: start + 1))
                 continue
             }
+            if let end = bareDateEnd(chars, from: i) {
+                // `startDate >= 2024-06-01` reads as people mean it (NSPredicate would subtract):
+                // an ISO 8601 date is taken as if it had been quoted.
+                tokens.append(Located(token: .string(String(String.UnicodeScalarView(chars[i..<end]))), column: start + 1))
+                i = end
+                continue
+            }
             if c.properties.numericType != nil && ("0"..."9").contains(c) || (c == "." && i + 1 < chars.count && ("0"..."9").contains(chars[i + 1])) {
                 var j = i
                 while j < chars.count, ("0"..."9").contains(chars[j]) || chars[j] == "." || chars[j] == "e" || chars[j] == "E"
@@ -137,5 +144,32 @@ struct PredicateLexer {
         }
         tokens.append(Located(token: .end, column: chars.count + 1))
         return tokens
+    }
+
+    /// The end of an unquoted ISO 8601 date or date-time starting at `i`
+    /// (`2024-06-01`, `2024-06-01T08:00:00+02:00`, `…Z`), or nil.
+    static func bareDateEnd(_ chars: [Unicode.Scalar], from i: Int) -> Int? {
+        func digits(_ at: Int, _ count: Int) -> Bool {
+            guard at + count <= chars.count else { return false }
+            return chars[at..<at + count].allSatisfy { ("0"..."9").contains($0) }
+        }
+        func char(_ at: Int, _ c: Unicode.Scalar) -> Bool { at < chars.count && chars[at] == c }
+        guard digits(i, 4), char(i + 4, "-"), digits(i + 5, 2), char(i + 7, "-"), digits(i + 8, 2) else { return nil }
+        var j = i + 10
+        guard char(j, "T"), digits(j + 1, 2), char(j + 3, ":"), digits(j + 4, 2) else { return j }
+        j += 6
+        if char(j, ":"), digits(j + 1, 2) {
+            j += 3
+            if char(j, "."), digits(j + 1, 1) {
+                j += 1
+                while digits(j, 1) { j += 1 }
+            }
+        }
+        if char(j, "Z") {
+            j += 1
+        } else if char(j, "+") || char(j, "-"), digits(j + 1, 2) {
+            if char(j + 3, ":"), digits(j + 4, 2) { j += 6 } else if digits(j + 3, 2) { j += 5 } else { j += 3 }
+        }
+        return j
     }
 }
