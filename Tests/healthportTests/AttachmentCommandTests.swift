@@ -96,6 +96,7 @@ import HealthTestSupport
         let parsed = try ElectrocardiogramReader.read(english, file: "electrocardiograms/ecg_2026-05-30.csv")
         #expect(parsed.voltages.count == count)
         #expect(abs(Double(parsed.voltages.count) - 30 * parsed.samplingFrequency!) < 1)
+        #expect(parsed.endDate.map { $0.secondsSince1970 - parsed.recordedDate!.secondsSince1970 } == 30)
         #expect(parsed.classificationRawValue == 2)
         #expect(parsed.device == "Watch7,12")
         #expect(parsed.recordedDate?.iso8601 == "2026-05-30T16:32:18-07:00")

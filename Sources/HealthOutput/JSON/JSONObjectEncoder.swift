@@ -57,6 +57,10 @@ enum JSONObjectEncoder {
             json.key("startDate")
             json.date(date)
         }
+        if let date = ecg.endDate {
+            json.key("endDate")
+            json.date(date)
+        }
         func field(_ key: StaticString, _ value: String?) {
             if let value {
                 json.key(key)
