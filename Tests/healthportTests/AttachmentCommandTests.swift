@@ -61,6 +61,59 @@ import HealthTestSupport
         #expect(inline.dropFirst().allSatisfy { (($0["routes"] as! [[String: Any]])[0]["locations"] as! [Any]).count == 5 })
     }
 
+    /// The features of `healthport routes` with these extra arguments.
+    static func features(_ arguments: String...) throws -> [[String: Any]] {
+        let result = try CommandRunner.run(healthportBinary, ["routes", sampleZip, "-q"] + arguments, stdin: nil, currentDirectory: nil)
+        #expect(result.status == 0)
+        let collection = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        return try #require(collection["features"] as? [[String: Any]])
+    }
+
+    @Test func routesFollowTheirWorkoutsFiltersAndAuthorization() throws {
+        let all = try Self.features()
+        let starts = all.map { ($0["properties"] as! [String: Any])["startDate"] as! String }
+        let cut = try #require(starts.sorted().dropFirst(2).first)
+        let later = try Self.features("--where", "startDate >= \"\(cut)\"")
+        #expect(later.count == starts.filter { ExportTimestamp.parse($0)!.secondsSince1970 >= ExportTimestamp.parse(cut)!.secondsSince1970 }.count)
+        #expect(later.count > 0 && later.count < all.count)
+        let directory = try Fixtures.temporaryDirectory()
+        func policy(_ name: String, _ read: String) throws -> String {
+            let file = directory.appendingPathComponent(name)
+            try Data(#"{"version": 1, "consumer": {"name": "Runs"}, "read": {\#(read)}}"#.utf8).write(to: file)
+            return file.path
+        }
+        // As in HealthKit, a route needs its workout and the route series type to be readable.
+        let both = try policy("both.json", #""HKWorkoutTypeIdentifier": "granted", "HKWorkoutRouteTypeIdentifier": "granted""#)
+        #expect(try Self.features("--policy", both).count == all.count)
+        let workoutsOnly = try policy("workouts.json", #""HKWorkoutTypeIdentifier": "granted""#)
+        #expect(try Self.features("--policy", workoutsOnly).isEmpty)
+        let denied = try policy("denied.json", #""HKWorkoutTypeIdentifier": "denied", "HKWorkoutRouteTypeIdentifier": "granted""#)
+        #expect(try Self.features("--policy", denied).isEmpty)
+        // Never asked for: HealthKit's errorAuthorizationNotDetermined, exit 77, nothing written.
+        let undetermined = try CommandRunner.run(healthportBinary, ["routes", sampleZip, "--policy", try policy("steps.json", #""StepCount": "granted""#)], stdin: nil, currentDirectory: nil)
+        #expect(undetermined.status == 77 && undetermined.stdout.isEmpty)
+    }
+
+    @Test func aTruncatedRouteIsOneWarningAndTheOthersAreWritten() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let root = directory.appendingPathComponent("apple_health_export")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("workout-routes"), withIntermediateDirectories: true)
+        func workout(_ hour: Int, _ file: String) -> String {
+            let start = "2024-01-01 \(hour):00:00 +0000", end = "2024-01-01 \(hour):30:00 +0000"
+            return #"<Workout workoutActivityType="HKWorkoutActivityTypeRunning" sourceName="W" startDate="\#(start)" endDate="\#(end)"><WorkoutRoute sourceName="W" startDate="\#(start)" endDate="\#(end)"><FileReference path="/workout-routes/\#(file)"/></WorkoutRoute></Workout>"#
+        }
+        try Data("<HealthData locale=\"en_US\">\(workout(10, "good.gpx"))\(workout(12, "bad.gpx"))</HealthData>".utf8)
+            .write(to: root.appendingPathComponent("export.xml"))
+        let point = #"<trkpt lon="2.35" lat="48.85"><ele>35</ele><time>2024-01-01T10:00:00Z</time></trkpt>"#
+        try Data("<gpx><trk><trkseg>\(point)\(point)</trkseg></trk></gpx>".utf8).write(to: root.appendingPathComponent("workout-routes/good.gpx"))
+        try Data("<gpx><trk><trkseg>\(point)<trkpt lon=\"2.3".utf8).write(to: root.appendingPathComponent("workout-routes/bad.gpx"))
+        let result = try healthport("routes", directory.path, "--format", "ndjson")
+        #expect(result.status == 0)
+        #expect(try ndjsonObjects(result.stdout).count == 2)
+        #expect(result.stderrText.contains("bad.gpx"))
+        #expect(result.stderrText.split(separator: "\n").filter { $0.contains("bad.gpx") }.count == 1)
+    }
+
     @Test func pathsThatLeaveTheExportAreRefused() throws {
         for path in ["../../etc/passwd", "/workout-routes/../../x.gpx", "/a//b.gpx", "/./x", ".."] {
             #expect(throws: ExportError.self) { try AttachmentPath.resolve(path) }
@@ -149,6 +202,12 @@ import HealthTestSupport
         }
         let generated = try ndjsonObjects(try healthport("clinical", sampleZip, "-q").stdout)
         #expect(generated.count == (try sampleManifest()).clinicalFiles.count)
+        let policy = try Fixtures.temporaryDirectory().appendingPathComponent("p.json")
+        try Data(#"{"version": 1, "consumer": {"name": "x"}, "read": {"StepCount": "granted"}}"#.utf8).write(to: policy)
+        #expect(try healthport("clinical", sampleZip, "-q", "--policy", policy.path).stdout.isEmpty)
+        let labs = try ndjsonObjects(try healthport("clinical", sampleZip, "-q", "--where", "fhirResource.resourceType == \"Observation\"").stdout)
+        #expect(labs.count == generated.filter { ($0["fhirResource"] as? [String: Any])?["resourceType"] as? String == "Observation" }.count)
+        #expect(labs.count < generated.count)
     }
 }
 
