@@ -173,7 +173,7 @@ public final class ExportReader {
             if let error = parser.pendingError { throw error }
         } catch let error as XMLSyntaxError {
             throw ExportError(
-                .malformedXML, error.message,
+                .malformedXML, error.explained,
                 at: mapper.location(parser).with(line: error.line, column: correctedColumn(error, filter)))
         } catch var error as ExportError {
             if error.location == nil { error.location = location }

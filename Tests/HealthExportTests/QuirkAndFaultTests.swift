@@ -32,6 +32,23 @@ import HealthTestSupport
     @Test func truncatedXMLIsAnError() throws {
         let full = Self.head + Self.record() + Self.record() + "</HealthData>\n"
         try expectError(String(full.prefix(full.count - 40)), .malformedXML)
+        // Cut inside an attribute, inside a tag and between elements: each says the file ends early.
+        for (cut, line) in [(full.count - 40, 5), (full.count - 10, 6), (full.count - 15, 5)] {
+            do {
+                _ = try read(xml: String(full.prefix(cut)))
+                Issue.record("expected an error at \(cut)")
+            } catch let error as ExportError {
+                #expect(error.message.contains("cut off"), "\(error)")
+                #expect(error.location?.line == line, "\(error)")
+            }
+        }
+        // A bad byte in a complete document is not called a cut.
+        do {
+            _ = try read(xml: Self.head + " <Record type=\"x\"\n</HealthData>\n")
+            Issue.record("expected an error")
+        } catch let error as ExportError {
+            #expect(!error.message.contains("cut off"), "\(error)")
+        }
     }
 
     @Test func mismatchedTagsAreAnErrorWithPosition() throws {

@@ -66,7 +66,7 @@ public enum CDAReader {
         } catch is CDAEnd {
         } catch let error as XMLSyntaxError {
             if parser.pendingError is CDAEnd { return handler.summary }
-            throw ExportError(.malformedXML, error.message, at: location.with(line: error.line, column: error.column))
+            throw ExportError(.malformedXML, error.explained, at: location.with(line: error.line, column: error.column))
         } catch var error as ExportError {
             if error.location == nil { error.location = location }
             throw error

@@ -88,7 +88,7 @@ enum XMLDocument {
             try parser.finish()
             if let error = parser.pendingError { throw error }
         } catch let error as XMLSyntaxError {
-            throw ExportError(.malformedXML, error.message, at: file.with(line: error.line, column: error.column))
+            throw ExportError(.malformedXML, error.explained, at: file.with(line: error.line, column: error.column))
         } catch var error as ExportError {
             if error.location == nil { error.location = file }
             throw error

@@ -162,8 +162,15 @@ final class SAXParser {
         } while offset < bytes.count
     }
 
+    /// Tells libxml2 the input has ended. An error here means the document stopped before
+    /// it was complete: the usual sign of an export cut off in transfer.
     func finish() throws {
-        try feed(UnsafeRawBufferPointer(start: nil, count: 0), terminate: true)
+        do {
+            try feed(UnsafeRawBufferPointer(start: nil, count: 0), terminate: true)
+        } catch var error as XMLSyntaxError {
+            error.atEndOfInput = true
+            throw error
+        }
     }
 }
 
@@ -172,4 +179,11 @@ struct XMLSyntaxError: Error {
     var message: String
     var line: Int
     var column: Int
+    /// Raised when the input ended, not at a bad byte: the document is incomplete.
+    var atEndOfInput = false
+
+    /// libxml2's message, with the likely cause when the input ended early.
+    var explained: String {
+        atEndOfInput ? "the document ends before it is complete (cut off?): \(message)" : message
+    }
 }
