@@ -164,9 +164,11 @@ import HealthTestSupport
 }
 
 @Suite struct InterruptTests {
-    @Test func anInterruptRemovesTemporaryOutputAndExits130() throws {
+    @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143)), (SIGHUP, Int32(129))])
+    func aSignalRemovesTemporaryOutputAndKeepsThePreviousOne(signal: Int32, status: Int32) throws {
         let directory = try Fixtures.temporaryDirectory()
         let output = directory.appendingPathComponent("out.ndjson")
+        try Data("previous\n".utf8).write(to: output)
         let process = Process()
         process.executableURL = healthportBinary
         process.arguments = ["convert", "-", "--output", output.path, "-q"]
@@ -176,18 +178,19 @@ import HealthTestSupport
         try process.run()
         let head = "<HealthData locale=\"en_US\">\n" + String(repeating: "<Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"P\" unit=\"count\" startDate=\"2024-01-01 09:00:00 +0100\" endDate=\"2024-01-01 09:01:00 +0100\" value=\"12\"/>\n", count: 2000)
         try input.fileHandleForWriting.write(contentsOf: Data(head.utf8))
-        // Wait until the temporary output exists, then interrupt.
+        // Wait until the temporary output exists beside the previous one, then signal.
         var waited = 0
-        while waited < 100, (try FileManager.default.contentsOfDirectory(atPath: directory.path)).isEmpty {
+        while waited < 100, (try FileManager.default.contentsOfDirectory(atPath: directory.path)).count < 2 {
             usleep(50_000)
             waited += 1
         }
-        #expect(!(try FileManager.default.contentsOfDirectory(atPath: directory.path)).isEmpty)
-        process.interrupt()
+        #expect((try FileManager.default.contentsOfDirectory(atPath: directory.path)).count == 2)
+        kill(process.processIdentifier, signal)
         process.waitUntilExit()
         try? input.fileHandleForWriting.close()
-        #expect(process.terminationStatus == 130)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+        #expect(process.terminationStatus == status)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["out.ndjson"])
+        #expect(try String(contentsOf: output, encoding: .utf8) == "previous\n")
     }
 }
 

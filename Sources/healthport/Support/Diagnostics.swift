@@ -61,6 +61,7 @@ final class Diagnostics {
     /// Runs a command body, printing exactly one diagnostic for a failure and exiting with the
     /// documented status (ArgumentParser would print `Error: …` and exit 1 for all of them).
     func run(_ body: () throws -> Void) throws {
+        Signals.install()
         do {
             try body()
         } catch let error as ExportError {
