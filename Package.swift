@@ -51,7 +51,6 @@ let package = Package(
             dependencies: [
                 "HealthModel", "HealthExport", "HealthQuery", "HealthOutput",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // Deterministic synthetic exports with known answers, for tests, SampleData and benchmarks.

@@ -150,6 +150,15 @@ import HealthTestSupport
         #expect(parsed.voltages.count == count)
         #expect(abs(Double(parsed.voltages.count) - 30 * parsed.samplingFrequency!) < 1)
         #expect(parsed.endDate.map { $0.secondsSince1970 - parsed.recordedDate!.secondsSince1970 } == 30)
+        // The uuid is the recording's, not the file's: it does not depend on the name in the header.
+        var encoder = CanonicalEncoder()
+        func uuid(_ header: String, _ samples: [String]) throws -> ObjectUUID {
+            let ecg = try ElectrocardiogramReader.read(Self.ecg(header, samples: samples), file: "electrocardiograms/e.csv")
+            return ObjectIdentity.uuid(of: .electrocardiogram(ecg), encoder: &encoder)
+        }
+        let header = "Recorded Date,2026-05-30 16:32:18 -0700\nSample Rate,512 hertz\nLead,Lead I\nUnit,µV\n"
+        #expect(try uuid("Name,A\n" + header, ["1.5", "2"]) == uuid("Name,B\n" + header, ["1.5", "2"]))
+        #expect(try uuid("Name,A\n" + header, ["1.5", "2"]) != uuid("Name,A\n" + header, ["1.5", "2.001"]))
         #expect(parsed.classificationRawValue == 2)
         #expect(parsed.device == "Watch7,12")
         #expect(parsed.recordedDate?.iso8601 == "2026-05-30T16:32:18-07:00")

@@ -141,13 +141,19 @@ public enum ObjectIdentity {
             e.append(0x29, v.metadata)
             e.append(0x2A, v.extensions)
         case .electrocardiogram(let ecg):
+            // The recording, not the file: the header's name and date of birth are left out,
+            // so a uuid neither depends on nor encodes them.
             e.reset(kind: KindByte.electrocardiogram)
             e.append(0x20, ecg.recordedDate)
             e.append(0x21, ecg.classification)
-            e.append(0x22, ecg.device)
-            e.append(0x23, ecg.lead)
-            e.append(0x24, int: ecg.voltages.count)
-            for voltage in ecg.voltages { e.append(0x25, ExportNumber(text: "", value: voltage)) }
+            e.append(0x22, ecg.symptoms)
+            e.append(0x23, ecg.softwareVersion)
+            e.append(0x24, ecg.device)
+            e.append(0x25, ecg.samplingFrequency.map { ExportNumber($0) })
+            e.append(0x26, ecg.lead)
+            e.append(0x27, ecg.unit)
+            e.append(0x28, int: ecg.voltages.count)
+            for voltage in ecg.voltages { e.append(0x29, ExportNumber(voltage)) }
         case .unknown(let u):
             e.reset(kind: KindByte.unknown)
             e.append(0x20, u.element)

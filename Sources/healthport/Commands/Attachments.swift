@@ -1,5 +1,4 @@
 import ArgumentParser
-import Crypto
 import Foundation
 import HealthExport
 import HealthModel
@@ -127,6 +126,7 @@ extension Healthport {
                 // --source, --device and predicates over those match nothing.
                 let query = try filter.makeQuery()
                 let executor = QueryExecutor(query)
+                var encoder = CanonicalEncoder()
                 let reader = try ExportReader(ExportInput(argument: input.export))
                 let writer = AttachmentRecordWriter(
                     json: format == .json, buffer: output == "-" ? OutputBuffer(descriptor: 1) : nil,
@@ -136,7 +136,7 @@ extension Healthport {
                         do {
                             guard let data = try reader.attachment(file) else { continue }
                             var ecg = try ElectrocardiogramReader.read(data, file: file)
-                            ecg.uuid = Self.uuid(of: data)
+                            ecg.uuid = ObjectIdentity.uuid(of: .electrocardiogram(ecg), encoder: &encoder)
                             guard executor.admits(.electrocardiogram(ecg)) else { continue }
                             try writer.write(ecg)
                         } catch let error as ExportError where error.code != .unsafeMemberPath {
@@ -149,15 +149,6 @@ extension Healthport {
                     throw error
                 }
             }
-        }
-
-        /// An ECG's uuid: derived from its file's content, as every object's is.
-        static func uuid(of data: Data) -> ObjectUUID {
-            let digest = Array(SHA256.hash(data: Array("healthport-ecg-v1".utf8) + Array(data)))
-            var high: UInt64 = 0, low: UInt64 = 0
-            for i in 0..<8 { high = high << 8 | UInt64(digest[i]) }
-            for i in 8..<16 { low = low << 8 | UInt64(digest[i]) }
-            return ObjectUUID(high: (high & ~0xF000) | 0x8000, low: (low & ~(UInt64(0xC0) << 56)) | (UInt64(0x80) << 56))
         }
     }
 
