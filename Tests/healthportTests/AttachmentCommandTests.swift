@@ -196,6 +196,7 @@ import HealthTestSupport
         // An ECG file names no source: a source filter finds nothing rather than everything.
         #expect(try healthport("ecg", sampleZip, "-q", "--source", "Apple Watch").stdout.isEmpty)
         #expect(try healthport("ecg", sampleZip, "-q", "--type", "HKQuantityTypeIdentifierHeartRate").stdout.isEmpty)
+        #expect(try ndjsonObjects(try healthport("ecg", sampleZip, "-q", "--type", "Electrocardiogram").stdout).count == 1)
     }
 
     @Test(.enabled(if: FileManager.default.fileExists(atPath: Fixtures.samples.path)))

@@ -80,6 +80,8 @@ public enum TypeCatalogue {
             ("HKWorkoutRouteTypeIdentifier", .workoutRoute),
             ("HKActivitySummaryTypeIdentifier", .activitySummary),
             ("HKDataTypeIdentifierAudiogram", .audiogram),
+            // Not in export.xml: read from the ECG CSV files by `healthport ecg`.
+            ("HKDataTypeIdentifierElectrocardiogram", .other),
             ("HKVisionPrescriptionTypeIdentifier", .visionPrescription),
             ("HKDataTypeSleepDurationGoal", .other),
             ("HKCharacteristicTypeIdentifierDateOfBirth", .characteristic),
