@@ -93,3 +93,17 @@ func quantitySample(source: String, value: String, metadata: [MetadataEntry] = [
         }
     }
 }
+
+@Suite struct CompactJSONTests {
+    @Test func keepsKeyOrderNumbersAndStringsAndDropsOnlyLayout() throws {
+        let document = "\u{FEFF}{\n  \"resourceType\" : \"Observation\",\n  \"value\" : 1.50,\n  \"note\" : \"a  \\\" } b\\n\",\n  \"id\" : [ 1 , 2 ]\n}\n"
+        let compact = try #require(CompactJSON.bytes(of: Data(document.utf8)))
+        #expect(String(decoding: compact, as: UTF8.self) == #"{"resourceType":"Observation","value":1.50,"note":"a  \" } b\n","id":[1,2]}"#)
+    }
+
+    @Test func refusesWhatIsNotJSON() {
+        #expect(CompactJSON.bytes(of: Data("{\"a\": ".utf8)) == nil)
+        #expect(CompactJSON.bytes(of: Data([0x7B, 0xFF, 0x7D])) == nil)
+        #expect(CompactJSON.bytes(of: Data("not json".utf8)) == nil)
+    }
+}

@@ -203,6 +203,8 @@ import HealthTestSupport
     func everyClinicalRecordIsJoinedToItsResource() throws {
         let result = try healthport("clinical", Fixtures.samples.appendingPathComponent("symptomatic-clinical-scenarios/export-2.zip").path, "-q")
         #expect(result.status == 0)
+        // The resources are embedded as received: the same bytes on every run, keys in their order.
+        #expect(try healthport("clinical", Fixtures.samples.appendingPathComponent("symptomatic-clinical-scenarios/export-2.zip").path, "-q").stdout == result.stdout)
         let records = try ndjsonObjects(result.stdout)
         #expect(records.count == 35)
         for record in records {

@@ -20,3 +20,17 @@ public struct RoutePoint: Hashable, Sendable {
         self.longitude = longitude
     }
 }
+
+extension RoutePoint {
+    /// A point from a pre-iOS 13 inline `Location`; nil without a position.
+    public init?(location: RouteLocation) {
+        guard let latitude = location.latitude, let longitude = location.longitude else { return nil }
+        self.init(latitude: latitude, longitude: longitude)
+        time = location.date
+        elevation = location.altitude
+        speed = location.speed
+        course = location.course
+        horizontalAccuracy = location.horizontalAccuracy
+        verticalAccuracy = location.verticalAccuracy
+    }
+}

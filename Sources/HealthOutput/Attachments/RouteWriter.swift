@@ -156,17 +156,11 @@ public final class RouteWriter {
         json.number(point.latitude)
         json.key("longitude")
         json.number(point.longitude)
-        func field(_ key: StaticString, _ value: ExportNumber?) {
-            if let value {
-                json.key(key)
-                json.number(value)
-            }
-        }
-        field("elevation", point.elevation)
-        field("speed", point.speed)
-        field("course", point.course)
-        field("horizontalAccuracy", point.horizontalAccuracy)
-        field("verticalAccuracy", point.verticalAccuracy)
+        json.field("elevation", point.elevation)
+        json.field("speed", point.speed)
+        json.field("course", point.course)
+        json.field("horizontalAccuracy", point.horizontalAccuracy)
+        json.field("verticalAccuracy", point.verticalAccuracy)
     }
 
     public func finish() throws {
@@ -211,31 +205,12 @@ public final class AttachmentRecordWriter {
         try out.endRecord()
     }
 
-    /// A clinical record as `convert` writes it, with the FHIR resource's JSON embedded as
-    /// `fhirResource.data` (validated to be JSON, not interpreted).
-    public func write(_ record: HealthObject, resource: Data?) throws {
+    /// A clinical record as `convert` writes it, with its FHIR resource (compact JSON from
+    /// `CompactJSON`) embedded as `fhirResource.data`.
+    public func write(_ record: ClinicalRecord, resource: [UInt8]?) throws {
         separator()
-        let scratch = OutputBuffer(descriptor: -1, capacity: 4096)
-        var json = JSONEmitter(scratch)
-        JSONObjectEncoder.write(record, to: &json)
-        var text = scratch.takeBytes()
-        if let resource, var insertAt = text.lastIndex(of: 0x7D) {
-            // Insert "data": … before the fhirResource object's closing brace.
-            if let marker = String(decoding: text, as: UTF8.self).range(of: "\"fhirResource\":{") {
-                let prefix = String(decoding: text, as: UTF8.self)[..<marker.upperBound].utf8.count
-                var depth = 1
-                var index = prefix
-                while index < text.count && depth > 0 {
-                    if text[index] == 0x7B { depth += 1 }
-                    if text[index] == 0x7D { depth -= 1 }
-                    index += 1
-                }
-                insertAt = index - 1
-                let compact = (try? JSONSerialization.data(withJSONObject: JSONSerialization.jsonObject(with: resource, options: [.fragmentsAllowed]), options: [.fragmentsAllowed, .withoutEscapingSlashes])) ?? Data()
-                text.insert(contentsOf: Array(",\"data\":".utf8) + Array(compact), at: insertAt)
-            }
-        }
-        out.append(contentsOf: text)
+        var json = JSONEmitter(out)
+        JSONObjectEncoder.write(record, resource: resource, to: &json)
         if !asArray { out.append(0x0A) }
         try out.endRecord()
     }

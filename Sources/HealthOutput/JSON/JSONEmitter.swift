@@ -157,6 +157,39 @@ struct JSONEmitter {
         endObject()
     }
 
+    /// A JSON value written as given: `bytes` must be one complete, compact JSON value
+    /// (see `CompactJSON`).
+    mutating func rawValue(_ bytes: [UInt8]) {
+        out.append(contentsOf: bytes)
+        needsComma = true
+    }
+
+    // MARK: Optional fields
+
+    // `"key":value` only when there is a value: absent optional fields are omitted, as
+    // healthport-formats(5) promises, in one place rather than a helper per writer.
+
+    @inline(__always)
+    mutating func field(_ name: StaticString, _ value: String?) {
+        guard let value else { return }
+        key(name)
+        string(value)
+    }
+
+    @inline(__always)
+    mutating func field(_ name: StaticString, _ value: ExportNumber?) {
+        guard let value else { return }
+        key(name)
+        number(value)
+    }
+
+    @inline(__always)
+    mutating func field(_ name: StaticString, _ value: Quantity?) {
+        guard let value else { return }
+        key(name)
+        quantity(value)
+    }
+
     // MARK: Escaping
 
     /// Whether bytes need no JSON escaping: no `"`, no `\\`, nothing below 0x20. Eight bytes at

@@ -61,26 +61,20 @@ enum JSONObjectEncoder {
             json.key("endDate")
             json.date(date)
         }
-        func field(_ key: StaticString, _ value: String?) {
-            if let value {
-                json.key(key)
-                json.string(value)
-            }
-        }
-        field("classification", ecg.classification)
+        json.field("classification", ecg.classification)
         if let raw = ecg.classificationRawValue {
             json.key("classificationRawValue")
             json.int(raw)
         }
-        field("symptoms", ecg.symptoms)
-        field("softwareVersion", ecg.softwareVersion)
-        field("device", ecg.device)
+        json.field("symptoms", ecg.symptoms)
+        json.field("softwareVersion", ecg.softwareVersion)
+        json.field("device", ecg.device)
         if let rate = ecg.samplingFrequency {
             json.key("samplingFrequency")
             json.number(ExportNumber(rate))
         }
-        field("lead", ecg.lead)
-        field("unit", ecg.unit)
+        json.field("lead", ecg.lead)
+        json.field("unit", ecg.unit)
         json.key("numberOfVoltageMeasurements")
         json.int(ecg.voltages.count)
         json.key("voltages")
@@ -185,22 +179,16 @@ enum JSONObjectEncoder {
 
     static func write(_ d: Device, to json: inout JSONEmitter) {
         json.beginObject()
-        func field(_ key: StaticString, _ value: String?) {
-            if let value {
-                json.key(key)
-                json.string(value)
-            }
-        }
-        field("name", d.name)
-        field("manufacturer", d.manufacturer)
-        field("model", d.model)
-        field("hardwareVersion", d.hardwareVersion)
-        field("firmwareVersion", d.firmwareVersion)
-        field("softwareVersion", d.softwareVersion)
-        field("localIdentifier", d.localIdentifier)
-        field("udiDeviceIdentifier", d.udiDeviceIdentifier)
-        field("creationDate", d.creationDate)
-        field("description", d.unparsedDescription)
+        json.field("name", d.name)
+        json.field("manufacturer", d.manufacturer)
+        json.field("model", d.model)
+        json.field("hardwareVersion", d.hardwareVersion)
+        json.field("firmwareVersion", d.firmwareVersion)
+        json.field("softwareVersion", d.softwareVersion)
+        json.field("localIdentifier", d.localIdentifier)
+        json.field("udiDeviceIdentifier", d.udiDeviceIdentifier)
+        json.field("creationDate", d.creationDate)
+        json.field("description", d.unparsedDescription)
         json.endObject()
     }
 
@@ -403,19 +391,13 @@ enum JSONObjectEncoder {
             json.key("date")
             json.date(date)
         }
-        func field(_ key: StaticString, _ value: ExportNumber?) {
-            if let value {
-                json.key(key)
-                json.number(value)
-            }
-        }
-        field("latitude", l.latitude)
-        field("longitude", l.longitude)
-        field("altitude", l.altitude)
-        field("horizontalAccuracy", l.horizontalAccuracy)
-        field("verticalAccuracy", l.verticalAccuracy)
-        field("course", l.course)
-        field("speed", l.speed)
+        json.field("latitude", l.latitude)
+        json.field("longitude", l.longitude)
+        json.field("altitude", l.altitude)
+        json.field("horizontalAccuracy", l.horizontalAccuracy)
+        json.field("verticalAccuracy", l.verticalAccuracy)
+        json.field("course", l.course)
+        json.field("speed", l.speed)
         json.endObject()
     }
 
@@ -450,16 +432,10 @@ enum JSONObjectEncoder {
             json.date(s.startDate)
             json.key("endDate")
             json.date(s.endDate)
-            func field(_ key: StaticString, _ value: ExportNumber?) {
-                if let value {
-                    json.key(key)
-                    json.number(value)
-                }
-            }
-            field("sum", s.sum)
-            field("average", s.average)
-            field("minimum", s.minimum)
-            field("maximum", s.maximum)
+            json.field("sum", s.sum)
+            json.field("average", s.average)
+            json.field("minimum", s.minimum)
+            json.field("maximum", s.maximum)
             if let unit = s.unit {
                 json.key("unit")
                 json.string(unit)
@@ -499,7 +475,9 @@ enum JSONObjectEncoder {
         json.endObject()
     }
 
-    static func write(_ c: ClinicalRecord, to json: inout JSONEmitter) {
+    /// A clinical record; `resource` is its FHIR resource as compact JSON (`CompactJSON`),
+    /// embedded as `fhirResource.data` by `healthport clinical`.
+    static func write(_ c: ClinicalRecord, resource: [UInt8]? = nil, to json: inout JSONEmitter) {
         json.beginObject()
         json.key("kind")
         json.literal("clinicalRecord")
@@ -525,16 +503,14 @@ enum JSONObjectEncoder {
         json.beginObject()
         json.key("resourceType")
         json.string(c.fhirResourceType)
-        func field(_ key: StaticString, _ value: String?) {
-            if let value {
-                json.key(key)
-                json.string(value)
-            }
+        json.field("identifier", c.identifier)
+        json.field("sourceURL", c.sourceURL)
+        json.field("fhirVersion", c.fhirVersion)
+        json.field("resourceFilePath", c.resourceFilePath)
+        if let resource {
+            json.key("data")
+            json.rawValue(resource)
         }
-        field("identifier", c.identifier)
-        field("sourceURL", c.sourceURL)
-        field("fhirVersion", c.fhirVersion)
-        field("resourceFilePath", c.resourceFilePath)
         json.endObject()
         writeExtensions(c.extensions, to: &json)
         json.endObject()
@@ -550,15 +526,9 @@ enum JSONObjectEncoder {
         for p in a.sensitivityPoints {
             json.element()
             json.beginObject()
-            func quantity(_ key: StaticString, _ value: Quantity?) {
-                if let value {
-                    json.key(key)
-                    json.quantity(value)
-                }
-            }
-            quantity("frequency", p.frequency)
-            quantity("leftEarSensitivity", p.leftEarSensitivity)
-            quantity("rightEarSensitivity", p.rightEarSensitivity)
+            json.field("frequency", p.frequency)
+            json.field("leftEarSensitivity", p.leftEarSensitivity)
+            json.field("rightEarSensitivity", p.rightEarSensitivity)
             if let masked = p.leftEarMasked {
                 json.key("leftEarMasked")
                 json.string(masked)
@@ -567,16 +537,10 @@ enum JSONObjectEncoder {
                 json.key("rightEarMasked")
                 json.string(masked)
             }
-            func number(_ key: StaticString, _ value: ExportNumber?) {
-                if let value {
-                    json.key(key)
-                    json.number(value)
-                }
-            }
-            number("leftEarClampingRangeLowerBound", p.leftEarClampingRangeLowerBound)
-            number("leftEarClampingRangeUpperBound", p.leftEarClampingRangeUpperBound)
-            number("rightEarClampingRangeLowerBound", p.rightEarClampingRangeLowerBound)
-            number("rightEarClampingRangeUpperBound", p.rightEarClampingRangeUpperBound)
+            json.field("leftEarClampingRangeLowerBound", p.leftEarClampingRangeLowerBound)
+            json.field("leftEarClampingRangeUpperBound", p.leftEarClampingRangeUpperBound)
+            json.field("rightEarClampingRangeLowerBound", p.rightEarClampingRangeLowerBound)
+            json.field("rightEarClampingRangeUpperBound", p.rightEarClampingRangeUpperBound)
             writeExtensions(p.extensions, to: &json)
             json.endObject()
         }
@@ -655,17 +619,11 @@ enum JSONObjectEncoder {
         if let me = header.characteristics, !me.isEmpty {
             json.key("characteristics")
             json.beginObject()
-            func field(_ key: StaticString, _ value: String?) {
-                if let value {
-                    json.key(key)
-                    json.string(value)
-                }
-            }
-            field("dateOfBirth", me.dateOfBirth)
-            field("biologicalSex", me.biologicalSex)
-            field("bloodType", me.bloodType)
-            field("fitzpatrickSkinType", me.fitzpatrickSkinType)
-            field("cardioFitnessMedicationsUse", me.cardioFitnessMedicationsUse)
+            json.field("dateOfBirth", me.dateOfBirth)
+            json.field("biologicalSex", me.biologicalSex)
+            json.field("bloodType", me.bloodType)
+            json.field("fitzpatrickSkinType", me.fitzpatrickSkinType)
+            json.field("cardioFitnessMedicationsUse", me.cardioFitnessMedicationsUse)
             for other in me.other {
                 json.key(string: other.name)
                 json.string(other.value)

@@ -32,9 +32,7 @@ extension Healthport {
         }
 
         func run() throws {
-            Signals.install()
-            let log = Diagnostics()
-            log.quiet = diagnostics.quiet || filter.policy != nil
+            let log = filter.diagnostics(diagnostics)
             try log.run {
                 let executor = QueryExecutor(try filter.makeQuery())
                 let hash = executor.query.identityHash
@@ -68,9 +66,7 @@ extension Healthport {
         @OptionGroup var diagnostics: DiagnosticOptions
 
         func run() throws {
-            Signals.install()
-            let log = Diagnostics()
-            log.quiet = diagnostics.quiet || filter.policy != nil
+            let log = filter.diagnostics(diagnostics)
             try log.run {
                 let executor = QueryExecutor(try filter.makeQuery())
                 let (set, header) = try IdentityCollector.collect(export: input.export, executor: executor, diagnostics: diagnostics, log: log)
@@ -102,9 +98,7 @@ extension Healthport {
         @OptionGroup var diagnostics: DiagnosticOptions
 
         func run() throws {
-            Signals.install()
-            let log = Diagnostics()
-            log.quiet = diagnostics.quiet || filter.policy != nil
+            let log = filter.diagnostics(diagnostics)
             try log.run {
                 let executor = QueryExecutor(try filter.makeQuery())
                 let (set, header) = try IdentityCollector.collect(export: oldExport, executor: executor, diagnostics: diagnostics, log: log)

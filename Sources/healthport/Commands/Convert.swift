@@ -27,11 +27,7 @@ extension Healthport {
         @OptionGroup var diagnostics: DiagnosticOptions
 
         func run() throws {
-            Signals.install()
-            let log = Diagnostics()
-            // Under a policy the reader's warnings are not printed: they describe the export's
-            // content, and could hint at what the policy hides.
-            log.quiet = diagnostics.quiet || filter.policy != nil
+            let log = filter.diagnostics(diagnostics)
             try log.run {
                 let executor = QueryExecutor(try filter.makeQuery())
                 let reader = try ExportReader(ExportInput(argument: input.export))

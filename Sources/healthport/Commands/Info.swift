@@ -26,9 +26,7 @@ extension Healthport {
         @OptionGroup var diagnostics: DiagnosticOptions
 
         func run() throws {
-            Signals.install()
-            let log = Diagnostics()
-            log.quiet = diagnostics.quiet
+            let log = Diagnostics(quiet: diagnostics.quiet)
             try log.run {
                 let reader = try ExportReader(ExportInput(argument: input.export))
                 let collector = InventorySink()

@@ -33,11 +33,7 @@ extension Healthport {
         }
 
         func run() throws {
-            Signals.install()
-            let log = Diagnostics()
-            // Under a policy the reader's warnings are not printed: they describe the export's
-            // content, and could hint at what the policy hides.
-            log.quiet = diagnostics.quiet || filter.policy != nil
+            let log = filter.diagnostics(diagnostics)
             try log.run {
                 let executor = QueryExecutor(try filter.makeQuery())
                 let descriptors = try sort.map(ObjectSortDescriptor.init(parsing:))

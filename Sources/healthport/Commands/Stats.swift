@@ -46,9 +46,7 @@ extension Healthport {
         }
 
         func run() throws {
-            Signals.install()
-            let log = Diagnostics()
-            log.quiet = diagnostics.quiet || filter.policy != nil
+            let log = filter.diagnostics(diagnostics)
             try log.run {
                 var query = try filter.makeQuery()
                 guard let types = query.types, types.count == 1, let type = types.first,

@@ -1,3 +1,4 @@
+import HealthOutput
 import ArgumentParser
 
 /// The formats `convert` and `query` write.
@@ -14,4 +15,15 @@ struct OutputOptions: ParsableArguments {
         help: ArgumentHelp("Where to write: a file (ndjson, json), a folder (csv), or - for standard output (default).", valueName: "path"),
         completion: .file())
     var output: String = "-"
+}
+
+extension AttachmentRecordWriter {
+    /// A writer to `path`, or to standard output for `-` (the CLI's convention, not the library's).
+    convenience init(json: Bool, path: String) throws {
+        if path == "-" {
+            self.init(json: json, buffer: OutputBuffer(descriptor: 1), file: nil)
+        } else {
+            self.init(json: json, buffer: nil, file: try AtomicFile(destination: path))
+        }
+    }
 }

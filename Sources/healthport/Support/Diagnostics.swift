@@ -10,7 +10,8 @@ final class Diagnostics {
     var quiet = false
     private let useColor: Bool
 
-    init() {
+    init(quiet: Bool = false) {
+        self.quiet = quiet
         let environment = ProcessInfo.processInfo.environment
         useColor = isatty(2) == 1 && environment["TERM"] != "dumb" && environment["NO_COLOR"] == nil
     }
