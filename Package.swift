@@ -65,7 +65,8 @@ let package = Package(
             dependencies: ["HealthExport", "HealthModel", "HealthTestSupport", "ZIPFoundation"]
         ),
         .testTarget(name: "HealthQueryTests", dependencies: ["HealthQuery", "HealthModel"]),
-        .testTarget(name: "HealthOutputTests", dependencies: ["HealthOutput", "HealthModel", "HealthQuery"]),
+        .testTarget(
+            name: "HealthOutputTests", dependencies: ["HealthOutput", "HealthModel", "HealthQuery", "HealthExport", "HealthTestSupport"]),
         .testTarget(
             name: "healthportTests",
             dependencies: ["HealthTestSupport", "HealthExport", "HealthModel", "healthport"]

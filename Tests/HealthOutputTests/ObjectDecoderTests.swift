@@ -1,0 +1,85 @@
+import Foundation
+import HealthExport
+import HealthModel
+import HealthOutput
+import HealthTestSupport
+import Testing
+
+/// healthport's JSON schema read back: `decode(encode(x)) == x` for every object of every sample,
+/// so that the store (and NDJSON input) hold exactly what the export held.
+@Suite struct ObjectDecoderTests {
+    final class Collector: ExportSink {
+        var header = ExportHeader()
+        var objects: [HealthObject] = []
+        func exportDidBegin(_ header: ExportHeader) throws { self.header = header }
+        func consume(_ object: HealthObject) throws { objects.append(object) }
+    }
+
+    static var inputs: [String] {
+        var paths = [
+            Fixtures.sampleData.appendingPathComponent("export.zip").path,
+            Fixtures.sampleData.appendingPathComponent("export-older.zip").path,
+        ]
+        if let files = FileManager.default.enumerator(atPath: Fixtures.samples.path) {
+            for case let file as String in files where (file.hasSuffix(".xml") || file.hasSuffix(".zip")) && !file.contains("cda") {
+                paths.append(Fixtures.samples.appendingPathComponent(file).path)
+            }
+        }
+        return paths
+    }
+
+    @Test func everyObjectOfEverySampleDecodesToItself() throws {
+        let writer = NDJSONWriter(buffer: OutputBuffer(descriptor: -1))
+        var checked = 0
+        for path in Self.inputs {
+            let sink = Collector()
+            guard (try? ExportReader(.path(path)).read(into: sink)) != nil else { continue }
+            for object in sink.objects {
+                let bytes = try writer.encode(object)
+                let decoded = try ObjectDecoder.decode(Array(bytes.dropLast()))
+                #expect(decoded == object, "\(URL(fileURLWithPath: path).lastPathComponent): \(object.kindName) \(object.uuid)")
+                if decoded != object { return }
+                checked += 1
+            }
+        }
+        #expect(checked > 1000)
+    }
+
+    @Test func generatedExportWithEveryKindDecodesToItself() throws {
+        var options = ExportGenerator.Options()
+        options.days = 20
+        let root = try Fixtures.temporaryDirectory()
+        _ = try ExportGenerator(options: options).writeFolder(at: root, documentName: "export.xml")
+        let sink = Collector()
+        _ = try ExportReader(.path(root.path)).read(into: sink)
+        let writer = NDJSONWriter(buffer: OutputBuffer(descriptor: -1))
+        var kinds = Set<String>()
+        for object in sink.objects {
+            let decoded = try ObjectDecoder.decode(Array(try writer.encode(object).dropLast()))
+            #expect(decoded == object)
+            kinds.insert(object.kindName)
+        }
+        #expect(kinds.isSuperset(of: ["quantitySample", "categorySample", "correlation", "workout", "activitySummary"]))
+    }
+
+    @Test func schemaErrorsNameTheMember() {
+        #expect(throws: ObjectDecoder.SchemaError.self) { try ObjectDecoder.decode(Array(#"{"kind":"quantitySample"}"#.utf8)) }
+        do {
+            _ = try ObjectDecoder.decode(Array(#"{"kind":"categorySample","sampleType":"HKCategoryTypeIdentifierMindfulSession","uuid":"x"}"#.utf8))
+            Issue.record("accepted a bad uuid")
+        } catch {
+            #expect("\(error)".contains("uuid"))
+        }
+        #expect(throws: ObjectDecoder.SchemaError.self) { try ObjectDecoder.decode(Array(#"{"kind":"#.utf8)) }
+    }
+
+    @Test func parserRejectsWhatRFC8259Rejects() throws {
+        for text in ["01", "1.", "[1,]", "{\"a\":1,}", "\"\\x\"", "\"\u{01}\"", "[", "nul", "\"\\ud800\"", "1 2"] {
+            #expect(throws: JSONSyntaxError.self, "\(text)") { try JSONParser.parse(Array(text.utf8)) }
+        }
+        let deep = String(repeating: "[", count: 10_000)
+        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(Array(deep.utf8)) }
+        let parsed = try JSONParser.parse(Array(#"{"a":[1.50,-2e3,"\u00e9\ud83d\ude00",true,null]}"#.utf8))
+        #expect(parsed == .object([("a", .array([.number("1.50"), .number("-2e3"), .string("é😀"), .bool(true), .null]))]))
+    }
+}
