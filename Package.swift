@@ -12,11 +12,13 @@ let package = Package(
         .library(name: "HealthExport", targets: ["HealthExport"]),
         .library(name: "HealthOutput", targets: ["HealthOutput"]),
         .library(name: "HealthQuery", targets: ["HealthQuery"]),
+        .library(name: "HealthStore", targets: ["HealthStore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // libxml2 through pkg-config. Named CLibXML2, never `libxml2`: the macOS SDK ships a module
@@ -45,11 +47,20 @@ let package = Package(
         ),
         // Writers: NDJSON, JSON, CSV over one buffered byte writer. Depends on the model alone.
         .target(name: "HealthOutput", dependencies: ["HealthModel"]),
+        // The embedded store: imports into SQLite (through GRDB), queries and anchored changes
+        // over it. Bodies are healthport's JSON, so the same writers and predicates apply.
+        .target(
+            name: "HealthStore",
+            dependencies: [
+                "HealthModel", "HealthExport", "HealthQuery", "HealthOutput",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         // The command-line tool: argument parsing and wiring, nothing else.
         .executableTarget(
             name: "healthport",
             dependencies: [
-                "HealthModel", "HealthExport", "HealthQuery", "HealthOutput",
+                "HealthModel", "HealthExport", "HealthQuery", "HealthOutput", "HealthStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -67,6 +78,10 @@ let package = Package(
         .testTarget(name: "HealthQueryTests", dependencies: ["HealthQuery", "HealthModel"]),
         .testTarget(
             name: "HealthOutputTests", dependencies: ["HealthOutput", "HealthModel", "HealthQuery", "HealthExport", "HealthTestSupport"]),
+        .testTarget(
+            name: "HealthStoreTests",
+            dependencies: ["HealthStore", "HealthExport", "HealthQuery", "HealthModel", "HealthTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .testTarget(
             name: "healthportTests",
             dependencies: ["HealthTestSupport", "HealthExport", "HealthModel", "healthport"]

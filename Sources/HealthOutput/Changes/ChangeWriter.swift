@@ -124,9 +124,21 @@ public final class ChangeWriter {
     /// - Parameters:
     ///   - complete: whether the new anchor is caught up with the export (no batch pending).
     ///   - anchorFile: where the new anchor was written, if anywhere.
-    public func finish(added: Int, deleted: Int, complete: Bool, position: Int, anchorFile: String?) throws {
+    ///   - storeAnchor: for changes read from the store, the store's anchor to pass next time
+    ///     (written instead of `position`).
+    public func finish(added: Int, deleted: Int, complete: Bool, position: Int, anchorFile: String?, storeAnchor: Int? = nil) throws {
         func anchorObject(_ json: inout JSONEmitter) {
             json.beginObject()
+            if let storeAnchor {
+                json.key("complete")
+                json.literal(complete ? "true" : "false")
+                json.key("anchor")
+                json.int(storeAnchor)
+                json.key("file")
+                if let anchorFile { json.string(anchorFile) } else { json.null() }
+                json.endObject()
+                return
+            }
             json.key("complete")
             json.literal(complete ? "true" : "false")
             json.key("position")

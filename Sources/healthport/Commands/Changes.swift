@@ -4,19 +4,27 @@ import HealthExport
 import HealthModel
 import HealthOutput
 import HealthQuery
+import HealthStore
 
 extension Healthport {
     /// `healthport changes`: what changed in an export since an anchor (HKAnchoredObjectQuery).
     struct Changes: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List what was added and deleted since an anchor, in batches, like HKAnchoredObjectQuery.",
-            discussion: "Without --anchor every matching object is added. See healthport-changes(1).")
+            discussion: """
+                Without --anchor every matching object is added. Without an export, reads the \
+                store, whose anchors are numbers. See healthport-changes(1).
+                """)
 
-        @OptionGroup var input: InputOptions
+        @OptionGroup var input: ExportOrStoreOptions
         @OptionGroup var output: OutputOptions
         @OptionGroup var filter: FilterOptions
 
-        @Option(name: .long, help: ArgumentHelp("The anchor of what was already seen (from anchor, diff or a previous changes).", valueName: "file"))
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
+                "The anchor of what was already seen: a file (from anchor, diff or a previous changes), or with the store a number.",
+                valueName: "anchor"))
         var anchor: String? = nil
 
         @Option(name: .long, help: ArgumentHelp("Write the new anchor to this file (atomically, mode 0600).", valueName: "file"))
@@ -35,6 +43,11 @@ extension Healthport {
             let log = filter.diagnostics(diagnostics)
             try log.run {
                 let executor = QueryExecutor(try filter.makeQuery())
+                if let storePath = input.storePath {
+                    try StoreChangesRun(executor: executor, output: output)
+                        .run(store: try HealthStore.openForReading(at: storePath), anchor: anchor, limit: limit, anchorOutput: anchorOutput)
+                    return
+                }
                 let hash = executor.query.identityHash
                 let base: QueryAnchor
                 if let anchor {
@@ -46,7 +59,7 @@ extension Healthport {
                     base = .origin(queryHash: hash)
                 }
                 try ChangesRun(executor: executor, output: output, diagnostics: diagnostics, log: log)
-                    .run(export: input.export, base: base, limit: limit, anchorOutput: anchorOutput)
+                    .run(export: input.export ?? "-", base: base, limit: limit, anchorOutput: anchorOutput)
             }
         }
     }
@@ -210,23 +223,7 @@ struct ChangesRun {
 
     func run(export: String, base: QueryAnchor, limit: Int?, anchorOutput: String?) throws {
         let reader = try ExportReader(ExportInput(argument: export))
-        let writer: ChangeWriter
-        switch output.format {
-        case .ndjson, .json:
-            let format: ChangeWriter.Format = output.format == .json ? .json : .ndjson
-            if output.output == "-" {
-                let buffer = OutputBuffer(descriptor: 1)
-                buffer.flushesEveryRecord = isatty(1) == 1
-                writer = ChangeWriter(format: format, buffer: buffer, file: nil)
-            } else {
-                writer = ChangeWriter(format: format, buffer: nil, file: try AtomicFile(destination: output.output))
-            }
-        case .csv:
-            guard output.output != "-" else {
-                throw QueryError(.errorInvalidArgument, "CSV changes are several tables: write them to a folder with --output DIR")
-            }
-            writer = try ChangeWriter(csvFolder: output.output)
-        }
+        let writer = try ChangeWriter.make(output)
         let tracker = ChangeTracker(anchor: base, limit: limit, keepsNewAnchor: anchorOutput != nil)
         let sink = Sink(executor: executor, tracker: tracker, writer: writer, baseExportDate: base.baseExportDate, log: log)
         let progress = ProgressLine(forced: diagnostics.progress, quiet: diagnostics.quiet)
@@ -256,6 +253,70 @@ struct ChangesRun {
             progress.clear()
             writer.abandon()
             throw error
+        }
+    }
+}
+
+/// `changes` over the store: anchors are positions in its change sequence (numbers), and a
+/// batch reads one snapshot of it.
+struct StoreChangesRun {
+    let executor: QueryExecutor
+    let output: OutputOptions
+
+    /// An anchor given as a number, or as a file holding one (what --anchor-output writes).
+    static func parseAnchor(_ text: String?) throws -> Int {
+        guard let text else { return 0 }
+        if let value = Int(text), value >= 0 { return value }
+        guard FileManager.default.fileExists(atPath: text) else {
+            throw StoreError(.invalidAnchor, "--anchor: '\(text.prefix(80))' is neither a store anchor (a number) nor a file")
+        }
+        guard let data = FileManager.default.contents(atPath: text), data.count < 64,
+            let value = Int(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)), value >= 0
+        else {
+            throw StoreError(.invalidAnchor, "\(text): not a store anchor (the store's anchors are numbers; file anchors belong to exports)")
+        }
+        return value
+    }
+
+    func run(store: HealthStore, anchor: String?, limit: Int?, anchorOutput: String?) throws {
+        let since = try Self.parseAnchor(anchor)
+        let writer = try ChangeWriter.make(output)
+        do {
+            let batch = try store.changes(
+                since: since, query: executor, limit: limit, header: { try writer.begin(executor.header($0)) },
+                added: { try writer.added($0) }, deleted: { try writer.deleted($0, type: $1) })
+            try writer.finish(
+                added: batch.added, deleted: batch.deleted, complete: batch.complete, position: 0, anchorFile: anchorOutput,
+                storeAnchor: batch.newAnchor)
+            if let anchorOutput {
+                let file = try AtomicFile(destination: anchorOutput)
+                file.buffer.appendRaw("\(batch.newAnchor)\n")
+                try file.commit()
+            }
+        } catch {
+            writer.abandon()
+            throw error
+        }
+    }
+}
+
+extension ChangeWriter {
+    /// The writer `--format` and `--output` ask for.
+    static func make(_ output: OutputOptions) throws -> ChangeWriter {
+        switch output.format {
+        case .ndjson, .json:
+            let format: ChangeWriter.Format = output.format == .json ? .json : .ndjson
+            if output.output == "-" {
+                let buffer = OutputBuffer(descriptor: 1)
+                buffer.flushesEveryRecord = isatty(1) == 1
+                return ChangeWriter(format: format, buffer: buffer, file: nil)
+            }
+            return ChangeWriter(format: format, buffer: nil, file: try AtomicFile(destination: output.output))
+        case .csv:
+            guard output.output != "-" else {
+                throw QueryError(.errorInvalidArgument, "CSV changes are several tables: write them to a folder with --output DIR")
+            }
+            return try ChangeWriter(csvFolder: output.output)
         }
     }
 }

@@ -4,6 +4,7 @@ import HealthExport
 import HealthModel
 import HealthOutput
 import HealthQuery
+import HealthStore
 
 extension Healthport {
     /// `healthport query`: a sample query over an export (HealthKit: `HKSampleQueryDescriptor`).
@@ -13,10 +14,11 @@ extension Healthport {
             discussion: """
                 The filters of convert, plus --sort and --limit. Sorting with a limit keeps only \
                 that many objects in memory; a full sort spills sorted runs to private temporary \
-                files. CSV output is one table. See healthport-query(1).
+                files. CSV output is one table. Without an export, reads the store \
+                (healthport-store(5)). See healthport-query(1).
                 """)
 
-        @OptionGroup var input: InputOptions
+        @OptionGroup var input: ExportOrStoreOptions
         @OptionGroup var output: OutputOptions
         @OptionGroup var filter: FilterOptions
 
@@ -37,7 +39,7 @@ extension Healthport {
             try log.run {
                 let executor = QueryExecutor(try filter.makeQuery())
                 let descriptors = try sort.map(ObjectSortDescriptor.init(parsing:))
-                let reader = try ExportReader(ExportInput(argument: input.export))
+                let source = try QuerySource(input)
                 let writer = try makeWriter()
                 let progress = ProgressLine(forced: diagnostics.progress, quiet: diagnostics.quiet)
                 let sink = QueryPipeline(
@@ -47,11 +49,11 @@ extension Healthport {
                 do {
                     let summary: ExportReader.Summary?
                     do {
-                        summary = try reader.read(
-                            into: sink, warning: { warning in
+                        summary = try source.read(
+                            into: sink, executor: executor, warning: { warning in
                                 progress.clear()
                                 log.warning(warning)
-                            }, progress: { progress.update($0) }, types: executor.typesToRead)
+                            }, progress: { progress.update($0) })
                     } catch is QueryPipeline.LimitReached {
                         summary = nil
                     }
@@ -125,5 +127,33 @@ final class QueryPipeline: ExportSink {
 
     func finish() throws {
         try sorter?.drain { try writer.writeEncoded($0) }
+    }
+}
+
+/// Where a query reads: an export, streamed, or the store, through its SQL prefilter.
+enum QuerySource {
+    case export(ExportReader)
+    case store(HealthStore)
+
+    init(_ options: ExportOrStoreOptions) throws {
+        if let path = options.storePath {
+            self = .store(try HealthStore.openForReading(at: path))
+        } else {
+            self = .export(try ExportReader(ExportInput(argument: options.export ?? "-")))
+        }
+    }
+
+    /// Streams what the query may see into the sink; the reader's summary for an export.
+    func read(
+        into sink: any ExportSink, executor: QueryExecutor, warning: @escaping (ExportWarning) -> Void,
+        progress: @escaping (ExportReader.Progress) -> Void
+    ) throws -> ExportReader.Summary? {
+        switch self {
+        case .export(let reader):
+            return try reader.read(into: sink, warning: warning, progress: progress, types: executor.typesToRead)
+        case .store(let store):
+            try store.read(query: executor, into: sink)
+            return nil
+        }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import HealthStore
 
 /// The export argument every reading command takes.
 struct InputOptions: ParsableArguments {
@@ -15,4 +16,29 @@ struct DiagnosticOptions: ParsableArguments {
 
     @Flag(inversion: .prefixedNo, help: "Show a progress line on standard error (default: only when it is a terminal).")
     var progress: Bool? = nil
+}
+
+/// The input of a command that reads an export or the store: an export argument, or
+/// `--store PATH`, or neither (the store at `$HEALTHPORT_STORE` or the default location).
+struct ExportOrStoreOptions: ParsableArguments {
+    @Argument(
+        help: ArgumentHelp("The export (export.zip, the folder, export.xml, or -); omit it to read the store.", valueName: "export"),
+        completion: .file(extensions: ["zip", "xml"]))
+    var export: String? = nil
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Read the store at this path instead of an export (default without an export: $HEALTHPORT_STORE, else ~/.local/share/healthport/health.sqlite).",
+            valueName: "path"))
+    var store: String? = nil
+
+    func validate() throws {
+        if export != nil && store != nil { throw ValidationError("give an export or --store, not both") }
+    }
+
+    /// The store's path when the command reads the store, `nil` when it reads an export.
+    var storePath: String? {
+        export == nil ? StoreLocation.resolve(store) : nil
+    }
 }

@@ -2,6 +2,7 @@ import Foundation
 import HealthExport
 import HealthOutput
 import HealthQuery
+import HealthStore
 import ArgumentParser
 
 /// The only place that writes to standard error: one line per diagnostic, compiler style,
@@ -81,6 +82,9 @@ final class Diagnostics {
         } catch let error as AnchorError {
             self.error(error.message)
             throw ExitCode(ExitStatus.usage.rawValue)
+        } catch let error as StoreError {
+            self.error(error.message)
+            throw ExitCode(ExitStatus.of(error).rawValue)
         } catch let error as PolicyFileError {
             self.error(error.message, at: error.path)
             throw ExitCode(ExitStatus.configuration.rawValue)

@@ -1,6 +1,7 @@
 import HealthExport
 import HealthOutput
 import HealthQuery
+import HealthStore
 
 /// The exit statuses of healthport(1), following sysexits(3). One table, one place.
 enum ExitStatus: Int32 {
@@ -38,6 +39,15 @@ enum ExitStatus: Int32 {
         case .errorInvalidArgument: return .usage
         case .errorAuthorizationDenied, .errorAuthorizationNotDetermined: return .permission
         case .errorUserCanceled: return .tryAgain
+        }
+    }
+
+    static func of(_ error: StoreError) -> ExitStatus {
+        switch error.code {
+        case .notFound: return .noInput
+        case .incompatible, .refusedImport: return .dataError
+        case .invalidAnchor: return .usage
+        case .database: return .ioError
         }
     }
 

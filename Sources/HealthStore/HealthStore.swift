@@ -1,0 +1,148 @@
+import Foundation
+import GRDB
+import HealthExport
+import HealthModel
+
+/// A person's Health history in one SQLite file (WAL): every object of every imported export,
+/// tombstones for the objects that disappeared, and a monotonic change sequence whose current
+/// position is the store's anchor (HealthKit: the store an `HKAnchoredObjectQuery` reads).
+///
+/// Readers get a snapshot: a query or a batch of changes sees the store as of one committed
+/// import, even while another import runs.
+public final class HealthStore {
+    public let path: String
+    let pool: DatabasePool
+
+    private init(path: String, pool: DatabasePool) {
+        self.path = path
+        self.pool = pool
+    }
+
+    /// Opens an existing store for reading; never creates or migrates one.
+    ///
+    /// - Throws: `StoreError` `.notFound`, `.incompatible` (not a store, or a schema this
+    ///   healthport does not know).
+    public static func openForReading(at path: String) throws -> HealthStore {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw StoreError(.notFound, "\(path): no store here (create one with healthport import EXPORT --store \(path))")
+        }
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(30)
+        let pool = try wrap(path) { try DatabasePool(path: path, configuration: configuration) }
+        let store = HealthStore(path: path, pool: pool)
+        try wrap(path) {
+            try pool.read { db in
+                try store.checkIdentity(db, allowEmpty: false)
+                let pending = try StoreSchema.migrator.hasCompletedMigrations(db)
+                if !pending {
+                    throw StoreError(
+                        .incompatible,
+                        "\(path): the store was made by an older healthport; run healthport import once to upgrade it")
+                }
+            }
+        }
+        return store
+    }
+
+    /// Opens a store for importing, creating it (mode 0600, its folder 0700) or upgrading its
+    /// schema as needed.
+    public static func openForWriting(at path: String) throws -> HealthStore {
+        let url = URL(fileURLWithPath: path)
+        let directory = url.deletingLastPathComponent().path
+        if !FileManager.default.fileExists(atPath: directory) {
+            do {
+                try FileManager.default.createDirectory(
+                    atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw StoreError(.database, "\(path): cannot create the folder \(directory): \(error.localizedDescription)")
+            }
+        }
+        // SQLite creates files 0644 less the umask, and gives the -wal and -shm files the main
+        // file's mode: creating the file first makes all three private.
+        let fd = open(path, O_WRONLY | O_CREAT, 0o600)
+        guard fd >= 0 else {
+            throw StoreError(.database, "\(path): cannot create the store: \(String(cString: strerror(errno)))")
+        }
+        close(fd)
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(30)
+        let pool = try wrap(path) { try DatabasePool(path: path, configuration: configuration) }
+        let store = HealthStore(path: path, pool: pool)
+        try wrap(path) {
+            try pool.writeWithoutTransaction { db in
+                try store.checkIdentity(db, allowEmpty: true)
+                try db.execute(sql: "PRAGMA application_id = \(StoreSchema.applicationID)")
+            }
+            try StoreSchema.migrator.migrate(pool)
+        }
+        return store
+    }
+
+    /// Refuses a SQLite file that is not a healthport store, or a store from a newer healthport.
+    private func checkIdentity(_ db: Database, allowEmpty: Bool) throws {
+        let id = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+        let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0
+        if id != StoreSchema.applicationID {
+            if allowEmpty && id == 0 && tables == 0 { return }
+            throw StoreError(.incompatible, "\(path): not a healthport store")
+        }
+        let applied = try StoreSchema.migrator.appliedIdentifiers(db)
+        let known = Set(StoreSchema.knownMigrations)
+        if let unknown = applied.first(where: { !known.contains($0) }) {
+            throw StoreError(
+                .incompatible,
+                "\(path): the store was made by a newer healthport (schema '\(unknown)'); upgrade healthport to read it")
+        }
+    }
+
+    static func wrap<T>(_ path: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as StoreError {
+            throw error
+        } catch let error as DatabaseError {
+            if error.resultCode == .SQLITE_NOTADB {
+                throw StoreError(.incompatible, "\(path): not a healthport store (not an SQLite database)")
+            }
+            throw StoreError(.database, "\(path): \(error.message ?? "\(error.resultCode)")")
+        }
+    }
+
+    /// The store's anchor: the position of its latest change (0 when empty).
+    public func anchor() throws -> Int {
+        try Self.wrap(path) { try pool.read { db in try Self.anchor(db) } }
+    }
+
+    static func anchor(_ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT value FROM store_info WHERE key = 'anchor'") ?? 0
+    }
+
+    /// The header of the latest import (locale, export date, characteristics), as the reader read it.
+    static func latestHeader(_ db: Database) throws -> ExportHeader {
+        guard let text = try String.fetchOne(db, sql: "SELECT header FROM imports ORDER BY id DESC LIMIT 1") else {
+            return ExportHeader()
+        }
+        return try ObjectDecoder.decodeHeader(try JSONParser.parse(Array(text.utf8)))
+    }
+
+    /// Counts for `info`-like summaries and tests.
+    public struct Statistics: Sendable, Equatable {
+        public var objects: Int
+        public var deletedObjects: Int
+        public var imports: Int
+        public var anchor: Int
+    }
+
+    public func statistics() throws -> Statistics {
+        try Self.wrap(path) {
+            try pool.read { db in
+                Statistics(
+                    objects: try Int.fetchOne(db, sql: "SELECT count(*) FROM objects") ?? 0,
+                    deletedObjects: try Int.fetchOne(db, sql: "SELECT count(*) FROM deleted_objects") ?? 0,
+                    imports: try Int.fetchOne(db, sql: "SELECT count(*) FROM imports") ?? 0,
+                    anchor: try Self.anchor(db))
+            }
+        }
+    }
+}

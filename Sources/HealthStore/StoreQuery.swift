@@ -1,0 +1,195 @@
+import Foundation
+import GRDB
+import HealthExport
+import HealthModel
+import HealthQuery
+
+extension HealthStore {
+    /// Streams the objects a query admits, in the order they reached the store (the change
+    /// sequence), to a sink: the header of the latest import first, then each object.
+    ///
+    /// SQL narrows the rows by type, uuid and date (see `StorePrefilter`); every row that
+    /// remains is decoded and passed to the sink, which applies the whole query in Swift
+    /// (`QueryExecutor.admits`) as it does for an export. SQL only ever removes rows the query
+    /// would reject, so a store answers exactly as the export does.
+    public func read(query executor: QueryExecutor, into sink: any ExportSink) throws {
+        try Self.wrap(path) {
+            try pool.read { db in
+                try sink.exportDidBegin(try Self.latestHeader(db))
+                let prefilter = try StorePrefilter(executor: executor, db: db)
+                let cursor = try Row.fetchCursor(
+                    db, sql: "SELECT anchor, body FROM objects" + prefilter.whereClause + " ORDER BY anchor",
+                    arguments: prefilter.arguments)
+                while let row = try cursor.next() {
+                    try sink.consume(try Self.decodeBody(row, path: path))
+                }
+            }
+        }
+    }
+
+    static func decodeBody(_ row: Row, path: String) throws -> HealthObject {
+        let anchor: Int = row[0]
+        guard let body = row[1] as String? else { throw StoreError(.incompatible, "\(path): the store is damaged (object \(anchor) has no body)") }
+        do {
+            return try ObjectDecoder.decode(Array(body.utf8))
+        } catch {
+            throw StoreError(.incompatible, "\(path): the store is damaged (object \(anchor): \(error))")
+        }
+    }
+
+    /// One batch of an anchored object query over the store.
+    public struct ChangeBatch: Sendable, Equatable {
+        public var added: Int
+        public var deleted: Int
+        /// The anchor to pass next time.
+        public var newAnchor: Int
+        /// Whether the batch reached the store's current anchor (no more changes now).
+        public var complete: Bool
+    }
+
+    /// The changes after `anchor` that the query admits, in change order, at most `limit` of
+    /// them (HealthKit: `HKAnchoredObjectQuery` with a limit). Deleted objects are judged by the
+    /// object as it was, so a filtered query reports the deletions a filtered `diff` reports.
+    ///
+    /// - Throws: `StoreError.invalidAnchor` for an anchor ahead of the store.
+    public func changes(
+        since anchor: Int, query executor: QueryExecutor, limit: Int?,
+        header: (ExportHeader) throws -> Void = { _ in },
+        added: (HealthObject) throws -> Void, deleted: (ObjectUUID, String) throws -> Void
+    ) throws -> ChangeBatch {
+        try Self.wrap(path) {
+            try pool.read { db in
+                let current = try Self.anchor(db)
+                guard anchor >= 0, anchor <= current else {
+                    throw StoreError(
+                        .invalidAnchor,
+                        "\(path): anchor \(anchor) is not a position of this store (its anchor is \(current)); was it made for another store?")
+                }
+                try header(try Self.latestHeader(db))
+                var conditions = ["anchor > ?"]
+                var arguments: [any DatabaseValueConvertible] = [anchor]
+                if let types = executor.typesToRead {
+                    conditions.append("type IN (\(Array(repeating: "?", count: types.count).joined(separator: ",")))")
+                    arguments.append(contentsOf: types.sorted() as [any DatabaseValueConvertible])
+                }
+                let filter = " WHERE " + conditions.joined(separator: " AND ")
+                let sql = """
+                    SELECT anchor, body, 0 AS deleted FROM objects\(filter)
+                    UNION ALL
+                    SELECT anchor, body, 1 AS deleted FROM deleted_objects\(filter)
+                    ORDER BY anchor
+                    """
+                let cursor = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments + arguments))
+                var batch = ChangeBatch(added: 0, deleted: 0, newAnchor: current, complete: true)
+                while let row = try cursor.next() {
+                    if let limit, batch.added + batch.deleted >= limit {
+                        batch.complete = false
+                        break
+                    }
+                    let object = try Self.decodeBody(row, path: path)
+                    guard executor.admits(object) else { continue }
+                    if row[2] as Int == 1 {
+                        try deleted(object.uuid, object.objectType.identifier)
+                        batch.deleted += 1
+                    } else {
+                        try added(executor.transformsObjects ? try executor.transform(object) : object)
+                        batch.added += 1
+                    }
+                    batch.newAnchor = row[0]
+                }
+                if batch.complete { batch.newAnchor = current }
+                return batch
+            }
+        }
+    }
+}
+
+/// The SQL part of a query over the store: conditions on indexed columns that every object the
+/// query admits satisfies. Never exact, always a superset; `QueryExecutor.admits` decides.
+struct StorePrefilter {
+    var conditions: [String] = []
+    var arguments = StatementArguments()
+
+    var whereClause: String { conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ") }
+
+    init(executor: QueryExecutor, db: Database) throws {
+        let query = executor.query
+        let types = executor.typesToRead
+        if let types {
+            conditions.append("type IN (\(Array(repeating: "?", count: max(types.count, 1)).joined(separator: ",")))")
+            if types.isEmpty { _ = arguments.append(contentsOf: [""]) }
+            for type in types.sorted() { _ = arguments.append(contentsOf: [type]) }
+        }
+        if !query.uuids.isEmpty {
+            conditions.append("uuid IN (\(Array(repeating: "?", count: query.uuids.count).joined(separator: ",")))")
+            for uuid in query.uuids.map(\.uuidString).sorted() { _ = arguments.append(contentsOf: [uuid]) }
+        }
+        // Dates: bounds on start_date, widened by the longest duration (and the largest
+        // inversion, end before start) of the selected types, so the (type, start_date) index
+        // serves the window whatever HKQueryOptions say. Objects without dates pass.
+        var lower: Double? = nil
+        var upper: Double? = nil
+        if let window = query.dateWindow {
+            lower = window.start
+            upper = window.end
+        }
+        if let predicate = query.predicate {
+            let (l, u) = Self.dateBounds(predicate)
+            if let l { lower = max(lower ?? l, l) }
+            if let u { upper = min(upper ?? u, u) }
+        }
+        if lower != nil || upper != nil {
+            var extentSQL = "SELECT coalesce(max(max_duration), 0), coalesce(max(max_inversion), 0) FROM type_extents"
+            var extentArguments = StatementArguments()
+            if let types {
+                extentSQL += " WHERE type IN (\(Array(repeating: "?", count: max(types.count, 1)).joined(separator: ",")))"
+                if types.isEmpty { _ = extentArguments.append(contentsOf: [""]) }
+                for type in types.sorted() { _ = extentArguments.append(contentsOf: [type]) }
+            }
+            let row = try Row.fetchOne(db, sql: extentSQL, arguments: extentArguments)
+            let duration: Int64 = row?[0] ?? 0
+            let inversion: Int64 = row?[1] ?? 0
+            var range: [String] = []
+            if let lower {
+                range.append("start_date >= ?")
+                _ = arguments.append(contentsOf: [(lower - Double(duration)).rounded(.down)])
+            }
+            if let upper {
+                range.append("start_date <= ?")
+                _ = arguments.append(contentsOf: [(upper + Double(inversion)).rounded(.up)])
+            }
+            conditions.append("(start_date IS NULL OR (" + range.joined(separator: " AND ") + "))")
+        }
+    }
+
+    /// Bounds on an admitted object's dates implied by a predicate's top-level conjuncts of the
+    /// form `startDate|endDate <op> date` (the only part translated to SQL; the rest, and these
+    /// too, are evaluated in Swift). `lower` bounds the end date from below, `upper` the start
+    /// date from above, as the date window does.
+    static func dateBounds(_ predicate: QueryPredicate) -> (lower: Double?, upper: Double?) {
+        var lower: Double? = nil
+        var upper: Double? = nil
+        let conjuncts: [QueryPredicate]
+        if case .and(let parts) = predicate { conjuncts = parts } else { conjuncts = [predicate] }
+        for part in conjuncts {
+            guard case .comparison(let c) = part, c.quantifier == nil,
+                case .keyPath(let path, _, _) = c.left, case .literal(.date(let date), _) = c.right
+            else { continue }
+            switch (path, c.op) {
+            // endDate ≥ start-like bounds: the object ends at or after `date`.
+            case (.endDate, .greater), (.endDate, .greaterOrEqual), (.endDate, .equal),
+                (.startDate, .greater), (.startDate, .greaterOrEqual), (.startDate, .equal):
+                lower = max(lower ?? date, date)
+            default: break
+            }
+            switch (path, c.op) {
+            // startDate ≤ end-like bounds: the object starts at or before `date`.
+            case (.startDate, .less), (.startDate, .lessOrEqual), (.startDate, .equal),
+                (.endDate, .less), (.endDate, .lessOrEqual), (.endDate, .equal):
+                upper = min(upper ?? date, date)
+            default: break
+            }
+        }
+        return (lower, upper)
+    }
+}
