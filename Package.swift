@@ -84,7 +84,10 @@ let package = Package(
         ),
         .testTarget(
             name: "healthportTests",
-            dependencies: ["HealthTestSupport", "HealthExport", "HealthModel", "healthport"]
+            dependencies: [
+                "HealthTestSupport", "HealthExport", "HealthModel", "healthport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -16,10 +16,18 @@ public enum CommandRunner {
         var data = Data()
     }
 
-    public static func run(_ executable: URL, _ arguments: [String], stdin: Data? = nil, currentDirectory: URL? = nil) throws -> Result {
+    /// Runs a program to completion; `environment` entries are added to (or replace) the
+    /// current environment's.
+    public static func run(
+        _ executable: URL, _ arguments: [String], stdin: Data? = nil, currentDirectory: URL? = nil,
+        environment: [String: String] = [:]
+    ) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         if let currentDirectory { process.currentDirectoryURL = currentDirectory }
         let out = Pipe()
         let err = Pipe()

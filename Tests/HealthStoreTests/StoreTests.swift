@@ -1,1 +1,86 @@
+import Foundation
+import GRDB
+import HealthExport
+import HealthModel
+import HealthQuery
+import HealthTestSupport
 import Testing
+
+@testable import HealthStore
+
+@Suite struct StoreTests {
+    static func importedStore() throws -> (path: String, store: HealthStore, objects: Int) {
+        let path = try Fixtures.temporaryDirectory().appendingPathComponent("health.sqlite").path
+        let store = try HealthStore.openForWriting(at: path)
+        let reader = try ExportReader(.path(Fixtures.sampleData.appendingPathComponent("export.zip").path))
+        let (summary, _) = try store.importExport(reader, inputName: "export.zip")
+        return (path, store, summary.objects)
+    }
+
+    @Test func aStoreFromANewerHealthportIsRefusedAndLeftAlone() throws {
+        // The importing connection closes (and checkpoints) before the store is changed.
+        let path = try { () throws -> String in try Self.importedStore().path }()
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-future')") }
+        try queue.close()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        for open in [HealthStore.openForReading, HealthStore.openForWriting] {
+            do {
+                _ = try open(path)
+                Issue.record("opened a store from a newer healthport")
+            } catch let error as StoreError {
+                #expect(error.code == .incompatible && error.message.contains("newer healthport"))
+            }
+        }
+        let now = try Data(contentsOf: URL(fileURLWithPath: path))
+        let differing = zip(now, bytes).enumerated().filter { $0.element.0 != $0.element.1 }.map(\.offset)
+        #expect(now == bytes, "\(now.count) vs \(bytes.count): \(differing.prefix(10))")
+    }
+
+    @Test func aStoreWhoseSchemaIsIncompleteIsUpgradedByTheNextImportNotByReaders() throws {
+        // A store made before its first migration completed (the earliest "older schema"):
+        // readers refuse it with advice; opening it for an import migrates it.
+        let path = try Fixtures.temporaryDirectory().appendingPathComponent("health.sqlite").path
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            try db.execute(sql: "PRAGMA application_id = \(StoreSchema.applicationID)")
+            try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+        }
+        try queue.close()
+        #expect(throws: StoreError.self) { try HealthStore.openForReading(at: path) }
+        let store = try HealthStore.openForWriting(at: path)
+        #expect(try store.statistics() == HealthStore.Statistics(objects: 0, deletedObjects: 0, imports: 0, anchor: 0))
+        _ = try HealthStore.openForReading(at: path)
+    }
+
+    @Test func readsSeeOneSnapshotAndTheConvenienceViewsWork() throws {
+        let (path, store, objects) = try Self.importedStore()
+        #expect(try store.statistics() == HealthStore.Statistics(objects: objects, deletedObjects: 0, imports: 1, anchor: objects))
+        let queue = try DatabaseQueue(path: path)
+        try queue.read { db in
+            let quantities = try Int.fetchOne(db, sql: "SELECT count(*) FROM quantity_samples") ?? 0
+            let categories = try Int.fetchOne(db, sql: "SELECT count(*) FROM category_samples") ?? 0
+            let workouts = try Int.fetchOne(db, sql: "SELECT count(*) FROM workouts WHERE duration > 0") ?? 0
+            let summaries = try Int.fetchOne(db, sql: "SELECT count(*) FROM activity_summaries WHERE day IS NOT NULL") ?? 0
+            let motion = try Int.fetchOne(
+                db, sql: "SELECT count(*) FROM metadata WHERE key = 'HKMetadataKeyHeartRateMotionContext'") ?? 0
+            let kinds = try Row.fetchAll(db, sql: "SELECT kind, count(*) FROM objects GROUP BY kind")
+            func count(_ kind: String) -> Int { kinds.first { ($0[0] as String) == kind }.map { $0[1] } ?? 0 }
+            #expect(quantities == count("quantitySample") && quantities > 1000)
+            #expect(categories == count("categorySample") && workouts == count("workout") && summaries == count("activitySummary"))
+            #expect(motion > 100)
+        }
+    }
+
+    @Test func datePredicatesBoundTheStartDateColumn() throws {
+        let predicate = try PredicateParser.parse(
+            #"startDate >= "2024-01-02T00:00:00Z" AND endDate < "2024-01-03T00:00:00Z" AND count > 5"#,
+            timeZone: TimeZone(identifier: "UTC")!)
+        let (lower, upper) = StorePrefilter.dateBounds(predicate)
+        #expect(lower == 1_704_153_600 && upper == 1_704_240_000)
+        let disjunction = try PredicateParser.parse(
+            #"startDate >= "2024-01-02T00:00:00Z" OR count > 1"#, timeZone: TimeZone(identifier: "UTC")!)
+        let (l, u) = StorePrefilter.dateBounds(disjunction)
+        #expect(l == nil && u == nil)
+    }
+}

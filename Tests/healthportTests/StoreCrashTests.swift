@@ -1,0 +1,97 @@
+import Foundation
+import GRDB
+import HealthModel
+import HealthTestSupport
+import Testing
+
+/// An import is all or nothing: `kill -9` at any moment leaves the store at its previous anchor,
+/// consistent, and readable; readers are never blocked by a running import.
+@Suite struct StoreCrashTests {
+    struct StoreState: Equatable {
+        var integrity: String
+        var anchor: Int
+        var objects: Int
+        var tombstones: Int
+        var imports: Int
+    }
+
+    static func state(_ path: String) throws -> StoreState {
+        let queue = try DatabaseQueue(path: path)
+        return try queue.read { db in
+            StoreState(
+                integrity: try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "",
+                anchor: try Int.fetchOne(db, sql: "SELECT value FROM store_info WHERE key = 'anchor'") ?? -1,
+                objects: try Int.fetchOne(db, sql: "SELECT count(*) FROM objects") ?? -1,
+                tombstones: try Int.fetchOne(db, sql: "SELECT count(*) FROM deleted_objects") ?? -1,
+                imports: try Int.fetchOne(db, sql: "SELECT count(*) FROM imports") ?? -1)
+        }
+    }
+
+    static func copyStore(from source: String, to destination: String) throws {
+        for suffix in ["", "-wal", "-shm"] {
+            try? FileManager.default.removeItem(atPath: destination + suffix)
+            if FileManager.default.fileExists(atPath: source + suffix) {
+                try FileManager.default.copyItem(atPath: source + suffix, toPath: destination + suffix)
+            }
+        }
+    }
+
+    @Test func killedImportsLeaveThePreviousAnchorAndReadersRunMeanwhile() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        var options = ExportGenerator.Options()
+        options.days = 20
+        let old = directory.appendingPathComponent("old")
+        _ = try ExportGenerator(options: options).writeFolder(at: old, documentName: "export.xml")
+        options.days = 90
+        let new = directory.appendingPathComponent("new")
+        _ = try ExportGenerator(options: options).writeFolder(at: new, documentName: "export.xml")
+
+        let template = directory.appendingPathComponent("template.sqlite").path
+        #expect(try healthport("import", old.path, "--store", template, "-q").status == 0)
+        let before = try Self.state(template)
+        #expect(before.integrity == "ok" && before.anchor == before.objects)
+
+        // The state a complete import reaches, and how long it takes.
+        let complete = directory.appendingPathComponent("complete.sqlite").path
+        try Self.copyStore(from: template, to: complete)
+        let started = Date()
+        #expect(try healthport("import", new.path, "--store", complete, "-q").status == 0)
+        let duration = Date().timeIntervalSince(started)
+        let after = try Self.state(complete)
+        #expect(after.anchor > before.anchor)
+
+        let store = directory.appendingPathComponent("health.sqlite").path
+        var generator = SystemRandomNumberGenerator()
+        var killedBeforeCommit = 0
+        for round in 0..<8 {
+            try Self.copyStore(from: template, to: store)
+            let process = Process()
+            process.executableURL = healthportBinary
+            process.arguments = ["import", new.path, "--store", store, "-q"]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // Spread the kills over the whole import, the last round at its very end.
+            let fraction = round == 7 ? 0.97 : Double.random(in: 0.05...0.9, using: &generator)
+            Thread.sleep(forTimeInterval: duration * fraction)
+            if round == 2 {
+                // A reader during the import sees the last committed import, unblocked.
+                let reader = try healthport("changes", "--store", store, "--anchor", "0", "--limit", "1", "--type", "StepCount")
+                #expect(reader.status == 0, "\(reader.stderrText)")
+            }
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let state = try Self.state(store)
+            #expect(state.integrity == "ok")
+            // Either nothing of the import, or all of it.
+            #expect(state == before || state == after, "round \(round): \(state)")
+            if state == before { killedBeforeCommit += 1 }
+            // The store still works: the next import completes it.
+            if round % 3 == 0 {
+                #expect(try healthport("import", new.path, "--store", store, "-q").status == 0)
+                #expect(try Self.state(store) == after)
+            }
+        }
+        #expect(killedBeforeCommit >= 4)
+    }
+}
