@@ -33,7 +33,7 @@ public final class HealthStore {
         let store = HealthStore(path: path, pool: pool)
         try wrap(path) {
             try pool.read { db in
-                try store.checkIdentity(db, allowEmpty: false)
+                try checkIdentity(db, path: path, allowEmpty: false)
                 let pending = try StoreSchema.migrator.hasCompletedMigrations(db)
                 if !pending {
                     throw StoreError(
@@ -65,13 +65,25 @@ public final class HealthStore {
             throw StoreError(.database, "\(path): cannot create the store: \(String(cString: strerror(errno)))")
         }
         close(fd)
+        // Checked read-only first: a file that is not ours, or a newer store, is left untouched.
+        let existing = ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) > 0
+        if existing {
+            var readOnly = Configuration()
+            readOnly.readonly = true
+            readOnly.busyMode = .timeout(30)
+            try wrap(path) {
+                let check = try DatabaseQueue(path: path, configuration: readOnly)
+                try check.read { db in try checkIdentity(db, path: path, allowEmpty: true) }
+                try check.close()
+            }
+        }
         var configuration = Configuration()
         configuration.busyMode = .timeout(30)
         let pool = try wrap(path) { try DatabasePool(path: path, configuration: configuration) }
         let store = HealthStore(path: path, pool: pool)
         try wrap(path) {
             try pool.writeWithoutTransaction { db in
-                try store.checkIdentity(db, allowEmpty: true)
+                try checkIdentity(db, path: path, allowEmpty: true)
                 try db.execute(sql: "PRAGMA application_id = \(StoreSchema.applicationID)")
             }
             try StoreSchema.migrator.migrate(pool)
@@ -80,7 +92,7 @@ public final class HealthStore {
     }
 
     /// Refuses a SQLite file that is not a healthport store, or a store from a newer healthport.
-    private func checkIdentity(_ db: Database, allowEmpty: Bool) throws {
+    private static func checkIdentity(_ db: Database, path: String, allowEmpty: Bool) throws {
         let id = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
         let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0
         if id != StoreSchema.applicationID {
