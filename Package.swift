@@ -54,6 +54,7 @@ let package = Package(
             dependencies: [
                 "HealthModel", "HealthExport", "HealthQuery", "HealthOutput",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
         // The command-line tool: argument parsing and wiring, nothing else.

@@ -6,6 +6,9 @@ import HealthOutput
 import HealthQuery
 
 extension HealthStore {
+    /// The page cache an import uses, in KiB.
+    static let importCacheKiB = 128 * 1024
+
     /// What an import did.
     public struct ImportSummary: Sendable, Equatable {
         /// Objects the export holds.
@@ -41,18 +44,22 @@ extension HealthStore {
         try Self.wrap(path) {
             var result: (ImportSummary, ExportReader.Summary)? = nil
             try pool.writeWithoutTransaction { db in
+                // An import writes far more pages than SQLite's default 2 MB cache holds; a larger
+                // cache keeps the indexes' hot pages from being spilled to the WAL and re-read.
+                try db.execute(sql: "PRAGMA cache_size = -\(Self.importCacheKiB)")
+                defer { try? db.execute(sql: "PRAGMA cache_size = -2000") }
                 try db.inTransaction(.immediate) {
                     let importer = try Importer(db: db, storePath: path, inputName: inputName, force: force)
-                    let readSummary = try reader.read(
-                        into: importer, warning: warning,
+                    let readSummary = try importer.run(
+                        reader, warning: warning,
                         progress: { value in
-                            objectsRead?(importer.objectCount)
+                            objectsRead?(importer.reading.objectCount)
                             progress?(value)
                         })
                     let summary = try importer.finish()
                     result = (summary, readSummary)
                     // The same export again: leave the store exactly as it was.
-                    return summary.unchanged && !importer.exportDateChanged ? .rollback : .commit
+                    return summary.unchanged && !importer.reading.exportDateChanged ? .rollback : .commit
                 }
             }
             return result!
@@ -60,37 +67,25 @@ extension HealthStore {
     }
 }
 
-/// The sink an import streams the export into, inside the import's transaction.
-final class Importer: ExportSink {
+/// One import: the export is read, mapped and encoded on one thread (`ReadingSide`) while this
+/// thread, the database's, inserts the rows it hands over in batches. The two overlap on two
+/// cores; an import then takes about as long as the slower of the two, not their sum
+/// (`Benchmarks/store.sh`).
+final class Importer {
     private let db: Database
     private let storePath: String
-    private let inputName: String
     private let force: Bool
-    private let encoder = NDJSONWriter(buffer: OutputBuffer(descriptor: -1))
-    private let insert: Statement
-    private let removeTombstone: Statement?
-    private let previousAnchor: Int
-    private var nextAnchor: Int
+    let reading: ReadingSide
     private let importID: Int64
-    private var base = IdentitySet()
-    private var seen: [UInt64]
-    private var seenCount = 0
-    private var header = ExportHeader()
-    private let lastExportDate: Int64?
-    private(set) var exportDateChanged = true
-    private(set) var objectCount = 0
-    private var added = 0
-    /// Per type, the longest duration and the largest inversion (end before start) seen, in
-    /// seconds: they bound the date prefilter of queries (`StoreQuery`).
-    private var extents: [String: (duration: Int64, inversion: Int64)] = [:]
+    private let previousAnchor: Int
+    private var insertedRows = 0
 
     init(db: Database, storePath: String, inputName: String, force: Bool) throws {
         self.db = db
         self.storePath = storePath
-        self.inputName = inputName
         self.force = force
         previousAnchor = try HealthStore.anchor(db)
-        nextAnchor = previousAnchor + 1
+        var base = IdentitySet()
         let cursor = try Row.fetchCursor(db, sql: "SELECT uuid, type FROM objects")
         while let row = try cursor.next() {
             let text: String = row[0]
@@ -100,20 +95,167 @@ final class Importer: ExportSink {
             base.insert(uuid, type: row[1])
         }
         base.finish()
-        seen = Array(repeating: 0, count: base.count / 64 + 1)
-        lastExportDate = try String.fetchOne(db, sql: "SELECT export_date FROM imports ORDER BY id DESC LIMIT 1")
+        let lastExportDate = try String.fetchOne(db, sql: "SELECT export_date FROM imports ORDER BY id DESC LIMIT 1")
             .flatMap(ExportTimestamp.parse)?.secondsSince1970
         try db.execute(
             sql: "INSERT INTO imports (imported_at, input, header, objects, added, deleted, anchor) VALUES (?, ?, '{}', 0, 0, 0, ?)",
             arguments: [ISO8601DateFormatter().string(from: Date()), inputName, previousAnchor])
         importID = db.lastInsertedRowID
-        insert = try db.makeStatement(sql: """
-            INSERT INTO objects (anchor, uuid, kind, type, start_date, end_date, value, unit, source, device, import_id, body)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        let hasTombstones = try Int.fetchOne(db, sql: "SELECT count(*) FROM deleted_objects") ?? 0 > 0
-        removeTombstone = hasTombstones ? try db.makeStatement(sql: "DELETE FROM deleted_objects WHERE uuid = ?") : nil
+        reading = ReadingSide(
+            base: base, firstAnchor: previousAnchor + 1, lastExportDate: lastExportDate, storePath: storePath, force: force)
     }
+
+    /// Reads the whole export on a second thread and inserts what is new on this one.
+    func run(
+        _ reader: ExportReader, warning: @escaping (ExportWarning) -> Void, progress: @escaping (ExportReader.Progress) -> Void
+    ) throws -> ExportReader.Summary {
+        let channel = reading.channel
+        let box = ResultBox()
+        // The reader, its callbacks and the sink are used by the reading thread alone until it
+        // ends; this thread only touches the channel meanwhile.
+        let job = HandOff { [reading] in
+            do {
+                box.summary = try reader.read(into: reading, warning: warning, progress: progress)
+                try reading.flush()
+            } catch {
+                box.error = error
+            }
+            channel.close()
+            box.done.signal()
+        }
+        let thread = Thread { job.body() }
+        thread.stackSize = 8 << 20
+        thread.start()
+        let inserter = try RowInserter(db: db, importID: importID)
+        do {
+            let hasTombstones = (try Int.fetchOne(db, sql: "SELECT count(*) FROM deleted_objects") ?? 0) > 0
+            while let batch = channel.take() {
+                if hasTombstones {
+                    for row in batch { try db.execute(sql: "DELETE FROM deleted_objects WHERE uuid = ?", arguments: [row.uuid]) }
+                }
+                for row in batch { try inserter.insert(row) }
+                insertedRows += batch.count
+            }
+        } catch {
+            // Stop the reader (it is blocked on, or will reach, the channel) and wait for it.
+            channel.cancel()
+            box.done.wait()
+            throw error
+        }
+        box.done.wait()
+        if let error = box.error { throw error }
+        return box.summary!
+    }
+
+    /// Work handed to the reading thread, which alone runs it.
+    struct HandOff: @unchecked Sendable {
+        let body: () -> Void
+    }
+
+    /// What the reading thread leaves behind, read after it ends.
+    final class ResultBox: @unchecked Sendable {
+        var summary: ExportReader.Summary?
+        var error: Error?
+        let done = DispatchSemaphore(value: 0)
+    }
+
+    /// After the last object: checks the export belongs here, turns what disappeared into
+    /// tombstones, and records the import.
+    func finish() throws -> HealthStore.ImportSummary {
+        let base = reading.base
+        if !force && base.count >= 50 && reading.seenCount * 20 < base.count {
+            throw StoreError(
+                .refusedImport,
+                "\(storePath): the export holds only \(reading.seenCount) of the store's \(base.count) objects; it looks like another person's export (use another store, or --force)")
+        }
+        var nextAnchor = reading.nextAnchor
+        var deleted = 0
+        if reading.seenCount < base.count {
+            let move = try db.makeStatement(sql: """
+                INSERT INTO deleted_objects (anchor, uuid, kind, type, start_date, end_date, added_anchor, import_id, body)
+                SELECT ?, uuid, kind, type, start_date, end_date, anchor, ?, body FROM objects WHERE uuid = ?
+                """)
+            let remove = try db.makeStatement(sql: "DELETE FROM objects WHERE uuid = ?")
+            for index in 0..<base.count where !reading.wasSeen(index) {
+                let uuid = base.uuids[index].uuidString
+                try move.execute(arguments: [nextAnchor, importID, uuid])
+                try remove.execute(arguments: [uuid])
+                nextAnchor += 1
+                deleted += 1
+            }
+        }
+        for (type, extent) in reading.extents {
+            try db.execute(
+                sql: """
+                    INSERT INTO type_extents (type, max_duration, max_inversion) VALUES (?, ?, ?)
+                    ON CONFLICT (type) DO UPDATE SET max_duration = max(max_duration, excluded.max_duration),
+                        max_inversion = max(max_inversion, excluded.max_inversion)
+                    """, arguments: [type, extent.duration, extent.inversion])
+        }
+        let anchor = nextAnchor - 1
+        try db.execute(sql: "UPDATE store_info SET value = ? WHERE key = 'anchor'", arguments: [anchor])
+        let headerBuffer = OutputBuffer(descriptor: -1)
+        try NDJSONWriter(buffer: headerBuffer).begin(reading.header)
+        var headerJSON = headerBuffer.takeBytes()
+        if headerJSON.last == 0x0A { headerJSON.removeLast() }
+        try db.execute(
+            sql: "UPDATE imports SET export_date = ?, header = ?, objects = ?, added = ?, deleted = ?, anchor = ? WHERE id = ?",
+            arguments: [
+                reading.header.exportDate?.iso8601, String(decoding: headerJSON, as: UTF8.self), reading.objectCount,
+                insertedRows, deleted, anchor, importID,
+            ])
+        return HealthStore.ImportSummary(objects: reading.objectCount, added: insertedRows, deleted: deleted, anchor: anchor)
+    }
+}
+
+/// An object new to the store, ready to insert: everything computed on the reading thread.
+struct PendingRow: Sendable {
+    var anchor: Int64
+    var uuid: String
+    var kind: String
+    var type: String
+    var start: Int64?
+    var end: Int64?
+    var value: Double?
+    var unit: String?
+    var source: String?
+    var device: String?
+    var body: [UInt8]
+}
+
+/// The reading thread's sink: recognizes what the store already holds, and encodes what is new
+/// into rows, in batches.
+final class ReadingSide: ExportSink, @unchecked Sendable {
+    static let batchSize = 1024
+
+    let base: IdentitySet
+    let channel = BatchChannel(capacity: 8)
+    private let storePath: String
+    private let force: Bool
+    private let lastExportDate: Int64?
+    private let encoder = NDJSONWriter(buffer: OutputBuffer(descriptor: -1))
+    private var seen: [UInt64]
+    private var batch: [PendingRow] = []
+    private(set) var seenCount = 0
+    private(set) var nextAnchor: Int
+    private(set) var header = ExportHeader()
+    private(set) var exportDateChanged = true
+    private(set) var objectCount = 0
+    /// Per type, the longest duration and the largest inversion (end before start) of the new
+    /// objects, in seconds: they bound the date prefilter of queries (`StorePrefilter`).
+    private(set) var extents: [String: (duration: Int64, inversion: Int64)] = [:]
+
+    init(base: IdentitySet, firstAnchor: Int, lastExportDate: Int64?, storePath: String, force: Bool) {
+        self.base = base
+        self.nextAnchor = firstAnchor
+        self.lastExportDate = lastExportDate
+        self.storePath = storePath
+        self.force = force
+        seen = Array(repeating: 0, count: base.count / 64 + 1)
+        batch.reserveCapacity(Self.batchSize)
+    }
+
+    func wasSeen(_ index: Int) -> Bool { seen[index / 64] & (1 << UInt64(index % 64)) != 0 }
 
     func exportDidBegin(_ header: ExportHeader) throws {
         self.header = header
@@ -130,14 +272,12 @@ final class Importer: ExportSink {
         objectCount += 1
         let uuid = object.uuid
         if let index = base.index(of: uuid) {
-            if seen[index / 64] & (1 << UInt64(index % 64)) == 0 {
+            if !wasSeen(index) {
                 seen[index / 64] |= 1 << UInt64(index % 64)
                 seenCount += 1
             }
             return
         }
-        let uuidText = uuid.uuidString
-        try removeTombstone?.execute(arguments: [uuidText])
         var body = try encoder.encode(object)
         body.removeLast()  // the newline
         let type = object.objectType.identifier
@@ -145,7 +285,9 @@ final class Importer: ExportSink {
         let end = object.endDate?.secondsSince1970
         if let start, let end {
             let current = extents[type] ?? (0, 0)
-            extents[type] = (max(current.duration, end - start), max(current.inversion, start - end))
+            if end - start > current.duration || start - end > current.inversion {
+                extents[type] = (max(current.duration, end - start), max(current.inversion, start - end))
+            }
         }
         var value: Double? = nil
         var unit: String? = nil
@@ -160,59 +302,68 @@ final class Importer: ExportSink {
         }
         let source: String?
         if case .clinicalRecord(let c) = object { source = c.sourceName } else { source = object.sampleAttributes?.sourceRevision.source.name }
-        insert.setUncheckedArguments([
-            nextAnchor, uuidText, object.kindName, type, start, end, value, unit, source,
-            object.sampleAttributes?.device?.name, importID, String(decoding: body, as: UTF8.self),
-        ])
-        try insert.execute()
+        batch.append(
+            PendingRow(
+                anchor: Int64(nextAnchor), uuid: uuid.uuidString, kind: object.kindName, type: type, start: start, end: end,
+                value: value, unit: unit, source: source, device: object.sampleAttributes?.device?.name, body: body))
         nextAnchor += 1
-        added += 1
+        if batch.count >= Self.batchSize { try flush() }
     }
 
-    /// After the last object: checks the export belongs here, turns what disappeared into
-    /// tombstones, and records the import.
-    func finish() throws -> HealthStore.ImportSummary {
-        if !force && base.count >= 50 && seenCount * 20 < base.count {
-            throw StoreError(
-                .refusedImport,
-                "\(storePath): the export holds only \(seenCount) of the store's \(base.count) objects; it looks like another person's export (use another store, or --force)")
-        }
-        var deleted = 0
-        if seenCount < base.count {
-            let move = try db.makeStatement(sql: """
-                INSERT INTO deleted_objects (anchor, uuid, kind, type, start_date, end_date, added_anchor, import_id, body)
-                SELECT ?, uuid, kind, type, start_date, end_date, anchor, ?, body FROM objects WHERE uuid = ?
-                """)
-            let remove = try db.makeStatement(sql: "DELETE FROM objects WHERE uuid = ?")
-            for index in 0..<base.count where seen[index / 64] & (1 << UInt64(index % 64)) == 0 {
-                let uuid = base.uuids[index].uuidString
-                try move.execute(arguments: [nextAnchor, importID, uuid])
-                try remove.execute(arguments: [uuid])
-                nextAnchor += 1
-                deleted += 1
-            }
-        }
-        for (type, extent) in extents {
-            try db.execute(
-                sql: """
-                    INSERT INTO type_extents (type, max_duration, max_inversion) VALUES (?, ?, ?)
-                    ON CONFLICT (type) DO UPDATE SET max_duration = max(max_duration, excluded.max_duration),
-                        max_inversion = max(max_inversion, excluded.max_inversion)
-                    """, arguments: [type, extent.duration, extent.inversion])
-        }
-        let anchor = nextAnchor - 1
-        try db.execute(sql: "UPDATE store_info SET value = ? WHERE key = 'anchor'", arguments: [anchor])
-        let headerBuffer = OutputBuffer(descriptor: -1)
-        let headerWriter = NDJSONWriter(buffer: headerBuffer)
-        try headerWriter.begin(header)
-        var headerJSON = headerBuffer.takeBytes()
-        if headerJSON.last == 0x0A { headerJSON.removeLast() }
-        try db.execute(
-            sql: "UPDATE imports SET export_date = ?, header = ?, objects = ?, added = ?, deleted = ?, anchor = ? WHERE id = ?",
-            arguments: [
-                header.exportDate?.iso8601, String(decoding: headerJSON, as: UTF8.self), objectCount, added, deleted, anchor,
-                importID,
-            ])
-        return HealthStore.ImportSummary(objects: objectCount, added: added, deleted: deleted, anchor: anchor)
+    /// Hands the rows gathered so far to the database thread.
+    func flush() throws {
+        guard !batch.isEmpty else { return }
+        guard channel.put(batch) else { throw CancellationError() }
+        batch = []
+        batch.reserveCapacity(Self.batchSize)
+    }
+}
+
+/// A bounded queue of row batches between the reading and the database threads: the reader
+/// waits when the database falls behind, so memory stays bounded.
+final class BatchChannel: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var batches: [[PendingRow]] = []
+    private var closed = false
+    private var cancelled = false
+    private let capacity: Int
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    /// Returns `false` when the consumer gave up.
+    func put(_ batch: [PendingRow]) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while batches.count >= capacity && !cancelled { condition.wait() }
+        if cancelled { return false }
+        batches.append(batch)
+        condition.broadcast()
+        return true
+    }
+
+    /// The next batch; `nil` once the reader closed the channel and it is drained.
+    func take() -> [PendingRow]? {
+        condition.lock()
+        defer { condition.unlock() }
+        while batches.isEmpty && !closed { condition.wait() }
+        if batches.isEmpty { return nil }
+        let batch = batches.removeFirst()
+        condition.broadcast()
+        return batch
+    }
+
+    func close() {
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func cancel() {
+        condition.lock()
+        cancelled = true
+        batches.removeAll()
+        condition.broadcast()
+        condition.unlock()
     }
 }

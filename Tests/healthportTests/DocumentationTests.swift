@@ -70,7 +70,7 @@ import HealthTestSupport
                 continue
             }
             guard inBlock else { continue }
-            if line.hasPrefix("$ healthport ") || (line.hasPrefix("$ ") && line.contains("| healthport ")) {
+            if line.hasPrefix("$ ") && line.contains("healthport ") {
                 if let example = current { examples.append(example) }
                 current = (String(line.dropFirst(2)), [])
             } else if current != nil {
@@ -97,7 +97,7 @@ import HealthTestSupport
     @Test(.enabled(if: hasJQ, "jq is not installed: examples not run"), arguments: [
         "healthport", "healthport-convert", "healthport-info", "healthport-query", "healthport-auth", "healthport-diff",
         "healthport-anchor", "healthport-changes", "healthport-stats", "healthport-routes", "healthport-ecg",
-        "healthport-clinical", "healthport-predicates",
+        "healthport-clinical", "healthport-import", "healthport-predicates",
     ])
     func manPageExamplesPrintWhatThePageSays(page: String) throws {
         let text = try Self.page(page, section: page == "healthport-predicates" ? 7 : 1)
@@ -120,7 +120,8 @@ import HealthTestSupport
             "man1/healthport.1", "man1/healthport-convert.1", "man1/healthport-info.1", "man1/healthport-query.1",
             "man1/healthport-auth.1", "man1/healthport-diff.1", "man1/healthport-anchor.1", "man1/healthport-changes.1",
             "man1/healthport-stats.1", "man1/healthport-routes.1", "man1/healthport-ecg.1", "man1/healthport-clinical.1",
-            "man5/healthport-formats.5", "man5/healthport-policy.5", "man7/healthport-predicates.7",
+            "man1/healthport-import.1", "man5/healthport-formats.5", "man5/healthport-policy.5", "man5/healthport-store.5",
+            "man7/healthport-predicates.7",
         ]
         let result = try CommandRunner.run(
             URL(fileURLWithPath: "/usr/bin/mandoc"), ["-T", "lint", "-W", "warning"] + pages.map { "man/" + $0 },
