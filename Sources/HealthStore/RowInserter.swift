@@ -14,8 +14,8 @@ final class RowInserter {
         self.db = db
         self.importID = importID
         let sql = """
-            INSERT INTO objects (anchor, uuid, kind, type, start_date, end_date, value, unit, source, device, import_id, body)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO objects (anchor, uuid, kind, type, start_date, end_date, value, unit, source, source_key, device, device_id, import_id, body)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """
         guard sqlite3_prepare_v2(db.sqliteConnection, sql, -1, &statement, nil) == SQLITE_OK else {
             throw StoreError(.database, "cannot prepare the insert: \(String(cString: sqlite3_errmsg(db.sqliteConnection)))")
@@ -36,15 +36,22 @@ final class RowInserter {
         if let value = row.value { sqlite3_bind_double(s, 7, value) } else { sqlite3_bind_null(s, 7) }
         bind(row.unit, 8)
         bind(row.source, 9)
-        bind(row.device, 10)
-        sqlite3_bind_int64(s, 11, importID)
+        bind(row.sourceKey, 10)
+        bind(row.device, 11)
+        if let id = row.deviceID { sqlite3_bind_int64(s, 12, id) } else { sqlite3_bind_null(s, 12) }
+        sqlite3_bind_int64(s, 13, importID)
         row.body.withUnsafeBufferPointer { body in
-            _ = sqlite3_bind_text(s, 12, UnsafeRawPointer(body.baseAddress!).assumingMemoryBound(to: CChar.self), Int32(body.count), Self.transient)
+            _ = sqlite3_bind_text(s, 14, UnsafeRawPointer(body.baseAddress!).assumingMemoryBound(to: CChar.self), Int32(body.count), Self.transient)
         }
         let code = sqlite3_step(s)
         guard code == SQLITE_DONE else {
             throw StoreError(.database, "cannot insert object \(row.uuid): \(String(cString: sqlite3_errmsg(db.sqliteConnection)))")
         }
+    }
+
+    /// A device met for the first time, before the row that refers to it.
+    func insertDevice(id: Int64, body: [UInt8]) throws {
+        try db.execute(sql: "INSERT INTO devices (id, body) VALUES (?, ?)", arguments: [id, String(decoding: body, as: UTF8.self)])
     }
 
     private func bind(_ text: String?, _ index: Int32) {

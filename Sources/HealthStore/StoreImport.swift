@@ -101,8 +101,22 @@ final class Importer {
             sql: "INSERT INTO imports (imported_at, input, header, objects, added, deleted, anchor) VALUES (?, ?, '{}', 0, 0, 0, ?)",
             arguments: [ISO8601DateFormatter().string(from: Date()), inputName, previousAnchor])
         importID = db.lastInsertedRowID
+        var devices: [Device: Int64] = [:]
+        var lastDeviceID: Int64 = 0
+        let deviceRows = try Row.fetchCursor(db, sql: "SELECT id, body FROM devices")
+        while let row = try deviceRows.next() {
+            let id: Int64 = row[0]
+            let body: String = row[1]
+            do {
+                devices[try ObjectDecoder.decodeDevice(Array(body.utf8))] = id
+            } catch {
+                throw StoreError(.incompatible, "\(storePath): the store is damaged (device \(id): \(error))")
+            }
+            lastDeviceID = max(lastDeviceID, id)
+        }
         reading = ReadingSide(
-            base: base, firstAnchor: previousAnchor + 1, lastExportDate: lastExportDate, storePath: storePath, force: force)
+            base: base, devices: devices, nextDeviceID: lastDeviceID + 1, firstAnchor: previousAnchor + 1,
+            lastExportDate: lastExportDate, storePath: storePath, force: force)
     }
 
     /// Reads the whole export on a second thread and inserts what is new on this one.
@@ -133,7 +147,10 @@ final class Importer {
                 if hasTombstones {
                     for row in batch { try db.execute(sql: "DELETE FROM deleted_objects WHERE uuid = ?", arguments: [row.uuid]) }
                 }
-                for row in batch { try inserter.insert(row) }
+                for row in batch {
+                    if let device = row.newDevice { try inserter.insertDevice(id: row.deviceID!, body: device) }
+                    try inserter.insert(row)
+                }
                 insertedRows += batch.count
             }
         } catch {
@@ -172,8 +189,8 @@ final class Importer {
         var deleted = 0
         if reading.seenCount < base.count {
             let move = try db.makeStatement(sql: """
-                INSERT INTO deleted_objects (anchor, uuid, kind, type, start_date, end_date, added_anchor, import_id, body)
-                SELECT ?, uuid, kind, type, start_date, end_date, anchor, ?, body FROM objects WHERE uuid = ?
+                INSERT INTO deleted_objects (anchor, uuid, kind, type, start_date, end_date, device_id, added_anchor, import_id, body)
+                SELECT ?, uuid, kind, type, start_date, end_date, device_id, anchor, ?, body FROM objects WHERE uuid = ?
                 """)
             let remove = try db.makeStatement(sql: "DELETE FROM objects WHERE uuid = ?")
             for index in 0..<base.count where !reading.wasSeen(index) {
@@ -219,7 +236,11 @@ struct PendingRow: Sendable {
     var value: Double?
     var unit: String?
     var source: String?
+    var sourceKey: String?
     var device: String?
+    var deviceID: Int64?
+    /// The device's JSON, when this row is the first to use it.
+    var newDevice: [UInt8]?
     var body: [UInt8]
 }
 
@@ -245,8 +266,20 @@ final class ReadingSide: ExportSink, @unchecked Sendable {
     /// objects, in seconds: they bound the date prefilter of queries (`StorePrefilter`).
     private(set) var extents: [String: (duration: Int64, inversion: Int64)] = [:]
 
-    init(base: IdentitySet, firstAnchor: Int, lastExportDate: Int64?, storePath: String, force: Bool) {
+    private var devices: [Device: Int64]
+    private var nextDeviceID: Int64
+    /// The previous object's device and its id: consecutive samples share one (the reader
+    /// interns devices), so most objects skip the dictionary. Held, so its identity stays unique.
+    private var lastDevice: (device: Device, id: Int64)? = nil
+    private var lastSource: (name: String, key: String)? = nil
+
+    init(
+        base: IdentitySet, devices: [Device: Int64], nextDeviceID: Int64, firstAnchor: Int, lastExportDate: Int64?,
+        storePath: String, force: Bool
+    ) {
         self.base = base
+        self.devices = devices
+        self.nextDeviceID = nextDeviceID
         self.nextAnchor = firstAnchor
         self.lastExportDate = lastExportDate
         self.storePath = storePath
@@ -278,9 +311,27 @@ final class ReadingSide: ExportSink, @unchecked Sendable {
             }
             return
         }
-        var body = try encoder.encode(object)
-        body.removeLast()  // the newline
+        var stored = object
+        var deviceID: Int64? = nil
+        var newDevice: [UInt8]? = nil
+        if let device = stored.takeDevice() {
+            if let last = lastDevice, last.device.storageToken == device.storageToken {
+                deviceID = last.id
+            } else if let id = devices[device] {
+                deviceID = id
+            } else {
+                deviceID = nextDeviceID
+                devices[device] = nextDeviceID
+                nextDeviceID += 1
+                newDevice = ModelJSON.encode(device)
+            }
+            lastDevice = (device, deviceID!)
+        }
         let type = object.objectType.identifier
+        let uuidText = uuid.uuidString
+        var json = try encoder.encode(stored)
+        json.removeLast()  // the newline
+        let body = StoredBody.strip(json, kind: object.kindName, uuid: uuidText, type: type)
         let start = object.startDate?.secondsSince1970
         let end = object.endDate?.secondsSince1970
         if let start, let end {
@@ -302,10 +353,20 @@ final class ReadingSide: ExportSink, @unchecked Sendable {
         }
         let source: String?
         if case .clinicalRecord(let c) = object { source = c.sourceName } else { source = object.sampleAttributes?.sourceRevision.source.name }
+        var sourceKey: String? = nil
+        if let source {
+            if let last = lastSource, last.name == source {
+                sourceKey = last.key
+            } else {
+                sourceKey = SourceName.normalized(source)
+                lastSource = (source, sourceKey!)
+            }
+        }
         batch.append(
             PendingRow(
-                anchor: Int64(nextAnchor), uuid: uuid.uuidString, kind: object.kindName, type: type, start: start, end: end,
-                value: value, unit: unit, source: source, device: object.sampleAttributes?.device?.name, body: body))
+                anchor: Int64(nextAnchor), uuid: uuidText, kind: object.kindName, type: type, start: start, end: end,
+                value: value, unit: unit, source: source, sourceKey: sourceKey, device: object.sampleAttributes?.device?.name,
+                deviceID: deviceID, newDevice: newDevice, body: body))
         nextAnchor += 1
         if batch.count >= Self.batchSize { try flush() }
     }

@@ -17,23 +17,14 @@ extension HealthStore {
             try pool.read { db in
                 try sink.exportDidBegin(try Self.latestHeader(db))
                 let prefilter = try StorePrefilter(executor: executor, db: db)
+                let decoder = StoredObjectDecoder(db: db, path: path)
                 let cursor = try Row.fetchCursor(
-                    db, sql: "SELECT anchor, body FROM objects" + prefilter.whereClause + " ORDER BY anchor",
+                    db, sql: "SELECT \(StoredObjectDecoder.columns) FROM objects" + prefilter.whereClause + " ORDER BY anchor",
                     arguments: prefilter.arguments)
                 while let row = try cursor.next() {
-                    try sink.consume(try Self.decodeBody(row, path: path))
+                    try sink.consume(try decoder.decode(row))
                 }
             }
-        }
-    }
-
-    static func decodeBody(_ row: Row, path: String) throws -> HealthObject {
-        let anchor: Int = row[0]
-        guard let body = row[1] as String? else { throw StoreError(.incompatible, "\(path): the store is damaged (object \(anchor) has no body)") }
-        do {
-            return try ObjectDecoder.decode(Array(body.utf8))
-        } catch {
-            throw StoreError(.incompatible, "\(path): the store is damaged (object \(anchor): \(error))")
         }
     }
 
@@ -73,12 +64,14 @@ extension HealthStore {
                     arguments.append(contentsOf: types.sorted() as [any DatabaseValueConvertible])
                 }
                 let filter = " WHERE " + conditions.joined(separator: " AND ")
+                let columns = StoredObjectDecoder.columns
                 let sql = """
-                    SELECT anchor, body, 0 AS deleted FROM objects\(filter)
+                    SELECT \(columns), 0 AS deleted FROM objects\(filter)
                     UNION ALL
-                    SELECT anchor, body, 1 AS deleted FROM deleted_objects\(filter)
+                    SELECT \(columns), 1 AS deleted FROM deleted_objects\(filter)
                     ORDER BY anchor
                     """
+                let decoder = StoredObjectDecoder(db: db, path: path)
                 let cursor = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments + arguments))
                 var batch = ChangeBatch(added: 0, deleted: 0, newAnchor: current, complete: true)
                 while let row = try cursor.next() {
@@ -86,9 +79,9 @@ extension HealthStore {
                         batch.complete = false
                         break
                     }
-                    let object = try Self.decodeBody(row, path: path)
+                    let object = try decoder.decode(row)
                     guard executor.admits(object) else { continue }
-                    if row[2] as Int == 1 {
+                    if row["deleted"] as Int == 1 {
                         try deleted(object.uuid, object.objectType.identifier)
                         batch.deleted += 1
                     } else {
@@ -119,6 +112,11 @@ struct StorePrefilter {
             conditions.append("type IN (\(Array(repeating: "?", count: max(types.count, 1)).joined(separator: ",")))")
             if types.isEmpty { _ = arguments.append(contentsOf: [""]) }
             for type in types.sorted() { _ = arguments.append(contentsOf: [type]) }
+        }
+        if !query.sources.isEmpty {
+            let keys = Set(query.sources.map(SourceName.normalized)).sorted()
+            conditions.append("source_key IN (\(Array(repeating: "?", count: keys.count).joined(separator: ",")))")
+            for key in keys { _ = arguments.append(contentsOf: [key]) }
         }
         if !query.uuids.isEmpty {
             conditions.append("uuid IN (\(Array(repeating: "?", count: query.uuids.count).joined(separator: ",")))")
@@ -191,5 +189,51 @@ struct StorePrefilter {
             }
         }
         return (lower, upper)
+    }
+}
+
+/// Rebuilds objects from rows of `objects` or `deleted_objects` (`StoredBody`), with each
+/// distinct device decoded once.
+final class StoredObjectDecoder {
+    /// The columns `decode` reads, in this order.
+    static let columns = "anchor, kind, uuid, type, device_id, body"
+
+    private let db: Database
+    private let path: String
+    private var devices: [Int64: Device] = [:]
+
+    init(db: Database, path: String) {
+        self.db = db
+        self.path = path
+    }
+
+    func decode(_ row: Row) throws -> HealthObject {
+        let anchor: Int = row[0]
+        guard let kind = row[1] as String?, let uuid = row[2] as String?, let type = row[3] as String?, let body = row[5] as String?
+        else {
+            throw StoreError(.incompatible, "\(path): the store is damaged (object \(anchor) is incomplete)")
+        }
+        var object: HealthObject
+        do {
+            object = try ObjectDecoder.decode(StoredBody.restore(body, kind: kind, uuid: uuid, type: type))
+        } catch {
+            throw StoreError(.incompatible, "\(path): the store is damaged (object \(anchor): \(error))")
+        }
+        if let id = row[4] as Int64? { object.restoreDevice(try device(id)) }
+        return object
+    }
+
+    private func device(_ id: Int64) throws -> Device {
+        if let device = devices[id] { return device }
+        guard let body = try String.fetchOne(db, sql: "SELECT body FROM devices WHERE id = ?", arguments: [id]) else {
+            throw StoreError(.incompatible, "\(path): the store is damaged (device \(id) is missing)")
+        }
+        do {
+            let device = try ObjectDecoder.decodeDevice(Array(body.utf8))
+            devices[id] = device
+            return device
+        } catch {
+            throw StoreError(.incompatible, "\(path): the store is damaged (device \(id): \(error))")
+        }
     }
 }

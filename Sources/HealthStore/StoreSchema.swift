@@ -29,6 +29,11 @@ enum StoreSchema {
                     anchor INTEGER NOT NULL
                 );
 
+                CREATE TABLE devices (
+                    id INTEGER PRIMARY KEY,
+                    body TEXT NOT NULL UNIQUE
+                );
+
                 CREATE TABLE objects (
                     anchor INTEGER PRIMARY KEY,
                     uuid TEXT NOT NULL UNIQUE,
@@ -39,12 +44,14 @@ enum StoreSchema {
                     value REAL,
                     unit TEXT,
                     source TEXT,
+                    source_key TEXT,
                     device TEXT,
+                    device_id INTEGER REFERENCES devices(id),
                     import_id INTEGER NOT NULL REFERENCES imports(id),
                     body TEXT NOT NULL
                 );
                 CREATE INDEX objects_by_type_and_start ON objects (type, start_date);
-                CREATE INDEX objects_by_source ON objects (source);
+                CREATE INDEX objects_by_source ON objects (source_key);
 
                 CREATE TABLE deleted_objects (
                     anchor INTEGER PRIMARY KEY,
@@ -53,6 +60,7 @@ enum StoreSchema {
                     type TEXT NOT NULL,
                     start_date INTEGER,
                     end_date INTEGER,
+                    device_id INTEGER REFERENCES devices(id),
                     added_anchor INTEGER NOT NULL,
                     import_id INTEGER NOT NULL REFERENCES imports(id),
                     body TEXT NOT NULL

@@ -56,6 +56,17 @@ public enum ObjectDecoder {
         }
     }
 
+    /// Decodes a device object (`ModelJSON.encode`).
+    public static func decodeDevice(_ bytes: [UInt8]) throws -> Device {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(bytes)
+        } catch {
+            throw SchemaError("invalid JSON: \(error)")
+        }
+        return try device(Members(value, path: "device."))
+    }
+
     /// Decodes the `"kind":"export"` header line.
     public static func decodeHeader(_ value: JSONValue) throws -> ExportHeader {
         let o = Members(value, path: "")

@@ -638,3 +638,15 @@ public enum HealthOutputFormat {
     /// The version of the JSON, NDJSON and CSV schemas. Bumped on any incompatible change.
     public static let version = 1
 }
+
+/// Parts of healthport's JSON for callers that keep them apart (the store keeps each distinct
+/// device once).
+public enum ModelJSON {
+    /// A device object, as the object writers embed it.
+    public static func encode(_ device: Device) -> [UInt8] {
+        let buffer = OutputBuffer(descriptor: -1, capacity: 512)
+        var json = JSONEmitter(buffer)
+        JSONObjectEncoder.write(device, to: &json)
+        return buffer.takeBytes()
+    }
+}
