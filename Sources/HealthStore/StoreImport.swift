@@ -271,7 +271,8 @@ final class ReadingSide: ExportSink, @unchecked Sendable {
     /// The previous object's device and its id: consecutive samples share one (the reader
     /// interns devices), so most objects skip the dictionary. Held, so its identity stays unique.
     private var lastDevice: (device: Device, id: Int64)? = nil
-    private var lastSource: (name: String, key: String)? = nil
+    /// Normalizing a name (Unicode folding) costs microseconds; an export has a few dozen.
+    private var sourceKeys: [String: String] = [:]
 
     init(
         base: IdentitySet, devices: [Device: Int64], nextDeviceID: Int64, firstAnchor: Int, lastExportDate: Int64?,
@@ -355,11 +356,12 @@ final class ReadingSide: ExportSink, @unchecked Sendable {
         if case .clinicalRecord(let c) = object { source = c.sourceName } else { source = object.sampleAttributes?.sourceRevision.source.name }
         var sourceKey: String? = nil
         if let source {
-            if let last = lastSource, last.name == source {
-                sourceKey = last.key
+            if let key = sourceKeys[source] {
+                sourceKey = key
             } else {
-                sourceKey = SourceName.normalized(source)
-                lastSource = (source, sourceKey!)
+                let key = SourceName.normalized(source)
+                sourceKeys[source] = key
+                sourceKey = key
             }
         }
         batch.append(
