@@ -118,6 +118,17 @@ import Testing
         let stepChanges = try healthport("changes", "--store", store, "--anchor", "\(oldCount)", "--type", "StepCount")
         #expect(Self.changeLines(stepChanges) == Self.changeLines(stepDiff))
 
+        // So does a policy: deletions of hidden types are hidden too.
+        let policy = pair.directory.appendingPathComponent("policy.json").path
+        try Data(#"{"version": 1, "consumer": {"name": "Steps"}, "read": {"StepCount": "granted"}}"#.utf8)
+            .write(to: URL(fileURLWithPath: policy))
+        let policyDiff = try healthport("diff", pair.old, pair.new, "--policy", policy)
+        let policyChanges = try healthport("changes", "--store", store, "--anchor", "\(oldCount)", "--policy", policy)
+        #expect(Self.changeLines(policyChanges) == Self.changeLines(policyDiff))
+        #expect(Self.changeLines(policyChanges).count > 2)
+        #expect(Self.changeLines(policyChanges).allSatisfy { $0.contains("HKQuantityTypeIdentifierStepCount") })
+        #expect(policyChanges.stderrText.isEmpty)
+
         // Importing the same export again changes nothing.
         let again = try healthport("import", pair.new, "--store", store, "-q")
         #expect(Self.importSummary(again) == "\(newCount) objects, nothing new; anchor \(oldCount + added + deleted)")
