@@ -41,6 +41,8 @@ public struct ExportError: Error, Sendable, CustomStringConvertible {
         case malformedXML
         /// An attribute holds a value of the wrong form (a bad date or number).
         case invalidAttribute
+        /// A line of healthport's NDJSON is not JSON, or not an object of its schema.
+        case malformedJSON
         /// The zip is damaged or cut off, or uses a feature that cannot be read.
         case malformedArchive
         /// A path inside the export points outside it.

@@ -31,6 +31,9 @@ public final class ExportReader {
         case file(path: String)
         case standardInputXML(prefix: [UInt8])
         case zip(Archive, Entry)
+        /// healthport's own NDJSON, from a file or standard input (`NDJSONObjectReader`).
+        case ndjsonFile(path: String)
+        case standardInputNDJSON(prefix: [UInt8])
     }
 
     private var source: Source
@@ -54,11 +57,16 @@ public final class ExportReader {
                 defer { unlink(url.path) }
                 (source, layout) = try Self.openZip(url: url, displayName: input.displayName)
                 attachmentArchive = try? Archive(url: url, accessMode: .read)
+            } else if NDJSONObjectReader.recognizes(prefix) {
+                source = .standardInputNDJSON(prefix: prefix)
+                layout = ExportLayout(container: .ndjson, documentPath: nil, exportRoot: "", sideFiles: [], documentSize: nil)
             } else if ContentSniffer.looksLikeXML(prefix) {
                 source = .standardInputXML(prefix: prefix)
                 layout = ExportLayout(container: .xml, documentPath: nil, exportRoot: "", sideFiles: [], documentSize: nil)
             } else {
-                throw ExportError(.notAnExport, "not an Apple Health export (neither a zip nor XML)", at: SourceLocation(file: input.displayName))
+                throw ExportError(
+                    .notAnExport, "not an Apple Health export (neither a zip, XML nor healthport NDJSON)",
+                    at: SourceLocation(file: input.displayName))
             }
         case .path(let path):
             var isDirectory: ObjCBool = false
@@ -75,13 +83,19 @@ public final class ExportReader {
                 if ContentSniffer.isZip(prefix) {
                     (source, layout) = try Self.openZip(url: URL(fileURLWithPath: path), displayName: path)
                     attachmentArchive = try? Archive(url: URL(fileURLWithPath: path), accessMode: .read)
+                } else if NDJSONObjectReader.recognizes(prefix) {
+                    source = .ndjsonFile(path: path)
+                    let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value
+                    layout = ExportLayout(container: .ndjson, documentPath: nil, exportRoot: "", sideFiles: [], documentSize: size)
                 } else if ContentSniffer.looksLikeXML(prefix) {
                     source = .file(path: path)
                     let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value
                     layout = ExportLayout(
                         container: .xml, documentPath: nil, exportRoot: "", sideFiles: Self.sideFilesBeside(path), documentSize: size)
                 } else {
-                    throw ExportError(.notAnExport, "not an Apple Health export (neither a zip, a folder nor XML)", at: SourceLocation(file: path))
+                    throw ExportError(
+                        .notAnExport, "not an Apple Health export (neither a zip, a folder, XML nor healthport NDJSON)",
+                        at: SourceLocation(file: path))
                 }
             }
         }
@@ -130,6 +144,19 @@ public final class ExportReader {
         consumed = true
         let warnings = WarningCollector(handler: warning)
         let location = documentLocation
+        switch source {
+        case .ndjsonFile(let path):
+            guard let file = FileByteSource.open(path: path) else {
+                throw ExportError(.inputNotFound, "cannot open: \(String(cString: strerror(errno)))", at: SourceLocation(file: path))
+            }
+            return try readNDJSON(file, prefix: [], into: sink, types: types, progress: progress, warnings: warnings)
+        case .standardInputNDJSON(let prefix):
+            return try readNDJSON(
+                FileByteSource(descriptor: 0, ownsDescriptor: false), prefix: prefix, into: sink, types: types, progress: progress,
+                warnings: warnings)
+        default:
+            break
+        }
         let mapper = ExportMapper(sink: sink, warnings: warnings, file: location.file, member: location.member)
         mapper.typeFilter = types
         let parser = SAXParser(handler: mapper)
@@ -158,6 +185,8 @@ public final class ExportReader {
                 try stream(file, prefix: [], push: push)
             case .standardInputXML(let prefix):
                 try stream(FileByteSource(descriptor: 0, ownsDescriptor: false), prefix: prefix, push: push)
+            case .ndjsonFile, .standardInputNDJSON:
+                preconditionFailure("NDJSON is read by readNDJSON")
             case .zip(let archive, let entry):
                 do {
                     _ = try archive.extract(entry, bufferSize: Self.chunkSize, skipCRC32: false) { data in
@@ -198,6 +227,27 @@ public final class ExportReader {
         return Summary(
             header: header, objectCount: mapper.objectCount, replacedByteCount: filter.replacedCount,
             isFragment: isFragment, passedThrough: mapper.passedThrough, warnings: warnings.summary)
+    }
+
+    /// Reads healthport's NDJSON: no XML, no repairs, the uuids as written.
+    private func readNDJSON(
+        _ file: FileByteSource, prefix: [UInt8], into sink: any ExportSink, types: Set<String>?,
+        progress: ((Progress) -> Void)?, warnings: WarningCollector
+    ) throws -> Summary {
+        var reader = NDJSONObjectReader(location: documentLocation, types: types)
+        var bytesRead: Int64 = 0
+        try stream(file, prefix: prefix) { chunk, isLast in
+            if isLast {
+                try reader.finish(into: sink)
+                return
+            }
+            try reader.feed(chunk, into: sink)
+            bytesRead += Int64(chunk.count)
+            progress?(Progress(bytesRead: bytesRead, totalBytes: layout.documentSize))
+        }
+        return Summary(
+            header: reader.header, objectCount: reader.objectCount, replacedByteCount: 0, isFragment: false, passedThrough: [:],
+            warnings: warnings.summary)
     }
 
     private func correctedColumn(_ error: XMLSyntaxError, _ filter: XMLPreFilter) -> Int {
@@ -266,7 +316,7 @@ public final class ExportReader {
                 throw ExportError(.limitExceeded, "\(relative) is larger than \(Self.maximumAttachmentSize >> 20) MiB")
             }
             return FileManager.default.contents(atPath: resolved)
-        case .standardInputXML:
+        case .standardInputXML, .ndjsonFile, .standardInputNDJSON:
             return nil
         }
     }
@@ -291,7 +341,7 @@ public final class ExportReader {
             let path = URL(fileURLWithPath: documentPath).deletingLastPathComponent().appendingPathComponent(relative).path
             guard let file = FileByteSource.open(path: path) else { return }
             try stream(file, prefix: []) { bytes, isLast in try body(bytes, isLast) }
-        case .standardInputXML:
+        case .standardInputXML, .ndjsonFile, .standardInputNDJSON:
             return
         }
     }
@@ -435,7 +485,7 @@ public final class ExportReader {
 }
 
 extension SourceLocation {
-    func with(line: Int, column: Int) -> SourceLocation {
+    func with(line: Int, column: Int?) -> SourceLocation {
         var copy = self
         copy.line = line
         copy.column = column

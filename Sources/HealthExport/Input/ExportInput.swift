@@ -27,6 +27,8 @@ public struct ExportLayout: Sendable {
         case folder
         /// A bare XML document.
         case xml
+        /// healthport's own NDJSON (`convert --format ndjson`), read back.
+        case ndjson
     }
 
     public var container: Container

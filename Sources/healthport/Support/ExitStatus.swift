@@ -20,7 +20,7 @@ enum ExitStatus: Int32 {
     static func of(_ error: ExportError) -> ExitStatus {
         switch error.code {
         case .inputNotFound, .notAnExport: return .noInput
-        case .malformedXML, .invalidAttribute, .malformedArchive, .unsafeMemberPath, .limitExceeded: return .dataError
+        case .malformedXML, .malformedJSON, .invalidAttribute, .malformedArchive, .unsafeMemberPath, .limitExceeded: return .dataError
         case .ioError: return .ioError
         }
     }
