@@ -45,8 +45,9 @@ let package = Package(
             name: "HealthQuery",
             dependencies: ["HealthModel", .product(name: "Crypto", package: "swift-crypto")]
         ),
-        // Writers: NDJSON, JSON, CSV over one buffered byte writer. Depends on the model alone.
-        .target(name: "HealthOutput", dependencies: ["HealthModel"]),
+        // Writers: NDJSON, JSON, CSV and Apple's export.xml over one buffered byte writer, and
+        // export archives (ZIPFoundation).
+        .target(name: "HealthOutput", dependencies: ["HealthModel", "ZIPFoundation"]),
         // The embedded store: imports into SQLite (through GRDB), queries and anchored changes
         // over it. Bodies are healthport's JSON, so the same writers and predicates apply.
         .target(
@@ -86,7 +87,7 @@ let package = Package(
         .testTarget(
             name: "healthportTests",
             dependencies: [
-                "HealthTestSupport", "HealthExport", "HealthModel", "healthport",
+                "HealthTestSupport", "HealthExport", "HealthModel", "healthport", "ZIPFoundation",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

@@ -77,8 +77,14 @@ final class SAXParser {
         handlerTable.startElementNs = { ctx, localname, _, _, _, _, attributeCount, _, attributes in
             guard let ctx, let localname else { return }
             let parser = Unmanaged<SAXParser>.fromOpaque(ctx).takeUnretainedValue()
-            parser.handler.startElement(
-                XMLName(localname), XMLAttributes(raw: attributes, count: Int(attributeCount)), parser)
+            let count = Int(attributeCount)
+            if let attributes, AmpersandRepair.needed(attributes, count: count) {
+                AmpersandRepair.run(attributes, count: count) {
+                    parser.handler.startElement(XMLName(localname), XMLAttributes(raw: attributes, count: count), parser)
+                }
+                return
+            }
+            parser.handler.startElement(XMLName(localname), XMLAttributes(raw: attributes, count: count), parser)
         }
         handlerTable.endElementNs = { ctx, localname, _, _ in
             guard let ctx, let localname else { return }
@@ -185,5 +191,57 @@ struct XMLSyntaxError: Error {
     /// libxml2's message, with the likely cause when the input ended early.
     var explained: String {
         atEndOfInput ? "the document ends before it is complete (cut off?): \(message)" : message
+    }
+}
+
+/// libxml2 without entity substitution (never enabled here, see `SAXParser`) hands attribute
+/// values over with `&amp;` (and `&#38;`) as the five characters `&#38;`, so that a tree could be
+/// serialized again; every other reference arrives decoded. A literal `&` can reach an
+/// attribute value no other way, so every `&#38;` in a value stands for one `&`.
+///
+/// The hot path only pays a `memchr` per value; a value holding `&` is decoded into a private
+/// buffer that the attribute array points at while the handler runs, and libxml2's own pointers
+/// are put back before it frees them.
+enum AmpersandRepair {
+    static func needed(_ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>, count: Int) -> Bool {
+        for i in 0..<count {
+            guard let start = attributes[i * 5 + 3], let end = attributes[i * 5 + 4] else { continue }
+            if memchr(start, 0x26, start.distance(to: end)) != nil { return true }
+        }
+        return false
+    }
+
+    static func run(_ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>, count: Int, _ body: () -> Void) {
+        var saved: [(index: Int, start: UnsafePointer<xmlChar>?, end: UnsafePointer<xmlChar>?)] = []
+        var buffers: [UnsafeMutablePointer<xmlChar>] = []
+        let marker = Array("&#38;".utf8)
+        for i in 0..<count {
+            guard let start = attributes[i * 5 + 3], let end = attributes[i * 5 + 4] else { continue }
+            let length = start.distance(to: end)
+            guard memchr(start, 0x26, length) != nil else { continue }
+            let decoded = UnsafeMutablePointer<xmlChar>.allocate(capacity: max(length, 1))
+            var j = 0
+            var k = 0
+            while j < length {
+                if start[j] == 0x26, j + 5 <= length, (0..<5).allSatisfy({ start[j + $0] == marker[$0] }) {
+                    decoded[k] = 0x26
+                    j += 5
+                } else {
+                    decoded[k] = start[j]
+                    j += 1
+                }
+                k += 1
+            }
+            saved.append((i, start, end))
+            buffers.append(decoded)
+            attributes[i * 5 + 3] = UnsafePointer(decoded)
+            attributes[i * 5 + 4] = UnsafePointer(decoded + k)
+        }
+        body()
+        for entry in saved {
+            attributes[entry.index * 5 + 3] = entry.start
+            attributes[entry.index * 5 + 4] = entry.end
+        }
+        for buffer in buffers { buffer.deallocate() }
     }
 }

@@ -317,6 +317,8 @@ extension ChangeWriter {
                 throw QueryError(.errorInvalidArgument, "CSV changes are several tables: write them to a folder with --output DIR")
             }
             return try ChangeWriter(csvFolder: output.output)
+        case .export:
+            throw QueryError(.errorInvalidArgument, "--format export writes objects, not changes: use ndjson, json or csv")
         }
     }
 }

@@ -31,7 +31,7 @@ extension Healthport {
             try log.run {
                 let executor = QueryExecutor(try filter.makeQuery())
                 let reader = try ExportReader(ExportInput(argument: input.export))
-                let writer = try makeWriter()
+                let writer = try makeWriter(reader: reader, executor: executor, log: log)
                 let progress = ProgressLine(forced: diagnostics.progress, quiet: diagnostics.quiet)
                 let pipeline = ConvertPipeline(executor: executor, writer: writer, progress: progress)
                 if includeRoutes {
@@ -65,7 +65,7 @@ extension Healthport {
             }
         }
 
-        private func makeWriter() throws -> any ObjectWriter {
+        private func makeWriter(reader: ExportReader, executor: QueryExecutor, log: Diagnostics) throws -> any ObjectWriter {
             let toStandardOutput = output.output == "-"
             func standardOutput() -> OutputBuffer {
                 let buffer = OutputBuffer(descriptor: 1)
@@ -83,6 +83,20 @@ extension Healthport {
             case .csv:
                 return toStandardOutput
                     ? CSVWriter(standardOutput: standardOutput()) : try CSVWriter(folder: output.output)
+            case .export:
+                if toStandardOutput { return ExportXMLWriter(buffer: standardOutput()) }
+                guard output.output.lowercased().hasSuffix(".zip") else {
+                    return ExportXMLWriter(file: try AtomicFile(destination: output.output))
+                }
+                let archive = try ExportArchiveWriter(destination: output.output) { path in
+                    guard let data = try reader.attachment(path) else {
+                        log.warning("\(path) is missing from the export; the archive lacks it too")
+                        return nil
+                    }
+                    return data
+                }
+                archive.additionalFiles = try ExportArchiveContents.additionalFiles(reader: reader, executor: executor, log: log)
+                return archive
             }
         }
     }
@@ -124,5 +138,30 @@ final class ConvertPipeline: ExportSink {
             visible = .workout(workout)
         }
         try writer.write(visible)
+    }
+}
+
+/// What an export archive carries besides the side files its objects name.
+enum ExportArchiveContents {
+    /// The ECG files whose recordings the query admits, and the CDA document when nothing is
+    /// filtered (it holds everything, and cannot be filtered faithfully).
+    static func additionalFiles(reader: ExportReader, executor: QueryExecutor, log: Diagnostics) throws -> [String] {
+        var files: [String] = []
+        var encoder = CanonicalEncoder()
+        for file in reader.layout.sideFiles where file.hasPrefix("electrocardiograms/") && file.lowercased().hasSuffix(".csv") {
+            do {
+                guard let data = try reader.attachment(file) else { continue }
+                var ecg = try ElectrocardiogramReader.read(data, file: file)
+                ecg.uuid = ObjectIdentity.uuid(of: .electrocardiogram(ecg), encoder: &encoder)
+                if executor.admits(.electrocardiogram(ecg)) { files.append(file) }
+            } catch let error as ExportError where error.code != .unsafeMemberPath {
+                log.warning(error.message, at: reader.input.displayName)
+            }
+        }
+        let query = executor.query
+        let unfiltered = query.types == nil && query.predicate == nil && query.dateWindow == nil && query.sources.isEmpty
+            && query.devices.isEmpty && query.uuids.isEmpty && query.outputUnit == nil && query.policy == nil
+        if unfiltered, reader.layout.sideFiles.contains("export_cda.xml") { files.append("export_cda.xml") }
+        return files
     }
 }

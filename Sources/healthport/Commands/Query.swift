@@ -81,6 +81,9 @@ extension Healthport {
                     ? JSONDocumentWriter(buffer: buffer) : JSONDocumentWriter(file: try AtomicFile(destination: output.output))
             case .csv:
                 return toStandardOutput ? CSVWriter(standardOutput: buffer) : CSVWriter(file: try AtomicFile(destination: output.output))
+            case .export:
+                return toStandardOutput
+                    ? ExportXMLWriter(buffer: buffer) : ExportXMLWriter(file: try AtomicFile(destination: output.output))
             }
         }
     }

@@ -1,0 +1,111 @@
+import Foundation
+import HealthModel
+import ZIPFoundation
+
+/// `--format export --output X.zip`: an archive laid out like the Health app's —
+/// `apple_health_export/export.xml` plus the side files (`workout-routes/`,
+/// `clinical-records/`, `electrocardiograms/`, `export_cda.xml`) of the objects that were
+/// written, and nothing else.
+///
+/// The document is streamed to a private temporary file (never held in memory), then deflated
+/// into a temporary zip beside the destination, which is renamed into place only when
+/// complete (mode 0600). Side files are copied from the source as they are.
+public final class ExportArchiveWriter: ObjectWriter {
+    public static let folder = "apple_health_export"
+
+    private let destination: String
+    private let document: AtomicFile
+    private let writer: ExportXMLWriter
+    private let sideFile: (String) throws -> Data?
+    /// Side files to carry besides those the written objects refer to (admitted ECGs, the CDA
+    /// document), relative to the export folder.
+    public var additionalFiles: [String] = []
+    private var finished = false
+
+    /// - Parameters:
+    ///   - sideFile: reads a side file of the source export by its path relative to the export
+    ///     folder; `nil` when the source lacks it (the archive then lacks it too).
+    public init(destination: String, sideFile: @escaping (String) throws -> Data?) throws {
+        self.destination = destination
+        let url = URL(fileURLWithPath: destination)
+        // The document's temporary file lives beside the destination; it is never renamed.
+        document = try AtomicFile(destination: url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).export.xml").path)
+        writer = ExportXMLWriter(buffer: document.buffer)
+        self.sideFile = sideFile
+    }
+
+    public func begin(_ header: ExportHeader) throws { try writer.begin(header) }
+    public func write(_ object: HealthObject) throws { try writer.write(object) }
+    public func encode(_ object: HealthObject) throws -> [UInt8] { try writer.encode(object) }
+    public func writeEncoded(_ record: [UInt8]) throws { try writer.writeEncoded(record) }
+
+    /// The side files the archive carries, relative to the export folder.
+    public var carriedFiles: [String] {
+        var seen = Set<String>()
+        return (writer.referencedFiles + additionalFiles).filter { seen.insert($0).inserted }
+    }
+
+    public func finish() throws {
+        guard !finished else { return }
+        finished = true
+        document.buffer.append("</HealthData>\n")
+        let archivePath: String
+        do {
+            try document.buffer.flush()
+            archivePath = try makeTemporaryPath()
+        } catch {
+            document.abandon()
+            throw error
+        }
+        defer {
+            document.abandon()
+            unlink(archivePath)
+            TemporaryFiles.shared.unregister(archivePath)
+        }
+        do {
+            let archive = try Archive(url: URL(fileURLWithPath: archivePath), accessMode: .update)
+            try archive.addEntry(
+                with: Self.folder + "/export.xml", fileURL: URL(fileURLWithPath: document.temporaryPath), compressionMethod: .deflate)
+            for path in carriedFiles {
+                guard let data = try sideFile(path) else { continue }
+                try archive.addEntry(
+                    with: Self.folder + "/" + path, type: .file, uncompressedSize: Int64(data.count), compressionMethod: .deflate
+                ) { position, size in
+                    data.subdata(in: Int(position)..<(Int(position) + size))
+                }
+            }
+        } catch let error as OutputError {
+            throw error
+        } catch {
+            throw OutputError(.ioError, "cannot write the archive: \(error)", path: destination)
+        }
+        guard rename(archivePath, destination) == 0 else {
+            throw OutputError(.cannotCreate, "cannot move into place: \(String(cString: strerror(errno)))", path: destination)
+        }
+    }
+
+    public func abandon() {
+        finished = true
+        document.abandon()
+    }
+
+    /// A fresh, registered temporary file beside the destination, mode 0600 from the start,
+    /// holding an empty zip (an end-of-central-directory record) for ZIPFoundation to update.
+    private func makeTemporaryPath() throws -> String {
+        let url = URL(fileURLWithPath: destination)
+        var template = Array("\(url.deletingLastPathComponent().path)/.\(url.lastPathComponent).healthport-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw OutputError(.cannotCreate, "cannot create: \(String(cString: strerror(errno)))", path: destination) }
+        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        TemporaryFiles.shared.register(path)
+        fchmod(fd, 0o600)
+        let emptyZip: [UInt8] = [0x50, 0x4B, 0x05, 0x06] + Array(repeating: 0, count: 18)
+        let written = emptyZip.withUnsafeBytes { Foundation.write(fd, $0.baseAddress!, $0.count) }
+        close(fd)
+        guard written == emptyZip.count else {
+            unlink(path)
+            throw OutputError(.ioError, "cannot write: \(String(cString: strerror(errno)))", path: destination)
+        }
+        return path
+    }
+}

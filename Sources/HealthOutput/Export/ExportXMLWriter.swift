@@ -1,0 +1,68 @@
+import HealthModel
+
+/// `--format export`: Apple Health's own `export.xml`, streamed — the prolog with a correct
+/// Export Version 14 DTD, `HealthData` with its locale, `ExportDate`, `Me`, then every object
+/// in the order it arrives (`ExportXMLEncoder`), then the closing tag.
+public final class ExportXMLWriter: ObjectWriter {
+    private let out: OutputBuffer
+    private let file: AtomicFile?
+    private let scratch = OutputBuffer(descriptor: -1, capacity: 64 * 1024)
+    /// Side files the written objects refer to (`workout-routes/…`, `clinical-records/…`), as
+    /// paths relative to the export folder, in first-seen order: what an archive must carry.
+    public private(set) var referencedFiles: [String] = []
+    private var referenced = Set<String>()
+
+    public init(buffer: OutputBuffer) {
+        self.out = buffer
+        self.file = nil
+    }
+
+    public init(file: AtomicFile) {
+        self.out = file.buffer
+        self.file = file
+    }
+
+    public func begin(_ header: ExportHeader) throws {
+        ExportXMLEncoder.write(header: header, to: XMLEmitter(out))
+        try out.endRecord()
+    }
+
+    public func write(_ object: HealthObject) throws {
+        note(object)
+        ExportXMLEncoder.write(object, to: XMLEmitter(out))
+        try out.endRecord()
+    }
+
+    public func finish() throws {
+        out.append("</HealthData>\n")
+        if let file { try file.commit() } else { try out.flush() }
+    }
+
+    public func abandon() {
+        if let file { file.abandon() } else { out.discard() }
+    }
+
+    public func encode(_ object: HealthObject) throws -> [UInt8] {
+        note(object)
+        ExportXMLEncoder.write(object, to: XMLEmitter(scratch))
+        return scratch.takeBytes()
+    }
+
+    public func writeEncoded(_ record: [UInt8]) throws {
+        out.append(contentsOf: record)
+        try out.endRecord()
+    }
+
+    private func note(_ object: HealthObject) {
+        func add(_ path: String?) {
+            guard let path else { return }
+            let relative = path.hasPrefix("/") ? String(path.dropFirst()) : path
+            if referenced.insert(relative).inserted { referencedFiles.append(relative) }
+        }
+        switch object {
+        case .workout(let w): for route in w.routes { add(route.fileReference) }
+        case .clinicalRecord(let c): add(c.resourceFilePath)
+        default: break
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import HealthTestSupport
+import Testing
+import ZIPFoundation
+
+/// `convert --format export`: exports written back, as files, archives and streams.
+@Suite struct ExportCommandTests {
+    static func entries(_ zip: String) throws -> [String: Data] {
+        let archive = try Archive(url: URL(fileURLWithPath: zip), accessMode: .read)
+        var result: [String: Data] = [:]
+        for entry in archive {
+            var data = Data()
+            _ = try archive.extract(entry) { data.append($0) }
+            result[entry.path] = data
+        }
+        return result
+    }
+
+    @Test func anUnfilteredArchiveCarriesEverythingAndReadsBackTheSame() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let zip = directory.appendingPathComponent("copy.zip").path
+        let written = try healthport("convert", sampleZip, "-q", "--format", "export", "--output", zip)
+        #expect(written.status == 0, "\(written.stderrText)")
+        let mode = try FileManager.default.attributesOfItem(atPath: zip)[.posixPermissions] as! Int
+        #expect(mode == 0o600)
+        let original = try Self.entries(sampleZip)
+        let copy = try Self.entries(zip)
+        #expect(Set(copy.keys) == Set(original.keys))
+        for (path, data) in original where path != "apple_health_export/export.xml" {
+            #expect(copy[path] == data, "\(path)")
+        }
+        // The same objects, uuids included, as NDJSON shows them.
+        #expect(try healthport("convert", zip, "-q").stdout == (try healthport("convert", sampleZip, "-q")).stdout)
+        #expect(try healthport("routes", zip, "-q").stdout == (try healthport("routes", sampleZip, "-q")).stdout)
+        #expect(try healthport("ecg", zip, "-q").stdout == (try healthport("ecg", sampleZip, "-q")).stdout)
+        // Nothing left behind but the archive.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["copy.zip"])
+    }
+
+    @Test func aPolicyFilteredArchiveHoldsNothingThePolicyDenies() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let policy = directory.appendingPathComponent("study.json").path
+        try Data(#"{"version": 1, "consumer": {"name": "Study"}, "read": {"StepCount": "granted", "Workout": "granted"}}"#.utf8)
+            .write(to: URL(fileURLWithPath: policy))
+        let zip = directory.appendingPathComponent("study.zip").path
+        let written = try healthport("convert", sampleZip, "--policy", policy, "--format", "export", "--output", zip)
+        #expect(written.status == 0, "\(written.stderrText)")
+        let entries = try Self.entries(zip)
+        // Routes need their own type (HealthKit: HKSeriesType.workoutRoute()), not granted here;
+        // no ECG, clinical record or CDA document either.
+        #expect(!entries.keys.contains { $0.contains("workout-routes/") })
+        #expect(!entries.keys.contains { $0.contains("electrocardiograms/") || $0.contains("clinical-records/") || $0.contains("export_cda") })
+        let xml = String(decoding: entries["apple_health_export/export.xml"]!, as: UTF8.self)
+        #expect(!xml.contains("HKCharacteristicTypeIdentifierDateOfBirth=\"1"))
+        // Read back: only the granted types.
+        let objects = try ndjsonObjects(try healthport("convert", zip, "-q").stdout).dropFirst()
+        let types = Set(objects.compactMap { $0["sampleType"] as? String })
+        #expect(types == ["HKQuantityTypeIdentifierStepCount", "HKWorkoutTypeIdentifier"])
+        // Granting routes carries the route files of the workouts it may read.
+        let withRoutes = directory.appendingPathComponent("routes.json").path
+        try Data(#"{"version": 1, "consumer": {"name": "Study"}, "read": {"Workout": "granted", "HKWorkoutRouteTypeIdentifier": "granted"}}"#.utf8)
+            .write(to: URL(fileURLWithPath: withRoutes))
+        let routesZip = directory.appendingPathComponent("routes.zip").path
+        #expect(try healthport("convert", sampleZip, "--policy", withRoutes, "--format", "export", "--output", routesZip).status == 0)
+        #expect(try Self.entries(routesZip).keys.filter { $0.contains("workout-routes/") }.count == 5)
+        let manifest = try sampleManifest()
+        #expect(objects.count == (manifest.objectsByType["HKQuantityTypeIdentifierStepCount"] ?? 0) + (manifest.objectsByType["HKWorkoutTypeIdentifier"] ?? 0))
+    }
+
+    @Test func filteredBareXMLStreamsAndEditedNDJSONBecomesAnExport() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        // A bare export.xml of one type and window, to standard output.
+        let heart = try healthport("convert", sampleZip, "-q", "--format", "export", "--type", "HeartRate", "--start", "2024-01-03", "--end", "2024-01-04")
+        #expect(heart.status == 0)
+        let text = heart.stdoutText
+        #expect(text.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE HealthData [\n<!-- HealthKit Export Version: 14 -->"))
+        #expect(text.hasSuffix("</HealthData>\n"))
+        let hr = try healthport("convert", "-", "-q", stdin: heart.stdout)
+        let expected = try healthport("convert", sampleZip, "-q", "--type", "HeartRate", "--start", "2024-01-03", "--end", "2024-01-04")
+        #expect(hr.stdout == expected.stdout)
+        // NDJSON edited with a filter, written back as an archive.
+        let ndjson = try healthport("convert", sampleZip, "-q").stdoutText.split(separator: "\n")
+        let kept = ndjson.filter { !$0.contains("\"kind\":\"workout\"") }
+        let edited = directory.appendingPathComponent("edited.ndjson")
+        try Data((kept.joined(separator: "\n") + "\n").utf8).write(to: edited)
+        let zip = directory.appendingPathComponent("edited.zip").path
+        #expect(try healthport("convert", edited.path, "--format", "export", "--output", zip).status == 0)
+        let entries = try Self.entries(zip)
+        #expect(!entries.keys.contains { $0.contains("workout-routes/") })
+        #expect(try healthport("convert", zip, "-q").stdoutText.split(separator: "\n") == kept)
+    }
+
+    @Test func queryWritesSortedExportsAndChangesRefuseTheFormat() throws {
+        let sorted = try healthport("query", sampleZip, "-q", "--type", "BodyMass", "--sort", "quantity:desc", "--limit", "3", "--format", "export")
+        #expect(sorted.status == 0)
+        let values = try ndjsonObjects(try healthport("convert", "-", "-q", stdin: sorted.stdout).stdout).dropFirst()
+            .compactMap { ($0["quantity"] as? [String: Any])?["value"] as? Double }
+        #expect(values.count == 3 && values == values.sorted(by: >))
+        let changes = try healthport("changes", sampleZip, "-q", "--format", "export")
+        #expect(changes.status == 64 && changes.stderrText.contains("--format export"))
+    }
+}
