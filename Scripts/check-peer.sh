@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Checks that another tool reads the exports healthport writes: converts the bundled sample to a
+# filtered export archive (--format export), feeds it to healthkit-to-sqlite (installed from
+# PyPI into a private virtual environment), and compares its row counts with healthport's own
+# count of what the archive holds.
+#
+#   Scripts/check-peer.sh [path/to/healthport]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+HEALTHPORT="${1:-.build/debug/healthport}"
+WORK="$(mktemp -d)"
+trap 'rm -rf "$WORK"' EXIT
+VENV="${PEER_VENV:-Benchmarks/work/venv}"
+if [ ! -x "$VENV/bin/healthkit-to-sqlite" ]; then
+    python3 -m venv "$VENV"
+    "$VENV/bin/pip" install --quiet healthkit-to-sqlite
+fi
+
+# Filtered and policy-applied: heart rates, steps and workouts of one week.
+"$HEALTHPORT" convert SampleData/export.zip --quiet --format export \
+    --type HeartRate,StepCount,Workout --start 2024-01-02 --end 2024-01-09 --output "$WORK/shared.zip"
+"$VENV/bin/healthkit-to-sqlite" --silent "$WORK/shared.zip" "$WORK/peer.db"
+
+"$HEALTHPORT" info "$WORK/shared.zip" --format json --quiet > "$WORK/info.json"
+python3 - "$WORK/peer.db" "$WORK/info.json" <<'PY'
+import json, sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+info = json.load(open(sys.argv[2]))
+counts = {t["type"]: t["count"] for t in info["types"]}
+tables = {name for (name,) in db.execute("select name from sqlite_master where type = 'table'")}
+failures = 0
+def check(what, theirs, ours):
+    global failures
+    ok = theirs == ours
+    failures += not ok
+    print("%-4s %-40s healthkit-to-sqlite %6d  healthport %6d" % ("ok" if ok else "FAIL", what, theirs, ours))
+for table, identifier in [("rHeartRate", "HKQuantityTypeIdentifierHeartRate"), ("rStepCount", "HKQuantityTypeIdentifierStepCount")]:
+    theirs = db.execute("select count(*) from %s" % table).fetchone()[0] if table in tables else 0
+    check(table, theirs, counts.get(identifier, 0))
+theirs = db.execute("select count(*) from workouts").fetchone()[0] if "workouts" in tables else 0
+check("workouts", theirs, counts.get("HKWorkoutTypeIdentifier", 0))
+extra = sorted(t for t in tables if t.startswith("r") and t not in ("rHeartRate", "rStepCount"))
+if extra:
+    failures += 1
+    print("FAIL tables of types that were filtered out:", ", ".join(extra))
+sys.exit(1 if failures else 0)
+PY
+echo "healthkit-to-sqlite read healthport's export"
