@@ -88,7 +88,7 @@ enum ExportXMLEncoder {
     static func writeProvenance(_ s: SampleAttributes, to xml: XMLEmitter) {
         xml.attribute("sourceName", s.sourceRevision.source.name)
         xml.attribute("sourceVersion", s.sourceRevision.version)
-        if let device = s.device { xml.attribute("device", device.descriptionText) }
+        if let device = s.device { xml.device(device) }
     }
 
     static func writeDates(_ s: SampleAttributes, to xml: XMLEmitter) {

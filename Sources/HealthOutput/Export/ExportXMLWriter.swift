@@ -7,6 +7,7 @@ public final class ExportXMLWriter: ObjectWriter {
     private let out: OutputBuffer
     private let file: AtomicFile?
     private let scratch = OutputBuffer(descriptor: -1, capacity: 64 * 1024)
+    private let devices = DeviceDescriptionCache()
     /// Side files the written objects refer to (`workout-routes/…`, `clinical-records/…`), as
     /// paths relative to the export folder, in first-seen order: what an archive must carry.
     public private(set) var referencedFiles: [String] = []
@@ -29,7 +30,7 @@ public final class ExportXMLWriter: ObjectWriter {
 
     public func write(_ object: HealthObject) throws {
         note(object)
-        ExportXMLEncoder.write(object, to: XMLEmitter(out))
+        ExportXMLEncoder.write(object, to: XMLEmitter(out, devices: devices))
         try out.endRecord()
     }
 
@@ -44,7 +45,7 @@ public final class ExportXMLWriter: ObjectWriter {
 
     public func encode(_ object: HealthObject) throws -> [UInt8] {
         note(object)
-        ExportXMLEncoder.write(object, to: XMLEmitter(scratch))
+        ExportXMLEncoder.write(object, to: XMLEmitter(scratch, devices: devices))
         return scratch.takeBytes()
     }
 

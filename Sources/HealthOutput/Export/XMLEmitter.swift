@@ -9,8 +9,12 @@ import HealthModel
 /// U+FFFD), as healthport's reader repairs them.
 struct XMLEmitter {
     let out: OutputBuffer
+    let devices: DeviceDescriptionCache
 
-    init(_ out: OutputBuffer) { self.out = out }
+    init(_ out: OutputBuffer, devices: DeviceDescriptionCache = DeviceDescriptionCache()) {
+        self.out = out
+        self.devices = devices
+    }
 
     func indent(_ depth: Int) {
         for _ in 0..<depth { out.append(0x20) }
@@ -50,18 +54,48 @@ struct XMLEmitter {
         if let value { attribute(name, value) }
     }
 
+    /// A date in the export's form, `yyyy-MM-dd HH:mm:ss ±hhmm`, formatted in the buffer: the
+    /// ISO form the JSON writers use has the same length, and is rearranged in place.
     func attribute(_ name: String, _ value: ExportTimestamp?) {
-        if let value { attribute(name, value.exportText) }
+        guard let value else { return }
+        out.append(0x20)
+        out.appendRaw(name)
+        out.append("=\"")
+        out.appendISO8601(value)
+        let p = out.reserve(0) - ExportTimestamp.iso8601Length
+        let sign = p[19]
+        let h1 = p[20]
+        let h2 = p[21]
+        p[10] = 0x20
+        p[19] = 0x20
+        p[20] = sign
+        p[21] = h1
+        p[22] = h2
+        out.append(0x22)
+    }
+
+    /// A device's `HKDevice` description, rendered once per run of samples sharing it.
+    func device(_ device: Device) {
+        out.append(" device=\"")
+        out.append(contentsOf: devices.escapedDescription(of: device, emitter: self))
+        out.append(0x22)
     }
 
     func attribute(_ name: String, _ value: ExportNumber?) {
         if let value { attribute(name, value.text) }
     }
 
+    /// The escaped bytes of an attribute value, for caching.
+    func escapedBytes(_ value: String) -> [UInt8] {
+        let scratch = XMLEmitter(OutputBuffer(descriptor: -1, capacity: 256))
+        scratch.escape(value, inAttribute: true)
+        return scratch.out.takeBytes()
+    }
+
     /// Character data.
     func text(_ value: String) { escape(value, inAttribute: false) }
 
-    private func escape(_ value: String, inAttribute: Bool) {
+    fileprivate func escape(_ value: String, inAttribute: Bool) {
         var value = value
         value.withUTF8 { bytes in
             var clean = true
@@ -94,5 +128,19 @@ struct XMLEmitter {
                 i += 1
             }
         }
+    }
+}
+
+/// The escaped description of the previous sample's device: consecutive samples share one
+/// device value (the reader interns them), so the string is built once per run.
+final class DeviceDescriptionCache {
+    private var device: Device? = nil
+    private var bytes: [UInt8] = []
+
+    func escapedDescription(of device: Device, emitter: XMLEmitter) -> [UInt8] {
+        if let cached = self.device, cached.storageToken == device.storageToken || cached == device { return bytes }
+        self.device = device
+        bytes = emitter.escapedBytes(device.descriptionText)
+        return bytes
     }
 }
