@@ -96,6 +96,8 @@ import ZIPFoundation
         let values = try ndjsonObjects(try healthport("convert", "-", "-q", stdin: sorted.stdout).stdout).dropFirst()
             .compactMap { ($0["quantity"] as? [String: Any])?["value"] as? Double }
         #expect(values.count == 3 && values == values.sorted(by: >))
+        let zip = try healthport("query", sampleZip, "-q", "--format", "export", "--output", "/tmp/healthport-never.zip")
+        #expect(zip.status == 64 && !FileManager.default.fileExists(atPath: "/tmp/healthport-never.zip"))
         let changes = try healthport("changes", sampleZip, "-q", "--format", "export")
         #expect(changes.status == 64 && changes.stderrText.contains("--format export"))
     }

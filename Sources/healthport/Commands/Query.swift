@@ -82,6 +82,9 @@ extension Healthport {
             case .csv:
                 return toStandardOutput ? CSVWriter(standardOutput: buffer) : CSVWriter(file: try AtomicFile(destination: output.output))
             case .export:
+                if output.output.lowercased().hasSuffix(".zip") {
+                    throw QueryError(.errorInvalidArgument, "query writes export.xml; make an export archive with healthport convert --format export --output X.zip")
+                }
                 return toStandardOutput
                     ? ExportXMLWriter(buffer: buffer) : ExportXMLWriter(file: try AtomicFile(destination: output.output))
             }
