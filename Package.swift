@@ -47,7 +47,10 @@ let package = Package(
         ),
         // Writers: NDJSON, JSON, CSV and Apple's export.xml over one buffered byte writer, and
         // export archives (ZIPFoundation).
-        .target(name: "HealthOutput", dependencies: ["HealthModel", "ZIPFoundation"]),
+        .target(
+            name: "HealthOutput",
+            dependencies: ["HealthModel", "ZIPFoundation", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         // The embedded store: imports into SQLite (through GRDB), queries and anchored changes
         // over it. Bodies are healthport's JSON, so the same writers and predicates apply.
         .target(

@@ -18,36 +18,73 @@ extension Healthport {
                 healthport-formats(5).
                 """)
 
-        @OptionGroup var input: InputOptions
+        @Argument(
+            help: ArgumentHelp(
+                "The export (export.zip, the folder, export.xml, or - for standard input); several with --partition.",
+                valueName: "export"),
+            completion: .file(extensions: ["zip", "xml"]))
+        var exports: [String]
+
         @OptionGroup var output: OutputOptions
         @OptionGroup var filter: FilterOptions
         @Flag(name: .long, help: "Workouts carry their route points inline (read from the GPX files).")
         var includeRoutes = false
 
+        @Option(
+            name: .long,
+            help: ArgumentHelp("Write Hive-style partitions (key=value folders) into --output: person, type, or both.", valueName: "keys"))
+        var partition: String? = nil
+
+        @Option(name: .long, help: ArgumentHelp("With --partition: convert this many exports at once (default: the number of cores).", valueName: "n"))
+        var jobs: Int? = nil
+
+        @Flag(name: .long, help: "With --partition: skip exports whose outputs the manifest records as complete.")
+        var resume = false
+
+        @Option(
+            name: .long,
+            help: ArgumentHelp("With --partition: a CSV file of 'input,person' lines naming each export's person.", valueName: "file"))
+        var personId: String? = nil
+
         @OptionGroup var diagnostics: DiagnosticOptions
+
+        func validate() throws {
+            if partition == nil {
+                if exports.count > 1 { throw ValidationError("several exports need --partition (and --output DIR)") }
+                if jobs != nil || resume || personId != nil { throw ValidationError("--jobs, --resume and --person-id go with --partition") }
+            } else {
+                if output.output == "-" { throw ValidationError("--partition writes a folder: give --output DIR") }
+                if output.format != .csv && output.format != .ndjson { throw ValidationError("--partition writes csv or ndjson") }
+                if exports.contains("-") { throw ValidationError("--partition reads files, not standard input") }
+                if let jobs, jobs < 1 { throw ValidationError("--jobs must be 1 or more") }
+            }
+        }
 
         func run() throws {
             let log = filter.diagnostics(diagnostics)
             try log.run {
                 let executor = QueryExecutor(try filter.makeQuery())
-                let reader = try ExportReader(ExportInput(argument: input.export))
+                if let partition {
+                    let layout = try PartitionLayout(parsing: partition)
+                    if output.format == .csv && !layout.splitsByType {
+                        throw QueryError(.errorInvalidArgument, "CSV holds one table per file: partition by type too (--partition person,type)")
+                    }
+                    let batch = BatchConversion(
+                        inputs: exports, persons: try BatchConversion.personKeys(for: exports, mapping: personId), layout: layout,
+                        format: output.format, root: output.output, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+                        resume: resume, executor: executor, includeRoutes: includeRoutes, log: Diagnostics(quiet: diagnostics.quiet))
+                    let failed = try batch.run()
+                    if failed > 0 {
+                        log.error("\(failed) of \(exports.count) exports failed; see \(output.output)/\(BatchManifest.fileName)")
+                        throw ExitCode(ExitStatus.dataError.rawValue)
+                    }
+                    return
+                }
+                let reader = try ExportReader(ExportInput(argument: exports[0]))
                 let writer = try makeWriter(reader: reader, executor: executor, log: log)
                 let progress = ProgressLine(forced: diagnostics.progress, quiet: diagnostics.quiet)
                 let pipeline = ConvertPipeline(executor: executor, writer: writer, progress: progress)
-                if includeRoutes {
-                    pipeline.routeLoader = { reference in
-                        do {
-                            guard let data = try reader.attachment(reference) else {
-                                log.warning("the route file \(reference) is missing from the export")
-                                return nil
-                            }
-                            return try GPXReader.points(in: data, file: SourceLocation(file: reader.input.displayName, member: reference))
-                        } catch let error as ExportError where error.code != .unsafeMemberPath {
-                            log.warning(error.message, at: error.location?.description)
-                            return nil
-                        }
-                    }
-                }
+                if includeRoutes { pipeline.routeLoader = ConvertPipeline.routeLoader(reader: reader, log: log) }
                 do {
                     let summary = try reader.read(
                         into: pipeline, warning: { warning in
@@ -110,6 +147,22 @@ final class ConvertPipeline: ExportSink {
     private let progress: ProgressLine
     /// With `--include-routes`: reads a route's points from its GPX file.
     var routeLoader: ((String) throws -> [RoutePoint]?)? = nil
+
+    /// Reads a route's points from its GPX file; a missing or bad file is a warning.
+    static func routeLoader(reader: ExportReader, log: Diagnostics) -> (String) throws -> [RoutePoint]? {
+        { reference in
+            do {
+                guard let data = try reader.attachment(reference) else {
+                    log.warning("the route file \(reference) is missing from the export")
+                    return nil
+                }
+                return try GPXReader.points(in: data, file: SourceLocation(file: reader.input.displayName, member: reference))
+            } catch let error as ExportError where error.code != .unsafeMemberPath {
+                log.warning(error.message, at: error.location?.description)
+                return nil
+            }
+        }
+    }
 
     init(executor: QueryExecutor, writer: any ObjectWriter, progress: ProgressLine) {
         self.executor = executor

@@ -56,7 +56,9 @@ final class Diagnostics {
         }
     }
 
+    /// Progress a batch reports per input; silenced by `--quiet` like warnings.
     func note(_ message: String) {
+        guard !quiet else { return }
         write("healthport: " + message)
     }
 
