@@ -91,7 +91,7 @@ let package = Package(
             name: "healthportTests",
             dependencies: [
                 "HealthTestSupport", "HealthExport", "HealthModel", "healthport", "ZIPFoundation",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
     ],

@@ -1,0 +1,140 @@
+import Crypto
+import Foundation
+import HealthTestSupport
+import Testing
+
+/// `convert --partition`: many exports into Hive-style partitions, with a manifest, resumable.
+@Suite struct BatchCommandTests {
+    struct Manifest: Decodable {
+        struct Output: Decodable {
+            var path: String
+            var rows: Int
+            var bytes: Int64
+            var sha256: String
+        }
+        struct Input: Decodable {
+            var input: String
+            var person: String
+            var status: String
+            var error: String?
+            var objects: Int
+            var outputs: [Output]
+        }
+        var format: String
+        var partition: [String]
+        var inputs: [Input]
+    }
+
+    static func manifest(_ lake: URL) throws -> Manifest {
+        try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: lake.appendingPathComponent("_manifest.json")))
+    }
+
+    /// alice and bob (the two sample exports), and carol, who is not an export.
+    static func exports() throws -> URL {
+        let folder = try Fixtures.temporaryDirectory().appendingPathComponent("exports")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: sampleZip, toPath: folder.appendingPathComponent("alice.zip").path)
+        try FileManager.default.copyItem(
+            atPath: Fixtures.sampleData.appendingPathComponent("export-older.zip").path, toPath: folder.appendingPathComponent("bob.zip").path)
+        try Data("not a zip".utf8).write(to: folder.appendingPathComponent("carol.zip"))
+        return folder
+    }
+
+    static func hidden(_ lake: URL) -> [String] {
+        (FileManager.default.enumerator(atPath: lake.path)?.allObjects as? [String] ?? []).filter { $0.contains(".healthport") }
+    }
+
+    @Test func aBatchWritesPartitionsAManifestAndReportsTheBadExport() throws {
+        let exports = try Self.exports()
+        let lake = exports.deletingLastPathComponent().appendingPathComponent("lake")
+        let inputs = ["alice", "bob", "carol"].map { exports.appendingPathComponent("\($0).zip").path }
+        let result = try CommandRunner.run(
+            healthportBinary, ["convert"] + inputs + ["--format", "csv", "--partition", "person,type", "--output", lake.path, "--jobs", "2"])
+        #expect(result.status == 65)
+        #expect(result.stderrText.contains("carol.zip: error: not an Apple Health export"))
+        #expect(result.stderrText.contains("1 of 3 exports failed"))
+        let manifest = try Self.manifest(lake)
+        #expect(manifest.format == "csv" && manifest.partition == ["person", "type"])
+        let byPerson = Dictionary(uniqueKeysWithValues: manifest.inputs.map { ($0.person, $0) })
+        #expect(byPerson["carol"]?.status == "failed" && byPerson["carol"]?.outputs.isEmpty == true)
+        let sample = try sampleManifest()
+        #expect(byPerson["alice"]?.status == "complete" && byPerson["alice"]?.objects == sample.objectCount)
+        // Every output is where the manifest says, with its size, rows and checksum.
+        for input in manifest.inputs {
+            for output in input.outputs {
+                let data = try Data(contentsOf: lake.appendingPathComponent(output.path))
+                #expect(Int64(data.count) == output.bytes)
+                #expect(SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined() == output.sha256)
+                #expect(output.path.hasPrefix("person=\(input.person)/type="))
+            }
+        }
+        let heart = try #require(byPerson["alice"]?.outputs.first { $0.path == "person=alice/type=HeartRate/part-0.csv" })
+        #expect(heart.rows == sample.objectsByType["HKQuantityTypeIdentifierHeartRate"])
+        // The partition holds exactly what a plain conversion of that export writes.
+        let plain = exports.deletingLastPathComponent().appendingPathComponent("plain")
+        #expect(try healthport("convert", inputs[0], "-q", "--format", "csv", "--output", plain.path).status == 0)
+        #expect(try Data(contentsOf: lake.appendingPathComponent(heart.path)) == Data(contentsOf: plain.appendingPathComponent("HeartRate.csv")))
+        #expect(Self.hidden(lake).isEmpty)
+        let mode = try FileManager.default.attributesOfItem(atPath: lake.appendingPathComponent(heart.path).path)[.posixPermissions] as! Int
+        #expect(mode == 0o600)
+    }
+
+    @Test func resumeSkipsWhatIsCompleteAndRedoesWhatFailedOrChanged() throws {
+        let exports = try Self.exports()
+        let lake = exports.deletingLastPathComponent().appendingPathComponent("lake")
+        let inputs = ["alice", "bob", "carol"].map { exports.appendingPathComponent("\($0).zip").path }
+        let arguments = ["convert"] + inputs + ["--format", "ndjson", "--partition", "type", "--output", lake.path, "--resume"]
+        #expect(try CommandRunner.run(healthportBinary, arguments).status == 65)
+        let alicePart = lake.appendingPathComponent("type=HeartRate/part-alice.ndjson")
+        let before = try FileManager.default.attributesOfItem(atPath: alicePart.path)[.modificationDate] as! Date
+        // carol's export arrives; bob's is replaced by a newer one.
+        try FileManager.default.removeItem(atPath: inputs[2])
+        try FileManager.default.copyItem(atPath: sampleZip, toPath: inputs[2])
+        try FileManager.default.removeItem(atPath: inputs[1])
+        try FileManager.default.copyItem(atPath: sampleZip, toPath: inputs[1])
+        let again = try CommandRunner.run(healthportBinary, arguments)
+        #expect(again.status == 0, "\(again.stderrText)")
+        #expect(again.stderrText.contains("alice.zip: already converted"))
+        #expect(!again.stderrText.contains("bob.zip: already converted") && !again.stderrText.contains("carol.zip: already converted"))
+        #expect(try FileManager.default.attributesOfItem(atPath: alicePart.path)[.modificationDate] as! Date == before)
+        let manifest = try Self.manifest(lake)
+        #expect(manifest.inputs.allSatisfy { $0.status == "complete" } && manifest.inputs.count == 3)
+        // Type-only partitions: one file per person, object lines only, the type's objects.
+        let lines = try String(contentsOf: alicePart, encoding: .utf8).split(separator: "\n")
+        let expected = try healthport("convert", sampleZip, "-q", "--type", "HeartRate").stdoutText.split(separator: "\n").dropFirst()
+        #expect(lines == Array(expected))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: lake.appendingPathComponent("type=HeartRate").path).sorted()
+            == ["part-alice.ndjson", "part-bob.ndjson", "part-carol.ndjson"])
+        // Resuming with other filters would mix conversions: refused.
+        let other = try CommandRunner.run(healthportBinary, arguments + ["--type", "StepCount"])
+        #expect(other.status == 64 && other.stderrText.contains("use a new folder"))
+        #expect(Self.hidden(lake).isEmpty)
+    }
+
+    @Test func personKeysComeFromFileNamesOrAMappingAndMustBeDistinct() throws {
+        let exports = try Self.exports()
+        let root = exports.deletingLastPathComponent()
+        let mapping = root.appendingPathComponent("persons.csv")
+        try Data("input,person\nalice.zip,P001\n\(exports.path)/bob.zip,P002\n".utf8).write(to: mapping)
+        let lake = root.appendingPathComponent("lake")
+        let mapped = try healthport(
+            "convert", exports.appendingPathComponent("alice.zip").path, exports.appendingPathComponent("bob.zip").path, "-q",
+            "--format", "csv", "--partition", "person,type", "--person-id", mapping.path, "--output", lake.path)
+        #expect(mapped.status == 0, "\(mapped.stderrText)")
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: lake.path)) == ["_manifest.json", "person=P001", "person=P002"])
+        // Two exports with one person key.
+        let twin = root.appendingPathComponent("twin")
+        try FileManager.default.createDirectory(at: twin, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: sampleZip, toPath: twin.appendingPathComponent("alice.zip").path)
+        let clash = try healthport(
+            "convert", exports.appendingPathComponent("alice.zip").path, twin.appendingPathComponent("alice.zip").path,
+            "--partition", "person,type", "--format", "csv", "--output", root.appendingPathComponent("lake2").path)
+        #expect(clash.status == 64 && clash.stderrText.contains("both give person 'alice'"))
+        // Usage errors.
+        let csvWithoutType = try healthport("convert", sampleZip, "--partition", "person", "--format", "csv", "--output", root.appendingPathComponent("x").path)
+        #expect(csvWithoutType.status == 64)
+        #expect(try healthport("convert", sampleZip, sampleZip).status == 64)
+        #expect(try healthport("convert", sampleZip, "--jobs", "2").status == 64)
+        #expect(try healthport("convert", sampleZip, "--partition", "person,colour", "--output", root.appendingPathComponent("y").path).status == 64)
+    }
+}
