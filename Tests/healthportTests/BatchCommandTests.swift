@@ -111,6 +111,43 @@ import Testing
         #expect(Self.hidden(lake).isEmpty)
     }
 
+    @Test func aKilledBatchResumesWhereItStopped() throws {
+        let exports = try Self.exports()
+        try FileManager.default.removeItem(atPath: exports.appendingPathComponent("carol.zip").path)
+        for name in ["dan", "eve", "fay"] {
+            try FileManager.default.copyItem(atPath: sampleZip, toPath: exports.appendingPathComponent("\(name).zip").path)
+        }
+        let inputs = ["alice", "bob", "dan", "eve", "fay"].map { exports.appendingPathComponent("\($0).zip").path }
+        let lake = exports.deletingLastPathComponent().appendingPathComponent("lake")
+        let arguments = ["convert"] + inputs + ["-q", "--format", "csv", "--partition", "person,type", "--output", lake.path, "--jobs", "1", "--resume"]
+        let process = Process()
+        process.executableURL = healthportBinary
+        process.arguments = arguments
+        try process.run()
+        // Killed once the first export is recorded.
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline, (try? Self.manifest(lake))?.inputs.isEmpty ?? true { usleep(2000) }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let partial = try Self.manifest(lake)
+        #expect(partial.inputs.count < 5 && partial.inputs.allSatisfy { $0.status == "complete" })
+        let resumed = try CommandRunner.run(healthportBinary, arguments.filter { $0 != "-q" })
+        #expect(resumed.status == 0, "\(resumed.stderrText)")
+        #expect(resumed.stderrText.components(separatedBy: "already converted").count - 1 >= partial.inputs.count)
+        let manifest = try Self.manifest(lake)
+        #expect(manifest.inputs.count == 5 && manifest.inputs.allSatisfy { $0.status == "complete" })
+        // Same files as a batch that was never interrupted.
+        let clean = lake.deletingLastPathComponent().appendingPathComponent("clean")
+        let cleanArguments = ["convert"] + inputs + ["-q", "--format", "csv", "--partition", "person,type", "--output", clean.path]
+        #expect(try CommandRunner.run(healthportBinary, cleanArguments).status == 0)
+        let cleanManifest = try Self.manifest(clean)
+        func checksums(_ m: Manifest) -> [String: String] {
+            Dictionary(uniqueKeysWithValues: m.inputs.flatMap { $0.outputs.map { ($0.path, $0.sha256) } })
+        }
+        #expect(checksums(manifest) == checksums(cleanManifest))
+        #expect(Self.hidden(lake).isEmpty)
+    }
+
     @Test func personKeysComeFromFileNamesOrAMappingAndMustBeDistinct() throws {
         let exports = try Self.exports()
         let root = exports.deletingLastPathComponent()

@@ -32,6 +32,11 @@ struct BatchConversion: @unchecked Sendable {
         } catch {
             throw OutputError(.cannotCreate, "cannot create the folder", path: root)
         }
+        // Staging folders of a batch that was killed: never published, safe to remove (one
+        // batch writes a folder at a time).
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] where name.hasPrefix(".healthport-batch-") {
+            try? FileManager.default.removeItem(atPath: root + "/" + name)
+        }
         let queryFingerprint = executor.query.identityHash.prefix(16).map { String(format: "%02x", $0) }.joined()
         let fresh = BatchManifest(
             healthportVersion: Healthport.version, format: format.rawValue, partition: layout.keys.map(\.rawValue),
