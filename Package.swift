@@ -1,6 +1,7 @@
 // swift-tools-version: 6.1
 // healthport: stream Apple Health exports into a HealthKit-shaped model and out as JSON, NDJSON and CSV.
 
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -97,3 +98,21 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// libFuzzer harnesses (`Fuzz/`), only when `Scripts/fuzz.sh` builds them: they need
+// `-sanitize=fuzzer,address` on every module, which ordinary builds must not carry.
+if ProcessInfo.processInfo.environment["HEALTHPORT_FUZZ"] != nil {
+    package.targets.append(.target(name: "FuzzSupport", path: "Fuzz/Support"))
+    let harnesses: [(String, [Target.Dependency])] = [
+        ("export", ["HealthExport", "HealthModel"]),
+        ("predicate", ["HealthQuery", "HealthModel"]),
+        ("policy", ["HealthQuery"]),
+        ("anchor", ["HealthQuery"]),
+        ("gpx", ["HealthExport"]),
+        ("ecg", ["HealthExport"]),
+        ("json", ["HealthExport", "HealthModel", "HealthOutput"]),
+    ]
+    for (name, dependencies) in harnesses {
+        package.targets.append(.executableTarget(name: "fuzz-\(name)", dependencies: ["FuzzSupport"] + dependencies, path: "Fuzz/\(name)"))
+    }
+}

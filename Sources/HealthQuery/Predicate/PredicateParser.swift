@@ -331,6 +331,9 @@ public struct PredicateParser {
         switch value {
         case .literal(.number(let n), _):
             return .literal(.date(n + 978_307_200), column: column)
+        case .negate(.literal(.number(let n), _)):
+            // Dates before 2001, as the normalized form prints them.
+            return .literal(.date(-n + 978_307_200), column: column)
         case .literal(.string(let s), let c):
             guard let date = PredicateValue.parseDate(s, timeZone: timeZone) else { throw error("invalid date \"\(s)\"", at: c) }
             return .literal(.date(date), column: column)
