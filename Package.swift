@@ -29,6 +29,8 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
         ),
+        // zlib, for the one zip the zip library cannot read: one that was cut off (--salvage).
+        .systemLibrary(name: "CZlibShim", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         // Value types that mirror HealthKit. Depends only on swift-crypto, for the SHA-256 behind
         // derived object uuids (identity must be computable from a model value alone).
         .target(
@@ -38,7 +40,7 @@ let package = Package(
         // Reading an export: zip, folder, bare XML or stdin, streamed through libxml2's push parser.
         .target(
             name: "HealthExport",
-            dependencies: ["HealthModel", "CLibXML2", "ZIPFoundation"]
+            dependencies: ["HealthModel", "CLibXML2", "ZIPFoundation", "CZlibShim"]
         ),
         // The single read path from parsed objects to output: type selection now, predicates and
         // the authorization policy later.

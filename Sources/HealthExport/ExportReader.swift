@@ -34,6 +34,8 @@ public final class ExportReader {
         /// healthport's own NDJSON, from a file or standard input (`NDJSONObjectReader`).
         case ndjsonFile(path: String)
         case standardInputNDJSON(prefix: [UInt8])
+        /// A zip whose end (the central directory) is missing: only `--salvage` reads it.
+        case cutOffZip(CutOffZip)
     }
 
     private var source: Source
@@ -81,8 +83,17 @@ public final class ExportReader {
                 }
                 let prefix = try file.readPrefix(4096)
                 if ContentSniffer.isZip(prefix) {
-                    (source, layout) = try Self.openZip(url: URL(fileURLWithPath: path), displayName: path)
-                    attachmentArchive = try? Archive(url: URL(fileURLWithPath: path), accessMode: .read)
+                    do {
+                        (source, layout) = try Self.openZip(url: URL(fileURLWithPath: path), displayName: path)
+                        attachmentArchive = try? Archive(url: URL(fileURLWithPath: path), accessMode: .read)
+                    } catch let error as ExportError where error.code == .malformedArchive {
+                        guard let cutOff = CutOffZip(path: path) else { throw error }
+                        source = .cutOffZip(cutOff)
+                        layout = ExportLayout(
+                            container: .zip, documentPath: cutOff.document.name,
+                            exportRoot: cutOff.document.name.split(separator: "/").dropLast().joined(separator: "/"), sideFiles: [],
+                            documentSize: nil)
+                    }
                 } else if NDJSONObjectReader.recognizes(prefix) {
                     source = .ndjsonFile(path: path)
                     let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value
@@ -126,6 +137,15 @@ public final class ExportReader {
         public var passedThrough: [String: Int]
         /// Every warning kind met, in first-seen order, with its count.
         public var warnings: [(warning: ExportWarning, count: Int)]
+        /// With `salvage`: where a broken export stopped being readable. The objects before it
+        /// were delivered; the one the break cut was not.
+        public var salvageStop: ExportError? = nil
+    }
+
+    /// Whether the input is a zip that was cut off (readable only with `salvage`).
+    public var isCutOff: Bool {
+        if case .cutOffZip = source { return true }
+        return false
     }
 
     /// Streams every object to `sink`, in document order.
@@ -136,9 +156,12 @@ public final class ExportReader {
     /// - Throws: `ExportError` for bad input (located), or the sink's own error unchanged.
     ///   - types: when given, top-level objects of other types are skipped without being built
     ///     (their uuids, and those of the objects read, are the same as in a full read).
+    ///   - salvage: read a broken export (cut off, or not well-formed further on) up to the
+    ///     break: the objects before it are delivered and the break is returned in
+    ///     `Summary.salvageStop` instead of thrown.
     public func read(
         into sink: any ExportSink, warning: @escaping (ExportWarning) -> Void = { _ in },
-        progress: ((Progress) -> Void)? = nil, types: Set<String>? = nil
+        progress: ((Progress) -> Void)? = nil, types: Set<String>? = nil, salvage: Bool = false
     ) throws -> Summary {
         guard !consumed else { throw ExportError(.ioError, "the export was already read (standard input can be read once)") }
         consumed = true
@@ -187,6 +210,16 @@ public final class ExportReader {
                 try stream(FileByteSource(descriptor: 0, ownsDescriptor: false), prefix: prefix, push: push)
             case .ndjsonFile, .standardInputNDJSON:
                 preconditionFailure("NDJSON is read by readNDJSON")
+            case .cutOffZip(let zip):
+                guard salvage else {
+                    let size = (try? FileManager.default.attributesOfItem(atPath: zip.path)[.size] as? NSNumber)?.int64Value ?? 0
+                    throw ExportError(
+                        .malformedArchive,
+                        "the zip archive is cut off after byte \(size) (its end, with the directory of its contents, is missing); --salvage converts the objects before the cut",
+                        at: location)
+                }
+                _ = try zip.stream(chunkSize: Self.chunkSize) { try push($0, isLast: false) }
+                try push(UnsafeRawBufferPointer(start: nil, count: 0), isLast: true)
             case .zip(let archive, let entry):
                 do {
                     _ = try archive.extract(entry, bufferSize: Self.chunkSize, skipCRC32: false) { data in
@@ -201,12 +234,16 @@ public final class ExportReader {
             mapper.finish(parser)
             if let error = parser.pendingError { throw error }
         } catch let error as XMLSyntaxError {
-            throw ExportError(
+            let located = ExportError(
                 .malformedXML, error.explained,
                 at: mapper.location(parser).with(line: error.line, column: correctedColumn(error, filter)))
+            guard salvage else { throw located }
+            return salvaged(located, mapper: mapper, filter: filter, warnings: warnings)
         } catch var error as ExportError {
             if error.location == nil { error.location = location }
-            throw error
+            let salvageable: Set<ExportError.Code> = [.malformedXML, .invalidAttribute, .malformedArchive, .limitExceeded]
+            guard salvage, salvageable.contains(error.code) else { throw error }
+            return salvaged(error, mapper: mapper, filter: filter, warnings: warnings)
         }
 
         if filter.replacedCount > 0 {
@@ -248,6 +285,17 @@ public final class ExportReader {
         return Summary(
             header: reader.header, objectCount: reader.objectCount, replacedByteCount: 0, isFragment: false, passedThrough: [:],
             warnings: warnings.summary)
+    }
+
+    /// The summary of a salvaged read: what was delivered before `error`.
+    private func salvaged(_ error: ExportError, mapper: ExportMapper, filter: XMLPreFilter, warnings: WarningCollector) -> Summary {
+        var header = mapper.header
+        header.exportVersion = filter.exportVersion
+        var summary = Summary(
+            header: header, objectCount: mapper.objectCount, replacedByteCount: filter.replacedCount,
+            isFragment: false, passedThrough: mapper.passedThrough, warnings: warnings.summary)
+        summary.salvageStop = error
+        return summary
     }
 
     private func correctedColumn(_ error: XMLSyntaxError, _ filter: XMLPreFilter) -> Int {
@@ -316,7 +364,7 @@ public final class ExportReader {
                 throw ExportError(.limitExceeded, "\(relative) is larger than \(Self.maximumAttachmentSize >> 20) MiB")
             }
             return FileManager.default.contents(atPath: resolved)
-        case .standardInputXML, .ndjsonFile, .standardInputNDJSON:
+        case .standardInputXML, .ndjsonFile, .standardInputNDJSON, .cutOffZip:
             return nil
         }
     }
@@ -341,7 +389,7 @@ public final class ExportReader {
             let path = URL(fileURLWithPath: documentPath).deletingLastPathComponent().appendingPathComponent(relative).path
             guard let file = FileByteSource.open(path: path) else { return }
             try stream(file, prefix: []) { bytes, isLast in try body(bytes, isLast) }
-        case .standardInputXML, .ndjsonFile, .standardInputNDJSON:
+        case .standardInputXML, .ndjsonFile, .standardInputNDJSON, .cutOffZip:
             return
         }
     }

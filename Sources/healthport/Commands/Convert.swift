@@ -30,6 +30,9 @@ extension Healthport {
         @Flag(name: .long, help: "Workouts carry their route points inline (read from the GPX files).")
         var includeRoutes = false
 
+        @Flag(name: .long, help: "Convert a broken (cut off) export up to the break, report where it stopped, and exit with status 3.")
+        var salvage = false
+
         @Option(
             name: .long,
             help: ArgumentHelp("Write Hive-style partitions (key=value folders) into --output: person, type, or both.", valueName: "keys"))
@@ -90,10 +93,17 @@ extension Healthport {
                         into: pipeline, warning: { warning in
                             progress.clear()
                             log.warning(warning)
-                        }, progress: { progress.update($0) }, types: executor.typesToRead)
+                        }, progress: { progress.update($0) }, types: executor.typesToRead, salvage: salvage)
                     progress.clear()
+                    if summary.salvageStop != nil && !pipeline.hasBegun { try pipeline.exportDidBegin(summary.header) }
                     try writer.finish()
                     log.repeats(summary.warnings)
+                    if let stop = summary.salvageStop {
+                        // Always printed, even with --quiet: the output is incomplete.
+                        Diagnostics().warning(
+                            "salvaged \(pipeline.written) objects; the export breaks here: \(stop.message)", at: stop.location?.description)
+                        throw ExitCode(ExitStatus.salvaged.rawValue)
+                    }
                 } catch {
                     progress.clear()
                     writer.abandon()
@@ -170,7 +180,12 @@ final class ConvertPipeline: ExportSink {
         self.progress = progress
     }
 
+    private(set) var hasBegun = false
+    /// Objects written (after the filters and the policy).
+    private(set) var written = 0
+
     func exportDidBegin(_ header: ExportHeader) throws {
+        hasBegun = true
         try writer.begin(executor.header(header))
     }
 
@@ -178,6 +193,7 @@ final class ConvertPipeline: ExportSink {
         guard executor.admits(object) else { return }
         // Counted after the read path: a count of hidden objects would hint at them.
         progress.objects += 1
+        written += 1
         var visible = executor.transformsObjects ? try executor.transform(object) : object
         if let routeLoader, case .workout(var workout) = visible {
             for index in workout.routes.indices {

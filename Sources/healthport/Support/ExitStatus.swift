@@ -6,6 +6,8 @@ import HealthStore
 /// The exit statuses of healthport(1), following sysexits(3). One table, one place.
 enum ExitStatus: Int32 {
     case success = 0
+    /// `--salvage`: the export was broken; what came before the break was converted.
+    case salvaged = 3
     case usage = 64
     case dataError = 65
     case noInput = 66
