@@ -17,6 +17,9 @@ WORK="Fuzz/work"
 SHARED="../shared/samples"
 
 export HEALTHPORT_FUZZ=1
+# Leak detection is off: Foundation's FileManager leaks a path buffer per call on Linux, which
+# would hide real findings; memory growth is bounded by -rss_limit_mb instead.
+export ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}"
 build() {
     swift build --scratch-path "$SCRATCH" --product "fuzz-$1" \
         -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld >/dev/null
@@ -70,10 +73,10 @@ for harness in "${HARNESSES[@]}"; do
     mkdir -p "$findings"
     log="$WORK/$harness.log"
     set +e
-    # Leak detection is off: Foundation's FileManager leaks a path buffer per call on Linux,
-    # which would hide real findings; memory growth is bounded by -rss_limit_mb instead.
+    # Fuzz/regressions/<harness> (committed) holds every input that once failed: run first.
     "$SCRATCH/debug/fuzz-$harness" -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 -max_len=262144 -detect_leaks=0 \
-        -artifact_prefix="$findings/" -print_final_stats=1 "$WORK/corpus/$harness" > "$log" 2>&1
+        -artifact_prefix="$findings/" -print_final_stats=1 "$WORK/corpus/$harness" \
+        $( [ -d "Fuzz/regressions/$harness" ] && echo "Fuzz/regressions/$harness" ) > "$log" 2>&1
     code=$?
     set -e
     runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | tail -n 1 | grep -o '[0-9]*$' || echo 0)

@@ -213,3 +213,39 @@ import HealthTestSupport
         #expect(result.sink.objects.count == 1)
     }
 }
+
+/// Inputs that once broke the reader under the fuzzer (`Fuzz/regressions/export`), and the
+/// shape of each: every one ends in a clean, located error or a clean read.
+@Suite struct FuzzRegressionTests {
+    @Test func everyRecordedFuzzFindingReadsOrFailsCleanly() throws {
+        let folder = Fixtures.packageRoot.appendingPathComponent("Fuzz/regressions/export")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(!names.isEmpty)
+        for name in names {
+            do {
+                _ = try read(.path(folder.appendingPathComponent(name).path))
+            } catch let error as ExportError {
+                #expect(error.location != nil, "\(name)")
+            }
+        }
+    }
+
+    /// The first finding: a bad date among an element's attributes stopped libxml2 while the
+    /// remaining attributes were still being read from its (then freed) buffer.
+    @Test func aBadDateAmongAttributesIsALocatedErrorAndTheRestIsNotRead() throws {
+        let xml = """
+            <HealthData locale="en_US">
+             <Workout workoutActivityType="HKWorkoutActivityTypeSwimming" sourceName="W" startDate="2024-01-01 10:00:00 +0000" endDate="2024-01-01 10:30:00 +0000">
+              <WorkoutEvent type="HKWorkoutEventTypeLap" date="not a date" duration="1.5" durationUnit="min"/>
+             </Workout>
+            </HealthData>
+            """
+        do {
+            _ = try read(xml: xml)
+            Issue.record("a bad date was accepted")
+        } catch let error as ExportError {
+            #expect(error.code == .invalidAttribute)
+            #expect(error.location?.line == 3)
+        }
+    }
+}

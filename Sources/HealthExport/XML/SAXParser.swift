@@ -77,6 +77,8 @@ final class SAXParser {
         handlerTable.startElementNs = { ctx, localname, _, _, _, _, attributeCount, _, attributes in
             guard let ctx, let localname else { return }
             let parser = Unmanaged<SAXParser>.fromOpaque(ctx).takeUnretainedValue()
+            guard !parser.stopRequested else { return parser.stopNow() }
+            defer { if parser.stopRequested { parser.stopNow() } }
             let count = Int(attributeCount)
             if let attributes, AmpersandRepair.needed(attributes, count: count) {
                 AmpersandRepair.run(attributes, count: count) {
@@ -89,11 +91,15 @@ final class SAXParser {
         handlerTable.endElementNs = { ctx, localname, _, _ in
             guard let ctx, let localname else { return }
             let parser = Unmanaged<SAXParser>.fromOpaque(ctx).takeUnretainedValue()
+            guard !parser.stopRequested else { return parser.stopNow() }
+            defer { if parser.stopRequested { parser.stopNow() } }
             parser.handler.endElement(XMLName(localname), parser)
         }
         handlerTable.characters = { ctx, bytes, length in
             guard let ctx, let bytes else { return }
             let parser = Unmanaged<SAXParser>.fromOpaque(ctx).takeUnretainedValue()
+            guard !parser.stopRequested else { return parser.stopNow() }
+            defer { if parser.stopRequested { parser.stopNow() } }
             guard parser.handler.wantsCharacters else { return }
             parser.handler.characters(UnsafeRawBufferPointer(start: bytes, count: Int(length)), parser)
         }
@@ -137,10 +143,26 @@ final class SAXParser {
         return Int64(xmlByteConsumed(context))
     }
 
+    /// Set when parsing must stop; the stop itself waits until the callback that asked for it
+    /// has returned (see `stopNow`).
+    @exclusivity(unchecked) private(set) var stopRequested = false
+    @exclusivity(unchecked) private var stopped = false
+
     /// Stops parsing with an error raised in a callback; `feed` rethrows it.
+    ///
+    /// `xmlStopParser` frees the input buffer that attribute values point into, so it must not
+    /// run while a handler still reads them (found by `Scripts/fuzz.sh export`: a bad date in
+    /// the middle of an element's attributes was followed by a read of freed memory).
     func stop(with error: any Error) {
         if pendingError == nil { pendingError = error }
-        if let context { xmlStopParser(context) }
+        stopRequested = true
+    }
+
+    /// Halts libxml2, once, outside any handler's use of its buffers.
+    fileprivate func stopNow() {
+        guard !stopped, let context else { return }
+        stopped = true
+        xmlStopParser(context)
     }
 
     private func record(_ error: xmlError) {
@@ -148,7 +170,8 @@ final class SAXParser {
         var message = error.message.map { String(cString: $0) } ?? "XML error \(error.code)"
         while message.last == "\n" || message.last == " " { message.removeLast() }
         xmlError = (message, Int(error.line), Int(error.int2))
-        if let context { xmlStopParser(context) }
+        // libxml2 is inside its own error path here; the next callback, or `feed`, stops it.
+        stopRequested = true
     }
 
     /// Pushes bytes. Throws the callback's error, or a `malformedXML` failure carrying
@@ -162,6 +185,7 @@ final class SAXParser {
             let isLastPiece = offset + length >= bytes.count
             let base = bytes.baseAddress.map { $0.assumingMemoryBound(to: CChar.self) + offset }
             _ = xmlParseChunk(context, base, Int32(length), (terminate && isLastPiece) ? 1 : 0)
+            if stopRequested { stopNow() }
             if let pendingError { throw pendingError }
             if let xmlError { throw XMLSyntaxError(message: xmlError.message, line: xmlError.line, column: xmlError.column) }
             offset += length

@@ -396,7 +396,11 @@ public struct PredicateParser {
                 let raw = CategoryValue.rawValue(forName: name) ?? WorkoutActivityType(name: name).rawValue
                     ?? WorkoutActivityType(name: "HKWorkoutActivityType" + name).rawValue
                 return .enumerated(raw: raw, name: name)
-            case .number(let n): return .enumerated(raw: Int(n), name: nil)
+            case .number(let n):
+                // A number that is no Int (1e30, 0.5) is no enum value: it stays a number, which
+                // no enum value equals (found by Scripts/fuzz.sh predicate: Int(n) trapped).
+                guard let raw = Int(exactly: n) else { return value }
+                return .enumerated(raw: raw, name: nil)
             default: return value
             }
         case .number:
