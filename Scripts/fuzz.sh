@@ -21,8 +21,14 @@ export HEALTHPORT_FUZZ=1
 # would hide real findings; memory growth is bounded by -rss_limit_mb instead.
 export ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}"
 build() {
-    swift build --scratch-path "$SCRATCH" --product "fuzz-$1" \
-        -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld >/dev/null
+    local log="$WORK/build-$1.log"
+    mkdir -p "$WORK"
+    if ! swift build --scratch-path "$SCRATCH" --product "fuzz-$1" \
+        -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld > "$log" 2>&1; then
+        grep -E "error" "$log" | head -n 20 >&2
+        echo "fuzz.sh: cannot build fuzz-$1 (see $log)" >&2
+        exit 1
+    fi
 }
 
 # Seeds: real files of each kind, small ones whole.

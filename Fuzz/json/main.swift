@@ -5,10 +5,9 @@ import HealthOutput
 
 /// healthport's NDJSON read back: any line is an object or a schema/syntax error, and an
 /// object that decodes encodes to JSON that decodes to the same object.
-let writer = NDJSONWriter(buffer: OutputBuffer(descriptor: -1))
-
 @_cdecl("LLVMFuzzerTestOneInput")
 func test(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    let writer = NDJSONWriter(buffer: OutputBuffer(descriptor: -1))
     guard let object = try? ObjectDecoder.decode(FuzzDriver.bytes(data, count)) else { return 0 }
     guard let encoded = try? writer.encode(object), let again = try? ObjectDecoder.decode(Array(encoded.dropLast())) else {
         fatalError("a decoded object does not survive encoding")

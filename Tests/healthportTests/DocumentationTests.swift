@@ -30,6 +30,31 @@ import HealthTestSupport
         }
     }
 
+    /// One exit-status table: healthport(1) and the README list the same statuses, every one
+    /// that `ExitStatus` defines.
+    @Test func theExitStatusTableIsTheSameEverywhere() throws {
+        let page = try Self.page("healthport")
+        let section = page.components(separatedBy: ".Sh EXIT STATUS")[1].components(separatedBy: ".Sh ")[0]
+        var inPage = Set<Int>()
+        for line in section.components(separatedBy: "\n") where line.hasPrefix(".It ") {
+            for part in line.dropFirst(4).split(separator: " ") { if let n = Int(part) { inPage.insert(n) } }
+        }
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        var inReadme = Set<Int>()
+        for line in readme.components(separatedBy: "\n") where line.hasPrefix("| ") {
+            let first = line.dropFirst(2).split(separator: "|")[0]
+            for part in first.split(separator: ",") { if let n = Int(part.trimmingCharacters(in: .whitespaces)) { inReadme.insert(n) } }
+        }
+        let defined: Set<Int> = [0, 3, 64, 65, 66, 70, 73, 74, 75, 77, 78, 129, 130, 143]
+        #expect(inPage == defined)
+        #expect(inReadme == defined)
+        let source = try String(
+            contentsOf: Self.root.appendingPathComponent("Sources/healthport/Support/ExitStatus.swift"), encoding: .utf8)
+        for status in defined where status < 129 && status != 0 {
+            #expect(source.contains("= \(status)"), "ExitStatus lacks \(status)")
+        }
+    }
+
     @Test func everyOptionAppearsInItsPage() throws {
         // A command group's subcommands are documented in the group's page.
         var commands: [(String, [String: Any])] = []
