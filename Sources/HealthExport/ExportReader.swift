@@ -87,7 +87,9 @@ public final class ExportReader {
                         (source, layout) = try Self.openZip(url: URL(fileURLWithPath: path), displayName: path)
                         attachmentArchive = try? Archive(url: URL(fileURLWithPath: path), accessMode: .read)
                     } catch let error as ExportError where error.code == .malformedArchive {
-                        guard let cutOff = CutOffZip(path: path) else { throw error }
+                        // Only a zip without a readable central directory is cut off; any other
+                        // refusal stands.
+                        guard ZipDirectory(path: path) == nil, let cutOff = CutOffZip(path: path) else { throw error }
                         source = .cutOffZip(cutOff)
                         layout = ExportLayout(
                             container: .zip, documentPath: cutOff.document.name,
@@ -222,7 +224,13 @@ public final class ExportReader {
                 try push(UnsafeRawBufferPointer(start: nil, count: 0), isLast: true)
             case .zip(let archive, let entry):
                 do {
+                    var inflated: UInt64 = 0
                     _ = try archive.extract(entry, bufferSize: Self.chunkSize, skipCRC32: false) { data in
+                        // An entry that inflates beyond the size its header declares is refused as it grows.
+                        inflated += UInt64(data.count)
+                        if inflated > entry.uncompressedSize {
+                            throw ExportError(.limitExceeded, "refused: the entry inflates beyond the size its header declares", at: location)
+                        }
                         try data.withUnsafeBytes { try push($0, isLast: false) }
                     }
                 } catch let error as Archive.ArchiveError {
@@ -336,6 +344,7 @@ public final class ExportReader {
         switch source {
         case .zip:
             guard let archive = attachmentArchive, let entry = archive[fullPath], entry.type == .file else { return nil }
+            try Self.checkExpansion(entry, displayName: input.displayName)
             guard entry.uncompressedSize <= UInt64(Self.maximumAttachmentSize) else {
                 throw ExportError(.limitExceeded, "\(relative) is larger than \(Self.maximumAttachmentSize >> 20) MiB", at: documentLocation)
             }
@@ -397,6 +406,9 @@ public final class ExportReader {
     // MARK: Opening
 
     private static func openZip(url: URL, displayName: String) throws -> (Source, ExportLayout) {
+        if let directory = ZipDirectory(path: url.path), let refusal = directory.refusal() {
+            throw ExportError(refusal.code, refusal.message, at: SourceLocation(file: displayName, member: refusal.member))
+        }
         let archive: Archive
         do {
             archive = try Archive(url: url, accessMode: .read)
@@ -423,6 +435,7 @@ public final class ExportReader {
                     at: SourceLocation(file: displayName, member: candidate.path))
             }
             guard ContentSniffer.isHealthDataDocument(prefix) else { continue }
+            try checkExpansion(candidate, displayName: displayName)
             let root = candidate.path.split(separator: "/").dropLast().joined(separator: "/")
             let rootPrefix = root.isEmpty ? "" : root + "/"
             let sideFiles = entries.filter { $0.type == .file && $0.path != candidate.path && $0.path.hasPrefix(rootPrefix) }
@@ -434,6 +447,17 @@ public final class ExportReader {
             return (.zip(archive, candidate), layout)
         }
         throw ExportError(.notAnExport, "the zip archive holds no Apple Health export document", at: SourceLocation(file: displayName))
+    }
+
+    /// Refuses an entry that would expand beyond `ZipLimits` (a zip bomb).
+    static func checkExpansion(_ entry: Entry, displayName: String) throws {
+        let ratio = entry.compressedSize > 0 ? entry.uncompressedSize / entry.compressedSize : 0
+        guard ratio <= ZipLimits.ratio, entry.uncompressedSize <= ZipLimits.maximumSize else {
+            throw ExportError(
+                .limitExceeded,
+                "refused: \(entry.path.prefix(80)) would expand \(ratio) times to \(entry.uncompressedSize >> 20) MiB (limits: \(ZipLimits.ratio) times, \(ZipLimits.maximumSize >> 30) GiB; \(ZipLimits.environmentVariable) raises the first)",
+                at: SourceLocation(file: displayName, member: entry.path))
+        }
     }
 
     /// The side files beside a bare `export.xml` given from an unzipped export: only the export's

@@ -1,0 +1,87 @@
+import Foundation
+import HealthTestSupport
+import Testing
+import ZIPFoundation
+
+/// Archives nobody's phone writes: refused with a one-line reason, before anything is inflated.
+@Suite struct HostileArchiveTests {
+    static let document = Data(#"<?xml version="1.0" encoding="UTF-8"?><HealthData locale="en_US"><ExportDate value="2024-01-01 00:00:00 +0000"/></HealthData>"#.utf8)
+
+    static func zip(_ entries: [(path: String, data: Data, type: Entry.EntryType)]) throws -> URL {
+        let url = try Fixtures.temporaryDirectory().appendingPathComponent("export.zip")
+        let archive = try Archive(url: url, accessMode: .create)
+        for entry in entries {
+            try archive.addEntry(
+                with: entry.path, type: entry.type, uncompressedSize: Int64(entry.data.count), compressionMethod: .deflate
+            ) { position, size in entry.data.subdata(in: Int(position)..<Int(position) + size) }
+        }
+        return url
+    }
+
+    /// Sets bits in every local and central header (flags at +6/+8, method at +8/+10).
+    static func patch(_ url: URL, flags: UInt16? = nil, method: UInt16? = nil) throws {
+        var bytes = [UInt8](try Data(contentsOf: url))
+        var i = 0
+        while i + 4 <= bytes.count {
+            let signature = UInt32(bytes[i]) | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2]) << 16 | UInt32(bytes[i + 3]) << 24
+            let (flagsAt, methodAt): (Int, Int)
+            switch signature {
+            case 0x0403_4B50: (flagsAt, methodAt) = (i + 6, i + 8)
+            case 0x0201_4B50: (flagsAt, methodAt) = (i + 8, i + 10)
+            default:
+                i += 1
+                continue
+            }
+            if let flags { bytes[flagsAt] |= UInt8(flags & 0xFF) }
+            if let method {
+                bytes[methodAt] = UInt8(method & 0xFF)
+                bytes[methodAt + 1] = UInt8(method >> 8)
+            }
+            i += 4
+        }
+        try Data(bytes).write(to: url)
+    }
+
+    static func expectRefused(_ url: URL, _ words: String, environment: [String: String] = [:]) throws {
+        let result = try CommandRunner.run(healthportBinary, ["info", url.path], environment: environment)
+        #expect(result.status == 65, "\(words): \(result.stderrText)")
+        #expect(result.stderrText.contains(words), "\(result.stderrText)")
+        #expect(result.stderrText.split(separator: "\n").count == 1)
+    }
+
+    @Test func unsafePathsLinksAndDuplicatesAreRefused() throws {
+        try Self.expectRefused(
+            try Self.zip([("apple_health_export/export.xml", Self.document, .file), ("../../etc/cron.d/x", Data("x".utf8), .file)]),
+            "path leaves the archive")
+        try Self.expectRefused(
+            try Self.zip([("apple_health_export/export.xml", Self.document, .file), ("/tmp/x", Data("x".utf8), .file)]),
+            "path leaves the archive")
+        try Self.expectRefused(
+            try Self.zip([("apple_health_export/export.xml", Self.document, .file), ("apple_health_export/link", Data("/etc/passwd".utf8), .symlink)]),
+            "symbolic link")
+        try Self.expectRefused(
+            try Self.zip([("apple_health_export/export.xml", Self.document, .file), ("apple_health_export/export.xml", Self.document, .file)]),
+            "twice")
+    }
+
+    @Test func encryptedAndUnsupportedEntriesAreRefused() throws {
+        let encrypted = try Self.zip([("apple_health_export/export.xml", Self.document, .file)])
+        try Self.patch(encrypted, flags: 0x01)
+        try Self.expectRefused(encrypted, "is encrypted")
+        let bzip2 = try Self.zip([("apple_health_export/export.xml", Self.document, .file)])
+        try Self.patch(bzip2, method: 12)
+        try Self.expectRefused(bzip2, "compression method 12")
+    }
+
+    @Test func aZipBombIsRefusedUnlessTheLimitIsRaised() throws {
+        var big = Data(#"<?xml version="1.0" encoding="UTF-8"?><HealthData locale="en_US">"#.utf8)
+        big.append(Data(repeating: 0x20, count: 4 << 20))
+        big.append(Data("</HealthData>".utf8))
+        let bomb = try Self.zip([("apple_health_export/export.xml", big, .file)])
+        try Self.expectRefused(bomb, "would expand", environment: ["HEALTHPORT_MAX_EXPANSION": "100"])
+        let allowed = try CommandRunner.run(healthportBinary, ["info", bomb.path, "-q"], environment: ["HEALTHPORT_MAX_EXPANSION": "100000"])
+        #expect(allowed.status == 0, "\(allowed.stderrText)")
+        // The real exports pass the default limit.
+        #expect(try healthport("info", sampleZip, "-q").status == 0)
+    }
+}
