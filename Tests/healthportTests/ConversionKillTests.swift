@@ -1,0 +1,51 @@
+import Foundation
+import HealthTestSupport
+import Testing
+
+/// A conversion killed at any moment (`kill -9`, which no handler sees) never leaves a partial
+/// output under the output's name and never clobbers the previous good one.
+@Suite struct ConversionKillTests {
+    @Test func killedConversionsLeaveThePreviousOutputIntact() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        var options = ExportGenerator.Options()
+        options.days = 60
+        let export = directory.appendingPathComponent("export")
+        _ = try ExportGenerator(options: options).writeFolder(at: export, documentName: "export.xml")
+        let output = directory.appendingPathComponent("health.ndjson")
+        let previous = Data("{\"kind\":\"export\",\"formatVersion\":1}\n".utf8)
+        try previous.write(to: output)
+
+        // How long a whole conversion takes, and what it writes.
+        let complete = directory.appendingPathComponent("complete.ndjson")
+        let started = Date()
+        #expect(try healthport("convert", export.path, "-q", "--output", complete.path).status == 0)
+        let duration = Date().timeIntervalSince(started)
+        let finished = try Data(contentsOf: complete)
+
+        var generator = SystemRandomNumberGenerator()
+        var killedBeforeTheEnd = 0
+        for round in 0..<8 {
+            let process = Process()
+            process.executableURL = healthportBinary
+            process.arguments = ["convert", export.path, "-q", "--output", output.path]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            Thread.sleep(forTimeInterval: duration * (round == 7 ? 0.98 : Double.random(in: 0.05...0.9, using: &generator)))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let now = try Data(contentsOf: output)
+            // The previous output, or the complete new one: never anything in between.
+            #expect(now == previous || now == finished, "round \(round): \(now.count) bytes")
+            if now == previous { killedBeforeTheEnd += 1 } else { try previous.write(to: output) }
+            // What a kill leaves is hidden and never under the output's name.
+            for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where name.hasPrefix(".health.ndjson") {
+                #expect(name.contains(".healthport-"))
+                try FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+            }
+            let mode = try FileManager.default.attributesOfItem(atPath: output.path)[.posixPermissions] as! Int
+            #expect(now == previous || mode == 0o600)
+        }
+        #expect(killedBeforeTheEnd >= 4)
+    }
+}
