@@ -20,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // libxml2 through pkg-config. Named CLibXML2, never `libxml2`: the macOS SDK ships a module
@@ -85,10 +86,17 @@ let package = Package(
         ),
         .testTarget(name: "HealthQueryTests", dependencies: ["HealthQuery", "HealthModel"]),
         .testTarget(
-            name: "HealthOutputTests", dependencies: ["HealthOutput", "HealthModel", "HealthQuery", "HealthExport", "HealthTestSupport"]),
+            name: "HealthOutputTests",
+            dependencies: [
+                "HealthOutput", "HealthModel", "HealthQuery", "HealthExport", "HealthTestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]),
         .testTarget(
             name: "HealthStoreTests",
-            dependencies: ["HealthStore", "HealthExport", "HealthQuery", "HealthModel", "HealthTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "HealthStore", "HealthExport", "HealthQuery", "HealthModel", "HealthTestSupport", "HealthOutput",
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         .testTarget(
             name: "healthportTests",
