@@ -103,6 +103,30 @@ import HealthTestSupport
         #expect(throws: ExportError.self) { _ = try read(xml: xml) }
     }
 
+    @Test func deepNestingIsAnErrorNotACrash() throws {
+        let depth = 100_000
+        let xml = "<HealthData locale=\"en\"><Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"a\" unit=\"count\" startDate=\"2024-01-01 00:00:00 +0000\" endDate=\"2024-01-01 00:00:00 +0000\" value=\"1\">"
+            + String(repeating: "<x>", count: depth) + String(repeating: "</x>", count: depth) + "</Record></HealthData>"
+        do {
+            _ = try read(xml: xml)
+            Issue.record("a 100,000-deep element was accepted")
+        } catch let error as ExportError {
+            #expect(error.code == .malformedXML || error.code == .limitExceeded)
+            #expect(error.location?.line == 1)
+        }
+    }
+
+    @Test func aHugeAttributeValueIsAnErrorNotUnboundedMemory() throws {
+        let huge = String(repeating: "x", count: 12 << 20)
+        let xml = "<HealthData locale=\"en\"><Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"\(huge)\" unit=\"count\" startDate=\"2024-01-01 00:00:00 +0000\" endDate=\"2024-01-01 00:00:00 +0000\" value=\"1\"/></HealthData>"
+        do {
+            _ = try read(xml: xml)
+            Issue.record("a 12 MB attribute value was accepted")
+        } catch let error as ExportError {
+            #expect(error.code == .malformedXML || error.code == .limitExceeded)
+        }
+    }
+
     @Test func aFragmentWithoutRootIsReadWithAWarning() throws {
         let result = try read(xml: Self.record() + Self.record(value: "80"))
         #expect(result.summary.isFragment)

@@ -43,6 +43,11 @@ final class ExportMapper: SAXEventHandler {
     @exclusivity(unchecked) private var genericStack: [GenericElement] = []
     @exclusivity(unchecked) private var nestedElementCount = 0
     static let maximumElementsPerObject = 5_000_000
+    /// How deep unknown elements may nest inside one object. libxml2's own depth limit does not
+    /// apply to SAX parsing, and identity, output and release all recurse over the kept tree:
+    /// 100,000 levels overflowed the stack (found by a hostile-input test). Real exports nest
+    /// four levels at most.
+    static let maximumUnknownNesting = 64
 
     // Builders.
     @exclusivity(unchecked) private var record = RecordBuilder()
@@ -955,6 +960,10 @@ final class ExportMapper: SAXEventHandler {
     // MARK: Generic pass-through
 
     private func startGeneric(_ name: XMLName, _ attributes: XMLAttributes, _ parser: SAXParser) {
+        guard genericStack.count < Self.maximumUnknownNesting else {
+            fail(parser, .limitExceeded, "elements nested more than \(Self.maximumUnknownNesting) levels deep inside one object")
+            return
+        }
         let elementName = name.string
         var element = GenericElement(name: elementName)
         for i in 0..<attributes.count {
