@@ -76,7 +76,7 @@ let package = Package(
         // Deterministic synthetic exports with known answers, for tests, SampleData and benchmarks.
         .target(
             name: "HealthTestSupport",
-            dependencies: ["HealthModel", "ZIPFoundation"]
+            dependencies: ["HealthModel", "HealthExport", "ZIPFoundation"]
         ),
         .executableTarget(name: "generate-export", dependencies: ["HealthTestSupport"]),
         .testTarget(name: "HealthModelTests", dependencies: ["HealthModel"]),

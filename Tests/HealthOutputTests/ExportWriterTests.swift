@@ -8,25 +8,17 @@ import Testing
 /// `--format export`: what healthport writes reads back to the very objects it was written
 /// from, on every sample, and prints them as Apple does.
 @Suite struct ExportWriterTests {
-    final class Collector: ExportSink {
-        var header = ExportHeader()
-        var objects: [HealthObject] = []
-        func exportDidBegin(_ header: ExportHeader) throws { self.header = header }
-        func consume(_ object: HealthObject) throws { objects.append(object) }
-    }
 
-    static func read(_ path: String) throws -> Collector {
-        let sink = Collector()
-        _ = try ExportReader(.path(path)).read(into: sink)
-        return sink
-    }
+    static func read(_ path: String) throws -> ObjectCollector { try ObjectCollector.read(path) }
 
     /// Writes objects as export.xml and returns the file.
-    static func write(_ collected: Collector) throws -> URL {
+    static func write(_ collected: ObjectCollector) throws -> URL { try write(header: collected.header, objects: collected.objects) }
+
+    static func write(header: ExportHeader, objects: [HealthObject]) throws -> URL {
         let url = try Fixtures.temporaryDirectory().appendingPathComponent("export.xml")
         let writer = ExportXMLWriter(file: try AtomicFile(destination: url.path))
-        try writer.begin(collected.header)
-        for object in collected.objects { try writer.write(object) }
+        try writer.begin(header)
+        for object in objects { try writer.write(object) }
         try writer.finish()
         return url
     }
@@ -112,10 +104,8 @@ import Testing
             endDate: ExportTimestamp(secondsSince1970: 1_700_000_600, utcOffsetSeconds: 3600),
             metadata: Metadata([MetadataEntry(key: "note", value: .string("line one\nline two\r&#38; literal"))]))
         sample.uuid = ObjectUUID(high: 1, low: 2)
-        let collected = Collector()
-        collected.header = ExportHeader(locale: "fr_FR")
-        collected.objects = [.categorySample(CategorySample(sample: sample, value: .notApplicable))]
-        let url = try Self.write(collected)
+        let url = try Self.write(
+            header: ExportHeader(locale: "fr_FR"), objects: [.categorySample(CategorySample(sample: sample, value: .notApplicable))])
         let text = try String(contentsOf: url, encoding: .utf8)
         #expect(text.contains(#"sourceName="A &amp; B &lt;&quot;Q&quot;&gt; 'x'&#9;end \#u{FFFD}""#))
         let again = try Self.read(url.path)

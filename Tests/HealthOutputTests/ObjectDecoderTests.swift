@@ -8,12 +8,6 @@ import Testing
 /// healthport's JSON schema read back: `decode(encode(x)) == x` for every object of every sample,
 /// so that the store (and NDJSON input) hold exactly what the export held.
 @Suite struct ObjectDecoderTests {
-    final class Collector: ExportSink {
-        var header = ExportHeader()
-        var objects: [HealthObject] = []
-        func exportDidBegin(_ header: ExportHeader) throws { self.header = header }
-        func consume(_ object: HealthObject) throws { objects.append(object) }
-    }
 
     static var inputs: [String] {
         var paths = [
@@ -32,7 +26,7 @@ import Testing
         let writer = NDJSONWriter(buffer: OutputBuffer(descriptor: -1))
         var checked = 0
         for path in Self.inputs {
-            let sink = Collector()
+            let sink = ObjectCollector()
             guard (try? ExportReader(.path(path)).read(into: sink)) != nil else { continue }
             for object in sink.objects {
                 let bytes = try writer.encode(object)
@@ -50,7 +44,7 @@ import Testing
         options.days = 20
         let root = try Fixtures.temporaryDirectory()
         _ = try ExportGenerator(options: options).writeFolder(at: root, documentName: "export.xml")
-        let sink = Collector()
+        let sink = ObjectCollector()
         _ = try ExportReader(.path(root.path)).read(into: sink)
         let writer = NDJSONWriter(buffer: OutputBuffer(descriptor: -1))
         var kinds = Set<String>()

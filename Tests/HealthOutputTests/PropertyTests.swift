@@ -51,11 +51,6 @@ import Testing
         RecordSpec(type: r.0, value: r.1, decimals: r.2, duration: r.3, text: text, source: source)
     }
 
-    final class Collector: ExportSink {
-        var objects: [HealthObject] = []
-        func exportDidBegin(_ header: ExportHeader) throws {}
-        func consume(_ object: HealthObject) throws { objects.append(object) }
-    }
 
     static func write(_ objects: [HealthObject], to url: URL) throws {
         let writer = ExportXMLWriter(file: try AtomicFile(destination: url.path))
@@ -64,11 +59,7 @@ import Testing
         try writer.finish()
     }
 
-    static func read(_ url: URL) throws -> [HealthObject] {
-        let sink = Collector()
-        _ = try ExportReader(.path(url.path)).read(into: sink)
-        return sink.objects
-    }
+    static func read(_ url: URL) throws -> [HealthObject] { try ObjectCollector.read(url.path).objects }
 
     static func withoutUUID(_ object: HealthObject) -> HealthObject {
         guard case .quantitySample(var q) = object else { return object }

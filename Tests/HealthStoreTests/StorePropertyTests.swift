@@ -12,11 +12,6 @@ import Testing
 /// A query answered two ways agrees: through the store (SQL prefilter, then Swift) and by
 /// evaluating it in Swift on every object of the export.
 @Suite struct StorePropertyTests {
-    final class Collector: ExportSink {
-        var objects: [HealthObject] = []
-        func exportDidBegin(_ header: ExportHeader) throws {}
-        func consume(_ object: HealthObject) throws { objects.append(object) }
-    }
 
     /// Samples of two types with random start offsets (minutes) and durations (some inverted:
     /// end before start), and random values.
@@ -44,8 +39,7 @@ import Testing
             try writer.begin(ExportHeader(locale: "en_US"))
             for object in objects { try writer.write(object) }
             try writer.finish()
-            let read = Collector()
-            _ = try ExportReader(.path(export.path)).read(into: read)
+            let read = try ObjectCollector.read(export.path)
             let storePath = directory.appendingPathComponent("store-\(UUID().uuidString).sqlite").path
             let store = try HealthStore.openForWriting(at: storePath)
             _ = try store.importExport(try ExportReader(.path(export.path)), inputName: "export.xml")
@@ -58,7 +52,7 @@ import Testing
             query.predicate = try PredicateParser.parse("quantity >= \"\(q.4) count/min\"", timeZone: TimeZone(identifier: "UTC")!)
             let executor = QueryExecutor(query)
             let expected = read.objects.filter(executor.admits).map(\.uuid)
-            let sink = Collector()
+            let sink = ObjectCollector()
             try store.read(query: executor, into: sink)
             // The store hands over what SQL kept; the read path then applies the whole query.
             #expect(sink.objects.filter(executor.admits).map(\.uuid) == expected)
