@@ -165,6 +165,22 @@ func matches(_ predicate: String, _ object: HealthObject) throws -> Bool {
         }
     }
 
+    /// Found by `Scripts/fuzz.sh predicate`: a quoted metadata key printed unquoted, and so
+    /// did not parse back.
+    @Test func quotedMetadataKeysPrintQuoted() throws {
+        for text in [#"metadata."100 fhirResource.i" > 5"#, #"metadata["a \"b\" c"] == "x\\y""#, "metadata.plain == 1"] {
+            let first = try PredicateParser.parse(text, timeZone: Sample.utc)
+            let second = try PredicateParser.parse(first.description, timeZone: Sample.utc)
+            #expect(first.description == second.description, "\(text) → \(first.description)")
+        }
+        let regression = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Fuzz/regressions/predicate/c"),
+            encoding: .utf8)
+        if let parsed = try? PredicateParser.parse(regression, timeZone: Sample.utc) {
+            #expect(throws: Never.self) { try PredicateParser.parse(parsed.description, timeZone: Sample.utc) }
+        }
+    }
+
     /// Found by `Scripts/fuzz.sh predicate`: a date before 2001 printed as a negative CAST
     /// did not parse back.
     @Test func datesBefore2001PrintInAFormThatParsesBack() throws {

@@ -290,6 +290,7 @@ public struct PredicateParser {
             }
             return .literal(.date(now.timeIntervalSince1970), column: column)
         }
+        var quotedKey: String? = nil
         while accept(symbol: ".") {
             switch current.token {
             case .identifier(let part):
@@ -301,6 +302,7 @@ public struct PredicateParser {
                 advance()
             case .string(let key) where parts == ["metadata"]:
                 parts.append(key)
+                quotedKey = key
                 advance()
             default:
                 throw error("expected a key path component after '.'")
@@ -312,11 +314,15 @@ public struct PredicateParser {
             advance()
             guard accept(symbol: "]") else { throw error("expected ']'") }
             parts.append(key)
+            quotedKey = key
         }
         let text = parts.joined(separator: ".")
         guard let path = PredicateKeyPath.resolve(text) else {
             throw error("unknown key path '\(text)' (see healthport-predicates(7))", at: column)
         }
+        // A quoted metadata key prints quoted, so that the printed form parses back (found by
+        // Scripts/fuzz.sh predicate: `metadata."100 x"` printed as `metadata.100 x`).
+        if let quotedKey { return .keyPath(path, text: "metadata[" + PredicateValue.quoted(quotedKey) + "]", column: column) }
         return .keyPath(path, text: text, column: column)
     }
 

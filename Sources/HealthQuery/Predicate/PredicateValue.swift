@@ -3,6 +3,11 @@ import HealthModel
 
 /// A value a predicate compares: a literal, or what a key path yields for one object.
 public enum PredicateValue: Sendable, CustomStringConvertible {
+    /// A string literal as the language reads it back: quotes and backslashes escaped.
+    public static func quoted(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+
     case null
     case bool(Bool)
     case number(Double)
@@ -21,10 +26,10 @@ public enum PredicateValue: Sendable, CustomStringConvertible {
         case .null: return "nil"
         case .bool(let b): return b ? "YES" : "NO"
         case .number(let n): return n == n.rounded() && abs(n) < 1e15 ? String(Int64(n)) : String(n)
-        case .string(let s): return "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        case .string(let s): return Self.quoted(s)
         case .date(let seconds): return String(format: "CAST(%.6f, \"NSDate\")", seconds - 978_307_200)
         case .quantity(let value, let unit): return "\"\(PredicateValue.number(value).description) \(unit.text)\""
-        case .enumerated(let raw, let name): return name.map { "\"\($0)\"" } ?? raw.map(String.init) ?? "nil"
+        case .enumerated(let raw, let name): return name.map(Self.quoted) ?? raw.map(String.init) ?? "nil"
         case .metadata(let m): return PredicateValue.string(m.text).description
         case .collection(let items): return "{" + items.map(\.description).joined(separator: ", ") + "}"
         }
