@@ -56,6 +56,21 @@ import Testing
         #expect(kinds.isSuperset(of: ["quantitySample", "categorySample", "correlation", "workout", "activitySummary"]))
     }
 
+    /// Found by `Scripts/fuzz.sh json`: metadata keys repeated and interleaved in the JSON text
+    /// read in a different order than the same metadata printed and read again.
+    @Test func readingIsAFixedPointOfPrinting() throws {
+        let writer = NDJSONWriter(buffer: OutputBuffer(descriptor: -1))
+        let folder = Fixtures.packageRoot.appendingPathComponent("Fuzz/regressions/json")
+        let texts = try FileManager.default.contentsOfDirectory(atPath: folder.path).map {
+            [UInt8](try Data(contentsOf: folder.appendingPathComponent($0)))
+        } + [Array(#"{"kind":"categorySample","uuid":"00000000-0000-8000-8000-000000000001","sampleType":"HKCategoryTypeIdentifierMindfulSession","startDate":"2024-01-01T00:00:00Z","endDate":"2024-01-01T00:10:00Z","metadata":{"a":1,"b":"x","a":2,"b":["y","z"]}}"#.utf8)]
+        for text in texts {
+            guard let object = try? ObjectDecoder.decode(text) else { continue }
+            let again = try ObjectDecoder.decode(Array(try writer.encode(object).dropLast()))
+            #expect(again == object)
+        }
+    }
+
     @Test func schemaErrorsNameTheMember() {
         #expect(throws: ObjectDecoder.SchemaError.self) { try ObjectDecoder.decode(Array(#"{"kind":"quantitySample"}"#.utf8)) }
         do {

@@ -325,15 +325,20 @@ public enum ObjectDecoder {
     static func metadata(_ o: Members) throws -> Metadata {
         guard let value = o.value("metadata") else { return Metadata() }
         let m = Members(value, path: o.path + "metadata.")
-        var entries: [MetadataEntry] = []
+        // A key's values are kept together at its first place, as the writer prints them: a JSON
+        // text that repeats a key elsewhere (healthport never writes one) reads the same as the
+        // one the writer would print for it (found by Scripts/fuzz.sh json).
+        var order: [String] = []
+        var values: [String: [MetadataValue]] = [:]
         for (key, value) in try m.members() {
+            if values[key] == nil { order.append(key) }
             if case .array(let items) = value {
-                for item in items { entries.append(MetadataEntry(key: key, value: try metadataValue(item, key: key))) }
+                for item in items { values[key, default: []].append(try metadataValue(item, key: key)) }
             } else {
-                entries.append(MetadataEntry(key: key, value: try metadataValue(value, key: key)))
+                values[key, default: []].append(try metadataValue(value, key: key))
             }
         }
-        return Metadata(entries)
+        return Metadata(order.flatMap { key in values[key, default: []].map { MetadataEntry(key: key, value: $0) } })
     }
 
     static func metadataValue(_ value: JSONValue, key: String) throws -> MetadataValue {
