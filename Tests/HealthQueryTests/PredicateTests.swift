@@ -165,6 +165,18 @@ func matches(_ predicate: String, _ object: HealthObject) throws -> Bool {
         }
     }
 
+    /// Found by `Scripts/fuzz.sh predicate`: a literal too large for a Double read as infinity,
+    /// which printed as `inf` and did not parse back; it is an error at its column.
+    @Test func numbersOutOfRangeAreErrors() throws {
+        let huge = String(repeating: "9", count: 400)
+        do {
+            _ = try PredicateParser.parse("count > 1 / \(huge)", timeZone: Sample.utc)
+            Issue.record("an infinite literal was accepted")
+        } catch let error as QueryPredicateError {
+            #expect(error.message.contains("out of range") && error.column == 13)
+        }
+    }
+
     /// Found by `Scripts/fuzz.sh predicate`: a quoted metadata key printed unquoted, and so
     /// did not parse back.
     @Test func quotedMetadataKeysPrintQuoted() throws {

@@ -96,6 +96,9 @@ struct PredicateLexer {
                     value = Double(literal)
                 }
                 guard let value else { throw error("invalid number '\(literal)'", start) }
+                // A literal beyond Double's range would read as infinity, which no predicate can
+                // print back (found by Scripts/fuzz.sh predicate).
+                guard value.isFinite else { throw error("number out of range '\(literal.prefix(40))'", start) }
                 tokens.append(Located(token: .number(value, literal), column: start + 1))
                 i = j
                 continue
