@@ -45,6 +45,9 @@ seed() {
             { find "$SHARED" -name '*.xml' -size -200k 2>/dev/null | head -n 20 | while read -r f; do cp "$f" "$corpus/$(basename "$(dirname "$f")")-$(basename "$f")"; done; } || true
             { unzip -p SampleData/export.zip apple_health_export/export.xml | head -c 60000 > "$corpus/generated-head.xml"; } || true
             .build/debug/healthport convert SampleData/export.zip -q 2>/dev/null | head -n 40 > "$corpus/healthport.ndjson" || true
+            # Cut-off zips, for the salvage path.
+            head -c 90000 SampleData/export.zip > "$corpus/cut-off.zip"
+            head -c 4000 SampleData/export-older.zip > "$corpus/cut-early.zip"
             ;;
         predicate)
             for p in 'quantity > "100 count/min"' 'startDate >= "2024-01-01" AND metadata.HKMetadataKeyHeartRateMotionContext == 1' \
