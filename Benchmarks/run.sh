@@ -35,7 +35,7 @@ for years in 1 4; do
     size_mb=$(python3 -c "import os,sys; print(os.path.getsize(sys.argv[1])/1e6)" "$file")
     floor=$(measure "$WORK/count_elements" "$file")
     floor_s=$(field "$floor" seconds)
-    for task in floor ndjson csv json parse rare-type no-match; do
+    for task in floor ndjson csv json export parse rare-type no-match; do
         case "$task" in
             floor) result="$floor" ;;
             # Parsing alone: every object built and tallied, nothing written.
@@ -46,6 +46,8 @@ for years in 1 4; do
             no-match) result=$(measure "$BIN/healthport" convert "$file" --where 'sourceRevision.source.name == "nobody"' --quiet) ;;
             ndjson) result=$(measure "$BIN/healthport" convert "$file" --format ndjson --quiet) ;;
             json) result=$(measure "$BIN/healthport" convert "$file" --format json --quiet) ;;
+            # Apple's export.xml written back.
+            export) result=$(measure "$BIN/healthport" convert "$file" --format export --quiet) ;;
             csv)
                 out="$WORK/csv-out"
                 rm -rf "$out"
