@@ -148,6 +148,24 @@ import Testing
         #expect(Self.hidden(lake).isEmpty)
     }
 
+    /// Under a policy the manifest counts only what was written: the size of what the policy
+    /// hides never leaves.
+    @Test func underAPolicyTheManifestCountsOnlyWhatWasWritten() throws {
+        let exports = try Self.exports()
+        let root = exports.deletingLastPathComponent()
+        let policy = root.appendingPathComponent("policy.json")
+        try Data(#"{"version": 1, "consumer": {"name": "Steps"}, "read": {"StepCount": "granted"}}"#.utf8).write(to: policy)
+        let lake = root.appendingPathComponent("lake")
+        let result = try healthport(
+            "convert", exports.appendingPathComponent("alice.zip").path, "--partition", "person,type", "--format", "ndjson",
+            "--policy", policy.path, "--output", lake.path)
+        #expect(result.status == 0, "\(result.stderrText)")
+        let manifest = try Self.manifest(lake)
+        let steps = try sampleManifest().objectsByType["HKQuantityTypeIdentifierStepCount"]
+        #expect(manifest.inputs.first?.objects == steps)
+        #expect(manifest.inputs.first?.outputs.map(\.path) == ["person=alice/type=StepCount/part-0.ndjson"])
+    }
+
     @Test func personKeysComeFromFileNamesOrAMappingAndMustBeDistinct() throws {
         let exports = try Self.exports()
         let root = exports.deletingLastPathComponent()

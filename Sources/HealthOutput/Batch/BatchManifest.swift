@@ -29,6 +29,7 @@ public struct BatchManifest: Codable, Sendable, Equatable {
         public var status: String
         public var error: String?
         public var exportDate: String?
+        /// Objects written (after the filters and the policy).
         public var objects: Int
         public var outputs: [Output]
 

@@ -139,11 +139,13 @@ struct BatchConversion: @unchecked Sendable {
                 }
                 outputs.append(described)
             }
-            entry.objects = summary.objectCount
+            // Objects written, after filters and policy: a count of the export's whole content
+            // would tell a consumer how much a policy hides.
+            entry.objects = pipeline.written
             entry.exportDate = summary.header.exportDate?.iso8601
             entry.outputs = outputs
             entry.status = "complete"
-            log.note("\(input): \(summary.objectCount) objects into person=\(person) (\(outputs.count) files)")
+            log.note("\(input): \(pipeline.written) objects into person=\(person) (\(outputs.count) files)")
         } catch let error as ExportError {
             entry.error = error.description
             log.error(error.message, at: error.location?.description ?? input)
