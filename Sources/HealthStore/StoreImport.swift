@@ -142,10 +142,12 @@ final class Importer {
         thread.start()
         let inserter = try RowInserter(db: db, importID: importID)
         do {
+            // An object that comes back loses its tombstone (one prepared statement for all).
             let hasTombstones = (try Int.fetchOne(db, sql: "SELECT count(*) FROM deleted_objects") ?? 0) > 0
+            let removeTombstone = hasTombstones ? try db.makeStatement(sql: "DELETE FROM deleted_objects WHERE uuid = ?") : nil
             while let batch = channel.take() {
-                if hasTombstones {
-                    for row in batch { try db.execute(sql: "DELETE FROM deleted_objects WHERE uuid = ?", arguments: [row.uuid]) }
+                if let removeTombstone {
+                    for row in batch { try removeTombstone.execute(arguments: [row.uuid]) }
                 }
                 for row in batch {
                     if let device = row.newDevice { try inserter.insertDevice(id: row.deviceID!, body: device) }

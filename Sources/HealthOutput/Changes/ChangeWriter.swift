@@ -129,20 +129,15 @@ public final class ChangeWriter {
     public func finish(added: Int, deleted: Int, complete: Bool, position: Int, anchorFile: String?, storeAnchor: Int? = nil) throws {
         func anchorObject(_ json: inout JSONEmitter) {
             json.beginObject()
-            if let storeAnchor {
-                json.key("complete")
-                json.literal(complete ? "true" : "false")
-                json.key("anchor")
-                json.int(storeAnchor)
-                json.key("file")
-                if let anchorFile { json.string(anchorFile) } else { json.null() }
-                json.endObject()
-                return
-            }
             json.key("complete")
             json.literal(complete ? "true" : "false")
-            json.key("position")
-            json.int(position)
+            if let storeAnchor {
+                json.key("anchor")
+                json.int(storeAnchor)
+            } else {
+                json.key("position")
+                json.int(position)
+            }
             json.key("file")
             if let anchorFile { json.string(anchorFile) } else { json.null() }
             json.endObject()

@@ -216,17 +216,7 @@ enum ExportArchiveContents {
     /// filtered (it holds everything, and cannot be filtered faithfully).
     static func additionalFiles(reader: ExportReader, executor: QueryExecutor, log: Diagnostics) throws -> [String] {
         var files: [String] = []
-        var encoder = CanonicalEncoder()
-        for file in reader.layout.sideFiles where file.hasPrefix("electrocardiograms/") && file.lowercased().hasSuffix(".csv") {
-            do {
-                guard let data = try reader.attachment(file) else { continue }
-                var ecg = try ElectrocardiogramReader.read(data, file: file)
-                ecg.uuid = ObjectIdentity.uuid(of: .electrocardiogram(ecg), encoder: &encoder)
-                if executor.admits(.electrocardiogram(ecg)) { files.append(file) }
-            } catch let error as ExportError where error.code != .unsafeMemberPath {
-                log.warning(error.message, at: reader.input.displayName)
-            }
-        }
+        try Healthport.ECG.admittedRecordings(reader: reader, executor: executor, log: log) { file, _ in files.append(file) }
         let query = executor.query
         let unfiltered = query.types == nil && query.predicate == nil && query.dateWindow == nil && query.sources.isEmpty
             && query.devices.isEmpty && query.uuids.isEmpty && query.outputUnit == nil && query.policy == nil

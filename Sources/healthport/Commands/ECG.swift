@@ -33,25 +33,33 @@ extension Healthport {
                 // --source, --device and predicates over those match nothing.
                 let query = try filter.makeQuery()
                 let executor = QueryExecutor(query)
-                var encoder = CanonicalEncoder()
                 let reader = try ExportReader(ExportInput(argument: input.export))
                 let writer = try AttachmentRecordWriter(json: format == .json, path: output)
                 do {
-                    for file in reader.layout.sideFiles where file.hasPrefix("electrocardiograms/") && file.lowercased().hasSuffix(".csv") {
-                        do {
-                            guard let data = try reader.attachment(file) else { continue }
-                            var ecg = try ElectrocardiogramReader.read(data, file: file)
-                            ecg.uuid = ObjectIdentity.uuid(of: .electrocardiogram(ecg), encoder: &encoder)
-                            guard executor.admits(.electrocardiogram(ecg)) else { continue }
-                            try writer.write(ecg)
-                        } catch let error as ExportError where error.code != .unsafeMemberPath {
-                            log.warning(error.message, at: reader.input.displayName)
-                        }
-                    }
+                    try Self.admittedRecordings(reader: reader, executor: executor, log: log) { _, ecg in try writer.write(ecg) }
                     try writer.finish()
                 } catch {
                     writer.abandon()
                     throw error
+                }
+            }
+        }
+
+        /// Every ECG file of the export the query admits, read, with its derived uuid; a file
+        /// that cannot be read is a warning. `ecg` writes them; export archives carry their files.
+        static func admittedRecordings(
+            reader: ExportReader, executor: QueryExecutor, log: Diagnostics, _ body: (String, Electrocardiogram) throws -> Void
+        ) throws {
+            var encoder = CanonicalEncoder()
+            for file in reader.layout.sideFiles where file.hasPrefix("electrocardiograms/") && file.lowercased().hasSuffix(".csv") {
+                do {
+                    guard let data = try reader.attachment(file) else { continue }
+                    var ecg = try ElectrocardiogramReader.read(data, file: file)
+                    ecg.uuid = ObjectIdentity.uuid(of: .electrocardiogram(ecg), encoder: &encoder)
+                    guard executor.admits(.electrocardiogram(ecg)) else { continue }
+                    try body(file, ecg)
+                } catch let error as ExportError where error.code != .unsafeMemberPath {
+                    log.warning(error.message, at: reader.input.displayName)
                 }
             }
         }
