@@ -189,7 +189,8 @@ import Testing
         let csvWithoutType = try healthport("convert", sampleZip, "--partition", "person", "--format", "csv", "--output", root.appendingPathComponent("x").path)
         #expect(csvWithoutType.status == 64)
         #expect(try healthport("convert", sampleZip, sampleZip).status == 64)
-        #expect(try healthport("convert", sampleZip, "--jobs", "2").status == 64)
+        #expect(try healthport("convert", sampleZip, "--resume").status == 64)
+        #expect(try healthport("convert", sampleZip, "--jobs", "0").status == 64)
         #expect(try healthport("convert", sampleZip, "--partition", "person,colour", "--output", root.appendingPathComponent("y").path).status == 64)
     }
 }

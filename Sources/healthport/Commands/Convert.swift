@@ -54,12 +54,13 @@ extension Healthport {
         func validate() throws {
             if partition == nil {
                 if exports.count > 1 { throw ValidationError("several exports need --partition (and --output DIR)") }
-                if jobs != nil || resume || personId != nil { throw ValidationError("--jobs, --resume and --person-id go with --partition") }
-            } else {
+                if resume || personId != nil { throw ValidationError("--resume and --person-id go with --partition") }
+            }
+            if let jobs, jobs < 1 { throw ValidationError("--jobs must be 1 or more") }
+            if partition != nil {
                 if output.output == "-" { throw ValidationError("--partition writes a folder: give --output DIR") }
                 if output.format != .csv && output.format != .ndjson { throw ValidationError("--partition writes csv or ndjson") }
                 if exports.contains("-") { throw ValidationError("--partition reads files, not standard input") }
-                if let jobs, jobs < 1 { throw ValidationError("--jobs must be 1 or more") }
             }
         }
 
