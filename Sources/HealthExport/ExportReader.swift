@@ -30,13 +30,17 @@ public final class ExportReader {
     private enum Source {
         case file(path: String)
         case standardInputXML(prefix: [UInt8])
-        case zip(Archive, Entry)
+        case zip(Archive, Entry, ZipDocumentStream?)
         /// healthport's own NDJSON, from a file or standard input (`NDJSONObjectReader`).
         case ndjsonFile(path: String)
         case standardInputNDJSON(prefix: [UInt8])
         /// A zip whose end (the central directory) is missing: only `--salvage` reads it.
         case cutOffZip(CutOffZip)
     }
+
+    /// Threads the read may use (the CLI's `--jobs`, by default the cores). With two or more, a
+    /// zip is inflated on one thread while the document is parsed on another.
+    public var jobs = 1
 
     private var source: Source
     private var consumed = false
@@ -222,19 +226,18 @@ public final class ExportReader {
                 }
                 _ = try zip.stream(chunkSize: Self.chunkSize) { try push($0, isLast: false) }
                 try push(UnsafeRawBufferPointer(start: nil, count: 0), isLast: true)
-            case .zip(let archive, let entry):
-                do {
-                    var inflated: UInt64 = 0
-                    _ = try archive.extract(entry, bufferSize: Self.chunkSize, skipCRC32: false) { data in
-                        // An entry that inflates beyond the size its header declares is refused as it grows.
-                        inflated += UInt64(data.count)
-                        if inflated > entry.uncompressedSize {
-                            throw ExportError(.limitExceeded, "refused: the entry inflates beyond the size its header declares", at: location)
-                        }
-                        try data.withUnsafeBytes { try push($0, isLast: false) }
+            case .zip(let archive, let entry, let document):
+                let inflate: (_ emit: (UnsafeRawBufferPointer) throws -> Void) throws -> Void = { emit in
+                    if let document {
+                        try document.stream(chunkSize: Self.chunkSize, location: location, emit)
+                    } else {
+                        try Self.inflate(archive, entry, location: location) { try $0.withUnsafeBytes { try emit($0) } }
                     }
-                } catch let error as Archive.ArchiveError {
-                    throw ExportError(.malformedArchive, "the zip archive is damaged or cut off (\(error))", at: location)
+                }
+                if jobs > 1 {
+                    try Self.onAnotherThread(inflate) { try push($0, isLast: false) }
+                } else {
+                    try inflate { try push($0, isLast: false) }
                 }
                 try push(UnsafeRawBufferPointer(start: nil, count: 0), isLast: true)
             }
@@ -327,6 +330,51 @@ public final class ExportReader {
         try push(UnsafeRawBufferPointer(start: nil, count: 0), true)
     }
 
+    /// Inflates the document entry chunk by chunk, refusing it as soon as it inflates beyond the
+    /// size its header declares.
+    private static func inflate(_ archive: Archive, _ entry: Entry, location: SourceLocation, _ body: (Data) throws -> Void) throws {
+        do {
+            var inflated: UInt64 = 0
+            _ = try archive.extract(entry, bufferSize: chunkSize, skipCRC32: false) { data in
+                inflated += UInt64(data.count)
+                if inflated > entry.uncompressedSize {
+                    throw ExportError(.limitExceeded, "refused: the entry inflates beyond the size its header declares", at: location)
+                }
+                try body(data)
+            }
+        } catch let error as Archive.ArchiveError {
+            throw ExportError(.malformedArchive, "the zip archive is damaged or cut off (\(error))", at: location)
+        }
+    }
+
+    /// Inflates on a second thread (`produce`) while this one parses (`body`): the two overlap
+    /// instead of adding up.
+    /// Errors of either side stop both; the inflating thread has finished with the archive
+    /// when this returns.
+    private static func onAnotherThread(
+        _ produce: @escaping (_ emit: (UnsafeRawBufferPointer) throws -> Void) throws -> Void,
+        _ body: (UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        let pipe = ChunkPipe(capacity: 8)
+        nonisolated(unsafe) let produce = produce
+        let inflater = Thread {
+            do {
+                try produce { try pipe.put(Data($0)) }
+                pipe.finish(nil)
+            } catch {
+                pipe.finish(error)
+            }
+        }
+        inflater.name = "healthport inflate"
+        inflater.start()
+        do {
+            while let chunk = try pipe.next() { try chunk.withUnsafeBytes { try body($0) } }
+        } catch {
+            pipe.cancel()
+            throw error
+        }
+    }
+
     // MARK: Side files
 
     /// The largest side file read whole (GPX, ECG CSV, FHIR JSON are kilobytes to a few MB).
@@ -406,7 +454,8 @@ public final class ExportReader {
     // MARK: Opening
 
     private static func openZip(url: URL, displayName: String) throws -> (Source, ExportLayout) {
-        if let directory = ZipDirectory(path: url.path), let refusal = directory.refusal() {
+        let directory = ZipDirectory(path: url.path)
+        if let directory, let refusal = directory.refusal() {
             throw ExportError(refusal.code, refusal.message, at: SourceLocation(file: displayName, member: refusal.member))
         }
         let archive: Archive
@@ -444,7 +493,8 @@ public final class ExportReader {
             let layout = ExportLayout(
                 container: .zip, documentPath: candidate.path, exportRoot: root, sideFiles: sideFiles.sorted(),
                 documentSize: Int64(exactly: candidate.uncompressedSize))
-            return (.zip(archive, candidate), layout)
+            let document = directory?.entries.first { $0.name == candidate.path }.flatMap { ZipDocumentStream(path: url.path, entry: $0) }
+            return (.zip(archive, candidate, document), layout)
         }
         throw ExportError(.notAnExport, "the zip archive holds no Apple Health export document", at: SourceLocation(file: displayName))
     }

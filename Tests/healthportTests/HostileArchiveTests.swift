@@ -84,4 +84,53 @@ import ZIPFoundation
         // The real exports pass the default limit.
         #expect(try healthport("info", sampleZip, "-q").status == 0)
     }
+
+    /// The document is inflated by healthport's own zlib path (not the zip library's): damaged
+    /// deflate data, or a stored document whose bytes no longer match its CRC-32, is a located
+    /// error, whether inflating on the parsing thread or on its own.
+    @Test func aDamagedDocumentEntryIsRefusedWithItsName() throws {
+        var options = ExportGenerator.Options()
+        options.days = 20
+        let folder = try Fixtures.temporaryDirectory()
+        let path = folder.appendingPathComponent("export.xml")
+        FileManager.default.createFile(atPath: path.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: path)
+        _ = ExportGenerator(options: options).writeDocument(to: handle)
+        try handle.close()
+        let document = try Data(contentsOf: path)
+        for method in [CompressionMethod.deflate, .none] {
+            let url = folder.appendingPathComponent("export-\(method == .none ? "stored" : "deflated").zip")
+            let archive = try Archive(url: url, accessMode: .create)
+            try archive.addEntry(
+                with: "apple_health_export/export.xml", type: .file, uncompressedSize: Int64(document.count), compressionMethod: method
+            ) { position, size in document.subdata(in: Int(position)..<Int(position) + size) }
+            let intact = try healthport("convert", url.path, "-q", "--jobs", "1")
+            #expect(intact.status == 0, "\(intact.stderrText)")
+            #expect(try healthport("convert", url.path, "-q", "--jobs", "2").stdout == intact.stdout)
+            // Damage the middle of the entry's data: digits in a stored document (still
+            // well-formed XML, so only the CRC can tell), bytes of the deflate stream otherwise.
+            var bytes = try Data(contentsOf: url)
+            let middle = bytes.count / 2
+            var changed = 0
+            var i = middle
+            while changed < 16 && i < bytes.count {
+                if method == .none {
+                    if bytes[i] >= 0x30 && bytes[i] <= 0x38 { bytes[i] += 1; changed += 1 }
+                } else {
+                    bytes[i] ^= 0x5A
+                    changed += 1
+                }
+                i += 1
+            }
+            try bytes.write(to: url)
+            for jobs in ["1", "2"] {
+                let result = try healthport("convert", url.path, "-q", "--jobs", jobs)
+                #expect(result.status == 65, "\(method) --jobs \(jobs): \(result.stderrText)")
+                #expect(result.stderrText.contains(url.path), "\(result.stderrText)")
+                // Garbage deflate data may inflate to bytes the XML parser refuses first; a
+                // stored document's changed digits are only caught by the CRC.
+                if method == .none { #expect(result.stderrText.contains("CRC-32"), "\(result.stderrText)") }
+            }
+        }
+    }
 }

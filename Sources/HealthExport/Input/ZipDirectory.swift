@@ -10,6 +10,10 @@ struct ZipDirectory {
         var method: UInt16
         /// The Unix mode in the high half of the external attributes (0 when not Unix).
         var mode: UInt32
+        var crc32: UInt32 = 0
+        var compressedSize: UInt64 = 0
+        var uncompressedSize: UInt64 = 0
+        var localHeaderOffset: UInt64 = 0
     }
 
     var entries: [Entry] = []
@@ -46,13 +50,42 @@ struct ZipDirectory {
             let nameLength = Int(Self.u16(header, 28))
             let extraLength = Int(Self.u16(header, 30))
             let commentLength = Int(Self.u16(header, 32))
-            guard let nameData = try? handle.read(upToCount: nameLength), nameData.count == nameLength else { return nil }
-            entries.append(
-                Entry(
-                    name: String(decoding: nameData, as: UTF8.self), flags: Self.u16(header, 8), method: Self.u16(header, 10),
-                    mode: Self.u32(header, 38) >> 16))
+            guard let nameData = try? handle.read(upToCount: nameLength), nameData.count == nameLength,
+                let extra = try? handle.read(upToCount: extraLength).map(Array.init) ?? [], extra.count == extraLength
+            else { return nil }
+            var entry = Entry(
+                name: String(decoding: nameData, as: UTF8.self), flags: Self.u16(header, 8), method: Self.u16(header, 10),
+                mode: Self.u32(header, 38) >> 16, crc32: Self.u32(header, 16), compressedSize: UInt64(Self.u32(header, 20)),
+                uncompressedSize: UInt64(Self.u32(header, 24)), localHeaderOffset: UInt64(Self.u32(header, 42)))
+            Self.applyZip64(extra, to: &entry)
+            entries.append(entry)
             position += 46 + UInt64(nameLength + extraLength + commentLength)
             try? handle.seek(toOffset: position)
+        }
+    }
+
+    /// Sizes and offsets too large for 32 bits are 0xFFFFFFFF in the header and 64-bit values in
+    /// the zip64 extra field (id 1), in this order, for those fields only.
+    static func applyZip64(_ extra: [UInt8], to entry: inout Entry) {
+        var i = 0
+        while i + 4 <= extra.count {
+            let id = u16(extra, i)
+            let length = Int(u16(extra, i + 2))
+            let end = i + 4 + length
+            guard end <= extra.count else { return }
+            if id == 1 {
+                var j = i + 4
+                func next(_ value: inout UInt64) {
+                    guard value == 0xFFFF_FFFF, j + 8 <= end else { return }
+                    value = u64(extra, j)
+                    j += 8
+                }
+                next(&entry.uncompressedSize)
+                next(&entry.compressedSize)
+                next(&entry.localHeaderOffset)
+                return
+            }
+            i = end
         }
     }
 

@@ -224,7 +224,7 @@ extension Healthport.Auth {
                 let executor = QueryExecutor(query)
                 try executor.validate()
                 let collector = CollectingSink(executor: executor)
-                _ = try ExportReader(ExportInput(argument: input.export)).read(into: collector, types: [identifier])
+                _ = try ExportReader.open(input.export).read(into: collector, types: [identifier])
                 var grants = policy.perObject[identifier] ?? AuthorizationPolicy.PerObjectGrants()
                 if collector.objects.isEmpty {
                     FileHandle.standardError.write(Data("healthport: no \(TypeCatalogue.shortName(of: identifier)) objects to offer\n".utf8))

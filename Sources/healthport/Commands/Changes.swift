@@ -143,7 +143,7 @@ enum IdentityCollector {
     static func collect(
         export: String, executor: QueryExecutor, diagnostics: DiagnosticOptions, log: Diagnostics
     ) throws -> (IdentitySet, ExportHeader) {
-        let reader = try ExportReader(ExportInput(argument: export))
+        let reader = try ExportReader.open(export)
         let sink = Sink(executor: executor)
         let progress = ProgressLine(forced: diagnostics.progress, quiet: diagnostics.quiet)
         let summary = try reader.read(
@@ -222,7 +222,7 @@ struct ChangesRun {
     }
 
     func run(export: String, base: QueryAnchor, limit: Int?, anchorOutput: String?) throws {
-        let reader = try ExportReader(ExportInput(argument: export))
+        let reader = try ExportReader.open(export)
         let writer = try ChangeWriter.make(output)
         let tracker = ChangeTracker(anchor: base, limit: limit, keepsNewAnchor: anchorOutput != nil)
         let sink = Sink(executor: executor, tracker: tracker, writer: writer, baseExportDate: base.baseExportDate, log: log)

@@ -30,7 +30,7 @@ extension Healthport {
                 let clinicalTypes = Set(TypeCatalogue.all.filter { $0.kind == .clinicalRecord }.map(\.identifier))
                 query.types = query.types.map { $0.intersection(clinicalTypes) } ?? nil
                 let executor = QueryExecutor(query)
-                let reader = try ExportReader(ExportInput(argument: input.export))
+                let reader = try ExportReader.open(input.export)
                 let writer = try AttachmentRecordWriter(json: format == .json, path: output)
                 final class Sink: ExportSink {
                     let executor: QueryExecutor

@@ -84,7 +84,7 @@ extension Healthport {
                     }
                     return
                 }
-                let reader = try ExportReader(ExportInput(argument: exports[0]))
+                let reader = try ExportReader.open(exports[0], jobs: jobs)
                 let writer = try makeWriter(reader: reader, executor: executor, log: log)
                 let progress = ProgressLine(forced: diagnostics.progress, quiet: diagnostics.quiet)
                 let pipeline = ConvertPipeline(executor: executor, writer: writer, progress: progress)

@@ -33,7 +33,7 @@ extension Healthport {
                 // --source, --device and predicates over those match nothing.
                 let query = try filter.makeQuery()
                 let executor = QueryExecutor(query)
-                let reader = try ExportReader(ExportInput(argument: input.export))
+                let reader = try ExportReader.open(input.export)
                 let writer = try AttachmentRecordWriter(json: format == .json, path: output)
                 do {
                     try Self.admittedRecordings(reader: reader, executor: executor, log: log) { _, ecg in try writer.write(ecg) }

@@ -32,7 +32,7 @@ extension Healthport {
             let log = Diagnostics(quiet: diagnostics.quiet)
             try log.run {
                 let path = StoreLocation.resolve(store)
-                let reader = try ExportReader(ExportInput(argument: input.export))
+                let reader = try ExportReader.open(input.export)
                 let healthStore = try HealthStore.openForWriting(at: path)
                 let progress = ProgressLine(forced: diagnostics.progress, quiet: diagnostics.quiet)
                 let (summary, readSummary): (HealthStore.ImportSummary, ExportReader.Summary)

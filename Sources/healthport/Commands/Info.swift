@@ -28,7 +28,7 @@ extension Healthport {
         func run() throws {
             let log = Diagnostics(quiet: diagnostics.quiet)
             try log.run {
-                let reader = try ExportReader(ExportInput(argument: input.export))
+                let reader = try ExportReader.open(input.export)
                 let collector = InventorySink()
                 let progress = ProgressLine(forced: diagnostics.progress, quiet: diagnostics.quiet)
                 var warnings: [ExportWarning] = []

@@ -145,7 +145,7 @@ enum QuerySource {
         if let path = options.storePath {
             self = .store(try HealthStore.openForReading(at: path))
         } else {
-            self = .export(try ExportReader(ExportInput(argument: options.export ?? "-")))
+            self = .export(try ExportReader.open(options.export ?? "-"))
         }
     }
 

@@ -33,7 +33,7 @@ extension Healthport {
                 query.types = [ObjectType.workout.identifier]
                 let executor = QueryExecutor(query)
                 try executor.validate()
-                let reader = try ExportReader(ExportInput(argument: input.export))
+                let reader = try ExportReader.open(input.export)
                 final class Collect: ExportSink {
                     let executor: QueryExecutor
                     var workouts: [Workout] = []

@@ -78,7 +78,7 @@ extension Healthport {
                 let collector = StatisticsCollector(style: style, options: statisticsOptions, intervals: intervals, priority: priority)
                 let executor = QueryExecutor(query)
                 let sink = StatisticsSink(executor: executor, collector: collector, unit: unit)
-                let reader = try ExportReader(ExportInput(argument: input.export))
+                let reader = try ExportReader.open(input.export)
                 let progress = ProgressLine(forced: diagnostics.progress, quiet: diagnostics.quiet)
                 let summary = try reader.read(
                     into: sink, warning: { warning in
