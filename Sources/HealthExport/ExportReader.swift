@@ -27,7 +27,7 @@ public final class ExportReader {
     /// cache.
     public static let chunkSize = 256 * 1024
 
-    private enum Source {
+    enum Source {
         case file(path: String)
         case standardInputXML(prefix: [UInt8])
         case zip(Archive, Entry, ZipDocumentStream?)
@@ -42,8 +42,8 @@ public final class ExportReader {
     /// zip is inflated on one thread while the document is parsed on another.
     public var jobs = 1
 
-    private var source: Source
-    private var consumed = false
+    var source: Source
+    var consumed = false
     /// A second handle on the zip for side files, so they can be read while the document streams
     /// (the first handle's position belongs to the document).
     private var attachmentArchive: Archive?
@@ -143,6 +143,10 @@ public final class ExportReader {
         public var passedThrough: [String: Int]
         /// Every warning kind met, in first-seen order, with its count.
         public var warnings: [(warning: ExportWarning, count: Int)]
+        /// How a parallel read went (`nil` for a sequential one).
+        public var parallel: ParallelStatistics? = nil
+        /// Where the first replaced byte was, in the document.
+        public var firstReplacementOffset: Int64? = nil
         /// With `salvage`: where a broken export stopped being readable. The objects before it
         /// were delivered; the one the break cut was not.
         public var salvageStop: ExportError? = nil
@@ -188,24 +192,7 @@ public final class ExportReader {
         }
         let mapper = ExportMapper(sink: sink, warnings: warnings, file: location.file, member: location.member)
         mapper.typeFilter = types
-        let parser = SAXParser(handler: mapper)
-        var filter = XMLPreFilter()
-        var bytesRead: Int64 = 0
-        let total = layout.documentSize
-
-        func push(_ chunk: UnsafeRawBufferPointer, isLast: Bool) throws {
-            try filter.process(chunk, isLast: isLast) { ready, findings in
-                if mapper.syntheticRootPosition == nil, let syntheticRoot = findings.syntheticRootPosition {
-                    mapper.syntheticRootPosition = syntheticRoot
-                }
-                if let version = findings.exportVersion { mapper.exportVersion = version }
-                try parser.feed(ready)
-            }
-            bytesRead += Int64(chunk.count)
-            progress?(Progress(bytesRead: bytesRead, totalBytes: total))
-        }
-
-        do {
+        return try readXML(mapper: mapper, filter: XMLPreFilter(), warnings: warnings, salvage: salvage, progress: progress) { push in
             switch source {
             case .file(let path):
                 guard let file = FileByteSource.open(path: path) else {
@@ -224,8 +211,8 @@ public final class ExportReader {
                         "the zip archive is cut off after byte \(size) (its end, with the directory of its contents, is missing); --salvage converts the objects before the cut",
                         at: location)
                 }
-                _ = try zip.stream(chunkSize: Self.chunkSize) { try push($0, isLast: false) }
-                try push(UnsafeRawBufferPointer(start: nil, count: 0), isLast: true)
+                _ = try zip.stream(chunkSize: Self.chunkSize) { try push($0, false) }
+                try push(UnsafeRawBufferPointer(start: nil, count: 0), true)
             case .zip(let archive, let entry, let document):
                 let inflate: (_ emit: (UnsafeRawBufferPointer) throws -> Void) throws -> Void = { emit in
                     if let document {
@@ -235,19 +222,49 @@ public final class ExportReader {
                     }
                 }
                 if jobs > 1 {
-                    try Self.onAnotherThread(inflate) { try push($0, isLast: false) }
+                    try Self.onAnotherThread(inflate) { try push($0, false) }
                 } else {
-                    try inflate { try push($0, isLast: false) }
+                    try inflate { try push($0, false) }
                 }
-                try push(UnsafeRawBufferPointer(start: nil, count: 0), isLast: true)
+                try push(UnsafeRawBufferPointer(start: nil, count: 0), true)
             }
+        }
+    }
+
+    /// Parses XML that `feed` pushes (through the pre-filter, into libxml2, to `mapper`), and
+    /// sums up the read. Shared by the sequential read and the parallel read's sequential part.
+    func readXML(
+        mapper: ExportMapper, filter initialFilter: XMLPreFilter, warnings: WarningCollector, salvage: Bool,
+        progress: ((Progress) -> Void)?, progressBase: Int64 = 0, replacedBefore: Int = 0, firstReplacementBefore: Int64? = nil,
+        reportsReplacements: Bool = true, feed: (_ push: (UnsafeRawBufferPointer, Bool) throws -> Void) throws -> Void
+    ) throws -> Summary {
+        let location = documentLocation
+        let parser = SAXParser(handler: mapper)
+        var filter = initialFilter
+        var bytesRead: Int64 = progressBase
+        let total = layout.documentSize
+
+        func push(_ chunk: UnsafeRawBufferPointer, isLast: Bool) throws {
+            try filter.process(chunk, isLast: isLast) { ready, findings in
+                if mapper.syntheticRootPosition == nil, let syntheticRoot = findings.syntheticRootPosition {
+                    mapper.syntheticRootPosition = syntheticRoot
+                }
+                if let version = findings.exportVersion { mapper.exportVersion = version }
+                try parser.feed(ready)
+            }
+            bytesRead += Int64(chunk.count)
+            progress?(Progress(bytesRead: bytesRead, totalBytes: total))
+        }
+
+        do {
+            try feed { try push($0, isLast: $1) }
             try parser.finish()
             mapper.finish(parser)
             if let error = parser.pendingError { throw error }
         } catch let error as XMLSyntaxError {
             let located = ExportError(
                 .malformedXML, error.explained,
-                at: mapper.location(parser).with(line: error.line, column: correctedColumn(error, filter)))
+                at: mapper.location(parser).with(line: error.line + mapper.lineOffset, column: correctedColumn(error, filter)))
             guard salvage else { throw located }
             return salvaged(located, mapper: mapper, filter: filter, warnings: warnings)
         } catch var error as ExportError {
@@ -257,10 +274,11 @@ public final class ExportReader {
             return salvaged(error, mapper: mapper, filter: filter, warnings: warnings)
         }
 
-        if filter.replacedCount > 0 {
+        let replacedCount = replacedBefore + filter.replacedCount
+        if replacedCount > 0 && reportsReplacements {
             warnings.warn(
                 "replacedBytes",
-                "replaced \(filter.replacedCount) byte(s) that XML forbids (first at byte offset \(filter.firstReplacementOffset ?? 0)); values containing them differ from the export",
+                "replaced \(replacedCount) byte(s) that XML forbids (first at byte offset \(firstReplacementBefore ?? filter.firstReplacementOffset ?? 0)); values containing them differ from the export",
                 at: location)
         }
         var isFragment = false
@@ -272,9 +290,11 @@ public final class ExportReader {
         }
         var header = mapper.header
         header.exportVersion = filter.exportVersion
-        return Summary(
-            header: header, objectCount: mapper.objectCount, replacedByteCount: filter.replacedCount,
+        var summary = Summary(
+            header: header, objectCount: mapper.objectCount, replacedByteCount: replacedCount,
             isFragment: isFragment, passedThrough: mapper.passedThrough, warnings: warnings.summary)
+        summary.firstReplacementOffset = firstReplacementBefore ?? filter.firstReplacementOffset
+        return summary
     }
 
     /// Reads healthport's NDJSON: no XML, no repairs, the uuids as written.
@@ -316,7 +336,7 @@ public final class ExportReader {
         return error.column
     }
 
-    private func stream(
+    func stream(
         _ file: FileByteSource, prefix: [UInt8], push: (UnsafeRawBufferPointer, Bool) throws -> Void
     ) throws {
         if !prefix.isEmpty { try prefix.withUnsafeBytes { try push($0, false) } }

@@ -26,4 +26,26 @@ final class WarningCollector {
     var summary: [(warning: ExportWarning, count: Int)] {
         order.compactMap { key in firsts[key].map { ($0, counts[key] ?? 1) } }
     }
+
+    /// Takes over what another collector (a parallel read's chunk) met, as if met here: kinds
+    /// new here are reported, with their first location moved by `lineOffset` lines.
+    func absorb(_ other: WarningCollector, lineOffset: Int) {
+        for key in other.order {
+            guard let first = other.firsts[key] else { continue }
+            let count = other.counts[key] ?? 1
+            if let existing = counts[key] {
+                counts[key] = existing + count
+                continue
+            }
+            var warning = first
+            if var location = warning.location, let line = location.line {
+                location.line = line + lineOffset
+                warning.location = location
+            }
+            counts[key] = count
+            firsts[key] = warning
+            order.append(key)
+            handler(warning)
+        }
+    }
 }

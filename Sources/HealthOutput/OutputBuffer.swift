@@ -175,6 +175,9 @@ public final class OutputBuffer {
     /// A buffer with no descriptor (`-1`) only collects bytes: `flush` keeps them.
     public var isMemoryBuffer: Bool { descriptor < 0 }
 
+    /// The bytes buffered, valid until the next append.
+    public var buffered: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: storage, count: count) }
+
     /// The bytes collected so far; empties the buffer.
     public func takeBytes() -> [UInt8] {
         let bytes = Array(UnsafeBufferPointer(start: storage, count: count))

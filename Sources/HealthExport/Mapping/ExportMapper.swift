@@ -25,7 +25,13 @@ final class ExportMapper: SAXEventHandler {
         set { header.exportVersion = newValue }
     }
     @exclusivity(unchecked) private var headerDelivered = false
-    @exclusivity(unchecked) private var assigner = ObjectIdentityAssigner()
+    /// The header as the sink got it (a parallel read hands chunk 0's to the real sink).
+    @exclusivity(unchecked) private(set) var deliveredHeader: ExportHeader? = nil
+    /// Derives uuids; a parallel read journals it in each chunk and carries it across.
+    @exclusivity(unchecked) var assigner = ObjectIdentityAssigner()
+    /// Added to libxml2's line numbers: a parallel read parses a chunk after a copy of the
+    /// prolog, so its lines are not the file's.
+    @exclusivity(unchecked) var lineOffset = 0
 
     // Interners for the values that repeat.
     private let recordTypes = ByteInterner<ObjectType> { ObjectType(recordType: String(decoding: $0, as: UTF8.self)) }
@@ -76,6 +82,15 @@ final class ExportMapper: SAXEventHandler {
     /// Depth inside a skipped top-level element (0: not skipping).
     @exclusivity(unchecked) private var skipDepth = 0
 
+    /// Continues a read already under way (a parallel read that turns sequential at a chunk):
+    /// the header was delivered, `objectCount` objects were.
+    func resume(header: ExportHeader, objectCount: Int) {
+        self.header = header
+        headerDelivered = true
+        deliveredHeader = header
+        self.objectCount = objectCount
+    }
+
     init(sink: any ExportSink, warnings: WarningCollector, file: String, member: String?) {
         self.sink = sink
         self.warnings = warnings
@@ -93,7 +108,7 @@ final class ExportMapper: SAXEventHandler {
         if let root = syntheticRootPosition, root.line == line, column > root.column {
             column = max(root.column, column - XMLPreFilter.syntheticRootOpen.count)
         }
-        return SourceLocation(file: file, member: member, line: line, column: column)
+        return SourceLocation(file: file, member: member, line: line + lineOffset, column: column)
     }
 
     private func fail(_ parser: SAXParser, _ code: ExportError.Code, _ message: String) {
@@ -359,6 +374,7 @@ final class ExportMapper: SAXEventHandler {
     private func deliverHeader(_ parser: SAXParser) {
         guard !headerDelivered else { return }
         headerDelivered = true
+        deliveredHeader = header
         do {
             try sink.exportDidBegin(header)
         } catch {

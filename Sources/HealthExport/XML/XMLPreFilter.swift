@@ -54,6 +54,16 @@ struct XMLPreFilter {
     private var work: [UInt8] = []
     /// Bytes consumed before the current work buffer, for replacement offsets.
     private var consumedOffset: Int64 = 0
+    /// Where the root element's start tag begins, once the prolog is read.
+    private(set) var rootStartOffset: Int64?
+
+    init() {}
+
+    /// A filter whose input starts `offset` bytes into the file (negative when a copy of the
+    /// prolog is put in front of a chunk), so that replacement offsets are the file's.
+    init(startingAt offset: Int64) {
+        consumedOffset = offset
+    }
 
     /// Filters a chunk and hands the bytes that are ready to `emit`.
     ///
@@ -73,6 +83,7 @@ struct XMLPreFilter {
         if document == nil {
             prolog.append(contentsOf: chunk)
             guard let rootStart = try scanProlog(isLast: isLast) else { return }
+            rootStartOffset = consumedOffset + Int64(rootStart)
             var head = Array(prolog[0..<rootStart])
             let rest = Array(prolog[rootStart...])
             prolog = []

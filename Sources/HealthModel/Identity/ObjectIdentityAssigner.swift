@@ -13,8 +13,53 @@ public struct ObjectIdentityAssigner {
     private var currentRun: String? = nil
     private var generations: [String: Int] = [:]
     private var currentGeneration = 0
+    /// With a parallel read: each top-level object's run and fingerprint, in order (see
+    /// `continues(_:)`). `nil`: not kept.
+    public var journal: [IdentityStep]? = nil
 
     public init() {}
+
+    /// One top-level object as the assigner saw it: its run, and its content's fingerprint
+    /// (`nil` for an object skipped unread).
+    public struct IdentityStep: Sendable {
+        public var runKey: String
+        public var fingerprint: UInt64?
+    }
+
+    /// Whether a chunk whose objects a fresh assigner journaled (`steps`) got the uuids this
+    /// assigner would have given them, had it read the chunk itself. That holds unless the
+    /// chunk continues the current run with a copy of one of its objects, continues a run of a
+    /// later generation, or brings back a run that ended before the chunk: in all three, the
+    /// fresh assigner lacked the memory this one has.
+    public func continues(_ steps: [IdentityStep]) -> Bool {
+        var run = currentRun
+        var inFirstRun = true
+        for step in steps {
+            if step.runKey != run {
+                if step.runKey == currentRun || generations[step.runKey] != nil { return false }
+                run = step.runKey
+                inFirstRun = false
+            } else if inFirstRun {
+                if currentGeneration != 0 { return false }
+                if let fingerprint = step.fingerprint, table.contains(fingerprint) { return false }
+            }
+        }
+        return true
+    }
+
+    /// Advances this assigner over a chunk `continues(_:)` accepted, to the state reading it
+    /// would have left: the runs it went through, and the fingerprints of its last run (those
+    /// of earlier runs are forgotten when their run ends anyway).
+    public mutating func advance(over steps: [IdentityStep]) {
+        var lastRunStart = steps.count
+        if let last = steps.last?.runKey {
+            while lastRunStart > 0 && steps[lastRunStart - 1].runKey == last { lastRunStart -= 1 }
+        }
+        for (index, step) in steps.enumerated() {
+            enterRun(step.runKey)
+            if index >= lastRunStart, let fingerprint = step.fingerprint { _ = table.insert(fingerprint) }
+        }
+    }
 
     /// Derives the uuid of a top-level quantity sample: the hot path, without wrapping the
     /// sample in a `HealthObject` first.
@@ -35,6 +80,7 @@ public struct ObjectIdentityAssigner {
     /// the uuids of the objects that are read, are the same as in a full read.
     public mutating func skip(runKey: String) {
         enterRun(runKey)
+        journal?.append(IdentityStep(runKey: runKey, fingerprint: nil))
     }
 
     @inline(__always)
@@ -57,6 +103,7 @@ public struct ObjectIdentityAssigner {
         if currentGeneration > 0 { encoder.append(0x7F, int: currentGeneration) }
         let (uuid, fingerprint) = ObjectIdentity.digest(of: encoder.encoded)
         let ordinal = table.insert(fingerprint)
+        if journal != nil { journal!.append(IdentityStep(runKey: currentRun ?? "", fingerprint: fingerprint)) }
         return ordinal > 0 ? ObjectIdentity.digest(of: encoder.encoded, ordinal: ordinal).0 : uuid
     }
 
@@ -126,6 +173,18 @@ struct FingerprintTable {
         }
         count = 0
         repeats.removeAll()
+    }
+
+    func contains(_ raw: UInt64) -> Bool {
+        let fingerprint = raw == 0 ? 1 : raw
+        let mask = slots.count - 1
+        var i = Int(truncatingIfNeeded: fingerprint) & mask
+        while true {
+            let slot = slots[i]
+            if slot == 0 { return false }
+            if slot == fingerprint { return true }
+            i = (i + 1) & mask
+        }
     }
 
     /// Inserts a fingerprint; returns how many times it had been inserted before.

@@ -11,6 +11,8 @@ public final class CSVWriter: ObjectWriter {
     private enum Destination {
         case standardOutput(OutputBuffer)
         case folder(path: String, staging: String)
+        /// One chunk of a parallel read: rows in memory, per table, without headers.
+        case chunk
     }
 
     private let destination: Destination
@@ -26,6 +28,25 @@ public final class CSVWriter: ObjectWriter {
     /// Writes the one main table the data holds to standard output (`buffer`); a second main
     /// table is an `OutputError.invalidRequest`. Parts tables (workout events, beats, …) are
     /// only written to a folder.
+    /// A writer for one chunk of a parallel read into a folder: rows go to memory, for
+    /// `append(_:)`.
+    public static func forChunk() -> CSVWriter { CSVWriter() }
+
+    private init() {
+        destination = .chunk
+        file = nil
+    }
+
+    /// Writes what a chunk's writer collected into this folder writer, table by table in the
+    /// order the chunk met them (so files are created, and named, as a sequential run would).
+    public func append(_ chunk: CSVWriter) throws {
+        for table in chunk.order {
+            guard let rows = chunk.buffers[table], let out = try buffer(for: table) else { continue }
+            out.append(rows.buffered)
+            try out.endRecord()
+        }
+    }
+
     public init(standardOutput buffer: OutputBuffer) {
         destination = .standardOutput(buffer)
         file = nil
@@ -71,6 +92,12 @@ public final class CSVWriter: ObjectWriter {
     }
 
     /// The file names written, in creation order (after `finish`).
+    /// Whether this writer writes a folder of tables (not standard output or one file).
+    public var writesFolder: Bool {
+        if case .folder = destination { return true }
+        return false
+    }
+
     public var writtenFiles: [String] { order.compactMap { fileNames[$0] } }
 
     // MARK: Tables
@@ -92,6 +119,11 @@ public final class CSVWriter: ObjectWriter {
         }
         if let existing = buffers[table] { return existing }
         switch destination {
+        case .chunk:
+            let out = OutputBuffer(descriptor: -1, capacity: 64 * 1024)
+            buffers[table] = out
+            order.append(table)
+            return out
         case .standardOutput(let out):
             guard table.isMainTable else { return nil }
             if let current = stdoutTable, current != table {
@@ -323,7 +355,8 @@ public final class CSVWriter: ObjectWriter {
             provenance(w.sample, &row)
             tail(w.sample, &row)
         }
-        guard case .folder = destination else { return }
+        // Parts tables only go to folders (and to the chunks that become one).
+        if case .standardOutput = destination { return }
         func events(_ list: [WorkoutEvent], activity: String?) throws {
             for event in list {
                 try row(.workoutEvents) { row in
@@ -471,6 +504,8 @@ public final class CSVWriter: ObjectWriter {
             rmdir(staging)
             TemporaryFiles.shared.unregister(staging)
             finished = true
+        case .chunk:
+            finished = true
         }
     }
 
@@ -507,6 +542,8 @@ public final class CSVWriter: ObjectWriter {
             descriptors.removeAll()
             try? FileManager.default.removeItem(atPath: staging)
             TemporaryFiles.shared.unregister(staging)
+        case .chunk:
+            buffers.removeAll()
         }
     }
 }

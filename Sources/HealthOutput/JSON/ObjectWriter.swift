@@ -54,6 +54,17 @@ public final class NDJSONWriter: ObjectWriter {
         try out.endRecord()
     }
 
+    /// A writer for one chunk of a parallel read: objects go to memory, for `append(_:)`.
+    public static func forChunk() -> NDJSONWriter {
+        NDJSONWriter(buffer: OutputBuffer(descriptor: -1, capacity: 1 << 20))
+    }
+
+    /// Writes what a chunk's writer collected, as if its objects had been written here.
+    public func append(_ chunk: NDJSONWriter) throws {
+        out.append(chunk.out.buffered)
+        try out.endRecord()
+    }
+
     public func finish() throws {
         if let file { try file.commit() } else { try out.flush() }
     }

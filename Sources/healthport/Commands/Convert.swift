@@ -89,12 +89,27 @@ extension Healthport {
                 let progress = ProgressLine(forced: diagnostics.progress, quiet: diagnostics.quiet)
                 let pipeline = ConvertPipeline(executor: executor, writer: writer, progress: progress)
                 if includeRoutes { pipeline.routeLoader = ConvertPipeline.routeLoader(reader: reader, log: log) }
+                let warn: (ExportWarning) -> Void = { warning in
+                    progress.clear()
+                    log.warning(warning)
+                }
                 do {
-                    let summary = try reader.read(
-                        into: pipeline, warning: { warning in
-                            progress.clear()
-                            log.warning(warning)
-                        }, progress: { progress.update($0) }, types: executor.typesToRead, salvage: salvage)
+                    let threads = jobs ?? ProcessInfo.processInfo.activeProcessorCount
+                    let summary: ExportReader.Summary
+                    if threads > 1, reader.canReadInParallel, !includeRoutes, !salvage, let makeChunkWriter = ConvertPipeline.chunkWriters(for: writer) {
+                        summary = try reader.readInParallel(
+                            into: pipeline, jobs: threads,
+                            makeChunkSink: {
+                                let chunk = ConvertPipeline(executor: executor, writer: makeChunkWriter(), progress: ProgressLine(forced: false, quiet: true))
+                                chunk.isChunk = true
+                                return chunk
+                            },
+                            merge: { try pipeline.append($0) }, warning: warn, progress: { progress.update($0) }, types: executor.typesToRead,
+                            chunkBytes: ConvertPipeline.parallelChunkBytes)
+                    } else {
+                        summary = try reader.read(
+                            into: pipeline, warning: warn, progress: { progress.update($0) }, types: executor.typesToRead, salvage: salvage)
+                    }
                     progress.clear()
                     if summary.salvageStop != nil && !pipeline.hasBegun { try pipeline.exportDidBegin(summary.header) }
                     try writer.finish()
@@ -185,7 +200,41 @@ final class ConvertPipeline: ExportSink {
     /// Objects written (after the filters and the policy).
     private(set) var written = 0
 
+    /// Parallel reads cut the export into chunks of this size; `HEALTHPORT_PARALLEL_CHUNK_BYTES`
+    /// sets another, so that tests get many chunks from small exports.
+    static var parallelChunkBytes: Int {
+        ProcessInfo.processInfo.environment["HEALTHPORT_PARALLEL_CHUNK_BYTES"].flatMap { Int($0) }.map { max($0, 4096) }
+            ?? ExportReader.parallelChunkBytes
+    }
+
+    /// How chunks of a parallel read write, for the writers whose output can be put together
+    /// from chunks: NDJSON, and CSV into a folder. `nil` for the others (JSON's separators,
+    /// the export writer's archive, CSV on standard output's single table), which read on one
+    /// thread.
+    static func chunkWriters(for writer: any ObjectWriter) -> (@Sendable () -> any ObjectWriter)? {
+        if writer is NDJSONWriter { return { NDJSONWriter.forChunk() } }
+        if let csv = writer as? CSVWriter, csv.writesFolder { return { CSVWriter.forChunk() } }
+        return nil
+    }
+
+    /// Takes over what a chunk's pipeline wrote, in document order.
+    func append(_ chunk: ConvertPipeline) throws {
+        written += chunk.written
+        progress.objects += chunk.written
+        if let ndjson = writer as? NDJSONWriter, let part = chunk.writer as? NDJSONWriter {
+            try ndjson.append(part)
+        } else if let csv = writer as? CSVWriter, let part = chunk.writer as? CSVWriter {
+            try csv.append(part)
+        } else {
+            preconditionFailure("chunk writers are made by chunkWriters(for:)")
+        }
+    }
+
+    /// A chunk's pipeline (parallel reads): the header is the real pipeline's to write.
+    var isChunk = false
+
     func exportDidBegin(_ header: ExportHeader) throws {
+        if isChunk { return }
         hasBegun = true
         try writer.begin(executor.header(header))
     }

@@ -1,0 +1,383 @@
+import Foundation
+import HealthModel
+
+/// Reading one export on several cores (issue 11; `Benchmarks/run.sh`, task `ndjson-jobs2`).
+///
+/// The document is cut into chunks between top-level elements (`ChunkSplitter`); worker
+/// threads parse each chunk, after a copy of the prolog, with a mapper of their own into a sink
+/// of their own (`makeChunkSink`: the caller's filters and encoder, writing to memory); the
+/// calling thread takes the chunks back in document order and hands each sink to `merge`. The
+/// output is the sequential read's, byte for byte, because everything a chunk cannot know on
+/// its own is checked or carried in order:
+///
+/// - **uuids** depend on the runs and duplicates before the chunk: each chunk's assigner
+///   journals its objects, and `ObjectIdentityAssigner.continues(_:)` checks them against the
+///   state the chunks before left;
+/// - **warnings** are replayed in order, each kind reported once, lines moved to the file's;
+/// - **the header** is chunk 0's.
+///
+/// Anything unusual — a chunk that does not parse on its own (a bad element, or a cut that fell
+/// inside one), uuids a chunk could not derive alone, no boundary in 64 MiB — turns the read
+/// sequential from that chunk on, with the real sink, so errors are the sequential read's too,
+/// with the same location and after the same objects.
+///
+/// Memory: at most `jobs + 2` chunks and their outputs at once.
+extension ExportReader {
+    /// The chunk size for parallel reads: small enough that `jobs + 2` chunks and their
+    /// encoded output stay well under the 64 MB memory goal, large enough that the copy of
+    /// the prolog parsed before each is noise.
+    public static let parallelChunkBytes = 1 << 20
+
+    /// Whether `readInParallel` can split this input: an XML document in a file (bare, or in
+    /// an unzipped folder), which can be read in chunks. Zips, standard input and NDJSON are
+    /// read sequentially.
+    public var canReadInParallel: Bool {
+        if case .file = source { return true }
+        return false
+    }
+
+    /// Reads the export with `jobs` threads; see the type's discussion. Falls back to `read`
+    /// when the input cannot be split.
+    ///
+    /// - Parameters:
+    ///   - sink: receives the header, and every object from where the read turns sequential.
+    ///   - makeChunkSink: makes a sink for one chunk; called on worker threads.
+    ///   - merge: takes a chunk's sink, in document order, on the calling thread.
+    ///   - chunkBytes: for tests, which need many chunks from small files.
+    public func readInParallel<ChunkSink: ExportSink>(
+        into sink: any ExportSink, jobs: Int, makeChunkSink: @escaping @Sendable () -> ChunkSink,
+        merge: (ChunkSink) throws -> Void, warning: @escaping (ExportWarning) -> Void = { _ in },
+        progress: ((Progress) -> Void)? = nil, types: Set<String>? = nil, chunkBytes: Int = ExportReader.parallelChunkBytes
+    ) throws -> Summary {
+        guard jobs > 1, !consumed, case .file(let path) = source,
+            let splitter = try ChunkSplitter(path: path, chunkBytes: chunkBytes)
+        else {
+            return try read(into: sink, warning: warning, progress: progress, types: types)
+        }
+        consumed = true
+        let warnings = WarningCollector(handler: warning)
+        let location = documentLocation
+        let workers = ChunkWorkers<ChunkSink>(
+            jobs: jobs, prolog: splitter.prolog, prologLineBreaks: splitter.prologLineBreaks,
+            prologReplacements: splitter.prologReplacements, location: location, types: types,
+            makeSink: makeChunkSink)
+        defer { workers.stop() }
+
+        var assigner = ObjectIdentityAssigner()
+        var header: ExportHeader? = nil
+        var objectCount = 0
+        var passedThrough: [String: Int] = [:]
+        var replacedCount = 0
+        var firstReplacement: Int64? = nil
+        /// The file's line at the start of the next chunk to merge.
+        var line = 1
+        var nextToMerge = 0
+        var dispatched = 0
+        var splitterDone = false
+        var sequentialFrom: Int64? = nil
+        var statistics = ParallelStatistics()
+
+        merging: while true {
+            while !splitterDone && dispatched - nextToMerge < jobs + 1 {
+                switch try splitter.next() {
+                case .chunk(let chunk):
+                    workers.submit(chunk)
+                    dispatched += 1
+                case .unsplittable(let offset):
+                    splitterDone = true
+                    if dispatched == nextToMerge {
+                        sequentialFrom = offset
+                        break merging
+                    }
+                    workers.finalOffset = offset
+                case .end:
+                    splitterDone = true
+                }
+            }
+            if nextToMerge == dispatched {
+                if let offset = workers.finalOffset { sequentialFrom = offset }
+                break
+            }
+            let result = workers.result(nextToMerge)
+            guard result.parsed else {
+                sequentialFrom = result.offset
+                break
+            }
+            if result.index == 0 {
+                header = result.header
+                try sink.exportDidBegin(result.header)
+            }
+            if assigner.continues(result.steps) {
+                warnings.absorb(result.warnings, lineOffset: line - 1)
+                assigner.advance(over: result.steps)
+                try merge(result.sink)
+                objectCount += result.objectCount
+                passedThrough.merge(result.passedThrough, uniquingKeysWith: +)
+                replacedCount += result.replacedCount
+                if firstReplacement == nil { firstReplacement = result.firstReplacement }
+                statistics.merged += 1
+            } else {
+                // The chunk needed what came before it (a duplicate of an object in an earlier
+                // chunk): read it again here, with the real sink and the assigner carried along.
+                let (summary, mapper) = try readSequentially(
+                    path: path, from: result.offset, byteCount: result.byteCount, closed: !result.isLast, line: line,
+                    prolog: splitter.prolog, prologLineBreaks: splitter.prologLineBreaks, sink: sink, types: types,
+                    assigner: assigner, header: header, objectCount: objectCount, warnings: warnings, progress: nil,
+                    replacedBefore: -splitter.prologReplacements)
+                assigner = mapper.assigner
+                objectCount = mapper.objectCount
+                passedThrough.merge(summary.passedThrough, uniquingKeysWith: +)
+                replacedCount += summary.replacedByteCount
+                if firstReplacement == nil { firstReplacement = summary.firstReplacementOffset }
+                statistics.reread += 1
+            }
+            line += result.lineBreaks
+            nextToMerge += 1
+            progress?(Progress(bytesRead: result.offset + Int64(result.byteCount), totalBytes: layout.documentSize))
+        }
+        workers.stop()
+
+        if let offset = sequentialFrom {
+            // From here on, one thread and the real sink: the sequential read's output and errors.
+            var (summary, _) = try readSequentially(
+                path: path, from: offset, byteCount: nil, closed: false, line: line, prolog: splitter.prolog,
+                prologLineBreaks: splitter.prologLineBreaks, sink: sink, types: types, assigner: assigner, header: header,
+                objectCount: objectCount, warnings: warnings, progress: progress,
+                replacedBefore: replacedCount - (offset == 0 ? 0 : splitter.prologReplacements),
+                firstReplacementBefore: firstReplacement)
+            summary.passedThrough.merge(passedThrough, uniquingKeysWith: +)
+            statistics.sequentialFrom = offset
+            summary.parallel = statistics
+            return summary
+        }
+
+        guard var header else {
+            // No chunk at all (an empty file is not an export; the splitter refuses it first).
+            throw ExportError(.notAnExport, "the document is empty", at: location)
+        }
+        header = workers.firstHeader ?? header
+        if replacedCount > 0 {
+            warnings.warn(
+                "replacedBytes",
+                "replaced \(replacedCount) byte(s) that XML forbids (first at byte offset \(firstReplacement ?? 0)); values containing them differ from the export",
+                at: location)
+        }
+        var summary = Summary(
+            header: header, objectCount: objectCount, replacedByteCount: replacedCount, isFragment: false,
+            passedThrough: passedThrough, warnings: warnings.summary)
+        summary.firstReplacementOffset = firstReplacement
+        summary.parallel = statistics
+        return summary
+    }
+
+    /// Reads `byteCount` bytes from `offset` (to the end when `nil`) on this thread, after the
+    /// prolog, into the real sink, carrying the uuid state along: the sequential part of a
+    /// parallel read. `closed`: a synthetic `</HealthData>` ends a chunk cut from the middle.
+    private func readSequentially(
+        path: String, from offset: Int64, byteCount: Int?, closed: Bool, line: Int, prolog: [UInt8], prologLineBreaks: Int,
+        sink: any ExportSink, types: Set<String>?, assigner: ObjectIdentityAssigner, header: ExportHeader?, objectCount: Int,
+        warnings: WarningCollector, progress: ((Progress) -> Void)?, replacedBefore: Int = 0, firstReplacementBefore: Int64? = nil
+    ) throws -> (Summary, ExportMapper) {
+        let location = documentLocation
+        let mapper = ExportMapper(sink: sink, warnings: warnings, file: location.file, member: location.member)
+        mapper.typeFilter = types
+        mapper.assigner = assigner
+        if let header { mapper.resume(header: header, objectCount: objectCount) }
+        let prefix = offset == 0 ? [] : prolog + [0x0A]
+        // The first byte read comes after the prolog and its line break.
+        mapper.lineOffset = offset == 0 ? 0 : line - (prologLineBreaks + 2)
+        let summary = try readXML(
+            mapper: mapper, filter: XMLPreFilter(startingAt: offset - Int64(prefix.count)), warnings: warnings, salvage: false,
+            progress: progress, progressBase: offset, replacedBefore: replacedBefore, firstReplacementBefore: firstReplacementBefore,
+            reportsReplacements: byteCount == nil
+        ) { push in
+            guard let file = FileByteSource.open(path: path) else {
+                throw ExportError(.inputNotFound, "cannot open: \(String(cString: strerror(errno)))", at: SourceLocation(file: path))
+            }
+            guard lseek(file.descriptor, off_t(offset), SEEK_SET) == off_t(offset) else {
+                throw ExportError(.ioError, "cannot seek: \(String(cString: strerror(errno)))", at: location)
+            }
+            if let byteCount {
+                try prefix.withUnsafeBytes { try push($0, false) }
+                var bytes = [UInt8](repeating: 0, count: byteCount)
+                let n = try bytes.withUnsafeMutableBytes { buffer in
+                    var filled = 0
+                    while filled < byteCount {
+                        let n = try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+                        if n == 0 { break }
+                        filled += n
+                    }
+                    return filled
+                }
+                guard n == byteCount else { throw ExportError(.ioError, "the file changed while it was read", at: location) }
+                try bytes.withUnsafeBytes { try push($0, false) }
+                if closed { try XMLPreFilter.syntheticRootClose.withUnsafeBytes { try push($0, false) } }
+                try push(UnsafeRawBufferPointer(start: nil, count: 0), true)
+            } else {
+                try stream(file, prefix: prefix, push: push)
+            }
+        }
+        return (summary, mapper)
+    }
+}
+
+/// How a parallel read went: for tests, and for seeing why a read was not as fast as hoped.
+public struct ParallelStatistics: Sendable, Equatable {
+    /// Chunks parsed by workers and merged as they were.
+    public var merged = 0
+    /// Chunks read again on the merging thread, because their uuids needed an earlier chunk.
+    public var reread = 0
+    /// Where the read turned sequential to the end (a chunk that did not parse on its own, or
+    /// no boundary found), if it did.
+    public var sequentialFrom: Int64? = nil
+}
+
+/// What a worker made of one chunk.
+struct ChunkResult<ChunkSink> {
+    var index: Int
+    var offset: Int64
+    var byteCount: Int
+    /// Whether the chunk parsed on its own, without an error.
+    var parsed: Bool
+    var sink: ChunkSink
+    var header: ExportHeader
+    var steps: [ObjectIdentityAssigner.IdentityStep]
+    var warnings: WarningCollector
+    var objectCount: Int
+    var passedThrough: [String: Int]
+    var replacedCount: Int
+    var firstReplacement: Int64?
+    var lineBreaks: Int
+    var isLast: Bool
+}
+
+/// `jobs` threads parsing submitted chunks; results are collected by index.
+final class ChunkWorkers<ChunkSink: ExportSink>: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var queue: [ChunkSplitter.Chunk] = []
+    private var results: [Int: ChunkResult<ChunkSink>] = [:]
+    private var stopped = false
+    private var running = 0
+    private let prolog: [UInt8]
+    private let prologLineBreaks: Int
+    private let prologReplacements: Int
+    private let location: SourceLocation
+    private let types: Set<String>?
+    private let makeSink: @Sendable () -> ChunkSink
+    /// Where an unsplittable rest begins, once the splitter met it.
+    var finalOffset: Int64? = nil
+    /// The header chunk 0 ended with (after `Me`), for the summary.
+    private(set) var firstHeader: ExportHeader? = nil
+
+    init(
+        jobs: Int, prolog: [UInt8], prologLineBreaks: Int, prologReplacements: Int, location: SourceLocation,
+        types: Set<String>?, makeSink: @escaping @Sendable () -> ChunkSink
+    ) {
+        self.prologReplacements = prologReplacements
+        self.prolog = prolog
+        self.prologLineBreaks = prologLineBreaks
+        self.location = location
+        self.types = types
+        self.makeSink = makeSink
+        running = jobs
+        for n in 0..<jobs {
+            let thread = Thread { [self] in work() }
+            thread.name = "healthport parse \(n + 1)"
+            thread.start()
+        }
+    }
+
+    func submit(_ chunk: ChunkSplitter.Chunk) {
+        condition.lock()
+        queue.append(chunk)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Waits for chunk `index` and takes its result.
+    func result(_ index: Int) -> ChunkResult<ChunkSink> {
+        condition.lock()
+        defer { condition.unlock() }
+        while results[index] == nil { condition.wait() }
+        return results.removeValue(forKey: index)!
+    }
+
+    /// Stops the threads after their current chunk and waits for them.
+    func stop() {
+        condition.lock()
+        stopped = true
+        queue.removeAll()
+        condition.broadcast()
+        while running > 0 { condition.wait() }
+        results.removeAll()
+        condition.unlock()
+    }
+
+    private func work() {
+        while true {
+            condition.lock()
+            while queue.isEmpty && !stopped { condition.wait() }
+            if stopped {
+                running -= 1
+                condition.broadcast()
+                condition.unlock()
+                return
+            }
+            let chunk = queue.removeFirst()
+            condition.unlock()
+            let result = parse(chunk)
+            condition.lock()
+            if chunk.isFirst { firstHeader = result.1 }
+            results[chunk.index] = result.0
+            condition.broadcast()
+            condition.unlock()
+        }
+    }
+
+    static var closingTag: [UInt8] { XMLPreFilter.syntheticRootClose }
+
+    /// Parses one chunk: after the prolog (but the first), and closed by a synthetic
+    /// `</HealthData>` (but the last).
+    private func parse(_ chunk: ChunkSplitter.Chunk) -> (ChunkResult<ChunkSink>, ExportHeader) {
+        let sink = makeSink()
+        let warnings = WarningCollector { _ in }
+        let mapper = ExportMapper(sink: sink, warnings: warnings, file: location.file, member: location.member)
+        mapper.typeFilter = types
+        mapper.assigner.journal = []
+        // Lines are counted from the chunk's first (line 1); the merge moves them to the file's.
+        mapper.lineOffset = chunk.isFirst ? 0 : -(prologLineBreaks + 1)
+        let prefix = chunk.isFirst ? [] : prolog + [0x0A]
+        var filter = XMLPreFilter(startingAt: chunk.offset - Int64(prefix.count))
+        let parser = SAXParser(handler: mapper)
+        var parsed = true
+        func push(_ bytes: UnsafeRawBufferPointer, isLast: Bool) throws {
+            try filter.process(bytes, isLast: isLast) { ready, findings in
+                if let version = findings.exportVersion { mapper.exportVersion = version }
+                try parser.feed(ready)
+            }
+        }
+        do {
+            if !prefix.isEmpty { try prefix.withUnsafeBytes { try push($0, isLast: false) } }
+            try chunk.bytes.withUnsafeBytes { try push($0, isLast: false) }
+            if !chunk.isLast { try Self.closingTag.withUnsafeBytes { try push($0, isLast: false) } }
+            try push(UnsafeRawBufferPointer(start: nil, count: 0), isLast: true)
+            try parser.finish()
+            mapper.finish(parser)
+            if parser.pendingError != nil { parsed = false }
+        } catch {
+            parsed = false
+        }
+        var lineBreaks = 0
+        chunk.bytes.withUnsafeBufferPointer { bytes in
+            for byte in bytes where byte == 0x0A { lineBreaks += 1 }
+        }
+        let result = ChunkResult(
+            index: chunk.index, offset: chunk.offset, byteCount: chunk.bytes.count, parsed: parsed, sink: sink,
+            header: mapper.deliveredHeader ?? mapper.header, steps: mapper.assigner.journal ?? [], warnings: warnings,
+            objectCount: mapper.objectCount, passedThrough: mapper.passedThrough, replacedCount: filter.replacedCount - (chunk.isFirst ? 0 : prologReplacements),
+            firstReplacement: filter.firstReplacementOffset, lineBreaks: lineBreaks, isLast: chunk.isLast)
+        var finalHeader = mapper.header
+        finalHeader.exportVersion = filter.exportVersion
+        return (result, finalHeader)
+    }
+}

@@ -1,0 +1,192 @@
+import Foundation
+import HealthExport
+import HealthModel
+import HealthTestSupport
+import Testing
+
+/// `ExportReader.readInParallel` gives what `read` gives — objects, uuids, header, warnings and
+/// errors with their locations — whatever the chunks, and takes the path it claims to take.
+@Suite struct ParallelReadTests {
+    struct Outcome {
+        var objects: [HealthObject]
+        var header: ExportHeader?
+        var summary: ExportReader.Summary?
+        var warnings: [String]
+        var error: String?
+    }
+
+    static func sequential(_ path: String) -> Outcome {
+        let sink = CollectingSink()
+        var warnings: [String] = []
+        do {
+            let summary = try ExportReader(.path(path)).read(into: sink, warning: { warnings.append($0.description) })
+            return Outcome(objects: sink.objects, header: sink.header, summary: summary, warnings: warnings)
+        } catch {
+            return Outcome(objects: sink.objects, header: sink.header, warnings: warnings, error: "\(error)")
+        }
+    }
+
+    static func parallel(_ path: String, chunkBytes: Int) -> Outcome {
+        let sink = CollectingSink()
+        var warnings: [String] = []
+        do {
+            let summary = try ExportReader(.path(path)).readInParallel(
+                into: sink, jobs: 2, makeChunkSink: { CollectingSink() }, merge: { sink.objects += $0.objects },
+                warning: { warnings.append($0.description) }, chunkBytes: chunkBytes)
+            return Outcome(objects: sink.objects, header: sink.header, summary: summary, warnings: warnings)
+        } catch {
+            return Outcome(objects: sink.objects, header: sink.header, warnings: warnings, error: "\(error)")
+        }
+    }
+
+    static func expectSame(_ a: Outcome, _ b: Outcome, _ comment: Comment) {
+        #expect(a.objects.count == b.objects.count, comment)
+        #expect(a.objects == b.objects, comment)
+        #expect(a.header == b.header, comment)
+        #expect(a.warnings == b.warnings, comment)
+        #expect(a.error == b.error, comment)
+        #expect(a.summary?.objectCount == b.summary?.objectCount, comment)
+        #expect(a.summary?.replacedByteCount == b.summary?.replacedByteCount, comment)
+        #expect(a.summary?.passedThrough == b.summary?.passedThrough, comment)
+        #expect(a.summary?.header == b.summary?.header, comment)
+    }
+
+    static func write(_ text: String) throws -> String {
+        let url = try Fixtures.temporaryDirectory().appendingPathComponent("export.xml")
+        try Data(text.utf8).write(to: url)
+        return url.path
+    }
+
+    static let prolog = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE HealthData [
+        <!ELEMENT HealthData (ExportDate,Me,(Record|Correlation|Workout|ActivitySummary|ClinicalRecord|Audiogram|VisionPrescription)*)>
+        ]>
+        <HealthData locale="en_US">
+         <ExportDate value="2024-03-01 09:00:00 +0100"/>
+         <Me HKCharacteristicTypeIdentifierDateOfBirth="1985-06-15" HKCharacteristicTypeIdentifierBiologicalSex="HKBiologicalSexFemale"/>
+
+        """
+
+    static func heartRate(_ i: Int, value: Int? = nil) -> String {
+        let minute = String(format: "%02d", i % 60)
+        let hour = String(format: "%02d", (i / 60) % 24)
+        return """
+             <Record type="HKQuantityTypeIdentifierHeartRate" sourceName="Watch" unit="count/min" creationDate="2024-02-01 \(hour):\(minute):05 +0100" startDate="2024-02-01 \(hour):\(minute):00 +0100" endDate="2024-02-01 \(hour):\(minute):00 +0100" value="\(value ?? (60 + i % 40))">
+              <MetadataEntry key="HKMetadataKeyHeartRateMotionContext" value="\(i % 3)"/>
+             </Record>
+
+            """
+    }
+
+    static func steps(_ i: Int) -> String {
+        " <Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"Phone\" unit=\"count\" startDate=\"2024-02-01 10:\(String(format: "%02d", i % 60)):00 +0100\" endDate=\"2024-02-01 10:\(String(format: "%02d", i % 60)):30 +0100\" value=\"\(i)\"/>\n"
+    }
+
+    @Test func generatedExportsReadTheSameInChunksOfEverySize() throws {
+        for seed in [UInt64(5), 6] {
+            var options = ExportGenerator.Options()
+            options.seed = seed
+            options.days = 30
+            let url = try Fixtures.temporaryDirectory().appendingPathComponent("export.xml")
+            FileManager.default.createFile(atPath: url.path, contents: nil)
+            let handle = try FileHandle(forWritingTo: url)
+            let manifest = ExportGenerator(options: options).writeDocument(to: handle)
+            try handle.close()
+            let expected = Self.sequential(url.path)
+            #expect(expected.error == nil)
+            #expect(expected.objects.count == manifest.objectCount)
+            for chunkBytes in [4096, 50_000, 1 << 20] {
+                let outcome = Self.parallel(url.path, chunkBytes: chunkBytes)
+                Self.expectSame(expected, outcome, "seed \(seed), \(chunkBytes)-byte chunks")
+                let statistics = try #require(outcome.summary?.parallel)
+                #expect(statistics.sequentialFrom == nil, "seed \(seed), \(chunkBytes)-byte chunks")
+                if chunkBytes == 4096 { #expect(statistics.merged > 100) }
+            }
+        }
+    }
+
+    /// An exact duplicate of an object far back in the same run: the chunk holding it cannot
+    /// number it alone, so it is read again on the merging thread, and the copy still gets the
+    /// sequential read's uuid (the original's, counted once more).
+    @Test func aDuplicateInALaterChunkIsReadAgainAndNumberedAsInOrder() throws {
+        var body = ""
+        for i in 0..<200 { body += Self.heartRate(i) }
+        body += Self.heartRate(3)
+        for i in 0..<100 { body += Self.steps(i) }
+        let path = try Self.write(Self.prolog + body + "</HealthData>\n")
+        let expected = Self.sequential(path)
+        #expect(expected.objects.count == 301)
+        #expect(Set(expected.objects.map(\.uuid)).count == 301)
+        let outcome = Self.parallel(path, chunkBytes: 4096)
+        Self.expectSame(expected, outcome, "duplicate")
+        let statistics = try #require(outcome.summary?.parallel)
+        #expect(statistics.reread >= 1, "\(statistics)")
+        #expect(statistics.sequentialFrom == nil)
+    }
+
+    /// A type that comes back after its run ended (never in Apple's exports): a new
+    /// generation, which only the chunks before can tell.
+    @Test func aRunThatComesBackIsNumberedAsInOrder() throws {
+        var body = ""
+        for i in 0..<80 { body += Self.heartRate(i) }
+        for i in 0..<80 { body += Self.steps(i) }
+        for i in 0..<80 { body += Self.heartRate(i) }
+        let path = try Self.write(Self.prolog + body + "</HealthData>\n")
+        let expected = Self.sequential(path)
+        #expect(Set(expected.objects.map(\.uuid)).count == 240)
+        let outcome = Self.parallel(path, chunkBytes: 4096)
+        Self.expectSame(expected, outcome, "generation")
+        #expect((outcome.summary?.parallel?.reread ?? 0) >= 1)
+    }
+
+    /// A cut that falls inside an element (a nested element indented like a top-level one, in
+    /// an edited file) is caught, and the read goes on sequentially from that chunk.
+    @Test func aCutInsideAnElementTurnsTheReadSequential() throws {
+        var body = ""
+        for i in 0..<60 { body += Self.heartRate(i) }
+        body += " <Workout workoutActivityType=\"HKWorkoutActivityTypeRunning\" duration=\"30\" durationUnit=\"min\" sourceName=\"Watch\" startDate=\"2024-02-01 11:00:00 +0100\" endDate=\"2024-02-01 11:30:00 +0100\">\n"
+        for i in 0..<60 { body += " <MetadataEntry key=\"Lap\(i)\" value=\"\(i)\"/>\n" }
+        body += " </Workout>\n"
+        for i in 0..<60 { body += Self.steps(i) }
+        let path = try Self.write(Self.prolog + body + "</HealthData>\n")
+        let expected = Self.sequential(path)
+        #expect(expected.error == nil)
+        let outcome = Self.parallel(path, chunkBytes: 4096)
+        Self.expectSame(expected, outcome, "cut inside")
+        #expect(outcome.summary?.parallel?.sequentialFrom != nil)
+    }
+
+    /// A bad element in the middle: the same objects before it, the same located error.
+    @Test func anErrorHasTheSequentialReadsLocationAndObjectsBeforeIt() throws {
+        var body = ""
+        for i in 0..<150 { body += Self.heartRate(i) }
+        body += " <Record type=\"HKQuantityTypeIdentifierHeartRate\" sourceName=\"Watch\" unit=\"count/min\" startDate=\"yesterday\" endDate=\"2024-02-01 10:00:00 +0100\" value=\"70\"/>\n"
+        for i in 0..<150 { body += Self.heartRate(i + 200) }
+        let path = try Self.write(Self.prolog + body + "</HealthData>\n")
+        let expected = Self.sequential(path)
+        #expect(expected.error?.contains(":\(7 + 150 * 3 + 1):") == true, "\(expected.error ?? "")")
+        Self.expectSame(expected, Self.parallel(path, chunkBytes: 4096), "error")
+        // Not well-formed XML further on: libxml2's error, located alike.
+        let broken = try Self.write(Self.prolog + body.replacingOccurrences(of: "yesterday", with: "2024-02-01 10:00:00 +0100") + " <Record type=\"x\" <\n</HealthData>\n")
+        let brokenExpected = Self.sequential(broken)
+        #expect(brokenExpected.error != nil)
+        Self.expectSame(brokenExpected, Self.parallel(broken, chunkBytes: 4096), "malformed")
+    }
+
+    /// Warnings are reported once per kind, with the file's line, as in a sequential read.
+    @Test func warningsAreReportedOnceWithTheFilesLines() throws {
+        var body = ""
+        for i in 0..<100 { body += Self.heartRate(i) }
+        body += " <Record type=\"HKQuantityTypeIdentifierMadeUp\" sourceName=\"Watch\" startDate=\"2024-02-01 10:00:00 +0100\" endDate=\"2024-02-01 10:00:00 +0100\" value=\"1\" colour=\"red\"/>\n"
+        for i in 0..<100 { body += Self.steps(i) }
+        body += " <Record type=\"HKQuantityTypeIdentifierMadeUp\" sourceName=\"Watch\" startDate=\"2024-02-01 11:00:00 +0100\" endDate=\"2024-02-01 11:00:00 +0100\" value=\"2\" colour=\"blue\"/>\n"
+        body += " <Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"Watch\" startDate=\"2024-02-01 11:00:00 +0100\" endDate=\"2024-02-01 11:00:00 +0100\" value=\"2\" unit=\"count\">\u{0B}</Record>\n"
+        let path = try Self.write(Self.prolog + body + "</HealthData>\n")
+        let expected = Self.sequential(path)
+        #expect(!expected.warnings.isEmpty)
+        let outcome = Self.parallel(path, chunkBytes: 4096)
+        Self.expectSame(expected, outcome, "warnings")
+        #expect(outcome.summary?.warnings.map(\.count) == expected.summary?.warnings.map(\.count))
+    }
+}
