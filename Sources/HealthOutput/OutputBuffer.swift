@@ -188,9 +188,27 @@ public final class OutputBuffer {
     /// Writes everything buffered.
     public func flush() throws {
         if isMemoryBuffer { return }
+        try writeAll(UnsafeRawBufferPointer(start: storage, count: count))
+        count = 0
+    }
+
+    /// Appends a large block of finished records (a parallel read's chunk): written straight
+    /// from where it is, after what is buffered, instead of copied into the buffer first.
+    public func appendRecords(_ bytes: UnsafeRawBufferPointer) throws {
+        if isMemoryBuffer || bytes.count < flushThreshold / 2 || flushesEveryRecord {
+            append(bytes)
+            try endRecord()
+            return
+        }
+        try flush()
+        try writeAll(bytes)
+    }
+
+    private func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
+        guard let base = bytes.baseAddress else { return }
         var offset = 0
-        while offset < count {
-            let n = write(descriptor, storage + offset, count - offset)
+        while offset < bytes.count {
+            let n = write(descriptor, base + offset, bytes.count - offset)
             if n < 0 {
                 if errno == EINTR { continue }
                 let code = errno
@@ -200,8 +218,7 @@ public final class OutputBuffer {
             }
             offset += n
         }
-        bytesWritten += Int64(count)
-        count = 0
+        bytesWritten += Int64(bytes.count)
     }
 
     /// Drops what is buffered (after a failure, so nothing half-made is written).

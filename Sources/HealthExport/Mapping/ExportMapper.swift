@@ -34,7 +34,12 @@ final class ExportMapper: SAXEventHandler {
     @exclusivity(unchecked) var lineOffset = 0
 
     // Interners for the values that repeat.
-    private let recordTypes = ByteInterner<ObjectType> { ObjectType(recordType: String(decoding: $0, as: UTF8.self)) }
+    /// Record types, with whether healthport knows them: asked once per type, not per record
+    /// (the catalogue lookup hashed the identifier for every record: 2 % of a conversion).
+    private let recordTypes = ByteInterner<(type: ObjectType, isKnown: Bool)> {
+        let type = ObjectType(recordType: String(decoding: $0, as: UTF8.self))
+        return (type, type.isKnown)
+    }
     /// One interner per attribute: each remembers its last two values, and a record's source
     /// name, version and unit would otherwise evict each other.
     private let sourceNames = ByteInterner<String> { String(decoding: $0, as: UTF8.self) }
@@ -356,7 +361,7 @@ final class ExportMapper: SAXEventHandler {
         }
         switch kind {
         case .record:
-            return typeAttribute().map { recordTypes.value(for: $0).identifier } ?? ""
+            return typeAttribute().map { recordTypes.value(for: $0).type.identifier } ?? ""
         case .correlation:
             return typeAttribute().map { ObjectType(recordType: String(decoding: $0, as: UTF8.self)).identifier } ?? ""
         case .workout: return ObjectType.workout.identifier
@@ -455,7 +460,7 @@ final class ExportMapper: SAXEventHandler {
         guard hasType else {
             return fail(parser, .invalidAttribute, "<Record> has no type attribute")
         }
-        let type = recordTypes.value(for: typeBytes)
+        let (type, isKnownType) = recordTypes.value(for: typeBytes)
         record.type = type
         if type.kind == .quantity || (type.kind != .category && unitBytes != nil) {
             guard let valueBytes else {
@@ -474,7 +479,7 @@ final class ExportMapper: SAXEventHandler {
                     GenericAttribute(name: "unit", value: String(decoding: unitBytes, as: UTF8.self)))
             }
         }
-        if !type.isKnown {
+        if !isKnownType {
             warnings.warn(
                 "type:\(type.identifier)",
                 "samples of type \(type.identifier.prefix(80)), unknown to healthport, are passed through",
@@ -815,7 +820,7 @@ final class ExportMapper: SAXEventHandler {
             let name = String(decoding: attributes.name(i), as: UTF8.self)
             let value = attributes.value(i)
             switch name {
-            case "type": type = recordTypes.value(for: value)
+            case "type": type = recordTypes.value(for: value).type
             case "startDate": start = date(value, name, "WorkoutStatistics", parser)
             case "endDate": end = date(value, name, "WorkoutStatistics", parser)
             case "average": statistics.average = number(value, name, "WorkoutStatistics", parser)

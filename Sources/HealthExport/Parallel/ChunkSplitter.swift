@@ -120,8 +120,11 @@ final class ChunkSplitter {
         let notBefore = index == 0 ? prolog.count : 0
         while true {
             if carry.count >= chunkBytes || atEnd, let cut = Self.boundary(carry, near: chunkBytes, after: notBefore) {
-                let bytes = Array(carry[0..<cut])
-                carry.removeFirst(cut)
+                // The chunk keeps the buffer; only the few bytes after the cut are copied.
+                let rest = Array(carry[cut...])
+                carry.removeLast(carry.count - cut)
+                let bytes = carry
+                carry = rest
                 let offset = carryOffset
                 carryOffset += Int64(cut)
                 nextIndex += 1
@@ -135,11 +138,14 @@ final class ChunkSplitter {
             }
             if carry.count > maximumChunkBytes { return .unsplittable(offset: carryOffset) }
             let wanted = max(chunkBytes - carry.count, 64 * 1024)
-            let start = carry.count
-            carry.append(contentsOf: repeatElement(0, count: wanted))
-            let n = try carry.withUnsafeMutableBytes { try fill(UnsafeMutableRawBufferPointer(rebasing: $0[start...])) }
-            carry.removeLast(wanted - n)
-            if n < wanted { atEnd = true }
+            var filled = 0
+            let previous = carry
+            carry = try [UInt8](unsafeUninitializedCapacity: previous.count + wanted) { buffer, initialized in
+                previous.withUnsafeBufferPointer { _ = buffer.initialize(from: $0) }
+                filled = try fill(UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[previous.count...])))
+                initialized = previous.count + filled
+            }
+            if filled < wanted { atEnd = true }
         }
     }
 

@@ -336,6 +336,19 @@ final class ChunkWorkers<ChunkSink: ExportSink>: @unchecked Sendable {
 
     static var closingTag: [UInt8] { XMLPreFilter.syntheticRootClose }
 
+    /// Counts line breaks with `memchr`, which runs at memory speed (a Swift loop over the
+    /// bytes, even eight at a time, took 3 % of a parallel conversion).
+    static func lineBreaks(in bytes: UnsafeRawBufferPointer) -> Int {
+        guard var p = bytes.baseAddress else { return 0 }
+        let end = p + bytes.count
+        var count = 0
+        while p < end, let found = memchr(p, 0x0A, end - p) {
+            count += 1
+            p = UnsafeRawPointer(found) + 1
+        }
+        return count
+    }
+
     /// Parses one chunk: after the prolog (but the first), and closed by a synthetic
     /// `</HealthData>` (but the last).
     private func parse(_ chunk: ChunkSplitter.Chunk) -> (ChunkResult<ChunkSink>, ExportHeader) {
@@ -367,10 +380,7 @@ final class ChunkWorkers<ChunkSink: ExportSink>: @unchecked Sendable {
         } catch {
             parsed = false
         }
-        var lineBreaks = 0
-        chunk.bytes.withUnsafeBufferPointer { bytes in
-            for byte in bytes where byte == 0x0A { lineBreaks += 1 }
-        }
+        let lineBreaks = chunk.bytes.withUnsafeBytes { Self.lineBreaks(in: $0) }
         let result = ChunkResult(
             index: chunk.index, offset: chunk.offset, byteCount: chunk.bytes.count, parsed: parsed, sink: sink,
             header: mapper.deliveredHeader ?? mapper.header, steps: mapper.assigner.journal ?? [], warnings: warnings,

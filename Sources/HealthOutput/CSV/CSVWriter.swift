@@ -42,8 +42,7 @@ public final class CSVWriter: ObjectWriter {
     public func append(_ chunk: CSVWriter) throws {
         for table in chunk.order {
             guard let rows = chunk.buffers[table], let out = try buffer(for: table) else { continue }
-            out.append(rows.buffered)
-            try out.endRecord()
+            try out.appendRecords(rows.buffered)
         }
     }
 

@@ -61,8 +61,7 @@ public final class NDJSONWriter: ObjectWriter {
 
     /// Writes what a chunk's writer collected, as if its objects had been written here.
     public func append(_ chunk: NDJSONWriter) throws {
-        out.append(chunk.out.buffered)
-        try out.endRecord()
+        try out.appendRecords(chunk.out.buffered)
     }
 
     public func finish() throws {

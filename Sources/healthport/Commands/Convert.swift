@@ -244,6 +244,11 @@ final class ConvertPipeline: ExportSink {
         // Counted after the read path: a count of hidden objects would hint at them.
         progress.objects += 1
         written += 1
+        guard executor.transformsObjects || routeLoader != nil else {
+            // The common case, without copying the object (a copy retains every string in it).
+            try writer.write(object)
+            return
+        }
         var visible = executor.transformsObjects ? try executor.transform(object) : object
         if let routeLoader, case .workout(var workout) = visible {
             for index in workout.routes.indices {
