@@ -29,37 +29,115 @@ done
 measure() { python3 Benchmarks/measure.py "$RUNS" "$@"; }
 field() { python3 -c "import json,sys; print(json.loads(sys.argv[1])[sys.argv[2]])" "$1" "$2"; }
 
-printf '%-8s %-10s %9s %9s %8s %12s\n' export task seconds ratio "MB/s" "peak RSS MB"
+# The zipped exports (as the Health app writes them: apple_health_export/export.xml inside).
+for years in 1 4; do
+    zip="$WORK/zip-${years}y-d${DENSITY}/export.zip"
+    if [ ! -s "$zip" ]; then
+        mkdir -p "$(dirname "$zip")"
+        python3 - "$WORK/export-${years}y-d${DENSITY}.xml" "$zip" <<'PY'
+import sys, zipfile
+with zipfile.ZipFile(sys.argv[2], "w", zipfile.ZIP_DEFLATED, compresslevel=6) as z:
+    z.write(sys.argv[1], "apple_health_export/export.xml")
+PY
+    fi
+done
+
+# Tasks: single-core ones read with --jobs 1; "-jobs2" ones with both cores. "inflate" is the
+# zip's document inflated by unzip(1) alone (zlib, as healthport uses), the other reference of
+# the zip target.
+printf '%-8s %-14s %9s %9s %8s %12s\n' export task seconds ratio "MB/s" "peak RSS MB"
 for years in 1 4; do
     file="$WORK/export-${years}y-d${DENSITY}.xml"
+    zip="$WORK/zip-${years}y-d${DENSITY}/export.zip"
     size_mb=$(python3 -c "import os,sys; print(os.path.getsize(sys.argv[1])/1e6)" "$file")
     floor=$(measure "$WORK/count_elements" "$file")
     floor_s=$(field "$floor" seconds)
-    for task in floor ndjson csv json export parse rare-type no-match; do
+    for task in floor ndjson csv json export parse rare-type no-match ndjson-jobs2 csv-jobs2 inflate zip-jobs1 zip-jobs2; do
         case "$task" in
             floor) result="$floor" ;;
             # Parsing alone: every object built and tallied, nothing written.
             parse) result=$(measure "$BIN/healthport" info "$file" --quiet) ;;
             # A rare type: other types are skipped unbuilt.
-            rare-type) result=$(measure "$BIN/healthport" convert "$file" --type VO2Max --quiet) ;;
+            rare-type) result=$(measure "$BIN/healthport" convert "$file" --type VO2Max --quiet --jobs 1) ;;
             # A predicate that matches nothing: should cost about as much as parsing alone.
-            no-match) result=$(measure "$BIN/healthport" convert "$file" --where 'sourceRevision.source.name == "nobody"' --quiet) ;;
-            ndjson) result=$(measure "$BIN/healthport" convert "$file" --format ndjson --quiet) ;;
-            json) result=$(measure "$BIN/healthport" convert "$file" --format json --quiet) ;;
+            no-match) result=$(measure "$BIN/healthport" convert "$file" --where 'sourceRevision.source.name == "nobody"' --quiet --jobs 1) ;;
+            ndjson) result=$(measure "$BIN/healthport" convert "$file" --format ndjson --quiet --jobs 1) ;;
+            ndjson-jobs2) result=$(measure "$BIN/healthport" convert "$file" --format ndjson --quiet --jobs 2) ;;
+            json) result=$(measure "$BIN/healthport" convert "$file" --format json --quiet --jobs 1) ;;
             # Apple's export.xml written back.
-            export) result=$(measure "$BIN/healthport" convert "$file" --format export --quiet) ;;
-            csv)
+            export) result=$(measure "$BIN/healthport" convert "$file" --format export --quiet --jobs 1) ;;
+            csv | csv-jobs2)
                 out="$WORK/csv-out"
                 rm -rf "$out"
-                result=$(measure "$BIN/healthport" convert "$file" --format csv --output "$out" --quiet)
+                jobs=1
+                [ "$task" = csv-jobs2 ] && jobs=2
+                result=$(measure "$BIN/healthport" convert "$file" --format csv --output "$out" --quiet --jobs "$jobs")
                 ;;
+            inflate) result=$(measure unzip -p "$zip" apple_health_export/export.xml) ;;
+            zip-jobs1) result=$(measure "$BIN/healthport" convert "$zip" --format ndjson --quiet --jobs 1) ;;
+            zip-jobs2) result=$(measure "$BIN/healthport" convert "$zip" --format ndjson --quiet --jobs 2) ;;
         esac
         s=$(field "$result" seconds)
         rss=$(field "$result" peak_rss_mb)
-        python3 -c "import sys; s,f,mb,rss=map(float,sys.argv[3:7]); print('%-8s %-10s %9.2f %8.2fx %8.0f %12.1f' % (sys.argv[1], sys.argv[2], s, s/f, mb/s, rss))" \
+        eval "seconds_${years}y_${task//-/_}=$s"
+        eval "rss_${years}y_${task//-/_}=$rss"
+        python3 -c "import sys; s,f,mb,rss=map(float,sys.argv[3:7]); print('%-8s %-14s %9.2f %8.2fx %8.0f %12.1f' % (sys.argv[1], sys.argv[2], s, s/f, mb/s, rss))" \
             "${years}y" "$task" "$s" "$floor_s" "$size_mb" "$rss"
     done
 done
+
+# Issue 11's targets, on the 4-year export, from the figures above.
+python3 - "$seconds_4y_floor" "$seconds_4y_ndjson" "$seconds_4y_csv" "$seconds_4y_inflate" "$seconds_4y_zip_jobs2" \
+    "$seconds_4y_ndjson_jobs2" "$seconds_4y_csv_jobs2" \
+    "$rss_4y_ndjson" "$rss_4y_csv" "$rss_4y_ndjson_jobs2" "$rss_4y_csv_jobs2" "$rss_4y_zip_jobs2" "$rss_4y_json" "$rss_4y_export" <<'PY'
+import sys
+v = list(map(float, sys.argv[1:]))
+floor, ndjson, csv, inflate, zip2, ndjson2, csv2 = v[:7]
+rss = v[7:]
+rows = [
+    ("NDJSON, one core / floor", ndjson / floor, "<= 1.30"),
+    ("CSV, one core / floor", csv / floor, "<= 1.30"),
+    ("zip, two cores / max(inflate, floor)", zip2 / max(inflate, floor), "<= 1.30"),
+    ("NDJSON, two cores / floor", ndjson2 / floor, "<  1.00"),
+    ("CSV, two cores / floor", csv2 / floor, "<  1.00"),
+    ("peak RSS of conversions, MB", max(rss), "<  64"),
+]
+print()
+print("%-40s %9s %9s %5s" % ("targets (4y export)", "measured", "target", "met"))
+for name, value, target in rows:
+    op, bound = target.split()
+    met = value <= float(bound) if op == "<=" else value < float(bound)
+    print("%-40s %9.2f %9s %5s" % (name, value, target, "yes" if met else "no"))
+PY
+
+# Peers from PyPI, on the 1-year zip (PEERS=0 skips them; they install into a private venv).
+if [ "${PEERS:-1}" = 1 ]; then
+    VENV="$WORK/venv"
+    if [ ! -x "$VENV/bin/healthkit-to-sqlite" ] || ! "$VENV/bin/python" -c "import apple_health_parser" 2>/dev/null; then
+        python3 -m venv "$VENV"
+        "$VENV/bin/pip" install --quiet healthkit-to-sqlite apple-health-parser
+    fi
+    zip1="$WORK/zip-1y-d${DENSITY}/export.zip"
+    peer_out="$WORK/peer-out"
+    rm -rf "$peer_out"
+    mkdir -p "$peer_out"
+    ours=$(measure "$BIN/healthport" convert "$zip1" --format csv --output "$peer_out/healthport" --quiet)
+    rm -rf "$peer_out"/*
+    h2s=$(measure sh -c "rm -f '$peer_out/h2s.db'; '$VENV/bin/healthkit-to-sqlite' --silent '$zip1' '$peer_out/h2s.db'")
+    ahp=$(measure "$VENV/bin/python" -c "
+from apple_health_parser.utils.parser import Parser
+p = Parser('$zip1', output_dir='$peer_out/ahp-data', overwrite=True)
+p.export('$peer_out/ahp-csv')")
+    python3 - "$ours" "$h2s" "$ahp" <<'PY'
+import json, sys
+ours, h2s, ahp = (json.loads(a) for a in sys.argv[1:])
+print()
+print("%-44s %9s %9s %12s" % ("peers (1y zip, every record out)", "seconds", "ratio", "peak RSS MB"))
+for name, r in [("healthport convert --format csv", ours), ("healthkit-to-sqlite (SQLite)", h2s),
+                ("apple-health-parser (CSV per type)", ahp)]:
+    print("%-44s %9.2f %8.1fx %12.1f" % (name, r["seconds"], r["seconds"] / ours["seconds"], r["peak_rss_mb"]))
+PY
+fi
 
 # Anchored changes between two 4-year exports (the older one 30 days shorter): diff against
 # parsing both, changes --anchor against parsing the new one ("parsing" = info: every object

@@ -3,6 +3,7 @@ import HealthExport
 import HealthModel
 import HealthTestSupport
 import Testing
+import ZIPFoundation
 
 /// `ExportReader.readInParallel` gives what `read` gives — objects, uuids, header, warnings and
 /// errors with their locations — whatever the chunks, and takes the path it claims to take.
@@ -54,6 +55,14 @@ import Testing
     static func write(_ text: String) throws -> String {
         let url = try Fixtures.temporaryDirectory().appendingPathComponent("export.xml")
         try Data(text.utf8).write(to: url)
+        return url.path
+    }
+
+    /// The same document as the Health app ships it: `apple_health_export/export.xml` in a zip.
+    static func zipped(_ path: String) throws -> String {
+        let url = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("export.zip")
+        let archive = try Archive(url: url, accessMode: .create)
+        try archive.addEntry(with: "apple_health_export/export.xml", fileURL: URL(fileURLWithPath: path), compressionMethod: .deflate)
         return url.path
     }
 
@@ -114,15 +123,17 @@ import Testing
         for i in 0..<200 { body += Self.heartRate(i) }
         body += Self.heartRate(3)
         for i in 0..<100 { body += Self.steps(i) }
-        let path = try Self.write(Self.prolog + body + "</HealthData>\n")
-        let expected = Self.sequential(path)
-        #expect(expected.objects.count == 301)
-        #expect(Set(expected.objects.map(\.uuid)).count == 301)
-        let outcome = Self.parallel(path, chunkBytes: 4096)
-        Self.expectSame(expected, outcome, "duplicate")
-        let statistics = try #require(outcome.summary?.parallel)
-        #expect(statistics.reread >= 1, "\(statistics)")
-        #expect(statistics.sequentialFrom == nil)
+        let xml = try Self.write(Self.prolog + body + "</HealthData>\n")
+        for path in [xml, try Self.zipped(xml)] {
+            let expected = Self.sequential(path)
+            #expect(expected.objects.count == 301)
+            #expect(Set(expected.objects.map(\.uuid)).count == 301)
+            let outcome = Self.parallel(path, chunkBytes: 4096)
+            Self.expectSame(expected, outcome, "duplicate, \(path)")
+            let statistics = try #require(outcome.summary?.parallel)
+            #expect(statistics.reread >= 1, "\(statistics)")
+            #expect(statistics.sequentialFrom == nil)
+        }
     }
 
     /// A type that comes back after its run ended (never in Apple's exports): a new
@@ -149,12 +160,14 @@ import Testing
         for i in 0..<60 { body += " <MetadataEntry key=\"Lap\(i)\" value=\"\(i)\"/>\n" }
         body += " </Workout>\n"
         for i in 0..<60 { body += Self.steps(i) }
-        let path = try Self.write(Self.prolog + body + "</HealthData>\n")
-        let expected = Self.sequential(path)
-        #expect(expected.error == nil)
-        let outcome = Self.parallel(path, chunkBytes: 4096)
-        Self.expectSame(expected, outcome, "cut inside")
-        #expect(outcome.summary?.parallel?.sequentialFrom != nil)
+        let xml = try Self.write(Self.prolog + body + "</HealthData>\n")
+        for path in [xml, try Self.zipped(xml)] {
+            let expected = Self.sequential(path)
+            #expect(expected.error == nil)
+            let outcome = Self.parallel(path, chunkBytes: 4096)
+            Self.expectSame(expected, outcome, "cut inside, \(path)")
+            #expect(outcome.summary?.parallel?.sequentialFrom != nil)
+        }
     }
 
     /// A bad element in the middle: the same objects before it, the same located error.
@@ -163,10 +176,12 @@ import Testing
         for i in 0..<150 { body += Self.heartRate(i) }
         body += " <Record type=\"HKQuantityTypeIdentifierHeartRate\" sourceName=\"Watch\" unit=\"count/min\" startDate=\"yesterday\" endDate=\"2024-02-01 10:00:00 +0100\" value=\"70\"/>\n"
         for i in 0..<150 { body += Self.heartRate(i + 200) }
-        let path = try Self.write(Self.prolog + body + "</HealthData>\n")
-        let expected = Self.sequential(path)
-        #expect(expected.error?.contains(":\(7 + 150 * 3 + 1):") == true, "\(expected.error ?? "")")
-        Self.expectSame(expected, Self.parallel(path, chunkBytes: 4096), "error")
+        let xml = try Self.write(Self.prolog + body + "</HealthData>\n")
+        for path in [xml, try Self.zipped(xml)] {
+            let expected = Self.sequential(path)
+            #expect(expected.error?.contains(":\(7 + 150 * 3 + 1):") == true, "\(expected.error ?? "")")
+            Self.expectSame(expected, Self.parallel(path, chunkBytes: 4096), "error, \(path)")
+        }
         // Not well-formed XML further on: libxml2's error, located alike.
         let broken = try Self.write(Self.prolog + body.replacingOccurrences(of: "yesterday", with: "2024-02-01 10:00:00 +0100") + " <Record type=\"x\" <\n</HealthData>\n")
         let brokenExpected = Self.sequential(broken)
@@ -188,5 +203,23 @@ import Testing
         let outcome = Self.parallel(path, chunkBytes: 4096)
         Self.expectSame(expected, outcome, "warnings")
         #expect(outcome.summary?.warnings.map(\.count) == expected.summary?.warnings.map(\.count))
+    }
+
+    /// A DTD longer than a chunk: the first chunk would hold nothing but the prolog, and its
+    /// header would lack the export date. The first chunk is never cut before `ExportDate` or
+    /// `Me`, so the header is whole.
+    @Test func theHeaderIsWholeWhenTheDTDIsLongerThanAChunk() throws {
+        var dtd = ""
+        for i in 0..<200 { dtd += "<!ATTLIST Record attribute\(i) CDATA #IMPLIED>\n" }
+        let prolog = Self.prolog.replacingOccurrences(of: "]>", with: dtd + "]>")
+        var body = ""
+        for i in 0..<100 { body += Self.heartRate(i) }
+        let xml = try Self.write(prolog + body + "</HealthData>\n")
+        for path in [xml, try Self.zipped(xml)] {
+            let expected = Self.sequential(path)
+            #expect(expected.header?.exportDate != nil)
+            let outcome = Self.parallel(path, chunkBytes: 4096)
+            Self.expectSame(expected, outcome, "long DTD, \(path)")
+        }
     }
 }

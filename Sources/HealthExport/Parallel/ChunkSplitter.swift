@@ -26,7 +26,10 @@ final class ChunkSplitter {
     /// Bytes the pre-filter replaces in `prolog`: counted once, not once per chunk.
     let prologReplacements: Int
 
-    private let file: FileByteSource
+    /// Reads the document's next bytes into a buffer; 0 at its end.
+    typealias Source = (UnsafeMutableRawBufferPointer) throws -> Int
+
+    private let read: Source
     private let chunkBytes: Int
     /// A chunk larger than this without a boundary is not split (the read turns sequential).
     private let maximumChunkBytes: Int
@@ -37,12 +40,18 @@ final class ChunkSplitter {
 
     /// Reads the prolog; `nil` when the file does not start like an export (no `HealthData`
     /// root within the first MiB): such files are read sequentially.
-    init?(path: String, chunkBytes: Int, maximumChunkBytes: Int = 64 << 20) throws {
-        guard let file = FileByteSource.open(path: path) else { return nil }
-        self.file = file
+    init?(source: @escaping Source, chunkBytes: Int, maximumChunkBytes: Int = 64 << 20) throws {
+        self.read = source
         self.chunkBytes = max(chunkBytes, 4096)
         self.maximumChunkBytes = max(maximumChunkBytes, self.chunkBytes)
-        let head = try file.readPrefix(XMLPreFilter.maximumPrologLength)
+        var head = [UInt8](repeating: 0, count: XMLPreFilter.maximumPrologLength)
+        var headCount = 0
+        while headCount < head.count {
+            let n = try head.withUnsafeMutableBytes { try source(UnsafeMutableRawBufferPointer(rebasing: $0[headCount...])) }
+            if n == 0 { break }
+            headCount += n
+        }
+        head.removeLast(head.count - headCount)
         var filter = XMLPreFilter()
         let found: Int64?
         do {
@@ -87,18 +96,33 @@ final class ChunkSplitter {
         return (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A)
     }
 
+    /// Whether the element starting at `i` (after ` <`) is `ExportDate` or `Me`.
+    static func isHeaderElement(_ bytes: UnsafeBufferPointer<UInt8>, _ i: Int) -> Bool {
+        func named(_ name: StaticString) -> Bool {
+            let n = name.utf8CodeUnitCount
+            guard i + 2 + n < bytes.count else { return false }
+            for k in 0..<n where bytes[i + 2 + k] != name.utf8Start[k] { return false }
+            let next = bytes[i + 2 + n]
+            return next == 0x20 || next == 0x2F || next == 0x3E || next == 0x0A || next == 0x09 || next == 0x0D
+        }
+        return named("ExportDate") || named("Me")
+    }
+
     /// Where to cut `bytes` for a chunk of about `size` bytes: the last boundary before
-    /// `size`, else the first after it; never at or before `from`.
-    static func boundary(_ bytes: [UInt8], near size: Int, after from: Int) -> Int? {
+    /// `size`, else the first after it; never at or before `from`. The first chunk is never
+    /// cut before `ExportDate` or `Me`: the header the sink gets is the first chunk's, and must
+    /// be whole.
+    static func boundary(_ bytes: [UInt8], near size: Int, after from: Int, isFirst: Bool = false) -> Int? {
         bytes.withUnsafeBufferPointer { b in
+            func accept(_ i: Int) -> Bool { isBoundary(b, i) && !(isFirst && isHeaderElement(b, i)) }
             var i = min(size, b.count - 3)
             while i > from {
-                if isBoundary(b, i) { return i }
+                if accept(i) { return i }
                 i -= 1
             }
             i = max(size, from + 1)
             while i < b.count - 2 {
-                if isBoundary(b, i) { return i }
+                if accept(i) { return i }
                 i += 1
             }
             return nil
@@ -119,7 +143,7 @@ final class ChunkSplitter {
         // The first chunk holds the prolog; no cut before its end.
         let notBefore = index == 0 ? prolog.count : 0
         while true {
-            if carry.count >= chunkBytes || atEnd, let cut = Self.boundary(carry, near: chunkBytes, after: notBefore) {
+            if carry.count >= chunkBytes || atEnd, let cut = Self.boundary(carry, near: chunkBytes, after: notBefore, isFirst: index == 0) {
                 // The chunk keeps the buffer; only the few bytes after the cut are copied.
                 let rest = Array(carry[cut...])
                 carry.removeLast(carry.count - cut)
@@ -152,7 +176,7 @@ final class ChunkSplitter {
     private func fill(_ buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         var filled = 0
         while filled < buffer.count {
-            let n = try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+            let n = try read(UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
             if n == 0 { break }
             filled += n
         }

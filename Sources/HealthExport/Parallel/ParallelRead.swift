@@ -29,11 +29,14 @@ extension ExportReader {
     public static let parallelChunkBytes = 1 << 20
 
     /// Whether `readInParallel` can split this input: an XML document in a file (bare, or in
-    /// an unzipped folder), which can be read in chunks. Zips, standard input and NDJSON are
-    /// read sequentially.
+    /// an unzipped folder) or in a zip file. Standard input, cut-off zips and NDJSON are read
+    /// sequentially.
     public var canReadInParallel: Bool {
-        if case .file = source { return true }
-        return false
+        switch source {
+        case .file: return true
+        case .zip(_, _, let document): return document != nil
+        default: return false
+        }
     }
 
     /// Reads the export with `jobs` threads; see the type's discussion. Falls back to `read`
@@ -49,14 +52,35 @@ extension ExportReader {
         merge: (ChunkSink) throws -> Void, warning: @escaping (ExportWarning) -> Void = { _ in },
         progress: ((Progress) -> Void)? = nil, types: Set<String>? = nil, chunkBytes: Int = ExportReader.parallelChunkBytes
     ) throws -> Summary {
-        guard jobs > 1, !consumed, case .file(let path) = source,
-            let splitter = try ChunkSplitter(path: path, chunkBytes: chunkBytes)
-        else {
+        guard jobs > 1, !consumed, canReadInParallel else {
+            return try read(into: sink, warning: warning, progress: progress, types: types)
+        }
+        let location = documentLocation
+        // The document's bytes: read from the file, or inflated on a thread of their own.
+        var inflating: ChunkPipe? = nil
+        defer { inflating?.cancel() }
+        let splitterSource: ChunkSplitter.Source
+        switch source {
+        case .file(let path):
+            guard let file = FileByteSource.open(path: path) else {
+                throw ExportError(.inputNotFound, "cannot open: \(String(cString: strerror(errno)))", at: SourceLocation(file: path))
+            }
+            splitterSource = { try file.read(into: $0) }
+        case .zip(_, _, let document?):
+            let pipe = Self.inflateOnAnotherThread(document, location: location)
+            inflating = pipe
+            let reader = PipeReader(pipe)
+            splitterSource = { try reader.read(into: $0) }
+        default:
+            preconditionFailure("canReadInParallel admits files and zips")
+        }
+        guard let splitter = try ChunkSplitter(source: splitterSource, chunkBytes: chunkBytes) else {
+            inflating?.cancel()
+            inflating = nil
             return try read(into: sink, warning: warning, progress: progress, types: types)
         }
         consumed = true
         let warnings = WarningCollector(handler: warning)
-        let location = documentLocation
         let workers = ChunkWorkers<ChunkSink>(
             jobs: jobs, prolog: splitter.prolog, prologLineBreaks: splitter.prologLineBreaks,
             prologReplacements: splitter.prologReplacements, location: location, types: types,
@@ -120,7 +144,7 @@ extension ExportReader {
                 // The chunk needed what came before it (a duplicate of an object in an earlier
                 // chunk): read it again here, with the real sink and the assigner carried along.
                 let (summary, mapper) = try readSequentially(
-                    path: path, from: result.offset, byteCount: result.byteCount, closed: !result.isLast, line: line,
+                    from: result.offset, chunk: result.bytes, closed: !result.isLast, line: line,
                     prolog: splitter.prolog, prologLineBreaks: splitter.prologLineBreaks, sink: sink, types: types,
                     assigner: assigner, header: header, objectCount: objectCount, warnings: warnings, progress: nil,
                     replacedBefore: -splitter.prologReplacements)
@@ -139,8 +163,10 @@ extension ExportReader {
 
         if let offset = sequentialFrom {
             // From here on, one thread and the real sink: the sequential read's output and errors.
+            inflating?.cancel()
+            inflating = nil
             var (summary, _) = try readSequentially(
-                path: path, from: offset, byteCount: nil, closed: false, line: line, prolog: splitter.prolog,
+                from: offset, chunk: nil, closed: false, line: line, prolog: splitter.prolog,
                 prologLineBreaks: splitter.prologLineBreaks, sink: sink, types: types, assigner: assigner, header: header,
                 objectCount: objectCount, warnings: warnings, progress: progress,
                 replacedBefore: replacedCount - (offset == 0 ? 0 : splitter.prologReplacements),
@@ -170,11 +196,12 @@ extension ExportReader {
         return summary
     }
 
-    /// Reads `byteCount` bytes from `offset` (to the end when `nil`) on this thread, after the
-    /// prolog, into the real sink, carrying the uuid state along: the sequential part of a
-    /// parallel read. `closed`: a synthetic `</HealthData>` ends a chunk cut from the middle.
+    /// Reads a chunk (or, when `chunk` is `nil`, the document from `offset` to its end) on
+    /// this thread, after the prolog, into the real sink, carrying the uuid state along: the
+    /// sequential part of a parallel read. `closed`: a synthetic `</HealthData>` ends a chunk
+    /// cut from the middle.
     private func readSequentially(
-        path: String, from offset: Int64, byteCount: Int?, closed: Bool, line: Int, prolog: [UInt8], prologLineBreaks: Int,
+        from offset: Int64, chunk: [UInt8]?, closed: Bool, line: Int, prolog: [UInt8], prologLineBreaks: Int,
         sink: any ExportSink, types: Set<String>?, assigner: ObjectIdentityAssigner, header: ExportHeader?, objectCount: Int,
         warnings: WarningCollector, progress: ((Progress) -> Void)?, replacedBefore: Int = 0, firstReplacementBefore: Int64? = nil
     ) throws -> (Summary, ExportMapper) {
@@ -189,35 +216,92 @@ extension ExportReader {
         let summary = try readXML(
             mapper: mapper, filter: XMLPreFilter(startingAt: offset - Int64(prefix.count)), warnings: warnings, salvage: false,
             progress: progress, progressBase: offset, replacedBefore: replacedBefore, firstReplacementBefore: firstReplacementBefore,
-            reportsReplacements: byteCount == nil
+            reportsReplacements: chunk == nil
         ) { push in
+            if let chunk {
+                try prefix.withUnsafeBytes { try push($0, false) }
+                try chunk.withUnsafeBytes { try push($0, false) }
+                if closed { try XMLPreFilter.syntheticRootClose.withUnsafeBytes { try push($0, false) } }
+                try push(UnsafeRawBufferPointer(start: nil, count: 0), true)
+            } else {
+                try streamDocument(from: offset, prefix: prefix, push: push)
+            }
+        }
+        return (summary, mapper)
+    }
+}
+
+extension ExportReader {
+    /// The document from `offset` to its end, after `prefix`: the file read from there, or the
+    /// zip entry inflated again from its start (a rare path: only when a parallel read of a zip
+    /// turns sequential) with the first `offset` bytes dropped.
+    func streamDocument(from offset: Int64, prefix: [UInt8], push: (UnsafeRawBufferPointer, Bool) throws -> Void) throws {
+        let location = documentLocation
+        switch source {
+        case .file(let path):
             guard let file = FileByteSource.open(path: path) else {
                 throw ExportError(.inputNotFound, "cannot open: \(String(cString: strerror(errno)))", at: SourceLocation(file: path))
             }
             guard lseek(file.descriptor, off_t(offset), SEEK_SET) == off_t(offset) else {
                 throw ExportError(.ioError, "cannot seek: \(String(cString: strerror(errno)))", at: location)
             }
-            if let byteCount {
-                try prefix.withUnsafeBytes { try push($0, false) }
-                var bytes = [UInt8](repeating: 0, count: byteCount)
-                let n = try bytes.withUnsafeMutableBytes { buffer in
-                    var filled = 0
-                    while filled < byteCount {
-                        let n = try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
-                        if n == 0 { break }
-                        filled += n
-                    }
-                    return filled
+            try stream(file, prefix: prefix, push: push)
+        case .zip(_, _, let document?):
+            try prefix.withUnsafeBytes { try push($0, false) }
+            var skip = offset
+            try document.stream(chunkSize: Self.chunkSize, location: location) { bytes in
+                if skip >= Int64(bytes.count) {
+                    skip -= Int64(bytes.count)
+                    return
                 }
-                guard n == byteCount else { throw ExportError(.ioError, "the file changed while it was read", at: location) }
-                try bytes.withUnsafeBytes { try push($0, false) }
-                if closed { try XMLPreFilter.syntheticRootClose.withUnsafeBytes { try push($0, false) } }
-                try push(UnsafeRawBufferPointer(start: nil, count: 0), true)
-            } else {
-                try stream(file, prefix: prefix, push: push)
+                try push(UnsafeRawBufferPointer(rebasing: bytes[Int(skip)...]), false)
+                skip = 0
+            }
+            try push(UnsafeRawBufferPointer(start: nil, count: 0), true)
+        default:
+            preconditionFailure("only files and zips are read in parallel")
+        }
+    }
+
+    /// Starts inflating the zip's document on a thread of its own, into a pipe.
+    static func inflateOnAnotherThread(_ document: ZipDocumentStream, location: SourceLocation) -> ChunkPipe {
+        let pipe = ChunkPipe(capacity: 8)
+        let inflater = Thread {
+            do {
+                try document.stream(chunkSize: chunkSize, location: location) { try pipe.put(Data($0)) }
+                pipe.finish(nil)
+            } catch {
+                pipe.finish(error)
             }
         }
-        return (summary, mapper)
+        inflater.name = "healthport inflate"
+        inflater.start()
+        return pipe
+    }
+}
+
+/// Reads a `ChunkPipe` like a file: into any buffer, across its chunks.
+final class PipeReader {
+    private let pipe: ChunkPipe
+    private var current = Data()
+    private var position = 0
+
+    init(_ pipe: ChunkPipe) {
+        self.pipe = pipe
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        while position == current.count {
+            guard let next = try pipe.next() else { return 0 }
+            current = next
+            position = 0
+        }
+        let n = min(buffer.count, current.count - position)
+        current.withUnsafeBytes { bytes in
+            buffer.baseAddress!.copyMemory(from: bytes.baseAddress! + position, byteCount: n)
+        }
+        position += n
+        return n
     }
 }
 
@@ -249,6 +333,8 @@ struct ChunkResult<ChunkSink> {
     var firstReplacement: Int64?
     var lineBreaks: Int
     var isLast: Bool
+    /// The chunk itself, in case it must be read again on the merging thread.
+    var bytes: [UInt8]
 }
 
 /// `jobs` threads parsing submitted chunks; results are collected by index.
@@ -385,7 +471,7 @@ final class ChunkWorkers<ChunkSink: ExportSink>: @unchecked Sendable {
             index: chunk.index, offset: chunk.offset, byteCount: chunk.bytes.count, parsed: parsed, sink: sink,
             header: mapper.deliveredHeader ?? mapper.header, steps: mapper.assigner.journal ?? [], warnings: warnings,
             objectCount: mapper.objectCount, passedThrough: mapper.passedThrough, replacedCount: filter.replacedCount - (chunk.isFirst ? 0 : prologReplacements),
-            firstReplacement: filter.firstReplacementOffset, lineBreaks: lineBreaks, isLast: chunk.isLast)
+            firstReplacement: filter.firstReplacementOffset, lineBreaks: lineBreaks, isLast: chunk.isLast, bytes: chunk.bytes)
         var finalHeader = mapper.header
         finalHeader.exportVersion = filter.exportVersion
         return (result, finalHeader)
