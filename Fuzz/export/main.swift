@@ -9,6 +9,35 @@ final class NullSink: ExportSink {
     func consume(_ object: HealthObject) throws { count += 1 }
 }
 
+final class Collector: ExportSink {
+    var header: ExportHeader? = nil
+    var objects: [HealthObject] = []
+    func exportDidBegin(_ header: ExportHeader) throws { self.header = header }
+    func consume(_ object: HealthObject) throws { objects.append(object) }
+}
+
+/// Differential: a parallel read in 4 KiB chunks must give exactly what the sequential read
+/// gives — the objects, uuids included, the header, and the error with its location.
+func compareParallelRead(_ path: String) {
+    guard let sequentialReader = try? ExportReader(.path(path)), sequentialReader.canReadInParallel,
+        let parallelReader = try? ExportReader(.path(path))
+    else { return }
+    let sequential = Collector()
+    let parallel = Collector()
+    var sequentialError = ""
+    var parallelError = ""
+    do { _ = try sequentialReader.read(into: sequential) } catch { sequentialError = "\(error)" }
+    do {
+        _ = try parallelReader.readInParallel(
+            into: parallel, jobs: 2, makeChunkSink: { Collector() }, merge: { parallel.objects += $0.objects }, chunkBytes: 4096)
+    } catch {
+        parallelError = "\(error)"
+    }
+    if sequential.objects != parallel.objects || sequential.header != parallel.header || sequentialError != parallelError {
+        fatalError("parallel read differs: \(sequential.objects.count) vs \(parallel.objects.count) objects, '\(sequentialError)' vs '\(parallelError)'")
+    }
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 func test(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let path = FuzzDriver.file(data, count)
@@ -17,6 +46,7 @@ func test(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         _ = try? reader.read(into: NullSink(), salvage: true)
         for file in reader.layout.sideFiles.prefix(8) { _ = try? reader.attachment(file) }
     }
+    compareParallelRead(path)
     return 0
 }
 

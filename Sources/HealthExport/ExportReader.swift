@@ -263,7 +263,7 @@ public final class ExportReader {
             if let error = parser.pendingError { throw error }
         } catch let error as XMLSyntaxError {
             let located = ExportError(
-                .malformedXML, error.explained,
+                .malformedXML, error.explained(shiftingLinesBy: mapper.lineOffset),
                 at: mapper.location(parser).with(line: error.line + mapper.lineOffset, column: correctedColumn(error, filter)))
             guard salvage else { throw located }
             return salvaged(located, mapper: mapper, filter: filter, warnings: warnings)

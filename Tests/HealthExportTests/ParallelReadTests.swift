@@ -222,4 +222,51 @@ import ZIPFoundation
             Self.expectSame(expected, outcome, "long DTD, \(path)")
         }
     }
+
+    // Found by the export fuzzer's differential check (Fuzz/regressions/export/parallel-*).
+
+    /// An export that breaks before its first object never delivers a header, in parallel too
+    /// (the first chunk, holding only the prolog and the header elements, parses fine alone).
+    @Test func aBreakBeforeTheFirstObjectDeliversNoHeader() throws {
+        var dtd = ""
+        for i in 0..<200 { dtd += "<!ATTLIST Record attribute\(i) CDATA #IMPLIED>\n" }
+        let prolog = Self.prolog.replacingOccurrences(of: "]>", with: dtd + "]>")
+        let xml = try Self.write(prolog + " <Record type=\"HKQuantityTypeIdentifierHeartRate\" <\n</HealthData>\n")
+        let expected = Self.sequential(xml)
+        #expect(expected.header == nil && expected.error != nil)
+        Self.expectSame(expected, Self.parallel(xml, chunkBytes: 4096), "break before the first object")
+    }
+
+    /// libxml2 writes line numbers into some messages (`… MetadataEntry line 134 and Record`):
+    /// they are the file's, not the chunk's.
+    @Test func linesInsideLibxml2sMessagesAreTheFiles() throws {
+        var body = ""
+        for i in 0..<150 { body += Self.heartRate(i) }
+        body += " <Record type=\"HKQuantityTypeIdentifierHeartRate\" sourceName=\"Watch\" unit=\"count/min\" startDate=\"2024-02-01 10:00:00 +0100\" endDate=\"2024-02-01 10:00:00 +0100\" value=\"70\">\n  <MetadataEntry key=\"a\" value=\"b\">\n </Record>\n"
+        let xml = try Self.write(Self.prolog + body + "</HealthData>\n")
+        let expected = Self.sequential(xml)
+        #expect(expected.error?.contains("line \(7 + 150 * 3 + 2)") == true, "\(expected.error ?? "")")
+        Self.expectSame(expected, Self.parallel(xml, chunkBytes: 4096), "line in message")
+    }
+
+    /// A zip whose deflate data is damaged partway: the objects before the damage, then the
+    /// same error, as in a sequential read.
+    @Test func aDamagedZipFailsAfterTheSameObjects() throws {
+        var options = ExportGenerator.Options()
+        options.days = 10
+        let url = try Fixtures.temporaryDirectory().appendingPathComponent("export.xml")
+        FileManager.default.createFile(atPath: url.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: url)
+        _ = ExportGenerator(options: options).writeDocument(to: handle)
+        try handle.close()
+        let zip = try Self.zipped(url.path)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: zip))
+        for i in (bytes.count * 2 / 3)..<(bytes.count * 2 / 3 + 64) { bytes[i] ^= 0xA5 }
+        try bytes.write(to: URL(fileURLWithPath: zip))
+        let expected = Self.sequential(zip)
+        #expect(expected.error != nil && !expected.objects.isEmpty)
+        for chunkBytes in [4096, 65536] {
+            Self.expectSame(expected, Self.parallel(zip, chunkBytes: chunkBytes), "damaged zip, \(chunkBytes)")
+        }
+    }
 }

@@ -27,6 +27,10 @@ final class ExportMapper: SAXEventHandler {
     @exclusivity(unchecked) private var headerDelivered = false
     /// The header as the sink got it (a parallel read hands chunk 0's to the real sink).
     @exclusivity(unchecked) private(set) var deliveredHeader: ExportHeader? = nil
+    /// Whether the header went to the sink because a top-level object began (not at the end,
+    /// which in a parallel read's chunk may be a synthetic end).
+    @exclusivity(unchecked) private(set) var headerDeliveredByElement = false
+    var hasDeliveredHeader: Bool { headerDelivered }
     /// Derives uuids; a parallel read journals it in each chunk and carries it across.
     @exclusivity(unchecked) var assigner = ObjectIdentityAssigner()
     /// Added to libxml2's line numbers: a parallel read parses a chunk after a copy of the
@@ -88,11 +92,12 @@ final class ExportMapper: SAXEventHandler {
     @exclusivity(unchecked) private var skipDepth = 0
 
     /// Continues a read already under way (a parallel read that turns sequential at a chunk):
-    /// the header was delivered, `objectCount` objects were.
-    func resume(header: ExportHeader, objectCount: Int) {
+    /// `objectCount` objects were delivered, and the header too if `headerDelivered` (else it
+    /// goes to the sink as in any read, when the first object begins or at the end).
+    func resume(header: ExportHeader, headerDelivered: Bool, objectCount: Int) {
         self.header = header
-        headerDelivered = true
-        deliveredHeader = header
+        self.headerDelivered = headerDelivered
+        if headerDelivered { deliveredHeader = header }
         self.objectCount = objectCount
     }
 
@@ -165,6 +170,7 @@ final class ExportMapper: SAXEventHandler {
         if parent == .healthData {
             nestedElementCount = 0
             if kind != .exportDate && kind != .me {
+                if !headerDelivered { headerDeliveredByElement = true }
                 deliverHeader(parser)
                 if let typeFilter {
                     let identifier = topLevelType(kind, name, attributes)

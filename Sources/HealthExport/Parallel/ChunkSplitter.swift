@@ -31,16 +31,19 @@ final class ChunkSplitter {
 
     private let read: Source
     private let chunkBytes: Int
-    /// A chunk larger than this without a boundary is not split (the read turns sequential).
+    /// A chunk larger than this without a boundary is not split (the read turns sequential):
+    /// memory stays bounded even for an edited file without line breaks.
     private let maximumChunkBytes: Int
     private var carry: [UInt8]
     private var carryOffset: Int64 = 0
+    /// Where the next chunk starts: the bytes before it were handed out.
+    var consumedOffset: Int64 { carryOffset }
     private var atEnd = false
     private var nextIndex = 0
 
     /// Reads the prolog; `nil` when the file does not start like an export (no `HealthData`
     /// root within the first MiB): such files are read sequentially.
-    init?(source: @escaping Source, chunkBytes: Int, maximumChunkBytes: Int = 64 << 20) throws {
+    init?(source: @escaping Source, chunkBytes: Int, maximumChunkBytes: Int = 16 << 20) throws {
         self.read = source
         self.chunkBytes = max(chunkBytes, 4096)
         self.maximumChunkBytes = max(maximumChunkBytes, self.chunkBytes)

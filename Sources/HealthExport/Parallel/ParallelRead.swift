@@ -17,7 +17,7 @@ import HealthModel
 /// - **the header** is chunk 0's.
 ///
 /// Anything unusual — a chunk that does not parse on its own (a bad element, or a cut that fell
-/// inside one), uuids a chunk could not derive alone, no boundary in 64 MiB — turns the read
+/// inside one), uuids a chunk could not derive alone, no boundary in 16 MiB — turns the read
 /// sequential from that chunk on, with the real sink, so errors are the sequential read's too,
 /// with the same location and after the same objects.
 ///
@@ -74,7 +74,9 @@ extension ExportReader {
         default:
             preconditionFailure("canReadInParallel admits files and zips")
         }
-        guard let splitter = try ChunkSplitter(source: splitterSource, chunkBytes: chunkBytes) else {
+        // Not an export's prolog, or the input failed already: the sequential read says what
+        // is wrong, exactly as it would.
+        guard let splitter = (try? ChunkSplitter(source: splitterSource, chunkBytes: chunkBytes)) ?? nil else {
             inflating?.cancel()
             inflating = nil
             return try read(into: sink, warning: warning, progress: progress, types: types)
@@ -100,10 +102,20 @@ extension ExportReader {
         var splitterDone = false
         var sequentialFrom: Int64? = nil
         var statistics = ParallelStatistics()
+        var headerDelivered = false
 
         merging: while true {
             while !splitterDone && dispatched - nextToMerge < jobs + 1 {
-                switch try splitter.next() {
+                let next: ChunkSplitter.Next
+                do {
+                    next = try splitter.next()
+                } catch {
+                    // The input failed (a damaged zip, a read error): the chunks before are
+                    // merged, and the rest is read sequentially, which delivers what a
+                    // sequential read delivers before the failure and then fails alike.
+                    next = .unsplittable(offset: splitter.consumedOffset)
+                }
+                switch next {
                 case .chunk(let chunk):
                     workers.submit(chunk)
                     dispatched += 1
@@ -127,9 +139,12 @@ extension ExportReader {
                 sequentialFrom = result.offset
                 break
             }
-            if result.index == 0 {
-                header = result.header
-                try sink.exportDidBegin(result.header)
+            if result.index == 0 { header = result.header }
+            // The sink gets the header when the first object begins, as in a sequential read
+            // (an export that breaks before its first object never delivers one).
+            if !headerDelivered, result.headerDeliveredByElement, let header {
+                try sink.exportDidBegin(header)
+                headerDelivered = true
             }
             if assigner.continues(result.steps) {
                 warnings.absorb(result.warnings, lineOffset: line - 1)
@@ -146,9 +161,10 @@ extension ExportReader {
                 let (summary, mapper) = try readSequentially(
                     from: result.offset, chunk: result.bytes, closed: !result.isLast, line: line,
                     prolog: splitter.prolog, prologLineBreaks: splitter.prologLineBreaks, sink: sink, types: types,
-                    assigner: assigner, header: header, objectCount: objectCount, warnings: warnings, progress: nil,
-                    replacedBefore: -splitter.prologReplacements)
+                    assigner: assigner, header: header, headerDelivered: headerDelivered, objectCount: objectCount,
+                    warnings: warnings, progress: nil, replacedBefore: -splitter.prologReplacements)
                 assigner = mapper.assigner
+                headerDelivered = mapper.hasDeliveredHeader
                 objectCount = mapper.objectCount
                 passedThrough.merge(summary.passedThrough, uniquingKeysWith: +)
                 replacedCount += summary.replacedByteCount
@@ -168,7 +184,7 @@ extension ExportReader {
             var (summary, _) = try readSequentially(
                 from: offset, chunk: nil, closed: false, line: line, prolog: splitter.prolog,
                 prologLineBreaks: splitter.prologLineBreaks, sink: sink, types: types, assigner: assigner, header: header,
-                objectCount: objectCount, warnings: warnings, progress: progress,
+                headerDelivered: headerDelivered, objectCount: objectCount, warnings: warnings, progress: progress,
                 replacedBefore: replacedCount - (offset == 0 ? 0 : splitter.prologReplacements),
                 firstReplacementBefore: firstReplacement)
             summary.passedThrough.merge(passedThrough, uniquingKeysWith: +)
@@ -181,6 +197,7 @@ extension ExportReader {
             // No chunk at all (an empty file is not an export; the splitter refuses it first).
             throw ExportError(.notAnExport, "the document is empty", at: location)
         }
+        if !headerDelivered { try sink.exportDidBegin(header) }
         header = workers.firstHeader ?? header
         if replacedCount > 0 {
             warnings.warn(
@@ -202,14 +219,15 @@ extension ExportReader {
     /// cut from the middle.
     private func readSequentially(
         from offset: Int64, chunk: [UInt8]?, closed: Bool, line: Int, prolog: [UInt8], prologLineBreaks: Int,
-        sink: any ExportSink, types: Set<String>?, assigner: ObjectIdentityAssigner, header: ExportHeader?, objectCount: Int,
+        sink: any ExportSink, types: Set<String>?, assigner: ObjectIdentityAssigner, header: ExportHeader?, headerDelivered: Bool,
+        objectCount: Int,
         warnings: WarningCollector, progress: ((Progress) -> Void)?, replacedBefore: Int = 0, firstReplacementBefore: Int64? = nil
     ) throws -> (Summary, ExportMapper) {
         let location = documentLocation
         let mapper = ExportMapper(sink: sink, warnings: warnings, file: location.file, member: location.member)
         mapper.typeFilter = types
         mapper.assigner = assigner
-        if let header { mapper.resume(header: header, objectCount: objectCount) }
+        if let header { mapper.resume(header: header, headerDelivered: headerDelivered, objectCount: objectCount) }
         let prefix = offset == 0 ? [] : prolog + [0x0A]
         // The first byte read comes after the prolog and its line break.
         mapper.lineOffset = offset == 0 ? 0 : line - (prologLineBreaks + 2)
@@ -325,6 +343,7 @@ struct ChunkResult<ChunkSink> {
     var parsed: Bool
     var sink: ChunkSink
     var header: ExportHeader
+    var headerDeliveredByElement: Bool
     var steps: [ObjectIdentityAssigner.IdentityStep]
     var warnings: WarningCollector
     var objectCount: Int
@@ -469,7 +488,7 @@ final class ChunkWorkers<ChunkSink: ExportSink>: @unchecked Sendable {
         let lineBreaks = chunk.bytes.withUnsafeBytes { Self.lineBreaks(in: $0) }
         let result = ChunkResult(
             index: chunk.index, offset: chunk.offset, byteCount: chunk.bytes.count, parsed: parsed, sink: sink,
-            header: mapper.deliveredHeader ?? mapper.header, steps: mapper.assigner.journal ?? [], warnings: warnings,
+            header: mapper.deliveredHeader ?? mapper.header, headerDeliveredByElement: mapper.headerDeliveredByElement, steps: mapper.assigner.journal ?? [], warnings: warnings,
             objectCount: mapper.objectCount, passedThrough: mapper.passedThrough, replacedCount: filter.replacedCount - (chunk.isFirst ? 0 : prologReplacements),
             firstReplacement: filter.firstReplacementOffset, lineBreaks: lineBreaks, isLast: chunk.isLast, bytes: chunk.bytes)
         var finalHeader = mapper.header

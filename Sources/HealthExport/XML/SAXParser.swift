@@ -216,6 +216,25 @@ struct XMLSyntaxError: Error {
     var explained: String {
         atEndOfInput ? "the document ends before it is complete (cut off?): \(message)" : message
     }
+
+    /// The message with the line numbers libxml2 writes into it (`… MetadataEntry line 134 and
+    /// Record`) moved by `offset`: a parallel read parses a chunk after a copy of the prolog, so
+    /// libxml2's lines are not the file's.
+    func explained(shiftingLinesBy offset: Int) -> String {
+        guard offset != 0 else { return explained }
+        var result = ""
+        var rest = Substring(explained)
+        while let range = rest.range(of: " line ") {
+            result += rest[..<range.upperBound]
+            rest = rest[range.upperBound...]
+            let digits = rest.prefix(while: { $0.isASCII && $0.isNumber })
+            if let number = Int(digits) {
+                result += String(number + offset)
+                rest = rest.dropFirst(digits.count)
+            }
+        }
+        return result + rest
+    }
 }
 
 /// libxml2 without entity substitution (never enabled here, see `SAXParser`) hands attribute
