@@ -375,18 +375,7 @@ public final class ExportReader {
         _ produce: @escaping (_ emit: (UnsafeRawBufferPointer) throws -> Void) throws -> Void,
         _ body: (UnsafeRawBufferPointer) throws -> Void
     ) throws {
-        let pipe = ChunkPipe(capacity: 8)
-        nonisolated(unsafe) let produce = produce
-        let inflater = Thread {
-            do {
-                try produce { try pipe.put(Data($0)) }
-                pipe.finish(nil)
-            } catch {
-                pipe.finish(error)
-            }
-        }
-        inflater.name = "healthport inflate"
-        inflater.start()
+        let pipe = ChunkPipe.filled(by: produce, name: "healthport inflate")
         do {
             while let chunk = try pipe.next() { try chunk.withUnsafeBytes { try body($0) } }
         } catch {

@@ -72,3 +72,50 @@ final class ChunkPipe: @unchecked Sendable {
         condition.unlock()
     }
 }
+
+extension ChunkPipe {
+    /// A pipe filled by `produce` on a thread of its own (named `name`), which ends the pipe
+    /// with `produce`'s error if it fails.
+    static func filled(
+        by produce: @escaping (_ emit: (UnsafeRawBufferPointer) throws -> Void) throws -> Void, name: String
+    ) -> ChunkPipe {
+        let pipe = ChunkPipe(capacity: 8)
+        nonisolated(unsafe) let produce = produce
+        let producer = Thread {
+            do {
+                try produce { try pipe.put(Data($0)) }
+                pipe.finish(nil)
+            } catch {
+                pipe.finish(error)
+            }
+        }
+        producer.name = name
+        producer.start()
+        return pipe
+    }
+}
+
+/// Reads a `ChunkPipe` like a file: into any buffer, across its chunks.
+final class PipeReader {
+    private let pipe: ChunkPipe
+    private var current = Data()
+    private var position = 0
+
+    init(_ pipe: ChunkPipe) {
+        self.pipe = pipe
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        while position == current.count {
+            guard let next = try pipe.next() else { return 0 }
+            current = next
+            position = 0
+        }
+        let n = min(buffer.count, current.count - position)
+        current.withUnsafeBytes { bytes in
+            buffer.baseAddress!.copyMemory(from: bytes.baseAddress! + position, byteCount: n)
+        }
+        position += n
+        return n
+    }
+}
