@@ -12,7 +12,8 @@ import ZIPFoundation
 /// because its directory is at its end.
 ///
 /// Parsing is libxml2's push parser behind `XMLPreFilter`; memory holds one chunk, the current
-/// object, and the interners, whatever the export's size.
+/// object, and the interners, whatever the export's size. With `jobs` above one, a zip is
+/// inflated on a thread of its own; `readInParallel` (Parallel/) also parses on several.
 ///
 /// For example:
 /// ```swift
