@@ -83,9 +83,7 @@ public final class ExportReader {
             if isDirectory.boolValue {
                 (source, layout) = try Self.openFolder(path)
             } else {
-                guard let file = FileByteSource.open(path: path) else {
-                    throw ExportError(.inputNotFound, "cannot open: \(String(cString: strerror(errno)))", at: SourceLocation(file: path))
-                }
+                let file = try FileByteSource.opening(path)
                 let prefix = try file.readPrefix(4096)
                 if ContentSniffer.isZip(prefix) {
                     do {
@@ -180,9 +178,7 @@ public final class ExportReader {
         let location = documentLocation
         switch source {
         case .ndjsonFile(let path):
-            guard let file = FileByteSource.open(path: path) else {
-                throw ExportError(.inputNotFound, "cannot open: \(String(cString: strerror(errno)))", at: SourceLocation(file: path))
-            }
+            let file = try FileByteSource.opening(path)
             return try readNDJSON(file, prefix: [], into: sink, types: types, progress: progress, warnings: warnings)
         case .standardInputNDJSON(let prefix):
             return try readNDJSON(
@@ -196,9 +192,7 @@ public final class ExportReader {
         return try readXML(mapper: mapper, filter: XMLPreFilter(), warnings: warnings, salvage: salvage, progress: progress) { push in
             switch source {
             case .file(let path):
-                guard let file = FileByteSource.open(path: path) else {
-                    throw ExportError(.inputNotFound, "cannot open: \(String(cString: strerror(errno)))", at: SourceLocation(file: path))
-                }
+                let file = try FileByteSource.opening(path)
                 try stream(file, prefix: [], push: push)
             case .standardInputXML(let prefix):
                 try stream(FileByteSource(descriptor: 0, ownsDescriptor: false), prefix: prefix, push: push)

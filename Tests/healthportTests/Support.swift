@@ -17,10 +17,6 @@ func healthport(_ arguments: String..., stdin: Data? = nil, in directory: URL? =
     try CommandRunner.run(healthportBinary, arguments, stdin: stdin, currentDirectory: directory)
 }
 
-func healthport(arguments: [String], stdin: Data? = nil) throws -> CommandRunner.Result {
-    try CommandRunner.run(healthportBinary, arguments, stdin: stdin, currentDirectory: nil)
-}
-
 var sampleZip: String { Fixtures.sampleData.appendingPathComponent("export.zip").path }
 
 func sampleManifest() throws -> ExportGenerator.Manifest {

@@ -21,6 +21,14 @@ final class FileByteSource {
         return FileByteSource(descriptor: fd, ownsDescriptor: true)
     }
 
+    /// Opens a file for reading, or throws the located error every reader gives.
+    static func opening(_ path: String) throws -> FileByteSource {
+        guard let file = open(path: path) else {
+            throw ExportError(.inputNotFound, "cannot open: \(String(cString: strerror(errno)))", at: SourceLocation(file: path))
+        }
+        return file
+    }
+
     deinit {
         if ownsDescriptor { close(descriptor) }
     }

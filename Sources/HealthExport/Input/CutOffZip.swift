@@ -1,4 +1,3 @@
-import CZlibShim
 import Foundation
 
 /// The export document of a zip that was cut off (a download or copy that stopped): its end,
@@ -99,35 +98,16 @@ struct CutOffZip {
             }
             return true
         }
-        var stream = z_stream()
-        guard inflateInit2_(&stream, -MAX_WBITS, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return false }
-        defer { inflateEnd(&stream) }
-        let output = UnsafeMutablePointer<UInt8>.allocate(capacity: chunkSize)
-        defer { output.deallocate() }
+        guard let inflater = RawInflater(outputSize: chunkSize) else { return false }
         while remaining > 0 {
             guard let chunk = try handle.read(upToCount: Int(min(Int64(chunkSize), remaining))), !chunk.isEmpty else { return false }
             remaining -= Int64(chunk.count)
-            var ended = false
-            try chunk.withUnsafeBytes { (input: UnsafeRawBufferPointer) in
-                stream.next_in = UnsafeMutablePointer(mutating: input.bindMemory(to: UInt8.self).baseAddress!)
-                stream.avail_in = UInt32(input.count)
-                repeat {
-                    stream.next_out = output
-                    stream.avail_out = UInt32(chunkSize)
-                    let result = inflate(&stream, Z_NO_FLUSH)
-                    let produced = chunkSize - Int(stream.avail_out)
-                    if produced > 0 { try push(UnsafeRawBufferPointer(start: output, count: produced)) }
-                    if result == Z_STREAM_END {
-                        ended = true
-                        return
-                    }
-                    guard result == Z_OK || result == Z_BUF_ERROR else {
-                        throw ExportError(.malformedArchive, "the zip entry \(document.name) is damaged (inflate: \(result))")
-                    }
-                    if result == Z_BUF_ERROR && stream.avail_in == 0 { return }
-                } while stream.avail_in > 0 || stream.avail_out == 0
+            do {
+                try chunk.withUnsafeBytes { try inflater.inflate($0, push) }
+            } catch let bad as RawInflater.BadData {
+                throw ExportError(.malformedArchive, "the zip entry \(document.name) is damaged (inflate: \(bad.code))")
             }
-            if ended { return true }
+            if inflater.ended { return true }
         }
         return false
     }

@@ -52,8 +52,6 @@ final class ZipDocumentStream: @unchecked Sendable {
         var remaining = entry.compressedSize
         let input = UnsafeMutableRawPointer.allocate(byteCount: chunkSize, alignment: 16)
         defer { input.deallocate() }
-        let output = UnsafeMutableRawPointer.allocate(byteCount: chunkSize, alignment: 16)
-        defer { output.deallocate() }
         var crc: uLong = crc32(0, nil, 0)
         var total: UInt64 = 0
 
@@ -76,34 +74,18 @@ final class ZipDocumentStream: @unchecked Sendable {
                 try deliver(input, n)
             }
         case 8:
-            var z = z_stream()
-            guard inflateInit2_(&z, -MAX_WBITS, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-                throw damaged("inflate could not start")
-            }
-            defer { inflateEnd(&z) }
-            var ended = false
-            while !ended {
+            guard let inflater = RawInflater(outputSize: chunkSize) else { throw damaged("inflate could not start") }
+            while !inflater.ended {
                 guard remaining > 0 else { throw damaged("the deflate data ends early") }
                 let n = readFully(input, count: Int(min(UInt64(chunkSize), remaining)), at: position)
                 guard n > 0 else { throw damaged("the entry ends early") }
                 position += UInt64(n)
                 remaining -= UInt64(n)
-                z.next_in = input.assumingMemoryBound(to: Bytef.self)
-                z.avail_in = uInt(n)
-                repeat {
-                    z.next_out = output.assumingMemoryBound(to: Bytef.self)
-                    z.avail_out = uInt(chunkSize)
-                    let result = inflate(&z, Z_NO_FLUSH)
-                    let produced = chunkSize - Int(z.avail_out)
-                    if produced > 0 { try deliver(output, produced) }
-                    if result == Z_STREAM_END {
-                        ended = true
-                        break
-                    }
-                    guard result == Z_OK || (result == Z_BUF_ERROR && z.avail_in == 0) else {
-                        throw damaged("bad deflate data")
-                    }
-                } while z.avail_in > 0 || z.avail_out == 0
+                do {
+                    try inflater.inflate(UnsafeRawBufferPointer(start: input, count: n)) { try deliver($0.baseAddress!, $0.count) }
+                } catch is RawInflater.BadData {
+                    throw damaged("bad deflate data")
+                }
             }
         default:
             throw damaged("compression method \(entry.method)")

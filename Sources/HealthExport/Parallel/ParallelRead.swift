@@ -62,9 +62,7 @@ extension ExportReader {
         let splitterSource: ChunkSplitter.Source
         switch source {
         case .file(let path):
-            guard let file = FileByteSource.open(path: path) else {
-                throw ExportError(.inputNotFound, "cannot open: \(String(cString: strerror(errno)))", at: SourceLocation(file: path))
-            }
+            let file = try FileByteSource.opening(path)
             splitterSource = { try file.read(into: $0) }
         case .zip(_, _, let document?):
             let pipe = Self.inflateOnAnotherThread(document, location: location)
@@ -257,9 +255,7 @@ extension ExportReader {
         let location = documentLocation
         switch source {
         case .file(let path):
-            guard let file = FileByteSource.open(path: path) else {
-                throw ExportError(.inputNotFound, "cannot open: \(String(cString: strerror(errno)))", at: SourceLocation(file: path))
-            }
+            let file = try FileByteSource.opening(path)
             guard lseek(file.descriptor, off_t(offset), SEEK_SET) == off_t(offset) else {
                 throw ExportError(.ioError, "cannot seek: \(String(cString: strerror(errno)))", at: location)
             }

@@ -10,14 +10,13 @@ import HealthModel
 public final class CSVWriter: ObjectWriter {
     private enum Destination {
         case standardOutput(OutputBuffer)
-        case folder(path: String, staging: String)
+        case folder(StagingFolder)
         /// One chunk of a parallel read: rows in memory, per table, without headers.
         case chunk
     }
 
     private let destination: Destination
     private var buffers: [CSVTable: OutputBuffer] = [:]
-    private var descriptors: [CSVTable: Int32] = [:]
     private var fileNames: [CSVTable: String] = [:]
     private var usedStems: [String: CSVTable] = [:]
     private var order: [CSVTable] = []
@@ -76,13 +75,7 @@ public final class CSVWriter: ObjectWriter {
                 throw OutputError(.cannotCreate, "cannot create the folder", path: folder)
             }
         }
-        var template = Array("\(folder)/.healthport-staging-XXXXXX".utf8CString)
-        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
-            throw OutputError(.cannotCreate, "cannot write in the folder: \(String(cString: strerror(errno)))", path: folder)
-        }
-        let staging = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        TemporaryFiles.shared.register(staging)
-        destination = .folder(path: folder, staging: staging)
+        destination = .folder(try StagingFolder(in: folder))
         file = nil
     }
 
@@ -134,7 +127,7 @@ public final class CSVWriter: ObjectWriter {
             buffers[table] = out
             writeHeader(table, to: out)
             return out
-        case .folder(_, let staging):
+        case .folder(let staging):
             var stem = table.fileStem
             switch table {
             case .quantitySamples(let type), .categorySamples(let type):
@@ -145,14 +138,8 @@ public final class CSVWriter: ObjectWriter {
             }
             usedStems[stem] = table
             let name = stem + ".csv"
-            let path = staging + "/" + name
-            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-            guard fd >= 0 else {
-                throw OutputError(.cannotCreate, "cannot create: \(String(cString: strerror(errno)))", path: name)
-            }
-            let out = OutputBuffer(descriptor: fd, capacity: 64 * 1024)
+            let out = try staging.create(name)
             buffers[table] = out
-            descriptors[table] = fd
             fileNames[table] = name
             order.append(table)
             writeHeader(table, to: out)
@@ -479,30 +466,9 @@ public final class CSVWriter: ObjectWriter {
         case .standardOutput(let out):
             finished = true
             if let file { try file.commit() } else { try out.flush() }
-        case .folder(let folder, let staging):
-            for table in order {
-                guard let out = buffers[table], let fd = descriptors[table] else { continue }
-                do {
-                    try out.flush()
-                } catch let error as OutputError {
-                    abandon()
-                    throw OutputError(error.code, error.message, path: fileNames[table])
-                }
-                fsync(fd)
-                close(fd)
-                descriptors[table] = nil
-            }
-            for table in order {
-                guard let name = fileNames[table] else { continue }
-                if rename(staging + "/" + name, folder + "/" + name) != 0 {
-                    let message = String(cString: strerror(errno))
-                    abandon()
-                    throw OutputError(.cannotCreate, "cannot move into place: \(message)", path: folder + "/" + name)
-                }
-            }
-            rmdir(staging)
-            TemporaryFiles.shared.unregister(staging)
+        case .folder(let staging):
             finished = true
+            try staging.publish()
         case .chunk:
             finished = true
         }
@@ -536,11 +502,8 @@ public final class CSVWriter: ObjectWriter {
         case .standardOutput(let out):
             out.discard()
             file?.abandon()
-        case .folder(_, let staging):
-            for (_, fd) in descriptors { close(fd) }
-            descriptors.removeAll()
-            try? FileManager.default.removeItem(atPath: staging)
-            TemporaryFiles.shared.unregister(staging)
+        case .folder(let staging):
+            staging.abandon()
         case .chunk:
             buffers.removeAll()
         }

@@ -1,0 +1,74 @@
+import Foundation
+
+/// What `AtomicFile` is for one file, for a writer of several: a private hidden folder inside
+/// the destination folder where the files are written (mode 0600), moved into the destination
+/// only when all are complete, or removed whole. Registered with `TemporaryFiles`, so an
+/// interrupted run leaves nothing behind.
+final class StagingFolder {
+    let destination: String
+    let path: String
+    private var files: [String: (out: OutputBuffer, descriptor: Int32)] = [:]
+    /// File names in creation order: the order they are published in.
+    private(set) var names: [String] = []
+    private var finished = false
+
+    /// Creates the staging folder inside `destination`, which must exist.
+    init(in destination: String) throws {
+        self.destination = destination
+        var template = Array("\(destination)/.healthport-staging-XXXXXX".utf8CString)
+        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
+            throw OutputError(.cannotCreate, "cannot write in the folder: \(String(cString: strerror(errno)))", path: destination)
+        }
+        path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        TemporaryFiles.shared.register(path)
+    }
+
+    deinit {
+        abandon()
+    }
+
+    /// The buffer of a new file `name`.
+    func create(_ name: String) throws -> OutputBuffer {
+        let fd = open(path + "/" + name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw OutputError(.cannotCreate, "cannot create: \(String(cString: strerror(errno)))", path: name) }
+        let out = OutputBuffer(descriptor: fd, capacity: 64 * 1024)
+        files[name] = (out, fd)
+        names.append(name)
+        return out
+    }
+
+    /// Flushes and syncs every file, then moves each into the destination; on any failure,
+    /// removes everything staged and throws.
+    func publish() throws {
+        for name in names {
+            guard let file = files[name] else { continue }
+            do {
+                try file.out.flush()
+            } catch let error as OutputError {
+                abandon()
+                throw OutputError(error.code, error.message, path: name)
+            }
+            fsync(file.descriptor)
+            close(file.descriptor)
+        }
+        files.removeAll()
+        for name in names where rename(path + "/" + name, destination + "/" + name) != 0 {
+            let message = String(cString: strerror(errno))
+            abandon()
+            throw OutputError(.cannotCreate, "cannot move into place: \(message)", path: destination + "/" + name)
+        }
+        rmdir(path)
+        TemporaryFiles.shared.unregister(path)
+        finished = true
+    }
+
+    /// Removes the staging folder and what it holds; the destination is untouched.
+    func abandon() {
+        guard !finished else { return }
+        finished = true
+        for (_, file) in files { close(file.descriptor) }
+        files.removeAll()
+        try? FileManager.default.removeItem(atPath: path)
+        TemporaryFiles.shared.unregister(path)
+    }
+}
