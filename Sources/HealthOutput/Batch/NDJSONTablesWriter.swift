@@ -40,9 +40,7 @@ public final class NDJSONTablesWriter: ObjectWriter {
     public func write(_ object: HealthObject) throws {
         let name = Self.fileName(for: object, splitsByType: splitsByType)
         let out = try buffer(name)
-        var json = JSONEmitter(out)
-        JSONObjectEncoder.write(object, to: &json)
-        out.append(0x0A)
+        JSONObjectEncoder.writeLine(object, to: out)
         rowCounts[name, default: 0] += 1
         try out.endRecord()
     }
@@ -63,9 +61,7 @@ public final class NDJSONTablesWriter: ObjectWriter {
     }
 
     public func encode(_ object: HealthObject) throws -> [UInt8] {
-        var json = JSONEmitter(scratch)
-        JSONObjectEncoder.write(object, to: &json)
-        scratch.append(0x0A)
+        JSONObjectEncoder.writeLine(object, to: scratch)
         return scratch.takeBytes()
     }
 

@@ -3,6 +3,14 @@ import HealthModel
 /// Writes model values as JSON objects with HealthKit's property names; the schema is
 /// documented in `healthport-formats(5)` and stable. Absent optional fields are omitted.
 enum JSONObjectEncoder {
+    /// One NDJSON line: the object and a line break (the NDJSON writers' record).
+    @inline(__always)
+    static func writeLine(_ object: HealthObject, to out: OutputBuffer) {
+        var json = JSONEmitter(out)
+        write(object, to: &json)
+        out.append(0x0A)
+    }
+
     static func write(_ object: HealthObject, to json: inout JSONEmitter) {
         switch object {
         case .quantitySample(let q): write(q, to: &json)

@@ -48,9 +48,7 @@ public final class NDJSONWriter: ObjectWriter {
 
     @inline(__always)
     public func write(_ object: HealthObject) throws {
-        var json = JSONEmitter(out)
-        JSONObjectEncoder.write(object, to: &json)
-        out.append(0x0A)
+        JSONObjectEncoder.writeLine(object, to: out)
         try out.endRecord()
     }
 
@@ -75,9 +73,7 @@ public final class NDJSONWriter: ObjectWriter {
     private let scratch = OutputBuffer(descriptor: -1, capacity: 64 * 1024)
 
     public func encode(_ object: HealthObject) throws -> [UInt8] {
-        var json = JSONEmitter(scratch)
-        JSONObjectEncoder.write(object, to: &json)
-        scratch.append(0x0A)
+        JSONObjectEncoder.writeLine(object, to: scratch)
         return scratch.takeBytes()
     }
 
