@@ -64,44 +64,54 @@ struct XMLAttributes {
 /// `feed` rethrows it.
 final class SAXParser {
     @exclusivity(unchecked) private var context: xmlParserCtxtPtr?
-    private unowned let handler: any SAXEventHandler
+    /// Not reference-counted: every libxml2 callback reaches the handler, and an `unowned` or
+    /// strong reference cost an atomic retain and release per callback (about ten a record,
+    /// callgrind). Callers keep the handler alive while they feed the parser (see `init`).
+    private unowned(unsafe) let handler: any SAXEventHandler
     /// A failure raised inside a callback, rethrown by `feed`/`finish`.
     @exclusivity(unchecked) private(set) var pendingError: (any Error)?
     /// libxml2's first error: message, line, column.
     @exclusivity(unchecked) private(set) var xmlError: (message: String, line: Int, column: Int)?
     private var handlerTable = xmlSAXHandler()
 
+    /// - Parameter handler: receives the events; the caller keeps it alive as long as it feeds
+    ///   this parser (the parser does not retain it).
     init(handler: any SAXEventHandler) {
         self.handler = handler
         handlerTable.initialized = UInt32(XML_SAX2_MAGIC)
+        // The callbacks borrow the parser (`_withUnsafeGuaranteedRef`) instead of retaining it:
+        // libxml2 calls them only from `feed`/`finish`, while the caller holds the parser.
         handlerTable.startElementNs = { ctx, localname, _, _, _, _, attributeCount, _, attributes in
             guard let ctx, let localname else { return }
-            let parser = Unmanaged<SAXParser>.fromOpaque(ctx).takeUnretainedValue()
-            guard !parser.stopRequested else { return parser.stopNow() }
-            defer { if parser.stopRequested { parser.stopNow() } }
-            let count = Int(attributeCount)
-            if let attributes, AmpersandRepair.needed(attributes, count: count) {
-                AmpersandRepair.run(attributes, count: count) {
-                    parser.handler.startElement(XMLName(localname), XMLAttributes(raw: attributes, count: count), parser)
+            Unmanaged<SAXParser>.fromOpaque(ctx)._withUnsafeGuaranteedRef { parser in
+                guard !parser.stopRequested else { return parser.stopNow() }
+                defer { if parser.stopRequested { parser.stopNow() } }
+                let count = Int(attributeCount)
+                if let attributes, AmpersandRepair.needed(attributes, count: count) {
+                    AmpersandRepair.run(attributes, count: count) {
+                        parser.handler.startElement(XMLName(localname), XMLAttributes(raw: attributes, count: count), parser)
+                    }
+                    return
                 }
-                return
+                parser.handler.startElement(XMLName(localname), XMLAttributes(raw: attributes, count: count), parser)
             }
-            parser.handler.startElement(XMLName(localname), XMLAttributes(raw: attributes, count: count), parser)
         }
         handlerTable.endElementNs = { ctx, localname, _, _ in
             guard let ctx, let localname else { return }
-            let parser = Unmanaged<SAXParser>.fromOpaque(ctx).takeUnretainedValue()
-            guard !parser.stopRequested else { return parser.stopNow() }
-            defer { if parser.stopRequested { parser.stopNow() } }
-            parser.handler.endElement(XMLName(localname), parser)
+            Unmanaged<SAXParser>.fromOpaque(ctx)._withUnsafeGuaranteedRef { parser in
+                guard !parser.stopRequested else { return parser.stopNow() }
+                defer { if parser.stopRequested { parser.stopNow() } }
+                parser.handler.endElement(XMLName(localname), parser)
+            }
         }
         handlerTable.characters = { ctx, bytes, length in
             guard let ctx, let bytes else { return }
-            let parser = Unmanaged<SAXParser>.fromOpaque(ctx).takeUnretainedValue()
-            guard !parser.stopRequested else { return parser.stopNow() }
-            defer { if parser.stopRequested { parser.stopNow() } }
-            guard parser.handler.wantsCharacters else { return }
-            parser.handler.characters(UnsafeRawBufferPointer(start: bytes, count: Int(length)), parser)
+            Unmanaged<SAXParser>.fromOpaque(ctx)._withUnsafeGuaranteedRef { parser in
+                guard !parser.stopRequested else { return parser.stopNow() }
+                defer { if parser.stopRequested { parser.stopNow() } }
+                guard parser.handler.wantsCharacters else { return }
+                parser.handler.characters(UnsafeRawBufferPointer(start: bytes, count: Int(length)), parser)
+            }
         }
         handlerTable.serror = { ctx, error in
             guard let ctx, let error else { return }

@@ -84,11 +84,17 @@ public struct CanonicalEncoder {
     public mutating func append(_ tag: UInt8, _ string: String?) {
         guard let string else { return }
         append(byte: tag)
+        // Native strings lend their bytes without the copy (a retain and a release) that
+        // `withUTF8` needs.
+        if string.utf8.withContiguousStorageIfAvailable({ append(lengthPrefixed: UnsafeRawBufferPointer($0)) }) != nil { return }
         var s = string
-        s.withUTF8 { utf8 in
-            appendLength(utf8.count)
-            append(raw: UnsafeRawBufferPointer(utf8))
-        }
+        s.withUTF8 { append(lengthPrefixed: UnsafeRawBufferPointer($0)) }
+    }
+
+    @inline(__always)
+    mutating func append(lengthPrefixed bytes: UnsafeRawBufferPointer) {
+        appendLength(bytes.count)
+        append(raw: bytes)
     }
 
     @inline(__always)

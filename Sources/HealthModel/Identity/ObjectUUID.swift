@@ -20,22 +20,32 @@ public struct ObjectUUID: Hashable, Comparable, Sendable, CustomStringConvertibl
     public static let textLength = 36
 
     /// Writes the 36-byte text at `out`.
+    ///
+    /// Every output line starts with a uuid: digits are written from the last nibble back, with
+    /// the dash positions fixed, instead of iterating over an array of words (1 % of a
+    /// conversion's time in `perf`, Benchmarks/run.sh).
     @inline(__always)
     public func format(into out: UnsafeMutablePointer<UInt8>) {
-        var o = 0
-        for (word, startNibble) in [(high, 0), (low, 16)] {
-            for nibble in 0..<16 {
-                let position = startNibble + nibble
-                if position == 8 || position == 12 || position == 16 || position == 20 {
-                    out[o] = 0x2D
-                    o += 1
-                }
-                let shift = UInt64(60 - nibble * 4)
-                let digit = UInt8(truncatingIfNeeded: (word >> shift) & 0xF)
-                out[o] = digit < 10 ? 0x30 + digit : 0x37 + digit
-                o += 1
+        let digits: StaticString = "0123456789ABCDEF"
+        let hex = digits.utf8Start
+        @inline(__always) func put(_ word: UInt64, _ positions: (Int, Int, Int)) {
+            // Sixteen nibbles, least significant last, in three or four runs between dashes.
+            var w = word
+            var o = positions.2
+            for _ in 0..<16 {
+                if o == positions.0 || o == positions.1 { o -= 1 }
+                out[o] = hex[Int(truncatingIfNeeded: w & 0xF)]
+                w >>= 4
+                o -= 1
             }
         }
+        // high: XXXXXXXX-XXXX-XXXX (0…17, dashes at 8 and 13); low: XXXX-XXXXXXXXXXXX (19…35, dash at 23).
+        put(low, (23, 23, 35))
+        put(high, (13, 8, 17))
+        out[8] = 0x2D
+        out[13] = 0x2D
+        out[18] = 0x2D
+        out[23] = 0x2D
     }
 
     public var uuidString: String {
