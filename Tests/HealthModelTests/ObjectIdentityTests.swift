@@ -40,6 +40,29 @@ import Testing
         #expect(only.uuid == first.uuid)
     }
 
+    /// The duplicate-counting table past the size where its slots are huge pages (262,144
+    /// slots and more), and its value semantics: a copy does not see the original's inserts.
+    @Test func fingerprintTableCountsRepeatsWhileGrowingAndCopiesOnWrite() {
+        var table = FingerprintTable()
+        let n = 300_000
+        // A fixed odd multiplier spreads 1…n over the 64-bit space; 0 is stored as 1, so skip it.
+        func fingerprint(_ i: Int) -> UInt64 { UInt64(i) &* 0x9E37_79B9_7F4A_7C15 }
+        for i in 1...n { #expect(table.insert(fingerprint(i)) == 0) }
+        let snapshot = table
+        for i in stride(from: 1, through: n, by: 1000) { #expect(table.insert(fingerprint(i)) == 1) }
+        #expect(table.insert(fingerprint(1)) == 2)
+        #expect(table.contains(fingerprint(n)))
+        #expect(!table.contains(fingerprint(n + 1)))
+        var copy = snapshot
+        #expect(copy.insert(fingerprint(1)) == 1)
+        #expect(copy.insert(fingerprint(n + 1)) == 0)
+        #expect(!table.contains(fingerprint(n + 1)))
+        table.removeAll()
+        #expect(!table.contains(fingerprint(1)))
+        #expect(table.insert(fingerprint(1)) == 0)
+        #expect(copy.contains(fingerprint(n + 1)))
+    }
+
     @Test func aChangedValueIsANewObject() {
         var assigner = ObjectIdentityAssigner()
         var a = sample(value: "72")

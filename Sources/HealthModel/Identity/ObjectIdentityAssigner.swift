@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Assigns derived uuids to the objects of one export, in document order, giving exact
 /// duplicates distinct uuids (see `ObjectIdentity`).
 ///
@@ -159,17 +165,17 @@ public struct ObjectIdentityAssigner {
 
 /// An open-addressing set of 64-bit fingerprints that counts repeats.
 struct FingerprintTable {
-    private var slots: [UInt64] = Array(repeating: 0, count: 1024)
+    private var slots = FingerprintSlots(count: 1024)
     private var count = 0
     /// Copies seen so far, for fingerprints seen more than once.
     private var repeats: [UInt64: Int] = [:]
 
     mutating func removeAll() {
         guard count > 0 || !repeats.isEmpty else { return }
-        if slots.count > 1 << 16 {
-            slots = Array(repeating: 0, count: 1024)
+        if slots.count > 1 << 16 || !isKnownUniquelyReferenced(&slots) {
+            slots = FingerprintSlots(count: 1024)
         } else {
-            for i in slots.indices { slots[i] = 0 }
+            slots.clear()
         }
         count = 0
         repeats.removeAll()
@@ -178,9 +184,10 @@ struct FingerprintTable {
     func contains(_ raw: UInt64) -> Bool {
         let fingerprint = raw == 0 ? 1 : raw
         let mask = slots.count - 1
+        let p = slots.pointer
         var i = Int(truncatingIfNeeded: fingerprint) & mask
         while true {
-            let slot = slots[i]
+            let slot = p[i]
             if slot == 0 { return false }
             if slot == fingerprint { return true }
             i = (i + 1) & mask
@@ -190,13 +197,18 @@ struct FingerprintTable {
     /// Inserts a fingerprint; returns how many times it had been inserted before.
     mutating func insert(_ raw: UInt64) -> Int {
         let fingerprint = raw == 0 ? 1 : raw
-        if (count + 1) * 4 > slots.count * 3 { grow() }
+        if (count + 1) * 4 > slots.count * 3 {
+            grow()
+        } else if !isKnownUniquelyReferenced(&slots) {
+            slots = slots.copy()
+        }
         let mask = slots.count - 1
+        let p = slots.pointer
         var i = Int(truncatingIfNeeded: fingerprint) & mask
         while true {
-            let slot = slots[i]
+            let slot = p[i]
             if slot == 0 {
-                slots[i] = fingerprint
+                p[i] = fingerprint
                 count += 1
                 return 0
             }
@@ -211,12 +223,53 @@ struct FingerprintTable {
 
     private mutating func grow() {
         let old = slots
-        slots = Array(repeating: 0, count: old.count * 2)
+        slots = FingerprintSlots(count: old.count * 2)
         let mask = slots.count - 1
-        for fingerprint in old where fingerprint != 0 {
+        let p = slots.pointer
+        for index in 0..<old.count {
+            let fingerprint = old.pointer[index]
+            guard fingerprint != 0 else { continue }
             var i = Int(truncatingIfNeeded: fingerprint) & mask
-            while slots[i] != 0 { i = (i + 1) & mask }
-            slots[i] = fingerprint
+            while p[i] != 0 { i = (i + 1) & mask }
+            p[i] = fingerprint
         }
+    }
+}
+
+/// The slots of a `FingerprintTable`: zeroed memory, shared between copies of the table until
+/// one of them writes (copy-on-write, as an array would be).
+///
+/// Large tables are asked for in huge pages: the longest type run of a large export makes a
+/// table of megabytes probed at random, one probe per object, and 4 KiB pages add a TLB miss
+/// to most probes (`perf`: `insert` went from 3.0 % to 2.6 % of a 4-year conversion). Raw
+/// memory also spares the array's bounds and uniqueness checks on every probe.
+final class FingerprintSlots {
+    let pointer: UnsafeMutablePointer<UInt64>
+    let count: Int
+    private static let hugePage = 2 << 20
+
+    init(count: Int) {
+        self.count = count
+        let bytes = count * MemoryLayout<UInt64>.stride
+        let huge = bytes >= Self.hugePage
+        var raw: UnsafeMutableRawPointer? = nil
+        guard posix_memalign(&raw, huge ? Self.hugePage : 64, bytes) == 0, let raw else {
+            fatalError("out of memory for a fingerprint table of \(bytes) bytes")
+        }
+        #if os(Linux)
+        if huge { _ = madvise(raw, bytes, MADV_HUGEPAGE) }
+        #endif
+        memset(raw, 0, bytes)
+        pointer = raw.bindMemory(to: UInt64.self, capacity: count)
+    }
+
+    deinit { free(pointer) }
+
+    func clear() { memset(pointer, 0, count * MemoryLayout<UInt64>.stride) }
+
+    func copy() -> FingerprintSlots {
+        let copy = FingerprintSlots(count: count)
+        copy.pointer.update(from: pointer, count: count)
+        return copy
     }
 }
