@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
 """Runs a command N times; prints the best wall time (s) and its peak RSS (MB) as JSON.
 
+With REFERENCE set (a shell-quoted command), the reference runs before each run of the command
+and its best time is printed too ("reference_seconds"): a ratio of two bests taken side by side
+stays meaningful on a machine whose speed drifts over minutes, as these shared VMs' does.
+
 Output goes to /dev/null (the benchmark measures conversion, not the disk)."""
-import json, os, resource, subprocess, sys, time
+import json, os, shlex, subprocess, sys, time
 
 def run_once(argv):
     start = time.perf_counter()
@@ -19,6 +23,13 @@ def run_once(argv):
 
 runs = int(sys.argv[1])
 argv = sys.argv[2:]
-results = [run_once(argv) for _ in range(runs)]
-best = min(results)
-print(json.dumps({"seconds": best[0], "peak_rss_mb": max(r[1] for r in results)}))
+reference = shlex.split(os.environ.get("REFERENCE", ""))
+results, references = [], []
+for _ in range(runs):
+    if reference:
+        references.append(run_once(reference)[0])
+    results.append(run_once(argv))
+report = {"seconds": min(results)[0], "peak_rss_mb": max(r[1] for r in results)}
+if references:
+    report["reference_seconds"] = min(references)
+print(json.dumps(report))
