@@ -63,7 +63,7 @@ public final class ExportReader {
                 let url = try Self.spool(prefix: prefix, rest: stdin)
                 defer { unlink(url.path) }
                 (source, layout) = try Self.openZip(url: url, displayName: input.displayName)
-                attachmentArchive = try? Archive(url: url, accessMode: .read)
+                attachmentArchive = try? Archive(url: url, accessMode: .read, pathEncoding: nil)
             } else if NDJSONObjectReader.recognizes(prefix) {
                 source = .standardInputNDJSON(prefix: prefix)
                 layout = ExportLayout(container: .ndjson, documentPath: nil, exportRoot: "", sideFiles: [], documentSize: nil)
@@ -88,7 +88,7 @@ public final class ExportReader {
                 if ContentSniffer.isZip(prefix) {
                     do {
                         (source, layout) = try Self.openZip(url: URL(fileURLWithPath: path), displayName: path)
-                        attachmentArchive = try? Archive(url: URL(fileURLWithPath: path), accessMode: .read)
+                        attachmentArchive = try? Archive(url: URL(fileURLWithPath: path), accessMode: .read, pathEncoding: nil)
                     } catch let error as ExportError where error.code == .malformedArchive {
                         // Only a zip without a readable central directory is cut off; any other
                         // refusal stands.

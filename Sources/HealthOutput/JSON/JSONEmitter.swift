@@ -231,32 +231,30 @@ struct JSONEmitter {
     }
 
     private static func appendString(utf8: UnsafeBufferPointer<UInt8>, to out: OutputBuffer) {
-        do {
-            let raw = UnsafeRawBufferPointer(utf8)
-            let clean = isClean(raw)
-            out.append(0x22)
-            if clean {
-                out.append(raw)
-            } else {
-                for b in utf8 {
-                    switch b {
-                    case 0x22: out.append("\\\"")
-                    case 0x5C: out.append("\\\\")
-                    case 0x0A: out.append("\\n")
-                    case 0x0D: out.append("\\r")
-                    case 0x09: out.append("\\t")
-                    case 0x08: out.append("\\b")
-                    case 0x0C: out.append("\\f")
-                    case 0..<0x20:
-                        out.append("\\u00")
-                        let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                        out.append(hex[Int(b >> 4)])
-                        out.append(hex[Int(b & 0xF)])
-                    default: out.append(b)
-                    }
+        let raw = UnsafeRawBufferPointer(utf8)
+        let clean = isClean(raw)
+        out.append(0x22)
+        if clean {
+            out.append(raw)
+        } else {
+            for b in utf8 {
+                switch b {
+                case 0x22: out.append("\\\"")
+                case 0x5C: out.append("\\\\")
+                case 0x0A: out.append("\\n")
+                case 0x0D: out.append("\\r")
+                case 0x09: out.append("\\t")
+                case 0x08: out.append("\\b")
+                case 0x0C: out.append("\\f")
+                case 0..<0x20:
+                    out.append("\\u00")
+                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                    out.append(hex[Int(b >> 4)])
+                    out.append(hex[Int(b & 0xF)])
+                default: out.append(b)
                 }
             }
-            out.append(0x22)
         }
+        out.append(0x22)
     }
 }
