@@ -38,10 +38,11 @@ let package = Package(
             name: "HealthModel",
             dependencies: [.product(name: "Crypto", package: "swift-crypto")]
         ),
-        // Reading an export: zip, folder, bare XML or stdin, streamed through libxml2's push parser.
+        // Reading an export: zip, folder, bare XML or stdin, streamed through libxml2's push parser;
+        // healthport's own NDJSON through the JSON codec (HealthOutput/JSON).
         .target(
             name: "HealthExport",
-            dependencies: ["HealthModel", "CLibXML2", "ZIPFoundation", "CZlibShim"]
+            dependencies: ["HealthModel", "HealthOutput", "CLibXML2", "ZIPFoundation", "CZlibShim"]
         ),
         // The single read path from parsed objects to output: type selection now, predicates and
         // the authorization policy later.
@@ -50,17 +51,18 @@ let package = Package(
             dependencies: ["HealthModel", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // Writers: NDJSON, JSON, CSV and Apple's export.xml over one buffered byte writer, and
-        // export archives (ZIPFoundation).
+        // export archives (ZIPFoundation); the JSON codec (encoder and decoder) of the model.
         .target(
             name: "HealthOutput",
             dependencies: ["HealthModel", "ZIPFoundation", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // The embedded store: imports into SQLite (through GRDB), queries and anchored changes
-        // over it. Bodies are healthport's JSON, so the same writers and predicates apply.
+        // over it. Bodies are healthport's JSON, so the same writers and predicates apply. It
+        // takes any object source and never links the XML reader.
         .target(
             name: "HealthStore",
             dependencies: [
-                "HealthModel", "HealthExport", "HealthQuery", "HealthOutput",
+                "HealthModel", "HealthQuery", "HealthOutput",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]

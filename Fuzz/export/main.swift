@@ -3,13 +3,13 @@ import HealthExport
 import HealthModel
 
 /// The export reader on any bytes: zip, folder-less XML, fragments, NDJSON — sniffed by content.
-final class NullSink: ExportSink {
+final class NullSink: ObjectSink {
     var count = 0
     func exportDidBegin(_ header: ExportHeader) throws {}
     func consume(_ object: HealthObject) throws { count += 1 }
 }
 
-final class Collector: ExportSink {
+final class Collector: ObjectSink {
     var header: ExportHeader? = nil
     var objects: [HealthObject] = []
     func exportDidBegin(_ header: ExportHeader) throws { self.header = header }

@@ -169,7 +169,7 @@ public final class ExportReader {
     ///     break: the objects before it are delivered and the break is returned in
     ///     `Summary.salvageStop` instead of thrown.
     public func read(
-        into sink: any ExportSink, warning: @escaping (ExportWarning) -> Void = { _ in },
+        into sink: any ObjectSink, warning: @escaping (ExportWarning) -> Void = { _ in },
         progress: ((Progress) -> Void)? = nil, types: Set<String>? = nil, salvage: Bool = false
     ) throws -> Summary {
         guard !consumed else { throw ExportError(.ioError, "the export was already read (standard input can be read once)") }
@@ -294,7 +294,7 @@ public final class ExportReader {
 
     /// Reads healthport's NDJSON: no XML, no repairs, the uuids as written.
     private func readNDJSON(
-        _ file: FileByteSource, prefix: [UInt8], into sink: any ExportSink, types: Set<String>?,
+        _ file: FileByteSource, prefix: [UInt8], into sink: any ObjectSink, types: Set<String>?,
         progress: ((Progress) -> Void)?, warnings: WarningCollector
     ) throws -> Summary {
         var reader = NDJSONObjectReader(location: documentLocation, types: types)

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import HealthExport
+import HealthOutput
 import HealthModel
 
 /// A person's Health history in one SQLite file (WAL): every object of every imported export,

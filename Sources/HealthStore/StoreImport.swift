@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import HealthExport
 import HealthModel
 import HealthOutput
 import HealthQuery
@@ -35,14 +34,16 @@ extension HealthStore {
     ///   - force: import even an export older than the last import, or one that shares less
     ///     than 5 % of the store's objects (another person's, most likely): both would turn
     ///     most of the store into tombstones.
-    /// - Throws: `StoreError.refusedImport`, the reader's `ExportError`, `StoreError.database`.
-    public func importExport(
-        _ reader: ExportReader, inputName: String, force: Bool = false,
-        warning: @escaping (ExportWarning) -> Void = { _ in }, progress: ((ExportReader.Progress) -> Void)? = nil,
-        objectsRead: ((Int) -> Void)? = nil
-    ) throws -> (ImportSummary, ExportReader.Summary) {
+    ///   - source: the export's objects (an export being read, healthport's NDJSON); it reports
+    ///     its own warnings and progress, bound when it was made.
+    ///   - objectsRead: called from the reading thread with how many objects were read so far.
+    /// - Throws: `StoreError.refusedImport`, what the source throws (`ExportError`),
+    ///   `StoreError.database`.
+    public func importObjects(
+        from source: any ObjectSource, inputName: String, force: Bool = false, objectsRead: ((Int) -> Void)? = nil
+    ) throws -> ImportSummary {
         try Self.wrap(path) {
-            var result: (ImportSummary, ExportReader.Summary)? = nil
+            var result: ImportSummary? = nil
             try pool.writeWithoutTransaction { db in
                 // An import writes far more pages than SQLite's default 2 MB cache holds; a larger
                 // cache keeps the indexes' hot pages from being spilled to the WAL and re-read.
@@ -50,14 +51,9 @@ extension HealthStore {
                 defer { try? db.execute(sql: "PRAGMA cache_size = -2000") }
                 try db.inTransaction(.immediate) {
                     let importer = try Importer(db: db, storePath: path, inputName: inputName, force: force)
-                    let readSummary = try importer.run(
-                        reader, warning: warning,
-                        progress: { value in
-                            objectsRead?(importer.reading.objectCount)
-                            progress?(value)
-                        })
+                    try importer.run(source, objectsRead: objectsRead)
                     let summary = try importer.finish()
-                    result = (summary, readSummary)
+                    result = summary
                     // The same export again: leave the store exactly as it was.
                     return summary.unchanged && !importer.reading.exportDateChanged ? .rollback : .commit
                 }
@@ -120,16 +116,15 @@ final class Importer {
     }
 
     /// Reads the whole export on a second thread and inserts what is new on this one.
-    func run(
-        _ reader: ExportReader, warning: @escaping (ExportWarning) -> Void, progress: @escaping (ExportReader.Progress) -> Void
-    ) throws -> ExportReader.Summary {
+    func run(_ source: any ObjectSource, objectsRead: ((Int) -> Void)?) throws {
         let channel = reading.channel
         let box = ResultBox()
-        // The reader, its callbacks and the sink are used by the reading thread alone until it
+        // The source, its callbacks and the sink are used by the reading thread alone until it
         // ends; this thread only touches the channel meanwhile.
+        reading.objectsRead = objectsRead
         let job = HandOff { [reading] in
             do {
-                box.summary = try reader.read(into: reading, warning: warning, progress: progress)
+                try source.stream(into: reading)
                 try reading.flush()
             } catch {
                 box.error = error
@@ -163,7 +158,6 @@ final class Importer {
         }
         box.done.wait()
         if let error = box.error { throw error }
-        return box.summary!
     }
 
     /// Work handed to the reading thread, which alone runs it.
@@ -173,7 +167,6 @@ final class Importer {
 
     /// What the reading thread leaves behind, read after it ends.
     final class ResultBox: @unchecked Sendable {
-        var summary: ExportReader.Summary?
         var error: Error?
         let done = DispatchSemaphore(value: 0)
     }
@@ -248,7 +241,7 @@ struct PendingRow: Sendable {
 
 /// The reading thread's sink: recognizes what the store already holds, and encodes what is new
 /// into rows, in batches.
-final class ReadingSide: ExportSink, @unchecked Sendable {
+final class ReadingSide: ObjectSink, @unchecked Sendable {
     static let batchSize = 1024
 
     let base: IdentitySet
@@ -264,6 +257,8 @@ final class ReadingSide: ExportSink, @unchecked Sendable {
     private(set) var header = ExportHeader()
     private(set) var exportDateChanged = true
     private(set) var objectCount = 0
+    /// Told how many objects were read, every 4,096 (progress lines).
+    var objectsRead: ((Int) -> Void)?
     /// Per type, the longest duration and the largest inversion (end before start) of the new
     /// objects, in seconds: they bound the date prefilter of queries (`StorePrefilter`).
     private(set) var extents: [String: (duration: Int64, inversion: Int64)] = [:]
@@ -306,6 +301,7 @@ final class ReadingSide: ExportSink, @unchecked Sendable {
 
     func consume(_ object: HealthObject) throws {
         objectCount += 1
+        if objectCount & 4095 == 0, let objectsRead { objectsRead(objectCount) }
         let uuid = object.uuid
         if let index = base.index(of: uuid) {
             if !wasSeen(index) {

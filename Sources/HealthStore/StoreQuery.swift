@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-import HealthExport
 import HealthModel
+import HealthOutput
 import HealthQuery
 
 extension HealthStore {
@@ -12,7 +12,7 @@ extension HealthStore {
     /// remains is decoded and passed to the sink, which applies the whole query in Swift
     /// (`QueryExecutor.admits`) as it does for an export. SQL only ever removes rows the query
     /// would reject, so a store answers exactly as the export does.
-    public func read(query executor: QueryExecutor, into sink: any ExportSink) throws {
+    public func read(query executor: QueryExecutor, into sink: any ObjectSink) throws {
         try Self.wrap(path) {
             try pool.read { db in
                 try sink.exportDidBegin(try Self.latestHeader(db))

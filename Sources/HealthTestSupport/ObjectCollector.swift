@@ -2,7 +2,7 @@ import HealthExport
 import HealthModel
 
 /// A sink that keeps every object read, for tests (real sinks keep nothing).
-public final class ObjectCollector: ExportSink {
+public final class ObjectCollector: ObjectSink {
     public private(set) var header = ExportHeader()
     public private(set) var objects: [HealthObject] = []
 

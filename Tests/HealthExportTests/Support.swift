@@ -4,7 +4,7 @@ import HealthModel
 import HealthTestSupport
 
 /// Keeps every object read (tests only: real sinks keep nothing).
-final class CollectingSink: ExportSink {
+final class CollectingSink: ObjectSink {
     var header: ExportHeader?
     var objects: [HealthObject] = []
 

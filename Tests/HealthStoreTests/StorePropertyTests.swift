@@ -42,7 +42,7 @@ import Testing
             let read = try ObjectCollector.read(export.path)
             let storePath = directory.appendingPathComponent("store-\(UUID().uuidString).sqlite").path
             let store = try HealthStore.openForWriting(at: storePath)
-            _ = try store.importExport(try ExportReader(.path(export.path)), inputName: "export.xml")
+            _ = try store.importObjects(from: ExportObjectSource(try ExportReader(.path(export.path))), inputName: "export.xml")
 
             let windowStart = Double(base + Int64(q.0) * 60)
             var query = ObjectQuery(types: q.4 % 2 == 0 ? ["HKQuantityTypeIdentifierHeartRate"] : nil)

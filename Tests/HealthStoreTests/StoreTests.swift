@@ -13,7 +13,7 @@ import Testing
         let path = try Fixtures.temporaryDirectory().appendingPathComponent("health.sqlite").path
         let store = try HealthStore.openForWriting(at: path)
         let reader = try ExportReader(.path(Fixtures.sampleData.appendingPathComponent("export.zip").path))
-        let (summary, _) = try store.importExport(reader, inputName: "export.zip")
+        let summary = try store.importObjects(from: ExportObjectSource(reader), inputName: "export.zip")
         return (path, store, summary.objects)
     }
 

@@ -18,7 +18,7 @@ import HealthTestSupport
         var duplicated: ObjectUUID
     }
 
-    final class Collect: ExportSink {
+    final class Collect: ObjectSink {
         var objects: [HealthObject] = []
         func exportDidBegin(_ header: ExportHeader) throws {}
         func consume(_ object: HealthObject) throws { objects.append(object) }

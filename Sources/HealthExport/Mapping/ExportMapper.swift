@@ -11,7 +11,7 @@ import HealthModel
 /// `GenericElement`s / `GenericAttribute`s in the enclosing object's `extensions` (or as an
 /// `UnknownObject` at top level), and warned about once per name.
 final class ExportMapper: SAXEventHandler {
-    private let sink: any ExportSink
+    private let sink: any ObjectSink
     private let warnings: WarningCollector
     private let file: String
     private let member: String?
@@ -101,7 +101,7 @@ final class ExportMapper: SAXEventHandler {
         self.objectCount = objectCount
     }
 
-    init(sink: any ExportSink, warnings: WarningCollector, file: String, member: String?) {
+    init(sink: any ObjectSink, warnings: WarningCollector, file: String, member: String?) {
         self.sink = sink
         self.warnings = warnings
         self.file = file

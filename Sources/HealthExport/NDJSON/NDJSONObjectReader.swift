@@ -1,4 +1,5 @@
 import HealthModel
+import HealthOutput
 
 /// Reads healthport's own NDJSON back (`healthport-formats(5)`): an optional header line
 /// (`"kind":"export"`), then one object per line, so that a pipeline can convert, edit with
@@ -34,7 +35,7 @@ struct NDJSONObjectReader {
     }
 
     /// Feeds a chunk; complete lines go to the sink.
-    mutating func feed(_ chunk: UnsafeRawBufferPointer, into sink: any ExportSink) throws {
+    mutating func feed(_ chunk: UnsafeRawBufferPointer, into sink: any ObjectSink) throws {
         var start = 0
         for i in 0..<chunk.count where chunk[i] == 0x0A {
             if pending.isEmpty {
@@ -59,7 +60,7 @@ struct NDJSONObjectReader {
 
     /// After the last chunk: the last line, if it has no newline, and the header if there was
     /// nothing at all.
-    mutating func finish(into sink: any ExportSink) throws {
+    mutating func finish(into sink: any ObjectSink) throws {
         if !pending.isEmpty {
             let last = pending
             pending = []
@@ -71,7 +72,7 @@ struct NDJSONObjectReader {
         }
     }
 
-    private mutating func line(_ bytes: UnsafeRawBufferPointer, into sink: any ExportSink) throws {
+    private mutating func line(_ bytes: UnsafeRawBufferPointer, into sink: any ObjectSink) throws {
         lineNumber += 1
         var end = bytes.count
         if end > 0 && bytes[end - 1] == 0x0D { end -= 1 }

@@ -24,7 +24,7 @@ struct ChunkResult<ChunkSink> {
 }
 
 /// `jobs` threads parsing submitted chunks; results are collected by index.
-final class ChunkWorkers<ChunkSink: ExportSink>: @unchecked Sendable {
+final class ChunkWorkers<ChunkSink: ObjectSink>: @unchecked Sendable {
     private let condition = NSCondition()
     private var queue: [ChunkSplitter.Chunk] = []
     private var results: [Int: ChunkResult<ChunkSink>] = [:]

@@ -47,8 +47,8 @@ extension ExportReader {
     ///   - makeChunkSink: makes a sink for one chunk; called on worker threads.
     ///   - merge: takes a chunk's sink, in document order, on the calling thread.
     ///   - chunkBytes: for tests, which need many chunks from small files.
-    public func readInParallel<ChunkSink: ExportSink>(
-        into sink: any ExportSink, jobs: Int, makeChunkSink: @escaping @Sendable () -> ChunkSink,
+    public func readInParallel<ChunkSink: ObjectSink>(
+        into sink: any ObjectSink, jobs: Int, makeChunkSink: @escaping @Sendable () -> ChunkSink,
         merge: (ChunkSink) throws -> Void, warning: @escaping (ExportWarning) -> Void = { _ in },
         progress: ((Progress) -> Void)? = nil, types: Set<String>? = nil, chunkBytes: Int = ExportReader.parallelChunkBytes
     ) throws -> Summary {
@@ -217,7 +217,7 @@ extension ExportReader {
     /// cut from the middle.
     private func readSequentially(
         from offset: Int64, chunk: [UInt8]?, closed: Bool, line: Int, prolog: [UInt8], prologLineBreaks: Int,
-        sink: any ExportSink, types: Set<String>?, assigner: ObjectIdentityAssigner, header: ExportHeader?, headerDelivered: Bool,
+        sink: any ObjectSink, types: Set<String>?, assigner: ObjectIdentityAssigner, header: ExportHeader?, headerDelivered: Bool,
         objectCount: Int,
         warnings: WarningCollector, progress: ((Progress) -> Void)?, replacedBefore: Int = 0, firstReplacementBefore: Int64? = nil
     ) throws -> (Summary, ExportMapper) {

@@ -267,7 +267,7 @@ extension Healthport.Auth {
 }
 
 /// Keeps the admitted objects of a small type (per-object requests list a handful).
-final class CollectingSink: ExportSink {
+final class CollectingSink: ObjectSink {
     let executor: QueryExecutor
     var objects: [HealthObject] = []
 

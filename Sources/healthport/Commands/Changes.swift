@@ -125,7 +125,7 @@ extension Healthport {
 
 /// Reads an export into the identity set of what a query admits.
 enum IdentityCollector {
-    final class Sink: ExportSink {
+    final class Sink: ObjectSink {
         let executor: QueryExecutor
         var set = IdentitySet()
         var header = ExportHeader()
@@ -168,7 +168,7 @@ struct ChangesRun {
     let diagnostics: DiagnosticOptions
     let log: Diagnostics
 
-    final class Sink: ExportSink {
+    final class Sink: ObjectSink {
         let executor: QueryExecutor
         let tracker: ChangeTracker
         let writer: ChangeWriter

@@ -32,7 +32,7 @@ extension Healthport {
                 let executor = QueryExecutor(query)
                 let reader = try ExportReader.open(input.export)
                 let writer = try AttachmentRecordWriter(json: format == .json, path: output)
-                final class Sink: ExportSink {
+                final class Sink: ObjectSink {
                     let executor: QueryExecutor
                     let reader: ExportReader
                     let writer: AttachmentRecordWriter

@@ -167,7 +167,7 @@ extension Healthport {
 
 /// Connects the reader to a writer through the query executor: the only path from parsed
 /// objects to output.
-final class ConvertPipeline: ExportSink {
+final class ConvertPipeline: ObjectSink {
     private let executor: QueryExecutor
     private let writer: any ObjectWriter
     private let progress: ProgressLine

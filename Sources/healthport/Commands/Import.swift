@@ -35,21 +35,23 @@ extension Healthport {
                 let reader = try ExportReader.open(input.export)
                 let healthStore = try HealthStore.openForWriting(at: path)
                 let progress = ProgressLine(forced: diagnostics.progress, quiet: diagnostics.quiet)
-                let (summary, readSummary): (HealthStore.ImportSummary, ExportReader.Summary)
+                let summary: HealthStore.ImportSummary
+                let source = ExportObjectSource(
+                    reader,
+                    warning: { warning in
+                        progress.clear()
+                        log.warning(warning)
+                    }, progress: { progress.update($0) })
                 do {
-                    (summary, readSummary) = try healthStore.importExport(
-                        reader, inputName: input.export == "-" ? "-" : URL(fileURLWithPath: input.export).lastPathComponent,
-                        force: force,
-                        warning: { warning in
-                            progress.clear()
-                            log.warning(warning)
-                        }, progress: { progress.update($0) }, objectsRead: { progress.objects = $0 })
+                    summary = try healthStore.importObjects(
+                        from: source, inputName: input.export == "-" ? "-" : URL(fileURLWithPath: input.export).lastPathComponent,
+                        force: force, objectsRead: { progress.objects = $0 })
                 } catch {
                     progress.clear()
                     throw error
                 }
                 progress.clear()
-                log.repeats(readSummary.warnings)
+                log.repeats(source.summary?.warnings ?? [])
                 let text = summary.unchanged
                     ? "\(summary.objects) objects, nothing new; anchor \(summary.anchor)"
                     : "\(summary.objects) objects, \(summary.added) added, \(summary.deleted) deleted; anchor \(summary.anchor)"

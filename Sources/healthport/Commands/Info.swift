@@ -52,7 +52,7 @@ extension Healthport {
     }
 }
 
-final class InventorySink: ExportSink {
+final class InventorySink: ObjectSink {
     var inventory = ExportInventory()
     func exportDidBegin(_ header: ExportHeader) throws {}
     func consume(_ object: HealthObject) throws { inventory.add(object) }

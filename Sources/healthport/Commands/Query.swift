@@ -93,7 +93,7 @@ extension Healthport {
 }
 
 /// Reader → executor → (sorter) → writer, for `query`.
-final class QueryPipeline: ExportSink {
+final class QueryPipeline: ObjectSink {
     struct LimitReached: Error {}
 
     private let executor: QueryExecutor
@@ -151,7 +151,7 @@ enum QuerySource {
 
     /// Streams what the query may see into the sink; the reader's summary for an export.
     func read(
-        into sink: any ExportSink, executor: QueryExecutor, warning: @escaping (ExportWarning) -> Void,
+        into sink: any ObjectSink, executor: QueryExecutor, warning: @escaping (ExportWarning) -> Void,
         progress: @escaping (ExportReader.Progress) -> Void
     ) throws -> ExportReader.Summary? {
         switch self {

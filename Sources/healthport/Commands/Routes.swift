@@ -34,7 +34,7 @@ extension Healthport {
                 let executor = QueryExecutor(query)
                 try executor.validate()
                 let reader = try ExportReader.open(input.export)
-                final class Collect: ExportSink {
+                final class Collect: ObjectSink {
                     let executor: QueryExecutor
                     var workouts: [Workout] = []
                     init(executor: QueryExecutor) { self.executor = executor }

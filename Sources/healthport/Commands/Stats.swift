@@ -105,7 +105,7 @@ extension Healthport {
 
 extension CalendarIntervals.Unit: ExpressibleByArgument {}
 
-final class StatisticsSink: ExportSink {
+final class StatisticsSink: ObjectSink {
     let executor: QueryExecutor
     let collector: StatisticsCollector
     let unit: HealthUnit

@@ -1,0 +1,24 @@
+/// Where objects stream: an export's header once, then every object in document order.
+///
+/// An export reader, healthport's NDJSON and the store all stream into one, so that whatever
+/// consumes objects (a writer, the store's import, a statistics collector) does not know where
+/// they come from. A source keeps nothing after handing an object over, so a sink that does not
+/// keep them either runs in memory that does not grow with the export.
+///
+/// Errors thrown by the sink stop the read and are rethrown unchanged by the source (a closed
+/// pipe, a full disk, a cancelled run).
+public protocol ObjectSink: AnyObject {
+    /// Called once, before the first object (or at the end when there is none).
+    func exportDidBegin(_ header: ExportHeader) throws
+    /// Called for each top-level object, with its derived uuid set.
+    func consume(_ object: HealthObject) throws
+}
+
+/// Something that streams its objects into a sink, once: an export being read, or the store.
+///
+/// The store's import takes one of these rather than a reader, so that the store does not link
+/// the XML parser; how the source reports warnings and progress is bound when it is made.
+public protocol ObjectSource: AnyObject {
+    /// Streams the header, then every object, into `sink`.
+    func stream(into sink: any ObjectSink) throws
+}
