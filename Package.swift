@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "HealthOutput", targets: ["HealthOutput"]),
         .library(name: "HealthQuery", targets: ["HealthQuery"]),
         .library(name: "HealthStore", targets: ["HealthStore"]),
+        .library(name: "HealthEngine", targets: ["HealthEngine"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -67,11 +68,19 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
-        // The command-line tool: argument parsing and wiring, nothing else.
+        // The runs every face calls (the CLI today; a server, a report, a Swift API next):
+        // conversion, sample queries, anchored changes, batches, statistics, the inventory,
+        // imports. Each reads an object source through the one policy gate (`QueryGate`), reports
+        // through values, can be cancelled, and throws `RunError`.
+        .target(
+            name: "HealthEngine",
+            dependencies: ["HealthModel", "HealthExport", "HealthQuery", "HealthOutput", "HealthStore"]
+        ),
+        // The command-line tool: argument parsing and one call into the engine, nothing else.
         .executableTarget(
             name: "healthport",
             dependencies: [
-                "HealthModel", "HealthExport", "HealthQuery", "HealthOutput", "HealthStore",
+                "HealthModel", "HealthExport", "HealthQuery", "HealthOutput", "HealthStore", "HealthEngine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -99,6 +108,10 @@ let package = Package(
                 "HealthStore", "HealthExport", "HealthQuery", "HealthModel", "HealthTestSupport", "HealthOutput",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PropertyBased", package: "swift-property-based"),
             ]
+        ),
+        .testTarget(
+            name: "HealthEngineTests",
+            dependencies: ["HealthEngine", "HealthModel", "HealthExport", "HealthQuery", "HealthOutput", "HealthStore", "HealthTestSupport"]
         ),
         .testTarget(
             name: "healthportTests",

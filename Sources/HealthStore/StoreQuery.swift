@@ -9,10 +9,17 @@ extension HealthStore {
     /// sequence), to a sink: the header of the latest import first, then each object.
     ///
     /// SQL narrows the rows by type, uuid and date (see `StorePrefilter`); every row that
-    /// remains is decoded and passed to the sink, which applies the whole query in Swift
-    /// (`QueryExecutor.admits`) as it does for an export. SQL only ever removes rows the query
-    /// would reject, so a store answers exactly as the export does.
-    public func read(query executor: QueryExecutor, into sink: any ObjectSink) throws {
+    /// remains is decoded and passes the query's gate (`QueryGate`), which applies the whole
+    /// query and the policy in Swift as it does for an export. SQL only ever removes rows the
+    /// query would reject, so a store answers exactly as the export does.
+    ///
+    /// - Parameter isCancelled: asked every 1,024 rows; true stops the read (`CancellationError`).
+    /// - Returns: how many objects passed the gate.
+    @discardableResult
+    public func read(
+        query executor: QueryExecutor, into downstream: any ObjectSink, isCancelled: (@Sendable () -> Bool)? = nil
+    ) throws -> Int {
+        let sink = QueryGate(executor, into: downstream, isCancelled: isCancelled)
         try Self.wrap(path) {
             try pool.read { db in
                 try sink.exportDidBegin(try Self.latestHeader(db))
@@ -26,6 +33,7 @@ extension HealthStore {
                 }
             }
         }
+        return sink.admitted
     }
 
     /// One batch of an anchored object query over the store.
@@ -42,13 +50,16 @@ extension HealthStore {
     /// them (HealthKit: `HKAnchoredObjectQuery` with a limit). Deleted objects are judged by the
     /// object as it was, so a filtered query reports the deletions a filtered `diff` reports.
     ///
+    /// The header, the added objects and the deletions all pass the query's gate first.
+    ///
     /// - Throws: `StoreError.invalidAnchor` for an anchor ahead of the store.
     public func changes(
         since anchor: Int, query executor: QueryExecutor, limit: Int?,
         header: (ExportHeader) throws -> Void = { _ in },
         added: (HealthObject) throws -> Void, deleted: (ObjectUUID, String) throws -> Void
     ) throws -> ChangeBatch {
-        try Self.wrap(path) {
+        let gate = QueryGate(executor, into: NoSink())
+        return try Self.wrap(path) {
             try pool.read { db in
                 let current = try Self.anchor(db)
                 guard anchor >= 0, anchor <= current else {
@@ -56,7 +67,7 @@ extension HealthStore {
                         .invalidAnchor,
                         "\(path): anchor \(anchor) is not a position of this store (its anchor is \(current)); was it made for another store?")
                 }
-                try header(try Self.latestHeader(db))
+                try header(executor.header(try Self.latestHeader(db)))
                 var conditions = ["anchor > ?"]
                 var arguments: [any DatabaseValueConvertible] = [anchor]
                 if let types = executor.typesToRead {
@@ -79,13 +90,13 @@ extension HealthStore {
                         batch.complete = false
                         break
                     }
-                    let object = try decoder.decode(row)
-                    guard executor.admits(object) else { continue }
+                    // Deletions are judged by the object as it was, through the same gate.
+                    guard let object = try gate.visible(try decoder.decode(row)) else { continue }
                     if row["deleted"] as Int == 1 {
                         try deleted(object.uuid, object.objectType.identifier)
                         batch.deleted += 1
                     } else {
-                        try added(executor.transformsObjects ? try executor.transform(object) : object)
+                        try added(object)
                         batch.added += 1
                     }
                     batch.newAnchor = row[0]
@@ -95,6 +106,12 @@ extension HealthStore {
             }
         }
     }
+}
+
+/// The gate's downstream when objects are taken one at a time (`QueryGate.visible`).
+private final class NoSink: ObjectSink {
+    func exportDidBegin(_ header: ExportHeader) throws {}
+    func consume(_ object: HealthObject) throws {}
 }
 
 /// The SQL part of a query over the store: conditions on indexed columns that every object the

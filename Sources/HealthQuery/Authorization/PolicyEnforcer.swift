@@ -10,7 +10,10 @@ import HealthModel
 /// - A type never decided: nothing.
 /// - A per-object type: the granted uuids, plus the consumer's own objects unless revoked.
 /// - Correlations: visible when a member type is readable, with only readable members.
-/// - Workouts: their routes only when workout routes are readable.
+/// - Workouts: their routes only when workout routes are readable, and their statistics (and
+///   their activities' statistics) only for quantity types the consumer may read: a statistic
+///   of heart rates is heart-rate data, and HealthKit computes a workout's statistics from the
+///   samples the app may read.
 /// - Characteristics: only those granted for reading; the others look unset.
 public struct PolicyEnforcer: Sendable {
     public let policy: AuthorizationPolicy
@@ -88,10 +91,21 @@ public struct PolicyEnforcer: Sendable {
                 mayRead(type: ObjectType.workoutRoute.identifier, sourceName: route.sample.sourceRevision.source.name,
                         start: route.sample.startDate)
             }
+            workout.statistics = workout.statistics.filter(mayReadStatistics)
+            for index in workout.workoutActivities.indices {
+                workout.workoutActivities[index].statistics = workout.workoutActivities[index].statistics.filter(mayReadStatistics)
+            }
             return .workout(workout)
         default:
             return object
         }
+    }
+
+    /// Whether a workout's statistic may be shown: its quantity type granted (from `readSince`
+    /// on). A statistic has no source of its own, so a denied type's own-source exception
+    /// cannot apply: it summarizes samples of every source.
+    private func mayReadStatistics(_ statistics: WorkoutStatistics) -> Bool {
+        mayRead(type: statistics.quantityType.identifier, sourceName: nil, start: statistics.startDate)
     }
 
     /// The export header with only the characteristics granted for reading.

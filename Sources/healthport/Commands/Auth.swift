@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import HealthExport
+import HealthEngine
 import HealthModel
 import HealthQuery
 
@@ -221,18 +221,15 @@ extension Healthport.Auth {
                 var policy = try AuthorizationPolicy.load(from: policyFile.policy)
                 var query = ObjectQuery(types: [identifier])
                 if let text = self.where { query.predicate = try PredicateParser.parse(text) }
-                let executor = QueryExecutor(query)
-                try executor.validate()
-                let collector = CollectingSink(executor: executor)
-                _ = try ExportReader.open(input.export).read(into: collector, types: [identifier])
+                let offered = try PerObjectOfferRun(export: input.export, query: query).run()
                 var grants = policy.perObject[identifier] ?? AuthorizationPolicy.PerObjectGrants()
-                if collector.objects.isEmpty {
+                if offered.isEmpty {
                     FileHandle.standardError.write(Data("healthport: no \(TypeCatalogue.shortName(of: identifier)) objects to offer\n".utf8))
                 }
-                if !(grant || deny) && !collector.objects.isEmpty && !Terminal.isInteractive {
+                if !(grant || deny) && !offered.isEmpty && !Terminal.isInteractive {
                     throw QueryError(.errorInvalidArgument, "standard input is not a terminal: answer with --grant or --deny")
                 }
-                for object in collector.objects {
+                for object in offered {
                     let uuid = object.uuid.uuidString
                     let allow: Bool
                     if grant || deny {
@@ -263,22 +260,5 @@ extension Healthport.Auth {
             if let brand = v.brand { parts.append(brand) }
             return "  " + parts.joined(separator: ", ") + " (\(v.uuid.uuidString))"
         }
-    }
-}
-
-/// Keeps the admitted objects of a small type (per-object requests list a handful).
-final class CollectingSink: ObjectSink {
-    let executor: QueryExecutor
-    var objects: [HealthObject] = []
-
-    init(executor: QueryExecutor) {
-        self.executor = executor
-    }
-
-    func exportDidBegin(_ header: ExportHeader) throws {}
-
-    func consume(_ object: HealthObject) throws {
-        guard executor.admits(object), objects.count < 10_000 else { return }
-        objects.append(object)
     }
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
-import Foundation
-import HealthExport
+import HealthEngine
 import HealthStore
 
 extension Healthport {
@@ -31,30 +30,17 @@ extension Healthport {
         func run() throws {
             let log = Diagnostics(quiet: diagnostics.quiet)
             try log.run {
-                let path = StoreLocation.resolve(store)
-                let reader = try ExportReader.open(input.export)
-                let healthStore = try HealthStore.openForWriting(at: path)
+                var run = ImportRun(export: input.export, store: StoreLocation.resolve(store))
+                run.force = force
                 let progress = ProgressLine(forced: diagnostics.progress, quiet: diagnostics.quiet)
-                let summary: HealthStore.ImportSummary
-                let source = ExportObjectSource(
-                    reader,
-                    warning: { warning in
-                        progress.clear()
-                        log.warning(warning)
-                    }, progress: { progress.update($0) })
-                do {
-                    summary = try healthStore.importObjects(
-                        from: source, inputName: input.export == "-" ? "-" : URL(fileURLWithPath: input.export).lastPathComponent,
-                        force: force, objectsRead: { progress.objects = $0 })
-                } catch {
-                    progress.clear()
-                    throw error
-                }
+                defer { progress.clear() }
+                let summary = try run.run(reporter: log.reporter(progress: progress))
                 progress.clear()
-                log.repeats(source.summary?.warnings ?? [])
-                let text = summary.unchanged
-                    ? "\(summary.objects) objects, nothing new; anchor \(summary.anchor)"
-                    : "\(summary.objects) objects, \(summary.added) added, \(summary.deleted) deleted; anchor \(summary.anchor)"
+                log.repeats(summary.warnings)
+                let result = summary.result
+                let text = result.unchanged
+                    ? "\(result.objects) objects, nothing new; anchor \(result.anchor)"
+                    : "\(result.objects) objects, \(result.added) added, \(result.deleted) deleted; anchor \(result.anchor)"
                 print(text)
             }
         }

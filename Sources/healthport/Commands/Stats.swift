@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import HealthExport
+import HealthEngine
 import HealthModel
 import HealthQuery
 
@@ -46,56 +46,25 @@ extension Healthport {
         }
 
         func run() throws {
-            let log = filter.diagnostics(diagnostics)
+            let log = Diagnostics(quiet: diagnostics.quiet)
             try log.run {
-                var query = try filter.makeQuery()
-                guard let types = query.types, types.count == 1, let type = types.first,
-                    let entry = TypeCatalogue.entry(for: type), entry.kind == .quantity, let style = entry.aggregationStyle
-                else {
-                    throw QueryError(.errorInvalidArgument, "statistics need exactly one quantity type: --type StepCount, HeartRate, …")
-                }
-                var statisticsOptions = try options.map(StatisticsOptions.init(parsing:)) ?? StatisticsOptions.defaults(for: style)
-                if separateBySource { statisticsOptions.insert(.separateBySource) }
-                if statisticsOptions.subtracting(.separateBySource).isEmpty {
-                    statisticsOptions.formUnion(StatisticsOptions.defaults(for: style))
-                }
-                try statisticsOptions.validate(for: style, type: type)
-                let unit = try query.outputUnit ?? HealthUnit.cached(entry.canonicalUnit ?? "count")
-                query.outputUnit = nil
-                let explicitZone = try filter.tz.map { name -> TimeZone in
+                var run = StatisticsRun(input: .export(input.export), query: try filter.makeQuery())
+                run.interval = interval
+                run.intervalCount = intervalCount
+                run.anchorDate = anchorDate
+                run.timeZone = try filter.tz.map { name -> TimeZone in
                     guard let zone = TimeZone(identifier: name) else { throw QueryError(.errorInvalidArgument, "unknown time zone '\(name)'") }
                     return zone
                 }
-                // Without --tz, the zone is decided after reading (the samples' HKTimeZone).
-                var zone = explicitZone ?? TimeZone.current
-                let anchorText = anchorDate ?? (interval == .week ? "2000-01-03" : "2000-01-01")
-                guard let anchorSeconds = PredicateValue.parseDate(anchorText, timeZone: zone) else {
-                    throw QueryError(.errorInvalidArgument, "--anchor-date: invalid date '\(anchorText)'")
-                }
-                let intervals = CalendarIntervals(
-                    unit: interval, count: intervalCount, anchor: Date(timeIntervalSince1970: anchorSeconds), timeZone: zone)
-                let priority = SourcePriority(explicit: sourcePriority.map { $0.split(separator: ",").map(String.init) } ?? [])
-                let collector = StatisticsCollector(style: style, options: statisticsOptions, intervals: intervals, priority: priority)
-                let executor = QueryExecutor(query)
-                let sink = StatisticsSink(executor: executor, collector: collector, unit: unit)
-                let reader = try ExportReader.open(input.export)
+                run.options = try options.map(StatisticsOptions.init(parsing:))
+                run.separateBySource = separateBySource
+                run.sourcePriority = sourcePriority.map { $0.split(separator: ",").map(String.init) } ?? []
                 let progress = ProgressLine(forced: diagnostics.progress, quiet: diagnostics.quiet)
-                let summary = try reader.read(
-                    into: sink, warning: { warning in
-                        progress.clear()
-                        log.warning(warning)
-                    }, progress: { progress.update($0) }, types: executor.typesToRead)
+                defer { progress.clear() }
+                let result = try run.run(reporter: log.reporter(progress: progress))
                 progress.clear()
-                log.repeats(summary.warnings)
-                if explicitZone == nil, let sampleZone = collector.mostFrequentTimeZone {
-                    zone = sampleZone
-                    guard let anchor = PredicateValue.parseDate(anchorText, timeZone: zone) else {
-                        throw QueryError(.errorInvalidArgument, "--anchor-date: invalid date '\(anchorText)'")
-                    }
-                    collector.intervals = CalendarIntervals(
-                        unit: interval, count: intervalCount, anchor: Date(timeIntervalSince1970: anchor), timeZone: zone)
-                }
-                let text = StatisticsReport(results: collector.results(), options: statisticsOptions, unit: unit.text, zone: zone)
+                log.repeats(result.warnings)
+                let text = StatisticsReport(results: result.intervals, options: result.options, unit: result.unit, zone: result.timeZone)
                     .render(format)
                 FileHandle.standardOutput.write(Data(text.utf8))
             }
@@ -104,29 +73,6 @@ extension Healthport {
 }
 
 extension CalendarIntervals.Unit: ExpressibleByArgument {}
-
-final class StatisticsSink: ObjectSink {
-    let executor: QueryExecutor
-    let collector: StatisticsCollector
-    let unit: HealthUnit
-
-    init(executor: QueryExecutor, collector: StatisticsCollector, unit: HealthUnit) {
-        self.executor = executor
-        self.collector = collector
-        self.unit = unit
-    }
-
-    func exportDidBegin(_ header: ExportHeader) throws {}
-
-    func consume(_ object: HealthObject) throws {
-        guard executor.admits(object), case .quantitySample(let sample) = object else { return }
-        let from = try HealthUnit.cached(sample.quantity.unit)
-        guard from.isCompatible(with: unit) else {
-            throw QueryError(.errorInvalidArgument, "a sample in '\(sample.quantity.unit)' does not convert to '\(unit.text)'")
-        }
-        collector.add(sample.sample, value: try from.convert(sample.quantity.value.value, to: unit))
-    }
-}
 
 /// Statistics as text, CSV, JSON or NDJSON.
 struct StatisticsReport {

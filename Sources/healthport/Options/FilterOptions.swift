@@ -112,12 +112,3 @@ struct FilterOptions: ParsableArguments {
         return query
     }
 }
-
-extension FilterOptions {
-    /// Diagnostics for a command that reads through these filters. Under a policy the reader's
-    /// warnings are not printed: they describe the export's content, and could hint at what
-    /// the policy hides.
-    func diagnostics(_ options: DiagnosticOptions) -> Diagnostics {
-        Diagnostics(quiet: options.quiet || policy != nil)
-    }
-}

@@ -1,4 +1,5 @@
 import ArgumentParser
+import HealthEngine
 import HealthStore
 
 /// The export argument every reading command takes.
@@ -40,5 +41,10 @@ struct ExportOrStoreOptions: ParsableArguments {
     /// The store's path when the command reads the store, `nil` when it reads an export.
     var storePath: String? {
         export == nil ? StoreLocation.resolve(store) : nil
+    }
+
+    /// What the run reads.
+    var objectInput: ObjectInput {
+        storePath.map { .store($0) } ?? .export(export ?? "-")
     }
 }

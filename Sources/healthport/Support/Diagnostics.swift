@@ -1,9 +1,7 @@
-import Foundation
-import HealthExport
-import HealthOutput
-import HealthQuery
-import HealthStore
 import ArgumentParser
+import Foundation
+import HealthEngine
+import HealthExport
 
 /// The only place that writes to standard error: one line per diagnostic, compiler style,
 /// `healthport: FILE:LINE:COL: error: message`.
@@ -49,13 +47,6 @@ final class Diagnostics {
         self.warning(warning.message, at: warning.location?.description)
     }
 
-    /// After a read: repeats of warnings already printed once.
-    func repeats(_ summary: [(warning: ExportWarning, count: Int)]) {
-        for (warning, count) in summary where count > 1 {
-            self.warning("\(warning.message) (\(count) times in all)")
-        }
-    }
-
     /// Progress a batch reports per input; silenced by `--quiet` like warnings.
     func note(_ message: String) {
         guard !quiet else { return }
@@ -68,38 +59,47 @@ final class Diagnostics {
         Signals.install()
         do {
             try body()
-        } catch let error as ExportError {
-            self.error(error.message, at: error.location?.description)
-            throw ExitCode(ExitStatus.of(error).rawValue)
-        } catch let error as OutputError {
-            if error.code == .brokenPipe { throw ExitCode.success }
-            self.error(error.message, at: error.path)
-            throw ExitCode(ExitStatus.of(error).rawValue)
-        } catch let error as QueryError {
-            self.error(error.message)
-            throw ExitCode(ExitStatus.of(error).rawValue)
-        } catch let error as AuthorizationError {
-            self.error(error.description)
-            throw ExitCode(ExitStatus.of(error).rawValue)
-        } catch let error as AnchorError {
-            self.error(error.message)
-            throw ExitCode(ExitStatus.usage.rawValue)
-        } catch let error as StoreError {
-            self.error(error.message)
-            throw ExitCode(ExitStatus.of(error).rawValue)
-        } catch let error as PolicyFileError {
-            self.error(error.message, at: error.path)
-            throw ExitCode(ExitStatus.configuration.rawValue)
-        } catch let error as QueryPredicateError {
-            // healthport: --where: 1:17: expected a value after '>=', then the predicate and a caret.
-            self.error(error.message, at: "--where" + (error.column.map { ":1:\($0)" } ?? ""))
-            for line in error.caretLines { write(line) }
-            throw ExitCode(ExitStatus.usage.rawValue)
         } catch let error as ExitCode {
             throw error
         } catch {
-            self.error("internal error: \(error); please report this as a bug")
-            throw ExitCode(ExitStatus.software.rawValue)
+            let failure = RunError(error)
+            // A closed pipe is the reader going away: stop quietly.
+            if failure.category == .outputClosed { throw ExitCode.success }
+            self.error(failure.message, at: failure.location)
+            for line in failure.context { write(line) }
+            throw ExitCode(ExitStatus.of(failure.category).rawValue)
         }
     }
+
+    /// The reporter a run reports through: warnings and batch notes as lines, progress on the
+    /// progress line.
+    func reporter(progress line: ProgressLine? = nil) -> RunReporter {
+        let box = UncheckedBox(diagnostics: self, line: line)
+        return RunReporter(
+            warning: { warning in
+                box.line?.clear()
+                box.diagnostics.warning(warning)
+            },
+            progress: { value in box.line?.update(value) },
+            note: { note in
+                switch note.kind {
+                case .failed: box.diagnostics.error(note.message, at: note.location)
+                case .converted, .skipped: box.diagnostics.note(note.message)
+                }
+            })
+    }
+
+    /// After a run: repeats of warnings already printed once.
+    func repeats(_ warnings: [RepeatedWarning]) {
+        for repeated in warnings where repeated.count > 1 {
+            self.warning("\(repeated.warning.message) (\(repeated.count) times in all)")
+        }
+    }
+}
+
+/// The diagnostics and the progress line, handed to a run's reporter: each writes a line with
+/// one `write(2)`, so lines from a batch's workers never interleave.
+private struct UncheckedBox: @unchecked Sendable {
+    let diagnostics: Diagnostics
+    let line: ProgressLine?
 }

@@ -1,7 +1,4 @@
-import HealthExport
-import HealthOutput
-import HealthQuery
-import HealthStore
+import HealthEngine
 
 /// The exit statuses of healthport(1), following sysexits(3). One table, one place.
 enum ExitStatus: Int32 {
@@ -19,43 +16,20 @@ enum ExitStatus: Int32 {
     case configuration = 78
     case interrupted = 130
 
-    static func of(_ error: ExportError) -> ExitStatus {
-        switch error.code {
-        case .inputNotFound, .notAnExport: return .noInput
-        case .malformedXML, .malformedJSON, .invalidAttribute, .malformedArchive, .unsafeMemberPath, .limitExceeded: return .dataError
-        case .ioError: return .ioError
-        }
-    }
-
-    static func of(_ error: OutputError) -> ExitStatus {
-        switch error.code {
-        case .brokenPipe: return .success
-        case .cannotCreate: return .cannotCreate
-        case .ioError: return .ioError
+    /// The status for a failure of any run: the one mapping from the engine's categories.
+    static func of(_ category: RunError.Category) -> ExitStatus {
+        switch category {
         case .invalidRequest: return .usage
-        }
-    }
-
-    static func of(_ error: AuthorizationError) -> ExitStatus {
-        switch error.code {
-        case .errorInvalidArgument: return .usage
-        case .errorAuthorizationDenied, .errorAuthorizationNotDetermined: return .permission
-        case .errorUserCanceled: return .tryAgain
-        }
-    }
-
-    static func of(_ error: StoreError) -> ExitStatus {
-        switch error.code {
-        case .notFound: return .noInput
-        case .incompatible, .refusedImport: return .dataError
-        case .invalidAnchor: return .usage
-        case .database: return .ioError
-        }
-    }
-
-    static func of(_ error: QueryError) -> ExitStatus {
-        switch error.code {
-        case .errorInvalidArgument: return .usage
+        case .malformedInput: return .dataError
+        case .inputNotFound: return .noInput
+        case .cannotCreateOutput: return .cannotCreate
+        case .ioFailure: return .ioError
+        case .notAuthorized: return .permission
+        case .authorizationCancelled: return .tryAgain
+        case .invalidConfiguration: return .configuration
+        case .cancelled: return .interrupted
+        case .outputClosed: return .success
+        case .internalError: return .software
         }
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import HealthExport
+import HealthEngine
 
 /// The progress line on standard error: only when it is a terminal (or forced), at most ten
 /// updates a second, erased when done.
@@ -7,7 +7,6 @@ final class ProgressLine {
     private let enabled: Bool
     @exclusivity(unchecked) private var lastUpdate = Date.distantPast
     @exclusivity(unchecked) private var shown = false
-    @exclusivity(unchecked) var objects = 0
 
     init(forced: Bool?, quiet: Bool) {
         if quiet && forced != true {
@@ -17,7 +16,7 @@ final class ProgressLine {
         }
     }
 
-    func update(_ progress: ExportReader.Progress) {
+    func update(_ progress: RunProgress) {
         guard enabled else { return }
         let now = Date()
         guard now.timeIntervalSince(lastUpdate) >= 0.1 else { return }
@@ -27,7 +26,7 @@ final class ProgressLine {
             let percent = min(100, Int(Double(progress.bytesRead) / Double(total) * 100))
             text = "healthport: \(percent)% " + Self.bytes(progress.bytesRead) + " of " + Self.bytes(total)
         }
-        text += ", \(objects) objects"
+        text += ", \(progress.objects) objects"
         emit("\r\u{1B}[K" + text)
         shown = true
     }
@@ -42,14 +41,5 @@ final class ProgressLine {
         _ = text.withCString { write(2, $0, strlen($0)) }
     }
 
-    static func bytes(_ n: Int64) -> String {
-        let units = ["B", "KB", "MB", "GB", "TB"]
-        var value = Double(n)
-        var unit = 0
-        while value >= 1000 && unit < units.count - 1 {
-            value /= 1000
-            unit += 1
-        }
-        return unit == 0 ? "\(n) B" : String(format: "%.1f %@", value, units[unit])
-    }
+    static func bytes(_ n: Int64) -> String { ByteCount.text(n) }
 }

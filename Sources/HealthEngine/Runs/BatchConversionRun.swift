@@ -4,29 +4,64 @@ import HealthModel
 import HealthOutput
 import HealthQuery
 
-/// `convert` over many exports into partitioned output: each export converted on its own
-/// worker (`--jobs` at a time) into a private staging folder, then published into its
-/// partitions file by file (each renamed into place complete) and recorded in the manifest.
-/// One bad export is reported and does not stop the others.
+/// A conversion of many exports into partitioned output (`convert --partition`): each export
+/// converted on its own worker (`jobs` at a time) into a private staging folder, then published
+/// into its partitions file by file (each renamed into place complete) and recorded in the
+/// manifest. One bad export is reported (a `RunNote`) and does not stop the others.
 ///
-/// Workers share only immutable values, the locked `BatchState` and `Counter`, and
-/// `Diagnostics`, which writes each line with one `write(2)`, so lines never interleave.
-struct BatchConversion: @unchecked Sendable {
-    let inputs: [String]
-    let persons: [String]
-    let layout: PartitionLayout
-    let format: OutputFormat
-    let root: String
-    let jobs: Int
-    let resume: Bool
-    let executor: QueryExecutor
-    let includeRoutes: Bool
-    let log: Diagnostics
+/// Workers share only immutable values, the locked `BatchState` and `Counter`, and the
+/// reporter.
+public struct BatchConversionRun: Sendable {
+    public var inputs: [String]
+    /// One person key per input (`personKeys(for:mapping:)`).
+    public var persons: [String]
+    public var layout: PartitionLayout
+    /// CSV or NDJSON.
+    public var format: ObjectFormat
+    /// The folder the partitions and the manifest go into.
+    public var root: String
+    public var jobs: Int
+    /// Skip inputs the manifest records as complete (and unchanged).
+    public var resume = false
+    public var query: ObjectQuery
+    public var includeRoutes = false
+    /// Recorded in the manifest.
+    public var healthportVersion: String
+
+    public init(
+        inputs: [String], persons: [String], layout: PartitionLayout, format: ObjectFormat, root: String, jobs: Int,
+        query: ObjectQuery = ObjectQuery(), healthportVersion: String
+    ) {
+        self.inputs = inputs
+        self.persons = persons
+        self.layout = layout
+        self.format = format
+        self.root = root
+        self.jobs = jobs
+        self.query = query
+        self.healthportVersion = healthportVersion
+    }
 
     var fileExtension: String { format == .csv ? "csv" : "ndjson" }
 
-    /// Runs the batch; returns how many inputs failed.
-    func run() throws -> Int {
+    /// Runs the batch.
+    ///
+    /// - Returns: how many inputs failed (each reported as a `RunNote`; see the manifest).
+    public func run(reporter: RunReporter = .silent, cancellation: RunCancellation? = nil) throws(RunError) -> Int {
+        try RunError.wrapping {
+            guard format == .csv || format == .ndjson else {
+                throw QueryError(.errorInvalidArgument, "--partition writes csv or ndjson")
+            }
+            if format == .csv && !layout.splitsByType {
+                throw QueryError(.errorInvalidArgument, "CSV holds one table per file: partition by type too (--partition person,type)")
+            }
+            let executor = QueryExecutor(query)
+            try executor.validate()
+            return try execute(executor: executor, reporter: reporter.restricted(by: query.policy != nil), cancellation: cancellation)
+        }
+    }
+
+    private func execute(executor: QueryExecutor, reporter: RunReporter, cancellation: RunCancellation?) throws -> Int {
         do {
             try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
@@ -39,7 +74,7 @@ struct BatchConversion: @unchecked Sendable {
         }
         let queryFingerprint = executor.query.identityHash.prefix(16).map { String(format: "%02x", $0) }.joined()
         let fresh = BatchManifest(
-            healthportVersion: Healthport.version, format: format.rawValue, partition: layout.keys.map(\.rawValue),
+            healthportVersion: healthportVersion, format: format.rawValue, partition: layout.keys.map(\.rawValue),
             query: queryFingerprint)
         var previous = try BatchManifest.load(folder: root)
         if let existing = previous, existing.format != fresh.format || existing.partition != fresh.partition || existing.query != fresh.query {
@@ -58,7 +93,7 @@ struct BatchConversion: @unchecked Sendable {
                 let (size, modified) = Self.fingerprint(inputs[index]), done.size == size, done.modified == modified,
                 done.outputs.allSatisfy({ Self.stillThere($0, root: root) })
             {
-                log.note("\(inputs[index]): already converted (person=\(persons[index])); skipped")
+                reporter.note(RunNote(.skipped, "\(inputs[index]): already converted (person=\(persons[index])); skipped"))
                 continue
             }
             pending.append(index)
@@ -69,12 +104,12 @@ struct BatchConversion: @unchecked Sendable {
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while let position = next.take(below: work.count) {
                 let index = work[position]
-                let entry = convert(index)
+                let entry = convert(index, executor: executor, reporter: reporter, cancellation: cancellation)
                 state.record(entry)
                 do {
                     try state.save(folder: root)
                 } catch {
-                    log.error("cannot write the manifest: \(error)", at: root)
+                    reporter.note(RunNote(.failed, "cannot write the manifest: \(error)", location: root))
                 }
             }
         }
@@ -82,7 +117,7 @@ struct BatchConversion: @unchecked Sendable {
     }
 
     /// Converts one export and publishes its files; never throws: a failure is recorded.
-    private func convert(_ index: Int) -> BatchManifest.Input {
+    private func convert(_ index: Int, executor: QueryExecutor, reporter: RunReporter, cancellation: RunCancellation?) -> BatchManifest.Input {
         let input = inputs[index]
         let person = persons[index]
         let (size, modified) = Self.fingerprint(input) ?? (0, 0)
@@ -92,7 +127,7 @@ struct BatchConversion: @unchecked Sendable {
         var template = Array("\(root)/.healthport-batch-XXXXXX".utf8CString)
         guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
             entry.error = "cannot create a staging folder: \(String(cString: strerror(errno)))"
-            log.error(entry.error!, at: input)
+            reporter.note(RunNote(.failed, entry.error ?? "", location: input))
             return entry
         }
         let staging = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
@@ -104,21 +139,29 @@ struct BatchConversion: @unchecked Sendable {
         do {
             let reader = try ExportReader(.path(input))
             let writer: any ObjectWriter
-            let written: () -> [String]
+            let writtenFiles: () -> [String]
             if format == .csv {
                 let csv = try CSVWriter(folder: staging)
                 writer = csv
-                written = { csv.writtenFiles }
+                writtenFiles = { csv.writtenFiles }
             } else {
                 let ndjson = try NDJSONTablesWriter(folder: staging, splitsByType: layout.splitsByType)
                 writer = ndjson
-                written = { ndjson.writtenFiles }
+                writtenFiles = { ndjson.writtenFiles }
             }
-            let pipeline = ConvertPipeline(executor: executor, writer: writer, progress: ProgressLine(forced: false, quiet: true))
-            if includeRoutes { pipeline.routeLoader = ConvertPipeline.routeLoader(reader: reader, log: log) }
+            let output = WriterSink(writer)
+            let sink: any ObjectSink =
+                includeRoutes ? RouteAttachingSink(into: output, routes: RouteLoading(reader: reader, reporter: reporter)) : output
+            var silent = reporter
+            silent.warning = { _ in }
+            silent.progress = { _ in }
+            let read = GatedExportRead(reader: reader, executor: executor, reporter: silent, cancellation: cancellation)
             let summary: ExportReader.Summary
+            let written: Int
             do {
-                summary = try reader.read(into: pipeline, warning: { _ in }, types: executor.typesToRead)
+                let (readSummary, gate) = try read.run(into: sink)
+                summary = readSummary
+                written = gate.admitted
                 try writer.finish()
             } catch {
                 writer.abandon()
@@ -127,7 +170,7 @@ struct BatchConversion: @unchecked Sendable {
             // Publish: each file renamed into its partition, complete; files a previous run
             // wrote for this person and this run did not are removed.
             var outputs: [BatchManifest.Output] = []
-            for name in written() {
+            for name in writtenFiles() {
                 let table = String(name.dropLast(fileExtension.count + 1))
                 let relative = layout.path(person: person, table: table, fileExtension: fileExtension)
                 let destination = root + "/" + relative
@@ -141,20 +184,21 @@ struct BatchConversion: @unchecked Sendable {
             }
             // Objects written, after filters and policy: a count of the export's whole content
             // would tell a consumer how much a policy hides.
-            entry.objects = pipeline.written
+            entry.objects = written
             entry.exportDate = summary.header.exportDate?.iso8601
             entry.outputs = outputs
             entry.status = "complete"
-            log.note("\(input): \(pipeline.written) objects into person=\(person) (\(outputs.count) files)")
+            reporter.note(RunNote(.converted, "\(input): \(written) objects into person=\(person) (\(outputs.count) files)"))
         } catch let error as ExportError {
             entry.error = error.description
-            log.error(error.message, at: error.location?.description ?? input)
+            reporter.note(RunNote(.failed, error.message, location: error.location?.description ?? input))
         } catch let error as OutputError {
             entry.error = error.message
-            log.error(error.message, at: error.path ?? input)
+            reporter.note(RunNote(.failed, error.message, location: error.path ?? input))
         } catch {
-            entry.error = "\(error)"
-            log.error("\(error)", at: input)
+            let failure = RunError(error)
+            entry.error = failure.message
+            reporter.note(RunNote(.failed, failure.message, location: failure.location ?? input))
         }
         return entry
     }
@@ -173,7 +217,11 @@ struct BatchConversion: @unchecked Sendable {
 
     /// Person keys for the inputs: from a mapping file (`input,person` lines; the input as
     /// given or its file name), else from the file names. Two inputs with one key are refused.
-    static func personKeys(for inputs: [String], mapping: String?) throws -> [String] {
+    public static func personKeys(for inputs: [String], mapping: String?) throws(RunError) -> [String] {
+        try RunError.wrapping { try readPersonKeys(for: inputs, mapping: mapping) }
+    }
+
+    static func readPersonKeys(for inputs: [String], mapping: String?) throws -> [String] {
         var map: [String: String] = [:]
         if let mapping {
             guard let data = FileManager.default.contents(atPath: mapping) else {

@@ -1,0 +1,76 @@
+import HealthExport
+import HealthModel
+
+/// How a run tells its caller what is happening, as values: the first of each kind of warning
+/// (repeats are counted in the run's summary), progress, and notes about a batch's inputs.
+///
+/// The library never prints: the CLI turns these into lines on standard error, a server into
+/// log messages or notifications. Closures may be called from the reading thread.
+public struct RunReporter: Sendable {
+    public var warning: @Sendable (ExportWarning) -> Void
+    public var progress: @Sendable (RunProgress) -> Void
+    /// A batch's per-input results ("converted", "failed", "skipped").
+    public var note: @Sendable (RunNote) -> Void
+
+    public init(
+        warning: @escaping @Sendable (ExportWarning) -> Void = { _ in },
+        progress: @escaping @Sendable (RunProgress) -> Void = { _ in },
+        note: @escaping @Sendable (RunNote) -> Void = { _ in }
+    ) {
+        self.warning = warning
+        self.progress = progress
+        self.note = note
+    }
+
+    /// Reports nothing.
+    public static let silent = RunReporter()
+
+    /// This reporter as a run under `query` may use it: under an authorization policy the
+    /// reader's warnings are dropped, because they describe the export's content (a type, a
+    /// count, a line of a record) and could hint at what the policy hides.
+    func restricted(by policyIsSet: Bool) -> RunReporter {
+        guard policyIsSet else { return self }
+        var copy = self
+        copy.warning = { _ in }
+        return copy
+    }
+}
+
+/// How far a run is.
+public struct RunProgress: Sendable, Equatable {
+    /// Bytes of the export read so far (0 for the store).
+    public var bytesRead: Int64
+    /// The export's size when it is known (a file or a zip's document; not a pipe).
+    public var totalBytes: Int64?
+    /// Objects passed on so far, after the query and the policy.
+    public var objects: Int
+
+    public init(bytesRead: Int64, totalBytes: Int64?, objects: Int) {
+        self.bytesRead = bytesRead
+        self.totalBytes = totalBytes
+        self.objects = objects
+    }
+}
+
+/// What a batch says about one of its inputs.
+public struct RunNote: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        /// Converted and published.
+        case converted
+        /// Skipped by `resume`: already complete.
+        case skipped
+        /// Failed; the batch goes on with the others.
+        case failed
+    }
+
+    public var kind: Kind
+    public var message: String
+    /// The input (or the place in it) the note is about.
+    public var location: String?
+
+    public init(_ kind: Kind, _ message: String, location: String? = nil) {
+        self.kind = kind
+        self.message = message
+        self.location = location
+    }
+}

@@ -1,0 +1,192 @@
+import Foundation
+import HealthExport
+import HealthModel
+import HealthQuery
+
+/// What an export holds, as a value (`healthport info`): where it is, its dates, counts per
+/// type, sources, devices, side files and the quirks met; rendered as text or JSON.
+///
+/// Under an authorization policy it describes only what the consumer may read: the counts of
+/// the objects that pass the gate, the characteristics granted, the side files of those
+/// objects; the document's size, the reader's warnings, what was passed through and the CDA
+/// document (which holds everything) are left out, since each tells something of the rest.
+public struct ExportInfo: Sendable {
+    public struct SideFiles: Codable, Sendable {
+        public var workoutRoutes = 0
+        public var electrocardiograms = 0
+        public var clinicalRecords = 0
+        public var cdaDocument = false
+        public var other: [String] = []
+        public var missingRouteFiles: [String] = []
+        public var missingClinicalRecordFiles: [String] = []
+    }
+
+    public struct Warning: Codable, Sendable {
+        public var message: String
+        public var location: String?
+        public var count: Int
+    }
+
+    public struct Document: Codable, Sendable {
+        public var input: String
+        public var container: String
+        public var documentPath: String?
+        public var documentSize: Int64?
+        public var exportDate: String?
+        public var locale: String?
+        public var exportVersion: Int?
+        public var isFragment: Bool
+        public var characteristics: [String: String]
+        public var objectCount: Int
+        public var types: [ExportInventory.TypeEntry]
+        public var sources: [ExportInventory.SourceEntry]
+        public var devices: [ExportInventory.DeviceEntry]
+        public var sideFiles: SideFiles?
+        public var passedThrough: [String: Int]
+        public var replacedByteCount: Int
+        public var warnings: [Warning]
+        public var cda: CDAReader.Summary? = nil
+    }
+
+    public var document: Document
+
+    /// - Parameter header: the header as the consumer may see it (through the gate), not the
+    ///   reader's own.
+    init(
+        reader: ExportReader, summary: ExportReader.Summary, header: ExportHeader, inventory: ExportInventory, underPolicy: Bool,
+        electrocardiograms: Int?
+    ) {
+        var characteristics: [String: String] = [:]
+        if let me = header.characteristics {
+            characteristics["dateOfBirth"] = me.dateOfBirth
+            characteristics["biologicalSex"] = me.biologicalSex
+            characteristics["bloodType"] = me.bloodType
+            characteristics["fitzpatrickSkinType"] = me.fitzpatrickSkinType
+            characteristics["cardioFitnessMedicationsUse"] = me.cardioFitnessMedicationsUse
+            for other in me.other { characteristics[other.name] = other.value }
+        }
+        var sideFiles: SideFiles? = nil
+        let layout = reader.layout
+        func relative(_ reference: String) -> String {
+            String(reference.drop(while: { $0 == "/" }))
+        }
+        if layout.container != .xml || !layout.sideFiles.isEmpty {
+            var files = SideFiles()
+            let present = Set(layout.sideFiles)
+            if underPolicy {
+                // Only the side files of what the consumer may read.
+                files.workoutRoutes = Set(inventory.routeFileReferences.map(relative)).filter(present.contains).count
+                files.clinicalRecords = Set(inventory.clinicalResourcePaths.map(relative)).filter(present.contains).count
+                files.electrocardiograms = electrocardiograms ?? 0
+            } else {
+                for path in layout.sideFiles {
+                    if path.hasPrefix("workout-routes/") {
+                        files.workoutRoutes += 1
+                    } else if path.hasPrefix("electrocardiograms/") {
+                        files.electrocardiograms += 1
+                    } else if path.hasPrefix("clinical-records/") {
+                        files.clinicalRecords += 1
+                    } else if path.lowercased() == "export_cda.xml" {
+                        files.cdaDocument = true
+                    } else if files.other.count < 100 {
+                        files.other.append(path)
+                    }
+                }
+            }
+            files.missingRouteFiles = inventory.routeFileReferences.map(relative).filter { !present.contains($0) }
+            files.missingClinicalRecordFiles = inventory.clinicalResourcePaths.map(relative).filter { !present.contains($0) }
+            sideFiles = files
+        }
+        document = Document(
+            input: reader.input.displayName, container: layout.container.rawValue, documentPath: layout.documentPath,
+            documentSize: underPolicy ? nil : layout.documentSize, exportDate: header.exportDate?.iso8601,
+            locale: header.locale, exportVersion: header.exportVersion, isFragment: summary.isFragment,
+            characteristics: characteristics, objectCount: inventory.objectCount, types: inventory.types,
+            sources: inventory.sources, devices: inventory.devices, sideFiles: sideFiles,
+            passedThrough: underPolicy ? [:] : summary.passedThrough, replacedByteCount: underPolicy ? 0 : summary.replacedByteCount,
+            warnings: underPolicy
+                ? []
+                : summary.warnings.map {
+                    Warning(message: $0.warning.message, location: $0.warning.location?.description, count: $0.count)
+                })
+    }
+
+    public func json() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(document), as: UTF8.self) + "\n"
+    }
+
+    public func text() -> String {
+        var lines: [String] = []
+        let d = document
+        lines.append("Input:          \(d.input) (\(d.container))")
+        if let path = d.documentPath { lines.append("Document:       \(path)") }
+        if let size = d.documentSize { lines.append("Size:           \(ByteCount.text(size))") }
+        lines.append("Export date:    \(d.exportDate ?? "-")")
+        lines.append("Locale:         \(d.locale ?? "-")")
+        lines.append("Export version: \(d.exportVersion.map(String.init) ?? "- (no DTD)")")
+        if d.isFragment { lines.append("Fragment:       yes (no <HealthData> root)") }
+        if !d.characteristics.isEmpty {
+            lines.append("Characteristics:")
+            for key in d.characteristics.keys.sorted() { lines.append("  \(key): \(d.characteristics[key]!)") }
+        }
+        lines.append("Objects:        \(d.objectCount)")
+        lines.append("")
+        let typeWidth = max(4, d.types.map(\.type.count).max() ?? 4)
+        lines.append(pad("TYPE", typeWidth) + "  " + pad("COUNT", 9, right: true) + "  FIRST                      LAST")
+        for t in d.types {
+            lines.append(
+                pad(t.type, typeWidth) + "  " + pad(String(t.count), 9, right: true) + "  "
+                    + pad(t.firstStartDate ?? "-", 25) + "  " + (t.lastStartDate ?? "-"))
+        }
+        lines.append("")
+        lines.append("Sources:")
+        for s in d.sources { lines.append("  \(pad(String(s.count), 9, right: true))  \(s.name)") }
+        if !d.devices.isEmpty {
+            lines.append("Devices:")
+            for device in d.devices {
+                let name = device.description ?? [device.name, device.manufacturer, device.model, device.hardwareVersion]
+                    .compactMap { $0 }.joined(separator: ", ")
+                lines.append("  \(pad(String(device.count), 9, right: true))  \(name)")
+            }
+        }
+        if let files = d.sideFiles {
+            lines.append("Side files:")
+            lines.append("  workout routes (GPX):      \(files.workoutRoutes)")
+            lines.append("  electrocardiograms (CSV):  \(files.electrocardiograms)")
+            lines.append("  clinical records (FHIR):   \(files.clinicalRecords)")
+            lines.append("  CDA document:              \(files.cdaDocument ? "yes" : "no")")
+            if !files.other.isEmpty { lines.append("  other:                     \(files.other.joined(separator: ", "))") }
+            if !files.missingRouteFiles.isEmpty {
+                lines.append("  missing route files:       \(files.missingRouteFiles.count)")
+            }
+            if !files.missingClinicalRecordFiles.isEmpty {
+                lines.append("  missing clinical files:    \(files.missingClinicalRecordFiles.count)")
+            }
+        } else {
+            lines.append("Side files:     - (bare XML: none beside it)")
+        }
+        if !d.passedThrough.isEmpty {
+            lines.append("Passed through (not in healthport's model):")
+            for key in d.passedThrough.keys.sorted() { lines.append("  \(pad(String(d.passedThrough[key]!), 9, right: true))  \(key)") }
+        }
+        if let cda = d.cda {
+            lines.append("CDA document:   \(cda.observations) observations")
+            for type in cda.byType.keys.sorted() { lines.append("  \(pad(String(cda.byType[type]!), 9, right: true))  \(type)") }
+        }
+        if d.replacedByteCount > 0 { lines.append("Replaced bytes: \(d.replacedByteCount) (characters XML forbids)") }
+        if !d.warnings.isEmpty {
+            lines.append("Warnings:")
+            for w in d.warnings {
+                lines.append("  \(w.location.map { "\($0): " } ?? "")\(w.message)\(w.count > 1 ? " (\(w.count) times)" : "")")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
+        let padding = String(repeating: " ", count: max(0, width - text.count))
+        return right ? padding + text : text + padding
+    }
+}

@@ -1,0 +1,133 @@
+import HealthExport
+import HealthModel
+import HealthOutput
+import HealthQuery
+
+/// What changed in an export since an anchor (HealthKit: `HKAnchoredObjectQuery`), in
+/// batches of at most `limit` changes: added objects streamed, deletions and the new anchor at
+/// the end (`healthport changes EXPORT`, and the second half of `diff`).
+public struct ChangesRun: Sendable {
+    public var export: String
+    public var query: ObjectQuery
+    /// What was already seen; `nil` is the origin (every object is added). Its query must be
+    /// this run's.
+    public var anchor: QueryAnchor?
+    /// Where the anchor came from, for the message when it belongs to another query.
+    public var anchorName: String?
+    public var limit: Int?
+    public var format: ObjectFormat
+    public var output: String
+    /// Also write the new anchor to this file (atomically, after the changes).
+    public var anchorOutput: String?
+
+    public init(
+        export: String, query: ObjectQuery = ObjectQuery(), anchor: QueryAnchor? = nil, limit: Int? = nil,
+        format: ObjectFormat = .ndjson, output: String = "-", anchorOutput: String? = nil
+    ) {
+        self.export = export
+        self.query = query
+        self.anchor = anchor
+        self.limit = limit
+        self.format = format
+        self.output = output
+        self.anchorOutput = anchorOutput
+    }
+
+    public struct Summary: Sendable {
+        public var added: Int
+        public var deleted: Int
+        public var newAnchor: QueryAnchor
+        public var warnings: [RepeatedWarning]
+    }
+
+    public func run(reporter: RunReporter = .silent, cancellation: RunCancellation? = nil) throws(RunError) -> Summary {
+        try RunError.wrapping { try execute(reporter: reporter, cancellation: cancellation) }
+    }
+
+    func execute(reporter: RunReporter, cancellation: RunCancellation?) throws -> Summary {
+        let executor = QueryExecutor(query)
+        try executor.validate()
+        let reporter = reporter.restricted(by: query.policy != nil)
+        let hash = query.identityHash
+        let base = anchor ?? .origin(queryHash: hash)
+        guard base.queryHash == hash else {
+            throw AnchorError("\(anchorName ?? "the anchor"): the anchor was made for another query (types, predicate, dates, sources or policy)")
+        }
+        let reader = try ExportReader.open(export)
+        let writer = try ChangeWriter.make(format, to: output)
+        let tracker = ChangeTracker(anchor: base, limit: limit, keepsNewAnchor: anchorOutput != nil)
+        let sink = ChangeSink(tracker: tracker, writer: writer, baseExportDate: base.baseExportDate, reporter: reporter)
+        do {
+            let read = GatedExportRead(reader: reader, executor: executor, reporter: reporter, cancellation: cancellation)
+            let (summary, _) = try read.run(into: sink)
+            try tracker.verify()
+            try sink.flush()
+            let newAnchor = try tracker.finish(exportDate: sink.header.exportDate?.secondsSince1970) { uuid, type in
+                try writer.deleted(uuid, type: type)
+            }
+            // The changes first, then the anchor: if writing the anchor fails, the consumer gets
+            // the same batch again rather than missing it.
+            try writer.finish(
+                added: tracker.emittedAdded, deleted: tracker.emittedDeleted, complete: newAnchor.target == nil,
+                position: newAnchor.position, anchorFile: anchorOutput)
+            if let anchorOutput { try newAnchor.save(to: anchorOutput) }
+            return Summary(
+                added: tracker.emittedAdded, deleted: tracker.emittedDeleted, newAnchor: newAnchor,
+                warnings: summary.repeatedWarnings(underPolicy: query.policy != nil))
+        } catch {
+            writer.abandon()
+            throw error
+        }
+    }
+}
+
+/// After the gate: objects the anchor has not seen are written as added.
+final class ChangeSink: ObjectSink {
+    let tracker: ChangeTracker
+    let writer: ChangeWriter
+    let baseExportDate: Int64?
+    let reporter: RunReporter
+    var header = ExportHeader()
+    /// Added objects held back until the anchor is seen to belong to this export (one of its
+    /// objects met), so that a foreign anchor usually fails before anything is written.
+    var pending: [HealthObject] = []
+    var confirmed = false
+    static let pendingLimit = 5000
+
+    init(tracker: ChangeTracker, writer: ChangeWriter, baseExportDate: Int64?, reporter: RunReporter) {
+        self.tracker = tracker
+        self.writer = writer
+        self.baseExportDate = baseExportDate
+        self.reporter = reporter
+    }
+
+    func flush() throws {
+        confirmed = true
+        for object in pending { try writer.added(object) }
+        pending.removeAll()
+    }
+
+    func exportDidBegin(_ header: ExportHeader) throws {
+        self.header = header
+        try tracker.checkTarget(exportDate: header.exportDate?.secondsSince1970)
+        if let base = baseExportDate, let new = header.exportDate?.secondsSince1970, new < base {
+            reporter.warning(
+                ExportWarning(
+                    key: "older-export", message: "the new export is older than the anchor's (or the exports are given in the wrong order)",
+                    location: nil))
+        }
+        try writer.begin(header)
+    }
+
+    func consume(_ object: HealthObject) throws {
+        try tracker.consume(object) { added in
+            if confirmed {
+                try writer.added(added)
+            } else {
+                pending.append(added)
+                if pending.count >= Self.pendingLimit { try flush() }
+            }
+        }
+        if !confirmed && tracker.hasMatchedBase { try flush() }
+    }
+}

@@ -1,0 +1,84 @@
+import HealthExport
+import HealthModel
+import HealthOutput
+import HealthQuery
+
+/// Clinical records with their FHIR resources embedded (`healthport clinical`).
+public struct ClinicalRecordRun: Sendable {
+    public var export: String
+    /// Its types are narrowed to the clinical ones.
+    public var query: ObjectQuery
+    /// One JSON array instead of NDJSON.
+    public var json: Bool
+    public var output: String
+
+    public init(export: String, query: ObjectQuery = ObjectQuery(), json: Bool = false, output: String = "-") {
+        self.export = export
+        self.query = query
+        self.json = json
+        self.output = output
+    }
+
+    public struct Summary: Sendable {
+        public var written: Int
+        public var warnings: [RepeatedWarning]
+    }
+
+    public func run(reporter: RunReporter = .silent, cancellation: RunCancellation? = nil) throws(RunError) -> Summary {
+        try RunError.wrapping {
+            var query = self.query
+            let clinicalTypes = Set(TypeCatalogue.all.filter { $0.kind == .clinicalRecord }.map(\.identifier))
+            query.types = query.types.map { $0.intersection(clinicalTypes) } ?? nil
+            let executor = QueryExecutor(query)
+            let reporter = reporter.restricted(by: query.policy != nil)
+            let reader = try ExportReader.open(export)
+            let writer = try AttachmentRecordWriter.make(json: json, to: output)
+            do {
+                let sink = ClinicalRecordSink(reader: reader, writer: writer, reporter: reporter)
+                let read = GatedExportRead(reader: reader, executor: executor, reporter: reporter, cancellation: cancellation)
+                let (summary, gate) = try read.run(
+                    into: sink, types: executor.typesToRead ?? clinicalTypes.union(["HKClinicalTypeIdentifierPatientRecord"]))
+                try writer.finish()
+                return Summary(written: gate.admitted, warnings: summary.repeatedWarnings(underPolicy: query.policy != nil))
+            } catch {
+                writer.abandon()
+                throw error
+            }
+        }
+    }
+}
+
+/// After the gate: clinical records written with their FHIR resource read from its file.
+final class ClinicalRecordSink: ObjectSink {
+    let reader: ExportReader
+    let writer: AttachmentRecordWriter
+    let reporter: RunReporter
+
+    init(reader: ExportReader, writer: AttachmentRecordWriter, reporter: RunReporter) {
+        self.reader = reader
+        self.writer = writer
+        self.reporter = reporter
+    }
+
+    func exportDidBegin(_ header: ExportHeader) throws {}
+
+    func consume(_ object: HealthObject) throws {
+        guard case .clinicalRecord(let record) = object else { return }
+        var resource: [UInt8]? = nil
+        if let path = record.resourceFilePath {
+            do {
+                if let data = try reader.attachment(path) {
+                    resource = CompactJSON.bytes(of: data)
+                    if resource == nil {
+                        reporter.warning(.sideFile("the FHIR resource \(path) is not valid JSON; the record is written without it"))
+                    }
+                } else {
+                    reporter.warning(.sideFile("the FHIR resource \(path) is missing from the export"))
+                }
+            } catch let error as ExportError where error.code == .unsafeMemberPath {
+                reporter.warning(.sideFile(error.message))
+            }
+        }
+        try writer.write(record, resource: resource)
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import HealthExport
+import HealthModel
+import HealthOutput
+import HealthQuery
+
+/// A conversion: every object of an export the query admits, in document order, in one format
+/// (`healthport convert`).
+///
+/// For example:
+/// ```swift
+/// var run = ConversionRun(export: "export.zip", format: .csv, output: "health-csv")
+/// run.query.types = ["HKQuantityTypeIdentifierStepCount"]
+/// let summary = try run.run()
+/// ```
+public struct ConversionRun: Sendable {
+    /// The export: a zip, the unzipped folder, export.xml, healthport's NDJSON, or `-`.
+    public var export: String
+    public var query: ObjectQuery
+    public var format: ObjectFormat
+    /// A file (NDJSON, JSON, export; `X.zip` makes an export archive), a folder (CSV), or `-`.
+    public var output: String
+    /// Workouts carry their routes' points, read from the GPX files.
+    public var includeRoutes = false
+    /// Read a broken export up to the break instead of failing (`Summary.salvageStop`).
+    public var salvage = false
+    /// Threads; `nil` is every core.
+    public var jobs: Int?
+    /// The chunk size of parallel reads; `nil` is the reader's default.
+    public var parallelChunkBytes: Int?
+
+    public init(export: String, query: ObjectQuery = ObjectQuery(), format: ObjectFormat = .ndjson, output: String = "-") {
+        self.export = export
+        self.query = query
+        self.format = format
+        self.output = output
+    }
+
+    public struct Summary: Sendable {
+        /// The export's header, as the consumer may see it.
+        public var header: ExportHeader
+        /// Objects written (after the query and the policy).
+        public var written: Int
+        public var warnings: [RepeatedWarning]
+        /// With `salvage`: where the broken export stopped; what came before was written.
+        public var salvageStop: RunError?
+    }
+
+    /// - Throws: `RunError`; the output is then left as it was (nothing half-written).
+    public func run(reporter: RunReporter = .silent, cancellation: RunCancellation? = nil) throws(RunError) -> Summary {
+        try RunError.wrapping { try execute(reporter: reporter, cancellation: cancellation) }
+    }
+
+    private func execute(reporter: RunReporter, cancellation: RunCancellation?) throws -> Summary {
+        let executor = QueryExecutor(query)
+        try executor.validate()
+        let reporter = reporter.restricted(by: query.policy != nil)
+        let reader = try ExportReader.open(export, jobs: jobs)
+        let writer = try makeWriter(reader: reader, executor: executor, reporter: reporter)
+        do {
+            let output = WriterSink(writer)
+            let read = GatedExportRead(reader: reader, executor: executor, reporter: reporter, cancellation: cancellation)
+            let threads = jobs ?? ProcessInfo.processInfo.activeProcessorCount
+            let summary: ExportReader.Summary
+            var written: Int
+            if threads > 1, reader.canReadInParallel, !includeRoutes, !salvage, let chunks = ParallelConversion(writer: writer) {
+                (summary, written) = try chunks.read(
+                    reader, into: output, executor: executor, jobs: threads, reporter: reporter, cancellation: cancellation,
+                    chunkBytes: parallelChunkBytes ?? ExportReader.parallelChunkBytes)
+            } else {
+                let sink: any ObjectSink =
+                    includeRoutes ? RouteAttachingSink(into: output, routes: RouteLoading(reader: reader, reporter: reporter)) : output
+                let (readSummary, gate) = try read.run(into: sink, salvage: salvage)
+                summary = readSummary
+                written = gate.admitted
+            }
+            if summary.salvageStop != nil && !output.hasBegun { try output.exportDidBegin(executor.header(summary.header)) }
+            try writer.finish()
+            return Summary(
+                header: executor.header(summary.header), written: written,
+                warnings: summary.repeatedWarnings(underPolicy: query.policy != nil),
+                salvageStop: summary.salvageStop.map { RunError($0) })
+        } catch {
+            writer.abandon()
+            throw error
+        }
+    }
+
+    private func makeWriter(reader: ExportReader, executor: QueryExecutor, reporter: RunReporter) throws -> any ObjectWriter {
+        try ObjectWriters.make(
+            format, to: output, csvLayout: .folderOfTables,
+            archive: { archive in
+                archive.additionalFiles = try Self.additionalArchiveFiles(reader: reader, executor: executor, reporter: reporter)
+            },
+            sideFile: { path in
+                guard let data = try reader.attachment(path) else {
+                    reporter.warning(.sideFile("\(path) is missing from the export; the archive lacks it too"))
+                    return nil
+                }
+                return data
+            })
+    }
+
+    /// What an export archive carries besides the side files its objects name: the ECG files
+    /// whose recordings pass the gate, and the CDA document when nothing is filtered (it holds
+    /// everything, and cannot be filtered faithfully).
+    static func additionalArchiveFiles(reader: ExportReader, executor: QueryExecutor, reporter: RunReporter) throws -> [String] {
+        var files: [String] = []
+        let gate = QueryGate(executor, into: DiscardingSink())
+        try ElectrocardiogramFiles.visible(in: reader, through: gate, reporter: reporter) { file, _ in files.append(file) }
+        let query = executor.query
+        let unfiltered = query.types == nil && query.predicate == nil && query.dateWindow == nil && query.sources.isEmpty
+            && query.devices.isEmpty && query.uuids.isEmpty && query.outputUnit == nil && query.policy == nil
+        if unfiltered, reader.layout.sideFiles.contains("export_cda.xml") { files.append("export_cda.xml") }
+        return files
+    }
+}
+
+/// A sink that keeps nothing, for gates used one object at a time.
+final class DiscardingSink: ObjectSink {
+    func exportDidBegin(_ header: ExportHeader) throws {}
+    func consume(_ object: HealthObject) throws {}
+}

@@ -1,0 +1,37 @@
+import HealthModel
+import HealthQuery
+
+/// The changes from one export to another: an anchor of the old one, then the changes of the
+/// new one since it (`healthport diff`).
+public struct DiffRun: Sendable {
+    public var oldExport: String
+    public var newExport: String
+    public var query: ObjectQuery
+    public var format: ObjectFormat
+    public var output: String
+    /// Also write the anchor of the new export to this file.
+    public var anchorOutput: String?
+
+    public init(
+        oldExport: String, newExport: String, query: ObjectQuery = ObjectQuery(), format: ObjectFormat = .ndjson,
+        output: String = "-", anchorOutput: String? = nil
+    ) {
+        self.oldExport = oldExport
+        self.newExport = newExport
+        self.query = query
+        self.format = format
+        self.output = output
+        self.anchorOutput = anchorOutput
+    }
+
+    public func run(reporter: RunReporter = .silent, cancellation: RunCancellation? = nil) throws(RunError) -> ChangesRun.Summary {
+        try RunError.wrapping {
+            let old = try AnchorRun(export: oldExport, query: query).execute(reporter: reporter, cancellation: cancellation)
+            let changes = ChangesRun(
+                export: newExport, query: query, anchor: old.anchor, limit: nil, format: format, output: output, anchorOutput: anchorOutput)
+            var summary = try changes.execute(reporter: reporter, cancellation: cancellation)
+            summary.warnings = old.warnings + summary.warnings
+            return summary
+        }
+    }
+}

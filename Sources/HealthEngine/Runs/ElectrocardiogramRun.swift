@@ -1,0 +1,50 @@
+import HealthExport
+import HealthModel
+import HealthOutput
+import HealthQuery
+
+/// The Apple Watch electrocardiograms of an export (`healthport ecg`): classification, sample
+/// rate, lead and microvolt samples, each through the gate like every other object.
+///
+/// An ECG file has no source, device record or metadata, so source, device and predicates
+/// over those match nothing.
+public struct ElectrocardiogramRun: Sendable {
+    public var export: String
+    public var query: ObjectQuery
+    /// One JSON array instead of NDJSON.
+    public var json: Bool
+    public var output: String
+
+    public init(export: String, query: ObjectQuery = ObjectQuery(), json: Bool = false, output: String = "-") {
+        self.export = export
+        self.query = query
+        self.json = json
+        self.output = output
+    }
+
+    /// - Returns: how many recordings were written.
+    @discardableResult
+    public func run(reporter: RunReporter = .silent, cancellation: RunCancellation? = nil) throws(RunError) -> Int {
+        try RunError.wrapping {
+            let executor = QueryExecutor(query)
+            try executor.validate()
+            let reporter = reporter.restricted(by: query.policy != nil)
+            let reader = try ExportReader.open(export)
+            let writer = try AttachmentRecordWriter.make(json: json, to: output)
+            let gate = QueryGate(executor, into: DiscardingSink())
+            var written = 0
+            do {
+                try ElectrocardiogramFiles.visible(in: reader, through: gate, reporter: reporter) { _, ecg in
+                    if cancellation?.isCancelled == true { throw CancellationError() }
+                    try writer.write(ecg)
+                    written += 1
+                }
+                try writer.finish()
+            } catch {
+                writer.abandon()
+                throw error
+            }
+            return written
+        }
+    }
+}

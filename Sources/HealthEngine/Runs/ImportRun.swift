@@ -1,0 +1,83 @@
+import Foundation
+import HealthExport
+import HealthModel
+import HealthStore
+
+/// An export into the store, all or nothing: what is new is added, what disappeared becomes a
+/// deleted object (`healthport import`). The owner's store holds everything; policies apply
+/// when it is read.
+public struct ImportRun: Sendable {
+    public var export: String
+    public var store: String
+    /// Import even an export older than the last import, or one that shares little with the
+    /// store.
+    public var force = false
+
+    public init(export: String, store: String) {
+        self.export = export
+        self.store = store
+    }
+
+    public struct Summary: Sendable {
+        public var result: HealthStore.ImportSummary
+        public var warnings: [RepeatedWarning]
+    }
+
+    public func run(reporter: RunReporter = .silent, cancellation: RunCancellation? = nil) throws(RunError) -> Summary {
+        try RunError.wrapping {
+            let reader = try ExportReader.open(export)
+            let healthStore = try HealthStore.openForWriting(at: store)
+            let objects = ObjectCount()
+            let source = ExportObjectSource(
+                reader, warning: { reporter.warning($0) },
+                progress: { value in
+                    if cancellation?.isCancelled == true { return }
+                    reporter.progress(RunProgress(bytesRead: value.bytesRead, totalBytes: value.totalBytes, objects: objects.value))
+                })
+            let result = try healthStore.importObjects(
+                from: CancellableSource(source, cancellation: cancellation),
+                inputName: export == "-" ? "-" : URL(fileURLWithPath: export).lastPathComponent, force: force,
+                objectsRead: { objects.value = $0 })
+            return Summary(result: result, warnings: source.summary?.repeatedWarnings(underPolicy: false) ?? [])
+        }
+    }
+}
+
+/// The count the reading thread updates and progress shows.
+private final class ObjectCount: @unchecked Sendable {
+    // Written by the reading thread, read by the same thread's progress callback.
+    var value = 0
+}
+
+/// A source that stops (`CancellationError`) when its run is cancelled; the import then rolls
+/// back and the store stays at its previous anchor.
+private final class CancellableSource: ObjectSource {
+    let source: any ObjectSource
+    let cancellation: RunCancellation?
+
+    init(_ source: any ObjectSource, cancellation: RunCancellation?) {
+        self.source = source
+        self.cancellation = cancellation
+    }
+
+    func stream(into sink: any ObjectSink) throws {
+        guard let cancellation else { return try source.stream(into: sink) }
+        try source.stream(into: CancellingSink(sink, cancellation: cancellation))
+    }
+
+    final class CancellingSink: ObjectSink {
+        let sink: any ObjectSink
+        let cancellation: RunCancellation
+        var count = 0
+        init(_ sink: any ObjectSink, cancellation: RunCancellation) {
+            self.sink = sink
+            self.cancellation = cancellation
+        }
+        func exportDidBegin(_ header: ExportHeader) throws { try sink.exportDidBegin(header) }
+        func consume(_ object: HealthObject) throws {
+            count &+= 1
+            if count & 1023 == 0, cancellation.isCancelled { throw CancellationError() }
+            try sink.consume(object)
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import HealthExport
+import HealthModel
+import HealthQuery
+
+/// What an export holds (`healthport info`): its inventory through the query's gate, as an
+/// `ExportInfo` value.
+public struct InventoryRun: Sendable {
+    public var export: String
+    /// Usually everything; a policy limits the inventory to what its consumer may read.
+    public var query: ObjectQuery
+    /// Also read export_cda.xml and count its observations by type (it can be gigabytes).
+    /// Refused under a policy: the CDA document holds everything and cannot be filtered.
+    public var includeCDA = false
+
+    public init(export: String, query: ObjectQuery = ObjectQuery()) {
+        self.export = export
+        self.query = query
+    }
+
+    public func run(reporter: RunReporter = .silent, cancellation: RunCancellation? = nil) throws(RunError) -> ExportInfo {
+        try RunError.wrapping { try execute(reporter: reporter, cancellation: cancellation) }
+    }
+
+    private func execute(reporter: RunReporter, cancellation: RunCancellation?) throws -> ExportInfo {
+        let underPolicy = query.policy != nil
+        if includeCDA && underPolicy {
+            throw QueryError(.errorInvalidArgument, "--cda reads the whole CDA document, which a policy cannot filter")
+        }
+        let executor = QueryExecutor(query)
+        try executor.validate()
+        // The info lists the warnings itself; they are not reported as the read goes.
+        var silent = reporter
+        silent.warning = { _ in }
+        let reader = try ExportReader.open(export)
+        let sink = InventorySink()
+        let read = GatedExportRead(reader: reader, executor: executor, reporter: silent, cancellation: cancellation)
+        let (summary, gate) = try read.run(into: sink, objects: { sink.inventory.objectCount })
+        var inventory = sink.inventory
+        inventory.sort()
+        var electrocardiograms: Int? = nil
+        if underPolicy {
+            var count = 0
+            try ElectrocardiogramFiles.visible(in: reader, through: gate, reporter: silent) { _, _ in count += 1 }
+            electrocardiograms = count
+        }
+        var info = ExportInfo(
+            reader: reader, summary: summary, header: executor.header(summary.header), inventory: inventory, underPolicy: underPolicy, electrocardiograms: electrocardiograms)
+        if includeCDA { info.document.cda = try CDAReader.summarize(reader) }
+        return info
+    }
+}
+
+/// After the gate: the inventory's tallies.
+final class InventorySink: ObjectSink {
+    var inventory = ExportInventory()
+    func exportDidBegin(_ header: ExportHeader) throws {}
+    func consume(_ object: HealthObject) throws { inventory.add(object) }
+}

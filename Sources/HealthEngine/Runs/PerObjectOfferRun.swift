@@ -1,0 +1,40 @@
+import HealthExport
+import HealthModel
+import HealthQuery
+
+/// The objects of a per-object type (vision prescriptions) that a per-object authorization
+/// request offers the person, one by one, as HealthKit's sheet does (`healthport auth
+/// request-per-object`). The owner reads here, so no policy applies.
+public struct PerObjectOfferRun: Sendable {
+    public var export: String
+    /// One type, and optionally a predicate over it.
+    public var query: ObjectQuery
+    /// At most this many are offered.
+    public static let offerLimit = 10_000
+
+    public init(export: String, query: ObjectQuery) {
+        self.export = export
+        self.query = query
+    }
+
+    public func run(cancellation: RunCancellation? = nil) throws(RunError) -> [HealthObject] {
+        try RunError.wrapping {
+            let executor = QueryExecutor(query)
+            try executor.validate()
+            let sink = OfferedObjects()
+            let read = GatedExportRead(reader: try ExportReader.open(export), executor: executor, reporter: .silent, cancellation: cancellation)
+            _ = try read.run(into: sink)
+            return sink.objects
+        }
+    }
+}
+
+/// After the gate: the objects offered.
+final class OfferedObjects: ObjectSink {
+    var objects: [HealthObject] = []
+    func exportDidBegin(_ header: ExportHeader) throws {}
+    func consume(_ object: HealthObject) throws {
+        guard objects.count < PerObjectOfferRun.offerLimit else { return }
+        objects.append(object)
+    }
+}

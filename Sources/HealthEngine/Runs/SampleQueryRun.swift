@@ -1,0 +1,114 @@
+import HealthExport
+import HealthModel
+import HealthOutput
+import HealthQuery
+import HealthStore
+
+/// A sample query (HealthKit: `HKSampleQueryDescriptor`): the objects an export or the store
+/// holds that the query admits, sorted, at most `limit` of them (`healthport query`).
+///
+/// Sorting with a limit keeps only that many objects in memory; a full sort spills sorted runs
+/// to private temporary files. Without a sort, a limit stops the read early.
+public struct SampleQueryRun: Sendable {
+    public var input: ObjectInput
+    public var query: ObjectQuery
+    public var sortDescriptors: [ObjectSortDescriptor]
+    public var limit: Int?
+    public var format: ObjectFormat
+    /// A file (CSV: one table), or `-`.
+    public var output: String
+
+    public init(
+        input: ObjectInput, query: ObjectQuery = ObjectQuery(), sortDescriptors: [ObjectSortDescriptor] = [], limit: Int? = nil,
+        format: ObjectFormat = .ndjson, output: String = "-"
+    ) {
+        self.input = input
+        self.query = query
+        self.sortDescriptors = sortDescriptors
+        self.limit = limit
+        self.format = format
+        self.output = output
+    }
+
+    public struct Summary: Sendable {
+        public var written: Int
+        public var warnings: [RepeatedWarning]
+    }
+
+    public func run(reporter: RunReporter = .silent, cancellation: RunCancellation? = nil) throws(RunError) -> Summary {
+        try RunError.wrapping { try execute(reporter: reporter, cancellation: cancellation) }
+    }
+
+    private func execute(reporter: RunReporter, cancellation: RunCancellation?) throws -> Summary {
+        let executor = QueryExecutor(query)
+        try executor.validate()
+        let reporter = reporter.restricted(by: query.policy != nil)
+        let opened = try OpenedInput(input)
+        if format == .export, output.lowercased().hasSuffix(".zip") {
+            throw QueryError(
+                .errorInvalidArgument, "query writes export.xml; make an export archive with healthport convert --format export --output X.zip")
+        }
+        let writer = try ObjectWriters.make(format, to: output, csvLayout: .singleTable)
+        let sink = SortingLimitingSink(
+            writer: writer, sorter: sortDescriptors.isEmpty ? nil : ExternalSorter(sortDescriptors: sortDescriptors, limit: limit),
+            limit: limit)
+        do {
+            var warnings: [RepeatedWarning] = []
+            do {
+                switch opened {
+                case .export(let reader):
+                    let read = GatedExportRead(reader: reader, executor: executor, reporter: reporter, cancellation: cancellation)
+                    let (summary, _) = try read.run(into: sink)
+                    warnings = summary.repeatedWarnings(underPolicy: query.policy != nil)
+                case .store(let store):
+                    try store.read(query: executor, into: sink, isCancelled: cancellation?.check)
+                }
+            } catch is EnoughObjects {
+                // The limit was reached without a sort: the rest is not read.
+            }
+            try sink.finish()
+            try writer.finish()
+            return Summary(written: sink.written, warnings: warnings)
+        } catch {
+            writer.abandon()
+            throw error
+        }
+    }
+}
+
+/// After the gate: sorts (through the external sorter) or stops at the limit.
+final class SortingLimitingSink: ObjectSink {
+    private let writer: any ObjectWriter
+    private let sorter: ExternalSorter?
+    private let limit: Int?
+    private(set) var written = 0
+
+    init(writer: any ObjectWriter, sorter: ExternalSorter?, limit: Int?) {
+        self.writer = writer
+        self.sorter = sorter
+        self.limit = limit
+    }
+
+    func exportDidBegin(_ header: ExportHeader) throws {
+        try writer.begin(header)
+    }
+
+    func consume(_ object: HealthObject) throws {
+        if let sorter {
+            try sorter.add(object, payload: try writer.encode(object))
+            return
+        }
+        // Without a sort, a limit keeps the first objects in document order and stops reading.
+        if let limit, written >= limit { throw EnoughObjects() }
+        try writer.write(object)
+        written += 1
+        if let limit, written >= limit { throw EnoughObjects() }
+    }
+
+    func finish() throws {
+        try sorter?.drain { record in
+            try writer.writeEncoded(record)
+            written += 1
+        }
+    }
+}

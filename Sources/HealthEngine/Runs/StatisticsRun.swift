@@ -1,0 +1,111 @@
+import Foundation
+import HealthExport
+import HealthModel
+import HealthQuery
+import HealthStore
+
+/// Statistics of one quantity type per calendar interval, sources merged as the Health app
+/// merges them (HealthKit: `HKStatisticsCollectionQuery`; `healthport stats`).
+public struct StatisticsRun: Sendable {
+    public var input: ObjectInput
+    /// Must select exactly one quantity type; its other parts filter the samples.
+    public var query: ObjectQuery
+    public var interval: CalendarIntervals.Unit = .day
+    public var intervalCount = 1
+    /// A date intervals align with (default: midnight, 3 January 2000 for weeks, a Monday;
+    /// 1 January 2000 otherwise), in `timeZone`.
+    public var anchorDate: String?
+    /// `nil`: the samples' most frequent time zone (HKTimeZone), else the system's.
+    public var timeZone: TimeZone?
+    /// `nil`: the type's defaults (HealthKit's valid options for its aggregation style).
+    public var options: StatisticsOptions?
+    /// Also compute each source's own statistics (adds `.separateBySource`).
+    public var separateBySource = false
+    /// Source names, highest priority first.
+    public var sourcePriority: [String] = []
+
+    public init(input: ObjectInput, query: ObjectQuery) {
+        self.input = input
+        self.query = query
+    }
+
+    /// The statistics, ready to render.
+    public struct Result: Sendable {
+        public var intervals: [IntervalStatistics]
+        public var options: StatisticsOptions
+        public var unit: String
+        public var timeZone: TimeZone
+        public var warnings: [RepeatedWarning]
+    }
+
+    public func run(reporter: RunReporter = .silent, cancellation: RunCancellation? = nil) throws(RunError) -> Result {
+        try RunError.wrapping { try execute(reporter: reporter, cancellation: cancellation) }
+    }
+
+    private func execute(reporter: RunReporter, cancellation: RunCancellation?) throws -> Result {
+        var query = self.query
+        guard let types = query.types, types.count == 1, let type = types.first,
+            let entry = TypeCatalogue.entry(for: type), entry.kind == .quantity, let style = entry.aggregationStyle
+        else {
+            throw QueryError(.errorInvalidArgument, "statistics need exactly one quantity type: --type StepCount, HeartRate, …")
+        }
+        var statisticsOptions = options ?? StatisticsOptions.defaults(for: style)
+        if separateBySource { statisticsOptions.insert(.separateBySource) }
+        if statisticsOptions.subtracting(.separateBySource).isEmpty {
+            statisticsOptions.formUnion(StatisticsOptions.defaults(for: style))
+        }
+        try statisticsOptions.validate(for: style, type: type)
+        let unit = try query.outputUnit ?? HealthUnit.cached(entry.canonicalUnit ?? "count")
+        query.outputUnit = nil
+        let executor = QueryExecutor(query)
+        try executor.validate()
+        let reporter = reporter.restricted(by: query.policy != nil)
+        // Without an explicit zone, the zone is decided after reading (the samples' HKTimeZone).
+        var zone = timeZone ?? TimeZone.current
+        let anchorText = anchorDate ?? (interval == .week ? "2000-01-03" : "2000-01-01")
+        func intervals(in zone: TimeZone) throws -> CalendarIntervals {
+            guard let anchorSeconds = PredicateValue.parseDate(anchorText, timeZone: zone) else {
+                throw QueryError(.errorInvalidArgument, "--anchor-date: invalid date '\(anchorText)'")
+            }
+            return CalendarIntervals(unit: interval, count: intervalCount, anchor: Date(timeIntervalSince1970: anchorSeconds), timeZone: zone)
+        }
+        let collector = StatisticsCollector(
+            style: style, options: statisticsOptions, intervals: try intervals(in: zone), priority: SourcePriority(explicit: sourcePriority))
+        let sink = StatisticsSink(collector: collector, unit: unit)
+        var warnings: [RepeatedWarning] = []
+        switch try OpenedInput(input) {
+        case .export(let reader):
+            let read = GatedExportRead(reader: reader, executor: executor, reporter: reporter, cancellation: cancellation)
+            warnings = try read.run(into: sink).summary.repeatedWarnings(underPolicy: query.policy != nil)
+        case .store(let store):
+            try store.read(query: executor, into: sink, isCancelled: cancellation?.check)
+        }
+        if timeZone == nil, let sampleZone = collector.mostFrequentTimeZone {
+            zone = sampleZone
+            collector.intervals = try intervals(in: zone)
+        }
+        return Result(intervals: collector.results(), options: statisticsOptions, unit: unit.text, timeZone: zone, warnings: warnings)
+    }
+}
+
+/// After the gate: quantity samples into the collector, in the statistics' unit.
+final class StatisticsSink: ObjectSink {
+    let collector: StatisticsCollector
+    let unit: HealthUnit
+
+    init(collector: StatisticsCollector, unit: HealthUnit) {
+        self.collector = collector
+        self.unit = unit
+    }
+
+    func exportDidBegin(_ header: ExportHeader) throws {}
+
+    func consume(_ object: HealthObject) throws {
+        guard case .quantitySample(let sample) = object else { return }
+        let from = try HealthUnit.cached(sample.quantity.unit)
+        guard from.isCompatible(with: unit) else {
+            throw QueryError(.errorInvalidArgument, "a sample in '\(sample.quantity.unit)' does not convert to '\(unit.text)'")
+        }
+        collector.add(sample.sample, value: try from.convert(sample.quantity.value.value, to: unit))
+    }
+}

@@ -1,0 +1,63 @@
+import HealthModel
+
+/// The one place where a query and its authorization policy meet the objects: a sink that
+/// passes on what the query admits, as the consumer may see it, and nothing else.
+///
+/// Every run reads through one (an export's objects, NDJSON, the store's rows), so that no
+/// format, command or server answer can forget the policy: HealthKit applies authorization
+/// inside query execution, and so does healthport. The header goes through too, with only the
+/// characteristics the policy grants.
+///
+/// Cheap on the hot path: without a policy or an output unit, admitted objects are passed on
+/// as they are (a copy would retain every string in them).
+public final class QueryGate: ObjectSink {
+    public let executor: QueryExecutor
+    private let downstream: any ObjectSink
+    private let isCancelled: (@Sendable () -> Bool)?
+    /// Objects passed on so far (after the query and the policy: a count of hidden objects
+    /// would hint at them).
+    public private(set) var admitted = 0
+    private var sinceCancellationCheck = 0
+
+    /// - Parameters:
+    ///   - isCancelled: asked every 1,024 objects; when it answers true the read stops with
+    ///     `CancellationError`.
+    public init(_ executor: QueryExecutor, into downstream: any ObjectSink, isCancelled: (@Sendable () -> Bool)? = nil) {
+        self.executor = executor
+        self.downstream = downstream
+        self.isCancelled = isCancelled
+    }
+
+    public func exportDidBegin(_ header: ExportHeader) throws {
+        try downstream.exportDidBegin(executor.header(header))
+    }
+
+    @inline(__always)
+    public func consume(_ object: HealthObject) throws {
+        if let isCancelled {
+            sinceCancellationCheck &+= 1
+            if sinceCancellationCheck & 1023 == 0, isCancelled() { throw CancellationError() }
+        }
+        guard executor.admits(object) else { return }
+        admitted &+= 1
+        if executor.transformsObjects {
+            try downstream.consume(try executor.transform(object))
+        } else {
+            try downstream.consume(object)
+        }
+    }
+
+    /// One object through the gate, for callers that hold objects rather than stream them
+    /// (side files read on their own, the store's change rows): `nil` when the query or the
+    /// policy hides it.
+    public func visible(_ object: HealthObject) throws -> HealthObject? {
+        guard executor.admits(object) else { return nil }
+        return executor.transformsObjects ? try executor.transform(object) : object
+    }
+}
+
+/// What a sink does when told there is no more to read (a limit reached): thrown by a sink,
+/// it stops the source, and the run ends normally.
+public struct EnoughObjects: Error, Sendable {
+    public init() {}
+}
