@@ -36,10 +36,10 @@ public struct ClinicalRecordRun: Sendable {
             do {
                 let sink = ClinicalRecordSink(reader: reader, writer: writer, reporter: reporter)
                 let read = GatedExportRead(reader: reader, executor: executor, reporter: reporter, cancellation: cancellation)
-                let (summary, gate) = try read.run(
-                    into: sink, types: executor.typesToRead ?? clinicalTypes.union(["HKClinicalTypeIdentifierPatientRecord"]))
+                let readable = clinicalTypes.union(["HKClinicalTypeIdentifierPatientRecord"])
+                let (summary, _) = try read.run(into: sink, types: executor.typesToRead.map { $0.intersection(readable) } ?? readable)
                 try writer.finish()
-                return Summary(written: gate.admitted, warnings: summary.repeatedWarnings(underPolicy: query.policy != nil))
+                return Summary(written: sink.written, warnings: summary.repeatedWarnings(underPolicy: query.policy != nil))
             } catch {
                 writer.abandon()
                 throw error
@@ -53,6 +53,7 @@ final class ClinicalRecordSink: ObjectSink {
     let reader: ExportReader
     let writer: AttachmentRecordWriter
     let reporter: RunReporter
+    private(set) var written = 0
 
     init(reader: ExportReader, writer: AttachmentRecordWriter, reporter: RunReporter) {
         self.reader = reader
@@ -80,5 +81,6 @@ final class ClinicalRecordSink: ObjectSink {
             }
         }
         try writer.write(record, resource: resource)
+        written += 1
     }
 }
