@@ -23,17 +23,15 @@ public struct AnchorRun: Sendable {
     }
 
     func execute(reporter: RunReporter, cancellation: RunCancellation?) throws -> Summary {
-        let executor = QueryExecutor(query)
-        try executor.validate()
-        let reporter = reporter.restricted(by: query.policy != nil)
+        let context = try RunContext(query: query, reporter: reporter, cancellation: cancellation)
         let reader = try ExportReader.open(export)
         let sink = IdentityCollector()
-        let read = GatedExportRead(reader: reader, executor: executor, reporter: reporter, cancellation: cancellation)
+        let read = context.read(reader)
         let (summary, _) = try read.run(into: sink, objects: { sink.set.count })
         sink.set.finish()
         let anchor = QueryAnchor(
             base: sink.set, baseExportDate: sink.header.exportDate?.secondsSince1970, queryHash: query.identityHash)
-        return Summary(anchor: anchor, warnings: summary.repeatedWarnings(underPolicy: query.policy != nil))
+        return Summary(anchor: anchor, warnings: context.warnings(of: summary))
     }
 }
 

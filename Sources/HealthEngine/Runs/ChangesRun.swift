@@ -45,9 +45,8 @@ public struct ChangesRun: Sendable {
     }
 
     func execute(reporter: RunReporter, cancellation: RunCancellation?) throws -> Summary {
-        let executor = QueryExecutor(query)
-        try executor.validate()
-        let reporter = reporter.restricted(by: query.policy != nil)
+        let context = try RunContext(query: query, reporter: reporter, cancellation: cancellation)
+        let reporter = context.reporter
         let hash = query.identityHash
         let base = anchor ?? .origin(queryHash: hash)
         guard base.queryHash == hash else {
@@ -58,7 +57,7 @@ public struct ChangesRun: Sendable {
         let tracker = ChangeTracker(anchor: base, limit: limit, keepsNewAnchor: anchorOutput != nil)
         let sink = ChangeSink(tracker: tracker, writer: writer, baseExportDate: base.baseExportDate, reporter: reporter)
         do {
-            let read = GatedExportRead(reader: reader, executor: executor, reporter: reporter, cancellation: cancellation)
+            let read = context.read(reader)
             let (summary, _) = try read.run(into: sink)
             try tracker.verify()
             try sink.flush()
@@ -73,7 +72,7 @@ public struct ChangesRun: Sendable {
             if let anchorOutput { try newAnchor.save(to: anchorOutput) }
             return Summary(
                 added: tracker.emittedAdded, deleted: tracker.emittedDeleted, newAnchor: newAnchor,
-                warnings: summary.repeatedWarnings(underPolicy: query.policy != nil))
+                warnings: context.warnings(of: summary))
         } catch {
             writer.abandon()
             throw error

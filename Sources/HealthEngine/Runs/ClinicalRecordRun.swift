@@ -29,17 +29,17 @@ public struct ClinicalRecordRun: Sendable {
             var query = self.query
             let clinicalTypes = Set(TypeCatalogue.all.filter { $0.kind == .clinicalRecord }.map(\.identifier))
             query.types = query.types.map { $0.intersection(clinicalTypes) } ?? nil
-            let executor = QueryExecutor(query)
-            let reporter = reporter.restricted(by: query.policy != nil)
+            let context = try RunContext(query: query, reporter: reporter, cancellation: cancellation, validates: false)
+            let (executor, reporter) = (context.executor, context.reporter)
             let reader = try ExportReader.open(export)
             let writer = try AttachmentRecordWriter.make(json: json, to: output)
             do {
                 let sink = ClinicalRecordSink(reader: reader, writer: writer, reporter: reporter)
-                let read = GatedExportRead(reader: reader, executor: executor, reporter: reporter, cancellation: cancellation)
+                let read = context.read(reader)
                 let readable = clinicalTypes.union(["HKClinicalTypeIdentifierPatientRecord"])
                 let (summary, _) = try read.run(into: sink, types: executor.typesToRead.map { $0.intersection(readable) } ?? readable)
                 try writer.finish()
-                return Summary(written: sink.written, warnings: summary.repeatedWarnings(underPolicy: query.policy != nil))
+                return Summary(written: sink.written, warnings: context.warnings(of: summary))
             } catch {
                 writer.abandon()
                 throw error

@@ -52,14 +52,13 @@ public struct ConversionRun: Sendable {
     }
 
     private func execute(reporter: RunReporter, cancellation: RunCancellation?) throws -> Summary {
-        let executor = QueryExecutor(query)
-        try executor.validate()
-        let reporter = reporter.restricted(by: query.policy != nil)
+        let context = try RunContext(query: query, reporter: reporter, cancellation: cancellation)
+        let (executor, reporter) = (context.executor, context.reporter)
         let reader = try ExportReader.open(export, jobs: jobs)
         let writer = try makeWriter(reader: reader, executor: executor, reporter: reporter)
         do {
             let output = WriterSink(writer)
-            let read = GatedExportRead(reader: reader, executor: executor, reporter: reporter, cancellation: cancellation)
+            let read = context.read(reader)
             let threads = jobs ?? ProcessInfo.processInfo.activeProcessorCount
             let summary: ExportReader.Summary
             var written: Int
@@ -78,7 +77,7 @@ public struct ConversionRun: Sendable {
             try writer.finish()
             return Summary(
                 header: executor.header(summary.header), written: written,
-                warnings: summary.repeatedWarnings(underPolicy: query.policy != nil),
+                warnings: context.warnings(of: summary),
                 salvageStop: summary.salvageStop.map { RunError($0) })
         } catch {
             writer.abandon()

@@ -26,9 +26,8 @@ public struct ElectrocardiogramRun: Sendable {
     @discardableResult
     public func run(reporter: RunReporter = .silent, cancellation: RunCancellation? = nil) throws(RunError) -> Int {
         try RunError.wrapping {
-            let executor = QueryExecutor(query)
-            try executor.validate()
-            let reporter = reporter.restricted(by: query.policy != nil)
+            let context = try RunContext(query: query, reporter: reporter, cancellation: cancellation)
+            let (executor, reporter) = (context.executor, context.reporter)
             let reader = try ExportReader.open(export)
             let writer = try AttachmentRecordWriter.make(json: json, to: output)
             let gate = QueryGate(executor, into: DiscardingSink())

@@ -36,12 +36,11 @@ public struct RouteRun: Sendable {
             throw QueryError(.errorInvalidArgument, "routes belong to workouts: --type may only be Workout")
         }
         query.types = [ObjectType.workout.identifier]
-        let executor = QueryExecutor(query)
-        try executor.validate()
-        let reporter = reporter.restricted(by: query.policy != nil)
+        let context = try RunContext(query: query, reporter: reporter, cancellation: cancellation)
+        let reporter = context.reporter
         let reader = try ExportReader.open(export)
         let sink = WorkoutsWithRoutes()
-        let read = GatedExportRead(reader: reader, executor: executor, reporter: reporter, cancellation: cancellation)
+        let read = context.read(reader)
         let (summary, _) = try read.run(into: sink)
         let writer = try RouteWriter.make(format, to: output)
         let loading = RouteLoading(reader: reader, reporter: reporter)
@@ -69,7 +68,7 @@ public struct RouteRun: Sendable {
             writer.abandon()
             throw error
         }
-        return Summary(routes: routes, warnings: summary.repeatedWarnings(underPolicy: query.policy != nil))
+        return Summary(routes: routes, warnings: context.warnings(of: summary))
     }
 }
 

@@ -40,9 +40,8 @@ public struct SampleQueryRun: Sendable {
     }
 
     private func execute(reporter: RunReporter, cancellation: RunCancellation?) throws -> Summary {
-        let executor = QueryExecutor(query)
-        try executor.validate()
-        let reporter = reporter.restricted(by: query.policy != nil)
+        let context = try RunContext(query: query, reporter: reporter, cancellation: cancellation)
+        let executor = context.executor
         let opened = try OpenedInput(input)
         if format == .export, output.lowercased().hasSuffix(".zip") {
             throw QueryError(
@@ -57,9 +56,9 @@ public struct SampleQueryRun: Sendable {
             do {
                 switch opened {
                 case .export(let reader):
-                    let read = GatedExportRead(reader: reader, executor: executor, reporter: reporter, cancellation: cancellation)
+                    let read = context.read(reader)
                     let (summary, _) = try read.run(into: sink)
-                    warnings = summary.repeatedWarnings(underPolicy: query.policy != nil)
+                    warnings = context.warnings(of: summary)
                 case .store(let store):
                     try store.read(query: executor, into: sink, isCancelled: cancellation?.check)
                 }

@@ -57,9 +57,8 @@ public struct StatisticsRun: Sendable {
         try statisticsOptions.validate(for: style, type: type)
         let unit = try query.outputUnit ?? HealthUnit.cached(entry.canonicalUnit ?? "count")
         query.outputUnit = nil
-        let executor = QueryExecutor(query)
-        try executor.validate()
-        let reporter = reporter.restricted(by: query.policy != nil)
+        let context = try RunContext(query: query, reporter: reporter, cancellation: cancellation)
+        let executor = context.executor
         // Without an explicit zone, the zone is decided after reading (the samples' HKTimeZone).
         var zone = timeZone ?? TimeZone.current
         let anchorText = anchorDate ?? (interval == .week ? "2000-01-03" : "2000-01-01")
@@ -75,8 +74,8 @@ public struct StatisticsRun: Sendable {
         var warnings: [RepeatedWarning] = []
         switch try OpenedInput(input) {
         case .export(let reader):
-            let read = GatedExportRead(reader: reader, executor: executor, reporter: reporter, cancellation: cancellation)
-            warnings = try read.run(into: sink).summary.repeatedWarnings(underPolicy: query.policy != nil)
+            let read = context.read(reader)
+            warnings = context.warnings(of: try read.run(into: sink).summary)
         case .store(let store):
             try store.read(query: executor, into: sink, isCancelled: cancellation?.check)
         }
