@@ -102,7 +102,7 @@ public struct BatchConversionRun: Sendable {
         let work = pending
         let workers = max(1, min(jobs, work.count))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            while let position = next.take(below: work.count) {
+            while cancellation?.isCancelled != true, let position = next.take(below: work.count) {
                 let index = work[position]
                 let entry = convert(index, executor: executor, reporter: reporter, cancellation: cancellation)
                 state.record(entry)
@@ -113,6 +113,8 @@ public struct BatchConversionRun: Sendable {
                 }
             }
         }
+        // Cancelled: what was published stays published and recorded; the rest is not begun.
+        if cancellation?.isCancelled == true { throw CancellationError() }
         return pending.filter { state.entry(person: persons[$0])?.isComplete != true }.count
     }
 

@@ -58,10 +58,10 @@ public struct StoreChangesRun: Sendable {
     }
 
     public func run(cancellation: RunCancellation? = nil) throws(RunError) -> Summary {
-        try RunError.wrapping { try execute() }
+        try RunError.wrapping { try execute(cancellation: cancellation) }
     }
 
-    func execute() throws -> Summary {
+    func execute(cancellation: RunCancellation?) throws -> Summary {
         let executor = QueryExecutor(query)
         try executor.validate()
         let store = try HealthStore.openForReading(at: self.store)
@@ -69,7 +69,10 @@ public struct StoreChangesRun: Sendable {
         do {
             let batch = try store.changes(
                 since: anchor, query: executor, limit: limit, header: { try writer.begin($0) },
-                added: { try writer.added($0) }, deleted: { try writer.deleted($0, type: $1) })
+                added: { object in
+                    if cancellation?.isCancelled == true { throw CancellationError() }
+                    try writer.added(object)
+                }, deleted: { try writer.deleted($0, type: $1) })
             try writer.finish(
                 added: batch.added, deleted: batch.deleted, complete: batch.complete, position: 0, anchorFile: anchorOutput,
                 storeAnchor: batch.newAnchor)

@@ -221,7 +221,7 @@ extension Healthport.Auth {
                 var policy = try AuthorizationPolicy.load(from: policyFile.policy)
                 var query = ObjectQuery(types: [identifier])
                 if let text = self.where { query.predicate = try PredicateParser.parse(text) }
-                let offered = try PerObjectOfferRun(export: input.export, query: query).run()
+                let offered = try PerObjectOfferRun(export: input.export, query: query).run(cancellation: Signals.cancellation)
                 var grants = policy.perObject[identifier] ?? AuthorizationPolicy.PerObjectGrants()
                 if offered.isEmpty {
                     FileHandle.standardError.write(Data("healthport: no \(TypeCatalogue.shortName(of: identifier)) objects to offer\n".utf8))

@@ -43,7 +43,7 @@ extension Healthport {
                     _ = try StoreChangesRun(
                         store: storePath, query: query, anchor: try StoreChangesRun.parseAnchor(anchor), limit: limit, format: output.format,
                         output: output.output, anchorOutput: anchorOutput
-                    ).run()
+                    ).run(cancellation: Signals.cancellation)
                     return
                 }
                 var run = ChangesRun(
@@ -52,7 +52,7 @@ extension Healthport {
                 run.anchorName = anchor
                 let progress = ProgressLine(forced: diagnostics.progress, quiet: diagnostics.quiet)
                 defer { progress.clear() }
-                let summary = try run.run(reporter: log.reporter(progress: progress))
+                let summary = try run.run(reporter: log.reporter(progress: progress), cancellation: Signals.cancellation)
                 progress.clear()
                 log.repeats(summary.warnings)
             }
@@ -78,7 +78,7 @@ extension Healthport {
             try log.run {
                 let progress = ProgressLine(forced: diagnostics.progress, quiet: diagnostics.quiet)
                 defer { progress.clear() }
-                let summary = try AnchorRun(export: input.export, query: try filter.makeQuery()).run(reporter: log.reporter(progress: progress))
+                let summary = try AnchorRun(export: input.export, query: try filter.makeQuery()).run(reporter: log.reporter(progress: progress), cancellation: Signals.cancellation)
                 progress.clear()
                 log.repeats(summary.warnings)
                 try summary.anchor.save(to: output)
@@ -114,7 +114,7 @@ extension Healthport {
                     anchorOutput: anchorOutput)
                 let progress = ProgressLine(forced: diagnostics.progress, quiet: diagnostics.quiet)
                 defer { progress.clear() }
-                let summary = try run.run(reporter: log.reporter(progress: progress))
+                let summary = try run.run(reporter: log.reporter(progress: progress), cancellation: Signals.cancellation)
                 progress.clear()
                 log.repeats(summary.warnings)
             }

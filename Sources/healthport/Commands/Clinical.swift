@@ -24,7 +24,7 @@ extension Healthport {
             try log.run {
                 guard format != .csv && format != .export else { throw QueryError(.errorInvalidArgument, "clinical writes ndjson or json") }
                 let summary = try ClinicalRecordRun(export: input.export, query: try filter.makeQuery(), json: format == .json, output: output)
-                    .run(reporter: log.reporter())
+                    .run(reporter: log.reporter(), cancellation: Signals.cancellation)
                 log.repeats(summary.warnings)
             }
         }

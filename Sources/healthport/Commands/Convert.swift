@@ -74,7 +74,7 @@ extension Healthport {
                     var run = batch
                     run.resume = resume
                     run.includeRoutes = includeRoutes
-                    let failed = try run.run(reporter: log.reporter())
+                    let failed = try run.run(reporter: log.reporter(), cancellation: Signals.cancellation)
                     if failed > 0 {
                         log.error("\(failed) of \(exports.count) exports failed; see \(output.output)/\(BatchManifest.fileName)")
                         throw ExitCode(ExitStatus.dataError.rawValue)
@@ -89,7 +89,7 @@ extension Healthport {
                     .map { max($0, 4096) }
                 let progress = ProgressLine(forced: diagnostics.progress, quiet: diagnostics.quiet)
                 defer { progress.clear() }
-                let summary = try run.run(reporter: log.reporter(progress: progress))
+                let summary = try run.run(reporter: log.reporter(progress: progress), cancellation: Signals.cancellation)
                 progress.clear()
                 log.repeats(summary.warnings)
                 if let stop = summary.salvageStop {

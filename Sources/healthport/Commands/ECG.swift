@@ -26,7 +26,7 @@ extension Healthport {
             try log.run {
                 guard format != .csv && format != .export else { throw QueryError(.errorInvalidArgument, "ecg writes ndjson or json") }
                 try ElectrocardiogramRun(export: input.export, query: try filter.makeQuery(), json: format == .json, output: output)
-                    .run(reporter: log.reporter())
+                    .run(reporter: log.reporter(), cancellation: Signals.cancellation)
             }
         }
     }

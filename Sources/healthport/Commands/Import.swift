@@ -34,7 +34,7 @@ extension Healthport {
                 run.force = force
                 let progress = ProgressLine(forced: diagnostics.progress, quiet: diagnostics.quiet)
                 defer { progress.clear() }
-                let summary = try run.run(reporter: log.reporter(progress: progress))
+                let summary = try run.run(reporter: log.reporter(progress: progress), cancellation: Signals.cancellation)
                 progress.clear()
                 log.repeats(summary.warnings)
                 let result = summary.result

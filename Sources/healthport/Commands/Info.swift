@@ -38,7 +38,7 @@ extension Healthport {
                 run.includeCDA = cda
                 let progress = ProgressLine(forced: diagnostics.progress, quiet: diagnostics.quiet)
                 defer { progress.clear() }
-                let info = try run.run(reporter: log.reporter(progress: progress))
+                let info = try run.run(reporter: log.reporter(progress: progress), cancellation: Signals.cancellation)
                 progress.clear()
                 let text = format == .json ? try info.json() : info.text()
                 FileHandle.standardOutput.write(Data(text.utf8))

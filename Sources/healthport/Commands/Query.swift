@@ -38,7 +38,7 @@ extension Healthport {
                     limit: limit, format: output.format, output: output.output)
                 let progress = ProgressLine(forced: diagnostics.progress, quiet: diagnostics.quiet)
                 defer { progress.clear() }
-                let summary = try run.run(reporter: log.reporter(progress: progress))
+                let summary = try run.run(reporter: log.reporter(progress: progress), cancellation: Signals.cancellation)
                 progress.clear()
                 log.repeats(summary.warnings)
             }

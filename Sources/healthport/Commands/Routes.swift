@@ -24,7 +24,7 @@ extension Healthport {
             let log = Diagnostics(quiet: diagnostics.quiet)
             try log.run {
                 let summary = try RouteRun(export: input.export, query: try filter.makeQuery(), format: format, output: output)
-                    .run(reporter: log.reporter())
+                    .run(reporter: log.reporter(), cancellation: Signals.cancellation)
                 log.repeats(summary.warnings)
             }
         }

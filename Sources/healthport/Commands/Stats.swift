@@ -61,7 +61,7 @@ extension Healthport {
                 run.sourcePriority = sourcePriority.map { $0.split(separator: ",").map(String.init) } ?? []
                 let progress = ProgressLine(forced: diagnostics.progress, quiet: diagnostics.quiet)
                 defer { progress.clear() }
-                let result = try run.run(reporter: log.reporter(progress: progress))
+                let result = try run.run(reporter: log.reporter(progress: progress), cancellation: Signals.cancellation)
                 progress.clear()
                 log.repeats(result.warnings)
                 let text = StatisticsReport(results: result.intervals, options: result.options, unit: result.unit, zone: result.timeZone)

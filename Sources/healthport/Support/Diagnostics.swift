@@ -65,6 +65,11 @@ final class Diagnostics {
             let failure = RunError(error)
             // A closed pipe is the reader going away: stop quietly.
             if failure.category == .outputClosed { throw ExitCode.success }
+            // Cancelled by a signal: the run removed its outputs.
+            if failure.category == .cancelled, let number = Signals.received {
+                write("\nhealthport: " + Signals.message(for: number))
+                throw ExitCode(128 + number)
+            }
             self.error(failure.message, at: failure.location)
             for line in failure.context { write(line) }
             throw ExitCode(ExitStatus.of(failure.category).rawValue)

@@ -1,42 +1,72 @@
 import Dispatch
 import Foundation
+import HealthEngine
 import HealthOutput
 
-/// Process-wide signal handling: a closed pipe arrives as `EPIPE` (a quiet stop), and an
-/// interrupt, a `kill` or a closed terminal removes temporary outputs before exiting with
-/// 128 + the signal's number (130, 143, 129), so no half-written file is left behind and a
-/// previous good output is never replaced.
+/// Process-wide signal handling: a closed pipe arrives as `EPIPE` (a quiet stop); an
+/// interrupt, a `kill` or a closed terminal cancels the command's run, which abandons its
+/// outputs (nothing half-written is left, a previous good output is never replaced) and ends
+/// with 128 + the signal's number (130, 143, 129).
+///
+/// A run blocked on input that does not come (a pipe left open) cannot notice; after a short
+/// grace, or at a second signal, the registered temporary files are removed and the process
+/// exits. The CLI may exit from a signal handler; the library never does.
 enum Signals {
     static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+    /// How long a cancelled run has to end by itself.
+    static let grace: DispatchTimeInterval = .milliseconds(1500)
+
+    /// The cancellation of the command's run: commands hand it to the engine.
+    static var cancellation: RunCancellation { state.cancellation }
+
+    /// The signal that cancelled the run, if one did.
+    static var received: Int32? { state.received }
 
     /// Idempotent: every command calls it through `Diagnostics.run`.
     static func install() {
-        guard retained.installOnce() else { return }
+        guard state.installOnce() else { return }
         signal(SIGPIPE, SIG_IGN)
         for number in handled {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
-                TemporaryFiles.shared.removeAll()
-                let name = number == SIGINT ? "interrupted" : "terminated"
-                let message = "\nhealthport: \(name); temporary outputs were removed\n"
-                _ = message.withCString { write(2, $0, strlen($0)) }
-                exit(128 + number)
+                if state.receive(number) {
+                    state.cancellation.cancel()
+                    DispatchQueue.global().asyncAfter(deadline: .now() + grace) { forceExit(number) }
+                } else {
+                    forceExit(number)
+                }
             }
             source.resume()
-            retained.append(source)
+            state.append(source)
         }
     }
 
-    private final class Box: @unchecked Sendable {
-        var sources: [any DispatchSourceSignal] = []
-        var installed = false
-        let lock = NSLock()
+    /// The message a cancelled command ends with.
+    static func message(for number: Int32) -> String {
+        "\(number == SIGINT ? "interrupted" : "terminated"); temporary outputs were removed"
+    }
+
+    private static func forceExit(_ number: Int32) -> Never {
+        TemporaryFiles.shared.removeAll()
+        let text = "\nhealthport: \(message(for: number))\n"
+        _ = text.withCString { write(2, $0, strlen($0)) }
+        exit(128 + number)
+    }
+
+    private final class State: @unchecked Sendable {
+        let cancellation = RunCancellation()
+        private var sources: [any DispatchSourceSignal] = []
+        private var installed = false
+        private var first: Int32?
+        private let lock = NSLock()
+
         func append(_ source: any DispatchSourceSignal) {
             lock.lock()
             sources.append(source)
             lock.unlock()
         }
+
         func installOnce() -> Bool {
             lock.lock()
             defer { lock.unlock() }
@@ -44,7 +74,22 @@ enum Signals {
             installed = true
             return true
         }
+
+        /// Records a signal; true for the first one.
+        func receive(_ number: Int32) -> Bool {
+            lock.lock()
+            defer { lock.unlock() }
+            if first != nil { return false }
+            first = number
+            return true
+        }
+
+        var received: Int32? {
+            lock.lock()
+            defer { lock.unlock() }
+            return first
+        }
     }
 
-    private static let retained = Box()
+    private static let state = State()
 }

@@ -1,0 +1,71 @@
+import Foundation
+import HealthEngine
+import HealthModel
+import HealthQuery
+import HealthTestSupport
+import Testing
+
+/// A cancelled run stops, leaves its previous output as it was and nothing beside it, and says
+/// it was cancelled; errors of every module arrive as one `RunError` with a category.
+@Suite struct CancellationTests {
+    static let export = Fixtures.sampleData.appendingPathComponent("export.zip").path
+
+    @Test(arguments: [ObjectFormat.ndjson, .csv])
+    func aCancelledConversionLeavesThePreviousOutput(format: ObjectFormat) throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let output = folder.appendingPathComponent("out.ndjson")
+        try Data("previous\n".utf8).write(to: output)
+        let cancellation = RunCancellation()
+        cancellation.cancel()
+        var run = ConversionRun(export: Self.export, format: format, output: format == .csv ? folder.appendingPathComponent("tables").path : output.path)
+        run.jobs = 1
+        #expect(throws: RunError.self) { try run.run(cancellation: cancellation) }
+        do {
+            _ = try run.run(cancellation: cancellation)
+        } catch {
+            #expect(error.category == .cancelled)
+        }
+        // A CSV conversion creates its destination folder before it writes; cancelled, the
+        // folder stays, empty (removing it is the crash-cleanliness work's).
+        #expect(try FileManager.default.subpathsOfDirectory(atPath: folder.path).sorted() == (format == .csv ? ["out.ndjson", "tables"] : ["out.ndjson"]))
+        #expect(try String(contentsOf: output, encoding: .utf8) == "previous\n")
+    }
+
+    @Test func aCancelledImportLeavesTheStoreAsItWas() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let store = folder.appendingPathComponent("health.sqlite").path
+        let cancellation = RunCancellation()
+        cancellation.cancel()
+        do {
+            _ = try ImportRun(export: Self.export, store: store).run(cancellation: cancellation)
+            Issue.record("the import was not cancelled")
+        } catch {
+            #expect(error.category == .cancelled)
+        }
+        let changes = try StoreChangesRun(store: store, output: folder.appendingPathComponent("c.ndjson").path).run()
+        #expect(changes.added == 0 && changes.newAnchor == 0)
+    }
+
+    @Test func everyModuleErrorHasACategory() throws {
+        func category(_ body: () throws -> Void) -> RunError.Category? {
+            do {
+                try body()
+                return nil
+            } catch let error as RunError {
+                return error.category
+            } catch {
+                Issue.record("a run threw \(type(of: error)), not RunError")
+                return nil
+            }
+        }
+        #expect(category { _ = try ConversionRun(export: "/nonexistent/export.zip").run() } == .inputNotFound)
+        #expect(category { _ = try StoreChangesRun(store: "/nonexistent/health.sqlite").run() } == .inputNotFound)
+        #expect(category { _ = try ConversionRun(export: Self.export, output: "/nonexistent/dir/out.ndjson").run() } == .cannotCreateOutput)
+        var query = ObjectQuery(types: ["HKQuantityTypeIdentifierStepCount"])
+        query.outputUnit = try HealthUnit("km")
+        #expect(category { _ = try ConversionRun(export: Self.export, query: query).run() } == .invalidRequest)
+        let broken = try Fixtures.temporaryDirectory().appendingPathComponent("export.xml")
+        try Data("<HealthData locale=\"en_US\">\n<Record type=\"HKQuantityTypeIdentifierStepCount\"".utf8).write(to: broken)
+        #expect(category { _ = try ConversionRun(export: broken.path, output: "/dev/null").run() } == .malformedInput)
+    }
+}
