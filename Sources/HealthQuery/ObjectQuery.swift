@@ -116,8 +116,9 @@ public enum SourceName {
     }
 }
 
-/// The single read path from parsed objects to output: every object passes `admits` before any
-/// writer sees it, and `transform` before it is written.
+/// What a query means, applied to objects: `admits` decides, `transform` applies the output unit
+/// and the policy's redactions. Both are `package`: outside this package objects pass through a
+/// `QueryGate`, the one component that applies them, so no caller can skip the policy.
 public struct QueryExecutor: Sendable {
     public let query: ObjectQuery
     private let normalizedSources: Set<String>
@@ -125,7 +126,7 @@ public struct QueryExecutor: Sendable {
     /// Whether anything beyond the type filter is asked (most conversions ask nothing).
     private let hasFilters: Bool
     /// Whether `transform` changes anything.
-    public let transformsObjects: Bool
+    package let transformsObjects: Bool
     private let enforcer: PolicyEnforcer?
 
     public init(_ query: ObjectQuery) {
@@ -223,7 +224,7 @@ public struct QueryExecutor: Sendable {
     }
 
     @inline(__always)
-    public func admits(_ object: HealthObject) -> Bool {
+    package func admits(_ object: HealthObject) -> Bool {
         if let types = query.types, !types.contains(object.objectType.identifier) { return false }
         guard hasFilters else { return true }
         if let window = query.dateWindow, !window.admits(object) { return false }
@@ -246,7 +247,7 @@ public struct QueryExecutor: Sendable {
     /// Applies output options (`--unit`) to an admitted object.
     ///
     /// - Throws: `QueryError` when a sample's unit does not convert.
-    public func transform(_ object: HealthObject) throws -> HealthObject {
+    package func transform(_ object: HealthObject) throws -> HealthObject {
         let object = enforcer?.redact(object) ?? object
         guard let unit = query.outputUnit, case .quantitySample(var sample) = object else { return object }
         sample.quantity = try Self.convert(sample.quantity, to: unit, type: sample.sample.sampleType.identifier)

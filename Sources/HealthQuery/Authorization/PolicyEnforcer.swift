@@ -2,7 +2,8 @@ import Foundation
 import HealthModel
 
 /// Applies an `AuthorizationPolicy` to what a read returns, with HealthKit's meaning. Every
-/// object passes here (through `QueryExecutor`) before any writer sees it.
+/// object passes here (through `QueryGate`, by way of `QueryExecutor`) before any writer sees
+/// it.
 ///
 /// - A type granted for reading: all its objects (from `readSince` on, with strict start-date
 ///   semantics, plus the consumer's own).
@@ -15,14 +16,14 @@ import HealthModel
 ///   of heart rates is heart-rate data, and HealthKit computes a workout's statistics from the
 ///   samples the app may read.
 /// - Characteristics: only those granted for reading; the others look unset.
-public struct PolicyEnforcer: Sendable {
-    public let policy: AuthorizationPolicy
+package struct PolicyEnforcer: Sendable {
+    package let policy: AuthorizationPolicy
     private let own: Set<String>
     private let since: [String: Double]
     private let grantedUUIDs: [String: Set<ObjectUUID>]
     private let revokedUUIDs: [String: Set<ObjectUUID>]
 
-    public init(_ policy: AuthorizationPolicy) {
+    package init(_ policy: AuthorizationPolicy) {
         self.policy = policy
         own = Set(policy.ownSources.map(SourceName.normalized))
         let utc = TimeZone(identifier: "UTC")!
@@ -32,7 +33,7 @@ public struct PolicyEnforcer: Sendable {
     }
 
     /// The types worth reading at all: the reader skips the rest without building them.
-    public var readableTypes: Set<String> {
+    package var readableTypes: Set<String> {
         var types = Set(policy.read.filter { $0.value == .granted || !own.isEmpty }.keys)
         types.formUnion(AuthorizationPolicy.perObjectTypes)
         types.formUnion(["HKCorrelationTypeIdentifierBloodPressure", "HKCorrelationTypeIdentifierFood"])
@@ -62,7 +63,7 @@ public struct PolicyEnforcer: Sendable {
         }
     }
 
-    public func admits(_ object: HealthObject) -> Bool {
+    package func admits(_ object: HealthObject) -> Bool {
         let type = object.objectType.identifier
         if AuthorizationPolicy.perObjectTypes.contains(type) {
             if grantedUUIDs[type]?.contains(object.uuid) == true { return true }
@@ -78,7 +79,7 @@ public struct PolicyEnforcer: Sendable {
     }
 
     /// Removes the parts of an admitted object the policy does not let through.
-    public func redact(_ object: HealthObject) -> HealthObject {
+    package func redact(_ object: HealthObject) -> HealthObject {
         switch object {
         case .correlation(var correlation):
             correlation.objects = correlation.objects.filter { member in
@@ -109,7 +110,7 @@ public struct PolicyEnforcer: Sendable {
     }
 
     /// The export header with only the characteristics granted for reading.
-    public func redact(_ header: ExportHeader) -> ExportHeader {
+    package func redact(_ header: ExportHeader) -> ExportHeader {
         var header = header
         guard let me = header.characteristics else { return header }
         func readable(_ suffix: String) -> Bool { policy.read["HKCharacteristicTypeIdentifier" + suffix] == .granted }
@@ -125,7 +126,7 @@ public struct PolicyEnforcer: Sendable {
     }
 
     /// A query that names a type never decided fails, as HealthKit does for types never requested.
-    public func validate(requestedTypes: Set<String>?) throws {
+    package func validate(requestedTypes: Set<String>?) throws {
         guard let requestedTypes else { return }
         for type in requestedTypes.sorted() where policy.read[type] == nil && !AuthorizationPolicy.perObjectTypes.contains(type)
             && !AuthorizationPolicy.isCorrelation(type)
