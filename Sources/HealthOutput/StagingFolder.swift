@@ -4,18 +4,25 @@ import Foundation
 /// the destination folder where the files are written (mode 0600), moved into the destination
 /// only when all are complete, or removed whole. Registered with `TemporaryFiles`, so an
 /// interrupted run leaves nothing behind.
-final class StagingFolder {
-    let destination: String
-    let path: String
+///
+/// With `AtomicFile`, the one implementation of "write under a temporary name, rename into
+/// place" that every output uses: files, folders of tables, export archives, anchors,
+/// policies and batch partitions.
+public final class StagingFolder {
+    public static let namePrefix = ".healthport-staging-"
+    public let destination: String
+    public let path: String
     private var files: [String: (out: OutputBuffer, descriptor: Int32)] = [:]
     /// File names in creation order: the order they are published in.
     private(set) var names: [String] = []
     private var finished = false
 
     /// Creates the staging folder inside `destination`, which must exist.
-    init(in destination: String) throws {
+    ///
+    /// - Throws: `OutputError.cannotCreate`.
+    public init(in destination: String) throws {
         self.destination = destination
-        var template = Array("\(destination)/.healthport-staging-XXXXXX".utf8CString)
+        var template = Array("\(destination)/\(Self.namePrefix)XXXXXX".utf8CString)
         guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
             throw OutputError(.cannotCreate, "cannot write in the folder: \(String(cString: strerror(errno)))", path: destination)
         }
@@ -62,8 +69,18 @@ final class StagingFolder {
         finished = true
     }
 
+    /// Moves one complete file that another writer left in the staging folder to
+    /// `destinationPath` (anywhere on the same file system: a batch's partitions).
+    ///
+    /// - Throws: `OutputError.cannotCreate`.
+    public func publishFile(_ name: String, to destinationPath: String) throws {
+        guard rename(path + "/" + name, destinationPath) == 0 else {
+            throw OutputError(.cannotCreate, "cannot move into place: \(String(cString: strerror(errno)))", path: destinationPath)
+        }
+    }
+
     /// Removes the staging folder and what it holds; the destination is untouched.
-    func abandon() {
+    public func abandon() {
         guard !finished else { return }
         finished = true
         for (_, file) in files { close(file.descriptor) }

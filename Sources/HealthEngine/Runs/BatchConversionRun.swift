@@ -69,7 +69,8 @@ public struct BatchConversionRun: Sendable {
         }
         // Staging folders of a batch that was killed: never published, safe to remove (one
         // batch writes a folder at a time).
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] where name.hasPrefix(".healthport-batch-") {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+        where name.hasPrefix(StagingFolder.namePrefix) || name.hasPrefix(".healthport-batch-") {
             try? FileManager.default.removeItem(atPath: root + "/" + name)
         }
         let queryFingerprint = executor.query.identityHash.prefix(16).map { String(format: "%02x", $0) }.joined()
@@ -126,18 +127,17 @@ public struct BatchConversionRun: Sendable {
         var entry = BatchManifest.Input(
             input: input, person: person, size: size, modified: modified, status: "failed", error: nil, exportDate: nil,
             objects: 0, outputs: [])
-        var template = Array("\(root)/.healthport-batch-XXXXXX".utf8CString)
-        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
-            entry.error = "cannot create a staging folder: \(String(cString: strerror(errno)))"
+        let stagingFolder: StagingFolder
+        do {
+            stagingFolder = try StagingFolder(in: root)
+        } catch {
+            entry.error = "cannot create a staging folder: \(RunError(error).message)"
             reporter.note(RunNote(.failed, entry.error ?? "", location: input))
             return entry
         }
-        let staging = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        TemporaryFiles.shared.register(staging)
-        defer {
-            try? FileManager.default.removeItem(atPath: staging)
-            TemporaryFiles.shared.unregister(staging)
-        }
+        let staging = stagingFolder.path
+        // Whatever was not published is removed with the folder.
+        defer { stagingFolder.abandon() }
         do {
             let reader = try ExportReader(.path(input))
             let writer: any ObjectWriter
@@ -179,9 +179,7 @@ public struct BatchConversionRun: Sendable {
                 let described = try BatchManifest.describe(file: staging + "/" + name, relativePath: relative, isCSV: format == .csv)
                 let folder = (destination as NSString).deletingLastPathComponent
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-                guard rename(staging + "/" + name, destination) == 0 else {
-                    throw OutputError(.cannotCreate, "cannot move into place: \(String(cString: strerror(errno)))", path: destination)
-                }
+                try stagingFolder.publishFile(name, to: destination)
                 outputs.append(described)
             }
             // Objects written, after filters and policy: a count of the export's whole content

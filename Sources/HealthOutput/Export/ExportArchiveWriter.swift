@@ -49,63 +49,43 @@ public final class ExportArchiveWriter: ObjectWriter {
         guard !finished else { return }
         finished = true
         document.buffer.append("</HealthData>\n")
-        let archivePath: String
+        let archive: AtomicFile
         do {
             try document.buffer.flush()
-            archivePath = try makeTemporaryPath()
+            archive = try AtomicFile(destination: destination)
+            // An empty zip (an end-of-central-directory record) for ZIPFoundation to update.
+            archive.buffer.append(contentsOf: [0x50, 0x4B, 0x05, 0x06] + Array(repeating: 0, count: 18))
+            try archive.buffer.flush()
         } catch {
             document.abandon()
             throw error
         }
-        defer {
-            document.abandon()
-            unlink(archivePath)
-            TemporaryFiles.shared.unregister(archivePath)
-        }
+        defer { document.abandon() }
         do {
-            let archive = try Archive(url: URL(fileURLWithPath: archivePath), accessMode: .update)
-            try archive.addEntry(
+            let zip = try Archive(url: URL(fileURLWithPath: archive.temporaryPath), accessMode: .update)
+            try zip.addEntry(
                 with: Self.folder + "/export.xml", fileURL: URL(fileURLWithPath: document.temporaryPath), compressionMethod: .deflate)
             for path in carriedFiles {
                 guard let data = try sideFile(path) else { continue }
-                try archive.addEntry(
+                try zip.addEntry(
                     with: Self.folder + "/" + path, type: .file, uncompressedSize: Int64(data.count), compressionMethod: .deflate
                 ) { position, size in
                     data.subdata(in: Int(position)..<(Int(position) + size))
                 }
             }
         } catch let error as OutputError {
+            archive.abandon()
             throw error
         } catch {
+            archive.abandon()
             throw OutputError(.ioError, "cannot write the archive: \(error)", path: destination)
         }
-        guard rename(archivePath, destination) == 0 else {
-            throw OutputError(.cannotCreate, "cannot move into place: \(String(cString: strerror(errno)))", path: destination)
-        }
+        // Synced and renamed into place whole, like every output.
+        try archive.commit()
     }
 
     public func abandon() {
         finished = true
         document.abandon()
-    }
-
-    /// A fresh, registered temporary file beside the destination, mode 0600 from the start,
-    /// holding an empty zip (an end-of-central-directory record) for ZIPFoundation to update.
-    private func makeTemporaryPath() throws -> String {
-        let url = URL(fileURLWithPath: destination)
-        var template = Array("\(url.deletingLastPathComponent().path)/.\(url.lastPathComponent).healthport-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw OutputError(.cannotCreate, "cannot create: \(String(cString: strerror(errno)))", path: destination) }
-        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        TemporaryFiles.shared.register(path)
-        fchmod(fd, 0o600)
-        let emptyZip: [UInt8] = [0x50, 0x4B, 0x05, 0x06] + Array(repeating: 0, count: 18)
-        let written = emptyZip.withUnsafeBytes { Foundation.write(fd, $0.baseAddress!, $0.count) }
-        close(fd)
-        guard written == emptyZip.count else {
-            unlink(path)
-            throw OutputError(.ioError, "cannot write: \(String(cString: strerror(errno)))", path: destination)
-        }
-        return path
     }
 }

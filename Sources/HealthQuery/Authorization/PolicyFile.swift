@@ -87,29 +87,14 @@ extension AuthorizationPolicy {
         return policy
     }
 
-    /// Writes the policy to `path` atomically (a temporary file in the same folder, mode 0600,
-    /// renamed into place): a failed write leaves the old policy as it was.
-    ///
-    /// - Throws: `PolicyFileError`.
-    public func save(to path: String) throws {
+    /// The policy file's bytes (pretty JSON, keys sorted, a final newline): what
+    /// `save(to:)` (HealthEngine) writes atomically.
+    public func fileBytes() throws -> [UInt8] {
         let file = FileFormat(
             version: Self.formatVersion, consumer: consumer, ownSources: ownSources, share: share, read: read,
             readSince: readSince.isEmpty ? nil : readSince, perObject: perObject.isEmpty ? nil : perObject)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(file) + Data("\n".utf8)
-        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        var template = Array("\(directory)/.policy.healthport-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw PolicyFileError(path: path, message: "cannot write: \(String(cString: strerror(errno)))") }
-        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        fchmod(fd, 0o600)
-        let written = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        let synced = fsync(fd) == 0
-        close(fd)
-        guard written == data.count, synced, rename(temporary, path) == 0 else {
-            unlink(temporary)
-            throw PolicyFileError(path: path, message: "cannot write: \(String(cString: strerror(errno)))")
-        }
+        return Array(try encoder.encode(file) + Data("\n".utf8))
     }
 }

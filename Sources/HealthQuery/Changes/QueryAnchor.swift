@@ -148,36 +148,6 @@ public struct QueryAnchor: Sendable, Equatable {
             throw error
         }
     }
-
-    /// Writes the anchor atomically, mode 0600.
-    public func save(to path: String) throws {
-        let bytes = encoded()
-        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        var template = Array("\(directory)/.anchor.healthport-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw AnchorError("\(path): cannot write: \(String(cString: strerror(errno)))") }
-        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        fchmod(fd, 0o600)
-        var offset = 0
-        var failed = false
-        bytes.withUnsafeBytes { raw in
-            while offset < raw.count {
-                let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n <= 0 {
-                    if n < 0 && errno == EINTR { continue }
-                    failed = true
-                    return
-                }
-                offset += n
-            }
-        }
-        let synced = fsync(fd) == 0
-        close(fd)
-        guard !failed, synced, rename(temporary, path) == 0 else {
-            unlink(temporary)
-            throw AnchorError("\(path): cannot write: \(String(cString: strerror(errno)))")
-        }
-    }
 }
 
 /// An anchor that cannot be read or does not fit the query or export.
