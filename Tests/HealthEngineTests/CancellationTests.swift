@@ -1,5 +1,6 @@
 import Foundation
 import HealthEngine
+import HealthOutput
 import HealthModel
 import HealthQuery
 import HealthTestSupport

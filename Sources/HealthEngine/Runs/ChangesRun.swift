@@ -53,7 +53,7 @@ public struct ChangesRun: Sendable {
             throw AnchorError("\(anchorName ?? "the anchor"): the anchor was made for another query (types, predicate, dates, sources or policy)")
         }
         let reader = try ExportReader.open(export)
-        let writer = try ChangeWriter.make(format, to: output)
+        let writer = try ChangeWriter.make(format, to: OutputDestination(output))
         let tracker = ChangeTracker(anchor: base, limit: limit, keepsNewAnchor: anchorOutput != nil)
         let sink = ChangeSink(tracker: tracker, writer: writer, baseExportDate: base.baseExportDate, reporter: reporter)
         do {

@@ -32,7 +32,7 @@ public struct ClinicalRecordRun: Sendable {
             let context = try RunContext(query: query, reporter: reporter, cancellation: cancellation, validates: false)
             let (executor, reporter) = (context.executor, context.reporter)
             let reader = try ExportReader.open(export)
-            let writer = try AttachmentRecordWriter.make(json: json, to: output)
+            let writer = try AttachmentRecordWriter.make(json: json, to: OutputDestination(output))
             do {
                 let sink = ClinicalRecordSink(reader: reader, writer: writer, reporter: reporter)
                 let read = context.read(reader)

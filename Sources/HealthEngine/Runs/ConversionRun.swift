@@ -55,16 +55,17 @@ public struct ConversionRun: Sendable {
         let context = try RunContext(query: query, reporter: reporter, cancellation: cancellation)
         let (executor, reporter) = (context.executor, context.reporter)
         let reader = try ExportReader.open(export, jobs: jobs)
-        let writer = try makeWriter(reader: reader, executor: executor, reporter: reporter)
+        let made = try makeWriter(reader: reader, executor: executor, reporter: reporter)
+        let writer = made.writer
         do {
             let output = WriterSink(writer)
             let read = context.read(reader)
             let threads = jobs ?? ProcessInfo.processInfo.activeProcessorCount
             let summary: ExportReader.Summary
-            var written: Int
-            if threads > 1, reader.canReadInParallel, !includeRoutes, !salvage, let chunks = ParallelConversion(writer: writer) {
-                (summary, written) = try chunks.read(
-                    reader, into: output, executor: executor, jobs: threads, reporter: reporter, cancellation: cancellation,
+            let written: Int
+            if threads > 1, reader.canReadInParallel, !includeRoutes, !salvage, case .mergingChunks(let merging) = made {
+                (summary, written) = try Self.readInParallel(
+                    reader, into: merging, output: output, context: context, jobs: threads,
                     chunkBytes: parallelChunkBytes ?? ExportReader.parallelChunkBytes)
             } else {
                 let sink: any ObjectSink =
@@ -85,19 +86,24 @@ public struct ConversionRun: Sendable {
         }
     }
 
-    private func makeWriter(reader: ExportReader, executor: QueryExecutor, reporter: RunReporter) throws -> any ObjectWriter {
-        try ObjectWriters.make(
-            format, to: output, csvLayout: .folderOfTables,
-            archive: { archive in
-                archive.additionalFiles = try Self.additionalArchiveFiles(reader: reader, executor: executor, reporter: reporter)
-            },
+    /// The parallel read, for the writer's own type (the factory's `mergingChunks` case).
+    private static func readInParallel<Writer: ChunkMergingWriter>(
+        _ reader: ExportReader, into writer: Writer, output: WriterSink, context: RunContext, jobs: Int, chunkBytes: Int
+    ) throws -> (ExportReader.Summary, Int) {
+        try ParallelConversion(writer: writer).read(reader, into: output, context: context, jobs: jobs, chunkBytes: chunkBytes)
+    }
+
+    private func makeWriter(reader: ExportReader, executor: QueryExecutor, reporter: RunReporter) throws -> ObjectWriterFactory.Made {
+        let archive = ObjectWriterFactory.ArchiveContents(
             sideFile: { path in
                 guard let data = try reader.attachment(path) else {
                     reporter.warning(.sideFile("\(path) is missing from the export; the archive lacks it too"))
                     return nil
                 }
                 return data
-            })
+            },
+            additionalFiles: { try Self.additionalArchiveFiles(reader: reader, executor: executor, reporter: reporter) })
+        return try ObjectWriterFactory.make(format, to: OutputDestination(output), csvLayout: .folderOfTables, archive: archive)
     }
 
     /// What an export archive carries besides the side files its objects name: the ECG files

@@ -1,4 +1,5 @@
 import HealthModel
+import HealthOutput
 import HealthQuery
 
 /// The changes from one export to another: an anchor of the old one, then the changes of the

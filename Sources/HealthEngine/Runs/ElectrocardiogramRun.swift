@@ -29,7 +29,7 @@ public struct ElectrocardiogramRun: Sendable {
             let context = try RunContext(query: query, reporter: reporter, cancellation: cancellation)
             let (executor, reporter) = (context.executor, context.reporter)
             let reader = try ExportReader.open(export)
-            let writer = try AttachmentRecordWriter.make(json: json, to: output)
+            let writer = try AttachmentRecordWriter.make(json: json, to: OutputDestination(output))
             let gate = QueryGate(executor, into: DiscardingSink())
             var written = 0
             do {

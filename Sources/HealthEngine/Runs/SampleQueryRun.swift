@@ -47,7 +47,7 @@ public struct SampleQueryRun: Sendable {
             throw QueryError(
                 .errorInvalidArgument, "query writes export.xml; make an export archive with healthport convert --format export --output X.zip")
         }
-        let writer = try ObjectWriters.make(format, to: output, csvLayout: .singleTable)
+        let writer = try ObjectWriterFactory.make(format, to: OutputDestination(output), csvLayout: .singleTable).writer
         let sink = SortingLimitingSink(
             writer: writer, sorter: sortDescriptors.isEmpty ? nil : ExternalSorter(sortDescriptors: sortDescriptors, limit: limit),
             limit: limit)

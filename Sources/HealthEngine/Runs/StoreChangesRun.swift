@@ -65,7 +65,7 @@ public struct StoreChangesRun: Sendable {
         let executor = QueryExecutor(query)
         try executor.validate()
         let store = try HealthStore.openForReading(at: self.store)
-        let writer = try ChangeWriter.make(format, to: output)
+        let writer = try ChangeWriter.make(format, to: OutputDestination(output))
         do {
             let batch = try store.changes(
                 since: anchor, query: executor, limit: limit, header: { try writer.begin($0) },

@@ -1,5 +1,6 @@
 import ArgumentParser
 import HealthEngine
+import HealthOutput
 import HealthQuery
 
 extension Healthport {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import HealthEngine
+import HealthOutput
 
 extension ObjectFormat: ExpressibleByArgument {}
 

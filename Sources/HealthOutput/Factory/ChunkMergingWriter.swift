@@ -1,0 +1,24 @@
+import HealthModel
+
+/// A writer whose output can be put together from chunks written on other threads, in
+/// document order: a parallel read parses chunks of the export at once, each into a writer of
+/// its own (`Chunk`), then appends them here one after the other.
+///
+/// NDJSON and CSV into a folder can; JSON (its separators), export.xml and a single CSV table
+/// cannot, and read on one thread.
+public protocol ChunkMergingWriter: ObjectWriter {
+    associatedtype Chunk: ObjectWriter
+    /// A writer for one chunk, writing to memory. Static: it is called on the worker threads,
+    /// and captures nothing of the writer chunks are merged into.
+    static func makeChunkWriter() -> Chunk
+    /// Writes what a chunk's writer collected, as if its objects had been written here.
+    func append(_ chunk: Chunk) throws
+}
+
+extension NDJSONWriter: ChunkMergingWriter {
+    public static func makeChunkWriter() -> NDJSONWriter { forChunk() }
+}
+
+extension CSVWriter: ChunkMergingWriter {
+    public static func makeChunkWriter() -> CSVWriter { forChunk() }
+}

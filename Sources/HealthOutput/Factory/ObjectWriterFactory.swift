@@ -1,0 +1,79 @@
+import Foundation
+import HealthModel
+
+/// The object writer for a format and a destination: the one place writers are chosen.
+///
+/// For example:
+/// ```swift
+/// let made = try ObjectWriterFactory.make(.csv, to: OutputDestination("health-csv"), csvLayout: .folderOfTables)
+/// ```
+public enum ObjectWriterFactory {
+    /// How CSV lays out its tables at a path: a conversion writes a folder of tables (one per
+    /// type), a sorted query one table in a file.
+    public enum CSVLayout: Sendable {
+        case folderOfTables, singleTable
+    }
+
+    /// What an export archive (`--format export` to `X.zip`) carries: the source export's side
+    /// files, read by path, and the files beyond those the objects name (admitted ECGs, the CDA
+    /// document).
+    public struct ArchiveContents {
+        public var sideFile: (String) throws -> Data?
+        public var additionalFiles: () throws -> [String]
+
+        public init(sideFile: @escaping (String) throws -> Data?, additionalFiles: @escaping () throws -> [String]) {
+            self.sideFile = sideFile
+            self.additionalFiles = additionalFiles
+        }
+    }
+
+    /// A writer, and whether chunks of a parallel read can be merged into it.
+    public enum Made {
+        /// Fed by chunks written on several threads, or object by object.
+        case mergingChunks(any ChunkMergingWriter)
+        /// Fed object by object, on one thread.
+        case whole(any ObjectWriter)
+
+        public var writer: any ObjectWriter {
+            switch self {
+            case .mergingChunks(let writer): return writer
+            case .whole(let writer): return writer
+            }
+        }
+    }
+
+    /// - Parameters:
+    ///   - archive: for `.export` to a path ending in `.zip`; without it such a path gets
+    ///     export.xml.
+    /// - Throws: `OutputError.cannotCreate` when the destination cannot be created.
+    public static func make(
+        _ format: ObjectFormat, to destination: OutputDestination, csvLayout: CSVLayout, archive: ArchiveContents? = nil
+    ) throws -> Made {
+        switch (format, destination) {
+        case (.ndjson, .standardOutput):
+            return .mergingChunks(NDJSONWriter(buffer: OutputDestination.standardOutputBuffer()))
+        case (.ndjson, .path(let path)):
+            return .mergingChunks(NDJSONWriter(file: try AtomicFile(destination: path)))
+        case (.json, .standardOutput):
+            return .whole(JSONDocumentWriter(buffer: OutputDestination.standardOutputBuffer()))
+        case (.json, .path(let path)):
+            return .whole(JSONDocumentWriter(file: try AtomicFile(destination: path)))
+        case (.csv, .standardOutput):
+            return .whole(CSVWriter(standardOutput: OutputDestination.standardOutputBuffer()))
+        case (.csv, .path(let path)):
+            switch csvLayout {
+            case .folderOfTables: return .mergingChunks(try CSVWriter(folder: path))
+            case .singleTable: return .whole(CSVWriter(file: try AtomicFile(destination: path)))
+            }
+        case (.export, .standardOutput):
+            return .whole(ExportXMLWriter(buffer: OutputDestination.standardOutputBuffer()))
+        case (.export, .path(let path)):
+            guard path.lowercased().hasSuffix(".zip"), let archive else {
+                return .whole(ExportXMLWriter(file: try AtomicFile(destination: path)))
+            }
+            let writer = try ExportArchiveWriter(destination: path, sideFile: archive.sideFile)
+            writer.additionalFiles = try archive.additionalFiles()
+            return .whole(writer)
+        }
+    }
+}
