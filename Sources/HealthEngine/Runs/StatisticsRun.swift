@@ -36,6 +36,33 @@ public struct StatisticsRun: Sendable {
         public var unit: String
         public var timeZone: TimeZone
         public var warnings: [RepeatedWarning]
+
+        /// The statistics as a table to write (`StatisticsWriter`): the columns the options
+        /// ask for, dates in the statistics' time zone, each interval followed by its sources'
+        /// rows when separated by source.
+        public var table: StatisticsTable {
+            var columns: [(String, (IntervalStatistics) -> Double?)] = []
+            if options.contains(.cumulativeSum) { columns.append(("sum", { $0.sum })) }
+            if options.contains(.discreteAverage) { columns.append(("average", { $0.average })) }
+            if options.contains(.discreteMin) { columns.append(("minimum", { $0.minimum })) }
+            if options.contains(.discreteMax) { columns.append(("maximum", { $0.maximum })) }
+            if options.contains(.mostRecent) { columns.append(("mostRecent", { $0.mostRecent })) }
+            if options.contains(.duration) { columns.append(("duration", { $0.duration })) }
+            let zone = timeZone
+            func date(_ date: Date) -> ExportTimestamp {
+                ExportTimestamp(
+                    secondsSince1970: Int64(date.timeIntervalSince1970), utcOffsetSeconds: Int32(zone.secondsFromGMT(for: date)))
+            }
+            let rows = intervals.flatMap { interval in
+                [(nil as String?, interval)] + interval.bySource.map { (Optional($0.source), $0.statistics) }
+            }.map { source, statistics in
+                StatisticsTable.Row(
+                    start: date(statistics.start), end: date(statistics.end), source: source,
+                    values: columns.map { $0.1(statistics) })
+            }
+            return StatisticsTable(
+                columns: columns.map(\.0), unit: unit, isSeparatedBySource: options.contains(.separateBySource), rows: rows)
+        }
     }
 
     public func run(reporter: RunReporter = .silent, cancellation: RunCancellation? = nil) throws(RunError) -> Result {

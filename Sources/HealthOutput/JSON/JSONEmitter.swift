@@ -96,6 +96,12 @@ struct JSONEmitter {
         needsComma = true
     }
 
+    /// A value already in JSON's form (a number formatted by the caller).
+    mutating func raw(_ json: String) {
+        out.appendRaw(json)
+        needsComma = true
+    }
+
     mutating func null() {
         out.append("null")
         needsComma = true

@@ -1,0 +1,104 @@
+import HealthModel
+
+/// Writes a statistics table (`healthport stats`) as text for people (the first column with a
+/// bar per interval), CSV (RFC 4180), JSON (one array) or NDJSON, through the same CSV field
+/// quoting and JSON string escaping as every other output.
+public enum StatisticsWriter {
+    public enum Format: String, Sendable, CaseIterable {
+        case text, csv, json, ndjson
+    }
+
+    /// Writes `table` to `destination`, atomically for a file.
+    public static func write(_ table: StatisticsTable, format: Format, to destination: OutputDestination) throws {
+        let opened = try destination.open()
+        do {
+            write(table, format: format, into: opened.buffer)
+            try opened.commit()
+        } catch {
+            opened.abandon()
+            throw error
+        }
+    }
+
+    /// The table's bytes in `format`.
+    public static func bytes(_ table: StatisticsTable, format: Format) -> [UInt8] {
+        let out = OutputBuffer(descriptor: -1)
+        write(table, format: format, into: out)
+        return out.takeBytes()
+    }
+
+    static func write(_ table: StatisticsTable, format: Format, into out: OutputBuffer) {
+        switch format {
+        case .csv: writeCSV(table, into: out)
+        case .json, .ndjson: writeJSON(table, lines: format == .ndjson, into: out)
+        case .text: writeText(table, into: out)
+        }
+    }
+
+    /// A value as people read it: integers without a fraction, others to nine decimals at most.
+    public static func number(_ value: Double?) -> String {
+        guard let value else { return "" }
+        let rounded = (value * 1e9).rounded() / 1e9
+        return rounded == rounded.rounded() && abs(rounded) < 1e15 ? String(Int64(rounded)) : String(rounded)
+    }
+
+    private static func field(_ text: String, into out: OutputBuffer) {
+        var text = text
+        text.withUTF8 { CSVRow.appendField(UnsafeRawBufferPointer($0), to: out) }
+    }
+
+    private static func writeCSV(_ table: StatisticsTable, into out: OutputBuffer) {
+        out.appendRaw((["startDate", "endDate"] + (table.isSeparatedBySource ? ["source"] : []) + table.columns + ["unit"]).joined(separator: ","))
+        out.append("\r\n")
+        for row in table.rows {
+            out.appendRaw(row.start.iso8601 + "," + row.end.iso8601)
+            if table.isSeparatedBySource {
+                out.append(0x2C)
+                field(row.source ?? "", into: out)
+            }
+            for value in row.values { out.appendRaw("," + number(value)) }
+            out.append(0x2C)
+            field(table.unit, into: out)
+            out.append("\r\n")
+        }
+    }
+
+    private static func writeJSON(_ table: StatisticsTable, lines: Bool, into out: OutputBuffer) {
+        if !lines { out.append("[\n") }
+        for (index, row) in table.rows.enumerated() {
+            if !lines && index > 0 { out.append(",\n") }
+            var json = JSONEmitter(out)
+            json.beginObject()
+            json.key("startDate")
+            json.string(row.start.iso8601)
+            json.key("endDate")
+            json.string(row.end.iso8601)
+            if table.isSeparatedBySource {
+                json.key("source")
+                if let source = row.source { json.string(source) } else { json.null() }
+            }
+            for (name, value) in zip(table.columns, row.values) {
+                json.key(string: name)
+                if let value { json.raw(number(value)) } else { json.null() }
+            }
+            json.key("unit")
+            json.string(table.unit)
+            json.endObject()
+            if lines { out.append(0x0A) }
+        }
+        if !lines { out.append("\n]\n") }
+    }
+
+    private static func writeText(_ table: StatisticsTable, into out: OutputBuffer) {
+        guard let name = table.columns.first else { return }
+        let merged = table.rows.filter { $0.source == nil }
+        let values = merged.map { $0.values.first.flatMap { $0 } ?? 0 }
+        let top = values.max() ?? 0
+        out.appendRaw("START                      \(name.uppercased()) (\(table.unit))\n")
+        for (row, value) in zip(merged, values) {
+            let bar = top > 0 ? String(repeating: "█", count: Int((value / top * 40).rounded())) : ""
+            let text = number(value)
+            out.appendRaw(row.start.iso8601 + "  " + String(repeating: " ", count: max(0, 12 - text.count)) + text + "  " + bar + "\n")
+        }
+    }
+}
