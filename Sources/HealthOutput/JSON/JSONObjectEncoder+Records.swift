@@ -1,0 +1,204 @@
+import HealthModel
+
+/// Records without samples' common shape: electrocardiograms, activity summaries, clinical
+/// records, audiograms and vision prescriptions.
+extension JSONObjectEncoder {
+    /// An ECG with its voltages (microvolts as exported), as `healthport ecg` writes it.
+    static func write(_ ecg: Electrocardiogram, to json: inout JSONEmitter) {
+        json.beginObject()
+        json.key("kind")
+        json.literal("electrocardiogram")
+        json.key("uuid")
+        json.uuid(ecg.uuid)
+        json.key("sampleType")
+        json.string(Electrocardiogram.sampleType.identifier)
+        json.key("file")
+        json.string(ecg.file)
+        if let date = ecg.recordedDate {
+            json.key("startDate")
+            json.date(date)
+        }
+        if let date = ecg.endDate {
+            json.key("endDate")
+            json.date(date)
+        }
+        json.field("classification", ecg.classification)
+        if let raw = ecg.classificationRawValue {
+            json.key("classificationRawValue")
+            json.int(raw)
+        }
+        json.field("symptoms", ecg.symptoms)
+        json.field("softwareVersion", ecg.softwareVersion)
+        json.field("device", ecg.device)
+        if let rate = ecg.samplingFrequency {
+            json.key("samplingFrequency")
+            json.number(ExportNumber(rate))
+        }
+        json.field("lead", ecg.lead)
+        json.field("unit", ecg.unit)
+        json.key("numberOfVoltageMeasurements")
+        json.int(ecg.voltages.count)
+        json.key("voltages")
+        json.beginArray()
+        for voltage in ecg.voltages {
+            json.element()
+            json.number(ExportNumber(voltage))
+        }
+        json.endArray()
+        json.endObject()
+    }
+
+    static func write(_ a: ActivitySummary, to json: inout JSONEmitter) {
+        json.beginObject()
+        json.key("kind")
+        json.literal("activitySummary")
+        json.key("uuid")
+        json.uuid(a.uuid)
+        if let day = a.dateComponents {
+            json.key("dateComponents")
+            json.string(day.text)
+        }
+        func field(_ key: StaticString, _ value: ExportNumber?, _ unit: String) {
+            if let value {
+                json.key(key)
+                json.quantity(Quantity(value: value, unit: unit))
+            }
+        }
+        let energyUnit = a.activeEnergyBurnedUnit ?? "kcal"
+        field("activeEnergyBurned", a.activeEnergyBurned, energyUnit)
+        field("activeEnergyBurnedGoal", a.activeEnergyBurnedGoal, energyUnit)
+        field("appleMoveTime", a.appleMoveTime, "min")
+        field("appleMoveTimeGoal", a.appleMoveTimeGoal, "min")
+        field("appleExerciseTime", a.appleExerciseTime, "min")
+        field("appleExerciseTimeGoal", a.appleExerciseTimeGoal, "min")
+        field("appleStandHours", a.appleStandHours, "count")
+        field("appleStandHoursGoal", a.appleStandHoursGoal, "count")
+        writeExtensions(a.extensions, to: &json)
+        json.endObject()
+    }
+
+    /// A clinical record; `resource` is its FHIR resource as compact JSON (`CompactJSON`),
+    /// embedded as `fhirResource.data` by `healthport clinical`.
+    static func write(_ c: ClinicalRecord, resource: [UInt8]? = nil, to json: inout JSONEmitter) {
+        json.beginObject()
+        json.key("kind")
+        json.literal("clinicalRecord")
+        json.key("uuid")
+        json.uuid(c.uuid)
+        json.key("clinicalType")
+        json.string(c.clinicalType.identifier)
+        if let received = c.receivedDate {
+            json.key("receivedDate")
+            json.date(received)
+        }
+        if let source = c.sourceName {
+            json.key("sourceRevision")
+            json.beginObject()
+            json.key("source")
+            json.beginObject()
+            json.key("name")
+            json.string(source)
+            json.endObject()
+            json.endObject()
+        }
+        json.key("fhirResource")
+        json.beginObject()
+        json.key("resourceType")
+        json.string(c.fhirResourceType)
+        json.field("identifier", c.identifier)
+        json.field("sourceURL", c.sourceURL)
+        json.field("fhirVersion", c.fhirVersion)
+        json.field("resourceFilePath", c.resourceFilePath)
+        if let resource {
+            json.key("data")
+            json.rawValue(resource)
+        }
+        json.endObject()
+        writeExtensions(c.extensions, to: &json)
+        json.endObject()
+    }
+
+    static func write(_ a: Audiogram, to json: inout JSONEmitter) {
+        json.beginObject()
+        json.key("kind")
+        json.literal("audiogram")
+        writeSample(a.sample, to: &json)
+        json.key("sensitivityPoints")
+        json.beginArray()
+        for p in a.sensitivityPoints {
+            json.element()
+            json.beginObject()
+            json.field("frequency", p.frequency)
+            json.field("leftEarSensitivity", p.leftEarSensitivity)
+            json.field("rightEarSensitivity", p.rightEarSensitivity)
+            if let masked = p.leftEarMasked {
+                json.key("leftEarMasked")
+                json.string(masked)
+            }
+            if let masked = p.rightEarMasked {
+                json.key("rightEarMasked")
+                json.string(masked)
+            }
+            json.field("leftEarClampingRangeLowerBound", p.leftEarClampingRangeLowerBound)
+            json.field("leftEarClampingRangeUpperBound", p.leftEarClampingRangeUpperBound)
+            json.field("rightEarClampingRangeLowerBound", p.rightEarClampingRangeLowerBound)
+            json.field("rightEarClampingRangeUpperBound", p.rightEarClampingRangeUpperBound)
+            writeExtensions(p.extensions, to: &json)
+            json.endObject()
+        }
+        json.endArray()
+        writeTail(a.sample, to: &json)
+        json.endObject()
+    }
+
+    static func write(_ v: VisionPrescription, to json: inout JSONEmitter) {
+        json.beginObject()
+        json.key("kind")
+        json.literal("visionPrescription")
+        json.key("uuid")
+        json.uuid(v.uuid)
+        json.key("sampleType")
+        json.string(v.sampleType.identifier)
+        if let type = v.prescriptionType {
+            json.key("prescriptionType")
+            json.string(type)
+        }
+        if let d = v.dateIssued {
+            json.key("dateIssued")
+            json.date(d)
+        }
+        if let d = v.expirationDate {
+            json.key("expirationDate")
+            json.date(d)
+        }
+        if let brand = v.brand {
+            json.key("brand")
+            json.string(brand)
+        }
+        for (key, eye) in [("rightEye", v.rightEye), ("leftEye", v.leftEye)] {
+            guard let eye else { continue }
+            json.key(string: key)
+            json.beginObject()
+            for field in LensSpecification.fields {
+                if let value = eye[attribute: field.attribute] {
+                    json.key(string: field.property)
+                    json.quantity(value)
+                }
+            }
+            writeExtensions(eye.extensions, to: &json)
+            json.endObject()
+        }
+        if !v.attachments.isEmpty {
+            json.key("attachments")
+            json.beginArray()
+            for attachment in v.attachments {
+                json.element()
+                json.string(attachment)
+            }
+            json.endArray()
+        }
+        writeMetadata(v.metadata, to: &json)
+        writeExtensions(v.extensions, to: &json)
+        json.endObject()
+    }
+}

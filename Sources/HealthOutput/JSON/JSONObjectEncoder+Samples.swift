@@ -1,0 +1,215 @@
+import HealthModel
+
+/// Samples: quantity and category samples, the attributes every sample shares (source, device,
+/// metadata), and elements passed through.
+extension JSONObjectEncoder {
+    static func write(_ q: QuantitySample, to json: inout JSONEmitter) {
+        json.beginObject()
+        json.key("kind")
+        json.literal("quantitySample")
+        writeSample(q.sample, to: &json)
+        json.key("quantity")
+        json.quantity(q.quantity)
+        json.key("count")
+        json.int(q.count)
+        if !q.instantaneousBeatsPerMinute.isEmpty {
+            json.key("instantaneousBeatsPerMinute")
+            json.beginArray()
+            for beat in q.instantaneousBeatsPerMinute {
+                json.element()
+                json.beginObject()
+                json.key("bpm")
+                json.number(beat.bpm)
+                json.key("time")
+                json.string(beat.time)
+                if let date = beat.date {
+                    json.key("date")
+                    if let hundredths = beat.hundredths {
+                        json.date(date, hundredths: hundredths)
+                    } else {
+                        json.date(date)
+                    }
+                }
+                json.endObject()
+            }
+            json.endArray()
+        }
+        writeTail(q.sample, to: &json)
+        json.endObject()
+    }
+
+    static func write(_ c: CategorySample, to json: inout JSONEmitter) {
+        json.beginObject()
+        json.key("kind")
+        json.literal("categorySample")
+        writeSample(c.sample, to: &json)
+        if let raw = c.value.rawValue {
+            json.key("value")
+            json.int(raw)
+        }
+        if let name = c.value.name {
+            json.key("valueName")
+            json.string(name)
+        }
+        writeTail(c.sample, to: &json)
+        json.endObject()
+    }
+
+    /// `uuid`, `sampleType`, `startDate`, `endDate`: the fields every sample starts with.
+    static func writeSample(_ s: SampleAttributes, to json: inout JSONEmitter) {
+        json.key("uuid")
+        json.uuid(s.uuid)
+        json.key("sampleType")
+        json.string(s.sampleType.identifier)
+        json.key("startDate")
+        json.date(s.startDate)
+        json.key("endDate")
+        json.date(s.endDate)
+    }
+
+    /// Provenance, metadata and pass-through: the fields every sample ends with.
+    static func writeTail(_ s: SampleAttributes, to json: inout JSONEmitter) {
+        json.key("sourceRevision")
+        json.beginObject()
+        json.key("source")
+        json.beginObject()
+        json.key("name")
+        json.string(s.sourceRevision.source.name)
+        json.endObject()
+        if let version = s.sourceRevision.version {
+            json.key("version")
+            json.string(version)
+        }
+        json.endObject()
+        if let device = s.device {
+            json.key("device")
+            json.device(device)
+        }
+        if let creation = s.creationDate {
+            json.key("creationDate")
+            json.date(creation)
+        }
+        writeMetadata(s.metadata, to: &json)
+        writeExtensions(s.extensions, to: &json)
+    }
+
+    static func write(_ d: Device, to json: inout JSONEmitter) {
+        json.beginObject()
+        json.field("name", d.name)
+        json.field("manufacturer", d.manufacturer)
+        json.field("model", d.model)
+        json.field("hardwareVersion", d.hardwareVersion)
+        json.field("firmwareVersion", d.firmwareVersion)
+        json.field("softwareVersion", d.softwareVersion)
+        json.field("localIdentifier", d.localIdentifier)
+        json.field("udiDeviceIdentifier", d.udiDeviceIdentifier)
+        json.field("creationDate", d.creationDate)
+        json.field("description", d.unparsedDescription)
+        json.endObject()
+    }
+
+    /// Metadata as an object; a key printed twice with different values maps to an array of
+    /// its values (the export can do that, quirk Q8; JSON objects should not repeat keys).
+    static func writeMetadata(_ m: Metadata, to json: inout JSONEmitter) {
+        guard !m.isEmpty else { return }
+        json.key("metadata")
+        json.beginObject()
+        let entries = m.entries
+        var hasRepeats = false
+        if entries.count > 1 {
+            outer: for i in 1..<entries.count {
+                for j in 0..<i where entries[j].key == entries[i].key {
+                    hasRepeats = true
+                    break outer
+                }
+            }
+        }
+        if !hasRepeats {
+            for entry in entries {
+                json.key(string: entry.key)
+                write(entry.value, to: &json)
+            }
+        } else {
+            var done = Set<String>()
+            for entry in entries where !done.contains(entry.key) {
+                done.insert(entry.key)
+                let values = entries.filter { $0.key == entry.key }
+                json.key(string: entry.key)
+                if values.count == 1 {
+                    write(entry.value, to: &json)
+                } else {
+                    json.beginArray()
+                    for value in values {
+                        json.element()
+                        write(value.value, to: &json)
+                    }
+                    json.endArray()
+                }
+            }
+        }
+        json.endObject()
+    }
+
+    static func write(_ value: MetadataValue, to json: inout JSONEmitter) {
+        switch value {
+        case .string(let s): json.string(s)
+        case .number(let n): json.number(n)
+        case .date(let d): json.date(d)
+        case .quantity(let q): json.quantity(q)
+        }
+    }
+
+    static func writeExtensions(_ e: Extensions, to json: inout JSONEmitter) {
+        guard !e.isEmpty else { return }
+        json.key("extensions")
+        json.beginObject()
+        if !e.attributes.isEmpty {
+            json.key("attributes")
+            json.beginObject()
+            for attribute in e.attributes {
+                json.key(string: attribute.name)
+                json.string(attribute.value)
+            }
+            json.endObject()
+        }
+        if !e.elements.isEmpty {
+            json.key("elements")
+            json.beginArray()
+            for element in e.elements {
+                json.element()
+                write(element, to: &json)
+            }
+            json.endArray()
+        }
+        json.endObject()
+    }
+
+    static func write(_ element: GenericElement, to json: inout JSONEmitter) {
+        json.beginObject()
+        json.key("name")
+        json.string(element.name)
+        if !element.attributes.isEmpty {
+            json.key("attributes")
+            json.beginObject()
+            for attribute in element.attributes {
+                json.key(string: attribute.name)
+                json.string(attribute.value)
+            }
+            json.endObject()
+        }
+        if let text = element.text {
+            json.key("text")
+            json.string(text)
+        }
+        if !element.children.isEmpty {
+            json.key("children")
+            json.beginArray()
+            for child in element.children {
+                json.element()
+                write(child, to: &json)
+            }
+            json.endArray()
+        }
+        json.endObject()
+    }
+}
