@@ -234,40 +234,34 @@ public final class ExportReader {
         reportsReplacements: Bool = true, feed: (_ push: (UnsafeRawBufferPointer, Bool) throws -> Void) throws -> Void
     ) throws -> Summary {
         let location = documentLocation
-        let parser = SAXParser(handler: mapper)
-        var filter = initialFilter
+        let chain = ExportParseChain(mapper: mapper, filter: initialFilter)
         var bytesRead: Int64 = progressBase
         let total = layout.documentSize
 
         func push(_ chunk: UnsafeRawBufferPointer, isLast: Bool) throws {
-            try filter.process(chunk, isLast: isLast) { ready, findings in
-                if mapper.syntheticRootPosition == nil, let syntheticRoot = findings.syntheticRootPosition {
-                    mapper.syntheticRootPosition = syntheticRoot
-                }
-                if let version = findings.exportVersion { mapper.exportVersion = version }
-                try parser.feed(ready)
-            }
+            try chain.push(chunk, isLast: isLast)
             bytesRead += Int64(chunk.count)
             progress?(Progress(bytesRead: bytesRead, totalBytes: total))
         }
 
         do {
             try feed { try push($0, isLast: $1) }
-            try parser.finish()
-            mapper.finish(parser)
-            if let error = parser.pendingError { throw error }
+            try chain.finish()
+            if let error = chain.pendingError { throw error }
         } catch let error as XMLSyntaxError {
+            let filter = chain.filter
             let located = ExportError(
                 .malformedXML, error.explained(shiftingLinesBy: mapper.lineOffset),
-                at: mapper.location(parser).with(line: error.line + mapper.lineOffset, column: correctedColumn(error, filter)))
+                at: mapper.location(chain.parser).with(line: error.line + mapper.lineOffset, column: correctedColumn(error, filter)))
             guard salvage else { throw located }
             return salvaged(located, mapper: mapper, filter: filter, warnings: warnings)
         } catch var error as ExportError {
             if error.location == nil { error.location = location }
             let salvageable: Set<ExportError.Code> = [.malformedXML, .invalidAttribute, .malformedArchive, .limitExceeded]
             guard salvage, salvageable.contains(error.code) else { throw error }
-            return salvaged(error, mapper: mapper, filter: filter, warnings: warnings)
+            return salvaged(error, mapper: mapper, filter: chain.filter, warnings: warnings)
         }
+        let filter = chain.filter
 
         let replacedCount = replacedBefore + filter.replacedCount
         if replacedCount > 0 && reportsReplacements {

@@ -12,14 +12,14 @@ public enum CDAReader {
         public var byType: [String: Int] = [:]
     }
 
-    final class Handler: SAXEventHandler {
+    final class Handler: ElementEventHandler {
         var summary = Summary()
         var depthInObservation = 0
         var readingType = false
         var text = ""
         var wantsCharacters: Bool { readingType }
 
-        func startElement(_ name: XMLName, _ attributes: XMLAttributes, _ parser: SAXParser) {
+        func startElement(_ name: ElementName, _ attributes: AttributeView, _ parser: any ElementEventSource) {
             if name.equals("observation") {
                 depthInObservation += 1
                 if depthInObservation == 1 { summary.observations += 1 }
@@ -29,7 +29,7 @@ public enum CDAReader {
             }
         }
 
-        func endElement(_ name: XMLName, _ parser: SAXParser) {
+        func endElement(_ name: ElementName, _ parser: any ElementEventSource) {
             if readingType && name.equals("type") {
                 readingType = false
                 let type = text.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -41,7 +41,7 @@ public enum CDAReader {
             }
         }
 
-        func characters(_ bytes: UnsafeRawBufferPointer, _ parser: SAXParser) {
+        func characters(_ bytes: UnsafeRawBufferPointer, _ parser: any ElementEventSource) {
             if text.utf8.count < 256 { text += String(decoding: bytes, as: UTF8.self) }
         }
     }

@@ -16,7 +16,7 @@ public enum GPXReader {
         return handler.points
     }
 
-    final class Handler: SAXEventHandler {
+    final class Handler: ElementEventHandler {
         var points: [RoutePoint] = []
         var current: RoutePoint? = nil
         var field: String? = nil
@@ -27,7 +27,7 @@ public enum GPXReader {
 
         var wantsCharacters: Bool { field != nil }
 
-        func startElement(_ name: XMLName, _ attributes: XMLAttributes, _ parser: SAXParser) {
+        func startElement(_ name: ElementName, _ attributes: AttributeView, _ parser: any ElementEventSource) {
             if name.equals("trkpt") {
                 var latitude: ExportNumber? = nil
                 var longitude: ExportNumber? = nil
@@ -46,7 +46,7 @@ public enum GPXReader {
             }
         }
 
-        func endElement(_ name: XMLName, _ parser: SAXParser) {
+        func endElement(_ name: ElementName, _ parser: any ElementEventSource) {
             if let field, name.string == field {
                 let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
                 switch field {
@@ -69,7 +69,7 @@ public enum GPXReader {
             }
         }
 
-        func characters(_ bytes: UnsafeRawBufferPointer, _ parser: SAXParser) {
+        func characters(_ bytes: UnsafeRawBufferPointer, _ parser: any ElementEventSource) {
             if text.utf8.count < 4096 { text += String(decoding: bytes, as: UTF8.self) }
         }
     }
@@ -77,7 +77,7 @@ public enum GPXReader {
 
 /// Parses a whole small XML document (a side file) through the pre-filter and libxml2.
 enum XMLDocument {
-    static func parse(_ data: Data, handler: any SAXEventHandler, roots: Set<String>, file: SourceLocation) throws {
+    static func parse(_ data: Data, handler: any ElementEventHandler, roots: Set<String>, file: SourceLocation) throws {
         let parser = SAXParser(handler: handler)
         var filter = XMLPreFilter()
         filter.otherRoots = roots

@@ -10,7 +10,7 @@ import HealthModel
 /// Element kinds and attributes this model does not know are not errors: they are kept as
 /// `GenericElement`s / `GenericAttribute`s in the enclosing object's `extensions` (or as an
 /// `UnknownObject` at top level), and warned about once per name.
-final class ExportMapper: SAXEventHandler {
+final class ExportMapper: ElementEventHandler {
     private let sink: any ObjectSink
     private let warnings: WarningCollector
     private let file: String
@@ -112,7 +112,7 @@ final class ExportMapper: SAXEventHandler {
 
     // MARK: Locations and failures
 
-    func location(_ parser: SAXParser) -> SourceLocation {
+    func location(_ parser: any ElementEventSource) -> SourceLocation {
         var column = parser.column
         let line = parser.line
         if let root = syntheticRootPosition, root.line == line, column > root.column {
@@ -121,7 +121,7 @@ final class ExportMapper: SAXEventHandler {
         return SourceLocation(file: file, member: member, line: line + lineOffset, column: column)
     }
 
-    private func fail(_ parser: SAXParser, _ code: ExportError.Code, _ message: String) {
+    private func fail(_ parser: any ElementEventSource, _ code: ExportError.Code, _ message: String) {
         parser.stop(with: ExportError(code, message, at: location(parser)))
     }
 
@@ -133,7 +133,7 @@ final class ExportMapper: SAXEventHandler {
 
     // MARK: Events
 
-    func startElement(_ name: XMLName, _ attributes: XMLAttributes, _ parser: SAXParser) {
+    func startElement(_ name: ElementName, _ attributes: AttributeView, _ parser: any ElementEventSource) {
         if parser.pendingError != nil { return }
         if skipDepth > 0 {
             skipDepth += 1
@@ -247,7 +247,7 @@ final class ExportMapper: SAXEventHandler {
         stack.append(kind)
     }
 
-    func endElement(_ name: XMLName, _ parser: SAXParser) {
+    func endElement(_ name: ElementName, _ parser: any ElementEventSource) {
         if parser.pendingError != nil { return }
         if skipDepth > 0 {
             skipDepth -= 1
@@ -343,7 +343,7 @@ final class ExportMapper: SAXEventHandler {
         }
     }
 
-    func characters(_ bytes: UnsafeRawBufferPointer, _ parser: SAXParser) {
+    func characters(_ bytes: UnsafeRawBufferPointer, _ parser: any ElementEventSource) {
         guard !genericStack.isEmpty else { return }
         let text = String(decoding: bytes, as: UTF8.self)
         let last = genericStack.count - 1
@@ -354,13 +354,13 @@ final class ExportMapper: SAXEventHandler {
     }
 
     /// Called after the last byte: delivers the header of an export without objects.
-    func finish(_ parser: SAXParser) {
+    func finish(_ parser: any ElementEventSource) {
         deliverHeader(parser)
     }
 
     /// The type identifier a top-level element will have, read from its name and `type`
     /// attribute only, so that a filtered-out element is never built.
-    private func topLevelType(_ kind: ElementKind, _ name: XMLName, _ attributes: XMLAttributes) -> String {
+    private func topLevelType(_ kind: ElementKind, _ name: ElementName, _ attributes: AttributeView) -> String {
         func typeAttribute() -> UnsafeRawBufferPointer? {
             for i in 0..<attributes.count where matches(attributes.name(i), "type") { return attributes.value(i) }
             return nil
@@ -382,7 +382,7 @@ final class ExportMapper: SAXEventHandler {
 
     // MARK: Emission
 
-    private func deliverHeader(_ parser: SAXParser) {
+    private func deliverHeader(_ parser: any ElementEventSource) {
         guard !headerDelivered else { return }
         headerDelivered = true
         deliveredHeader = header
@@ -393,7 +393,7 @@ final class ExportMapper: SAXEventHandler {
         }
     }
 
-    private func emit(_ object: HealthObject, _ parser: SAXParser) {
+    private func emit(_ object: HealthObject, _ parser: any ElementEventSource) {
         var object = object
         assigner.assign(&object)
         deliver(object, parser)
@@ -401,7 +401,7 @@ final class ExportMapper: SAXEventHandler {
 
     /// Hands an object whose uuid is set to the sink.
     @inline(__always)
-    private func deliver(_ object: HealthObject, _ parser: SAXParser) {
+    private func deliver(_ object: HealthObject, _ parser: any ElementEventSource) {
         objectCount += 1
         do {
             try sink.consume(object)
@@ -412,7 +412,7 @@ final class ExportMapper: SAXEventHandler {
 
     // MARK: Records (the hot path)
 
-    private func startRecord(_ attributes: XMLAttributes, _ parser: SAXParser) {
+    private func startRecord(_ attributes: AttributeView, _ parser: any ElementEventSource) {
         record.reset()
         recordOpen = true
         var typeBytes = UnsafeRawBufferPointer(start: nil, count: 0)
@@ -493,7 +493,7 @@ final class ExportMapper: SAXEventHandler {
         }
     }
 
-    private func finishRecord(parent: ElementKind?, _ parser: SAXParser) {
+    private func finishRecord(parent: ElementKind?, _ parser: any ElementEventSource) {
         guard recordOpen else { return }
         recordOpen = false
         guard let start = record.startDate else {
@@ -576,7 +576,7 @@ final class ExportMapper: SAXEventHandler {
         Device.parse(description: "<<HKDevice: 0x0" + String(decoding: rest, as: UTF8.self))
     }
 
-    private func metadataEntry(_ attributes: XMLAttributes, parent: ElementKind, _ parser: SAXParser) {
+    private func metadataEntry(_ attributes: AttributeView, parent: ElementKind, _ parser: any ElementEventSource) {
         var keyBytes: UnsafeRawBufferPointer? = nil
         var valueBytes: UnsafeRawBufferPointer? = nil
         for i in 0..<attributes.count {
@@ -621,7 +621,7 @@ final class ExportMapper: SAXEventHandler {
         }
     }
 
-    private func beat(_ attributes: XMLAttributes, _ parser: SAXParser) {
+    private func beat(_ attributes: AttributeView, _ parser: any ElementEventSource) {
         var bpm: ExportNumber? = nil
         var time = ""
         for i in 0..<attributes.count {
@@ -644,7 +644,7 @@ final class ExportMapper: SAXEventHandler {
 
     // MARK: The other kinds (cold paths: names become Strings)
 
-    private func characteristics(_ attributes: XMLAttributes) -> Characteristics {
+    private func characteristics(_ attributes: AttributeView) -> Characteristics {
         var me = Characteristics()
         for i in 0..<attributes.count {
             let name = String(decoding: attributes.name(i), as: UTF8.self)
@@ -665,7 +665,7 @@ final class ExportMapper: SAXEventHandler {
     /// Reads the attributes every sample element shares; others go to `extra`, which returns
     /// whether it used them (the rest become extensions).
     private func sampleAttributes(
-        _ attributes: XMLAttributes, element: String, parser: SAXParser,
+        _ attributes: AttributeView, element: String, parser: any ElementEventSource,
         extra: (String, UnsafeRawBufferPointer) -> Bool
     ) -> SampleAttributes {
         var type = ObjectType(identifier: element, kind: .other)
@@ -714,7 +714,7 @@ final class ExportMapper: SAXEventHandler {
             extensions: extensions)
     }
 
-    private func number(_ value: UnsafeRawBufferPointer, _ name: String, _ element: String, _ parser: SAXParser) -> ExportNumber? {
+    private func number(_ value: UnsafeRawBufferPointer, _ name: String, _ element: String, _ parser: any ElementEventSource) -> ExportNumber? {
         if value.count == 0 { return nil }
         guard let number = ExportNumber.parse(value) else {
             fail(parser, .invalidAttribute, "invalid \(name) \(Self.quoted(value)) on <\(element)>")
@@ -723,7 +723,7 @@ final class ExportMapper: SAXEventHandler {
         return number
     }
 
-    private func date(_ value: UnsafeRawBufferPointer, _ name: String, _ element: String, _ parser: SAXParser) -> ExportTimestamp? {
+    private func date(_ value: UnsafeRawBufferPointer, _ name: String, _ element: String, _ parser: any ElementEventSource) -> ExportTimestamp? {
         guard let date = ExportTimestamp.parse(value) else {
             fail(parser, .invalidAttribute, "invalid \(name) \(Self.quoted(value)) on <\(element)>")
             return nil
@@ -731,7 +731,7 @@ final class ExportMapper: SAXEventHandler {
         return date
     }
 
-    private func unknownAttribute(_ element: String, _ name: String, _ value: UnsafeRawBufferPointer, into extensions: inout Extensions, _ parser: SAXParser) {
+    private func unknownAttribute(_ element: String, _ name: String, _ value: UnsafeRawBufferPointer, into extensions: inout Extensions, _ parser: any ElementEventSource) {
         extensions.attributes.append(GenericAttribute(name: name, value: String(decoding: value, as: UTF8.self)))
         passedThrough["\(element)@\(name)", default: 0] += 1
         warnings.warn(
@@ -740,7 +740,7 @@ final class ExportMapper: SAXEventHandler {
             at: self.location(parser))
     }
 
-    private func startWorkout(_ attributes: XMLAttributes, _ parser: SAXParser) {
+    private func startWorkout(_ attributes: AttributeView, _ parser: any ElementEventSource) {
         var activityType = ""
         var values: [String: ExportNumber] = [:]
         var units: [String: String] = [:]
@@ -765,7 +765,7 @@ final class ExportMapper: SAXEventHandler {
             totalDistance: quantity("totalDistance"), totalEnergyBurned: quantity("totalEnergyBurned"))
     }
 
-    private func startEvent(_ attributes: XMLAttributes, _ parser: SAXParser) {
+    private func startEvent(_ attributes: AttributeView, _ parser: any ElementEventSource) {
         var type = ""
         var date: ExportTimestamp? = nil
         var duration: ExportNumber? = nil
@@ -791,7 +791,7 @@ final class ExportMapper: SAXEventHandler {
             extensions: extensions)
     }
 
-    private func startActivity(_ attributes: XMLAttributes, _ parser: SAXParser) {
+    private func startActivity(_ attributes: AttributeView, _ parser: any ElementEventSource) {
         var uuid = ""
         var start: ExportTimestamp? = nil
         var end: ExportTimestamp? = nil
@@ -819,7 +819,7 @@ final class ExportMapper: SAXEventHandler {
             extensions: extensions)
     }
 
-    private func startStatistics(_ attributes: XMLAttributes, _ parser: SAXParser) {
+    private func startStatistics(_ attributes: AttributeView, _ parser: any ElementEventSource) {
         var type = ObjectType(identifier: "", kind: .quantity)
         var start: ExportTimestamp? = nil
         var end: ExportTimestamp? = nil
@@ -851,7 +851,7 @@ final class ExportMapper: SAXEventHandler {
         pendingStatistics = statistics
     }
 
-    private func startLocation(_ attributes: XMLAttributes, _ parser: SAXParser) {
+    private func startLocation(_ attributes: AttributeView, _ parser: any ElementEventSource) {
         var location = RouteLocation()
         for i in 0..<attributes.count {
             let name = String(decoding: attributes.name(i), as: UTF8.self)
@@ -872,7 +872,7 @@ final class ExportMapper: SAXEventHandler {
         pendingLocation = location
     }
 
-    private func startActivitySummary(_ attributes: XMLAttributes, _ parser: SAXParser) {
+    private func startActivitySummary(_ attributes: AttributeView, _ parser: any ElementEventSource) {
         var object = ActivitySummary()
         for i in 0..<attributes.count {
             let name = String(decoding: attributes.name(i), as: UTF8.self)
@@ -899,7 +899,7 @@ final class ExportMapper: SAXEventHandler {
         summary = object
     }
 
-    private func startClinicalRecord(_ attributes: XMLAttributes, _ parser: SAXParser) {
+    private func startClinicalRecord(_ attributes: AttributeView, _ parser: any ElementEventSource) {
         var fields: [String: String] = [:]
         var extensions = Extensions()
         var received: ExportTimestamp? = nil
@@ -924,7 +924,7 @@ final class ExportMapper: SAXEventHandler {
         clinical = object
     }
 
-    private func startSensitivityPoint(_ attributes: XMLAttributes, _ parser: SAXParser) {
+    private func startSensitivityPoint(_ attributes: AttributeView, _ parser: any ElementEventSource) {
         var values: [String: ExportNumber] = [:]
         var units: [String: String] = [:]
         var object = SensitivityPoint()
@@ -952,7 +952,7 @@ final class ExportMapper: SAXEventHandler {
         point = object
     }
 
-    private func startVisionPrescription(_ attributes: XMLAttributes, _ parser: SAXParser) {
+    private func startVisionPrescription(_ attributes: AttributeView, _ parser: any ElementEventSource) {
         var object = VisionPrescription()
         for i in 0..<attributes.count {
             let name = String(decoding: attributes.name(i), as: UTF8.self)
@@ -968,7 +968,7 @@ final class ExportMapper: SAXEventHandler {
         prescription = object
     }
 
-    private func startEye(_ attributes: XMLAttributes, _ parser: SAXParser) {
+    private func startEye(_ attributes: AttributeView, _ parser: any ElementEventSource) {
         var values: [String: ExportNumber] = [:]
         var units: [String: String] = [:]
         var object = LensSpecification()
@@ -990,7 +990,7 @@ final class ExportMapper: SAXEventHandler {
 
     // MARK: Generic pass-through
 
-    private func startGeneric(_ name: XMLName, _ attributes: XMLAttributes, _ parser: SAXParser) {
+    private func startGeneric(_ name: ElementName, _ attributes: AttributeView, _ parser: any ElementEventSource) {
         guard genericStack.count < Self.maximumUnknownNesting else {
             fail(parser, .limitExceeded, "elements nested more than \(Self.maximumUnknownNesting) levels deep inside one object")
             return
@@ -1014,7 +1014,7 @@ final class ExportMapper: SAXEventHandler {
         genericStack.append(element)
     }
 
-    private func endGeneric(_ parser: SAXParser) {
+    private func endGeneric(_ parser: any ElementEventSource) {
         guard var finished = genericStack.popLast() else { return }
         if let text = finished.text {
             let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)

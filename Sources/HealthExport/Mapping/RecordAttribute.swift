@@ -57,7 +57,7 @@ enum ElementKind {
     case unknown
 
     @inline(__always)
-    static func classify(_ name: XMLName) -> ElementKind {
+    static func classify(_ name: ElementName) -> ElementKind {
         let b = name.bytes
         switch b.count {
         case 2: if matches(b, "Me") { return .me }

@@ -132,26 +132,23 @@ final class ChunkWorkers<ChunkSink: ObjectSink>: @unchecked Sendable {
         // Lines are counted from the chunk's first (line 1); the merge moves them to the file's.
         mapper.lineOffset = chunk.isFirst ? 0 : -(prologLineBreaks + 1)
         let prefix = chunk.isFirst ? [] : prolog + [0x0A]
-        var filter = XMLPreFilter(startingAt: chunk.offset - Int64(prefix.count))
-        let parser = SAXParser(handler: mapper)
+        let chain = ExportParseChain(
+            mapper: mapper, filter: XMLPreFilter(startingAt: chunk.offset - Int64(prefix.count)), tracksSyntheticRoot: false)
         var parsed = true
         func push(_ bytes: UnsafeRawBufferPointer, isLast: Bool) throws {
-            try filter.process(bytes, isLast: isLast) { ready, findings in
-                if let version = findings.exportVersion { mapper.exportVersion = version }
-                try parser.feed(ready)
-            }
+            try chain.push(bytes, isLast: isLast)
         }
         do {
             if !prefix.isEmpty { try prefix.withUnsafeBytes { try push($0, isLast: false) } }
             try chunk.bytes.withUnsafeBytes { try push($0, isLast: false) }
             if !chunk.isLast { try Self.closingTag.withUnsafeBytes { try push($0, isLast: false) } }
             try push(UnsafeRawBufferPointer(start: nil, count: 0), isLast: true)
-            try parser.finish()
-            mapper.finish(parser)
-            if parser.pendingError != nil { parsed = false }
+            try chain.finish()
+            if chain.pendingError != nil { parsed = false }
         } catch {
             parsed = false
         }
+        let filter = chain.filter
         let lineBreaks = chunk.bytes.withUnsafeBytes { Self.lineBreaks(in: $0) }
         let result = ChunkResult(
             index: chunk.index, offset: chunk.offset, byteCount: chunk.bytes.count, parsed: parsed, sink: sink,

@@ -5,53 +5,10 @@ import Darwin
 #endif
 import CLibXML2
 
-/// Receives libxml2's SAX2 events. Implemented by the mappers; called on the parsing thread
-/// only, during `SAXParser.feed`.
-protocol SAXEventHandler: AnyObject {
-    func startElement(_ name: XMLName, _ attributes: XMLAttributes, _ parser: SAXParser)
-    func endElement(_ name: XMLName, _ parser: SAXParser)
-    /// Character data; only delivered while `wantsCharacters` is true.
-    func characters(_ bytes: UnsafeRawBufferPointer, _ parser: SAXParser)
-    var wantsCharacters: Bool { get }
-}
-
-/// An element's local name as libxml2 hands it over: NUL-terminated bytes, valid during the
-/// callback only.
-struct XMLName {
-    let bytes: UnsafeRawBufferPointer
-
+extension ElementName {
+    /// libxml2's NUL-terminated local name.
     init(_ pointer: UnsafePointer<xmlChar>) {
-        bytes = UnsafeRawBufferPointer(start: pointer, count: strlen(pointer))
-    }
-
-    @inline(__always)
-    func equals(_ literal: StaticString) -> Bool {
-        literal.utf8CodeUnitCount == bytes.count
-            && memcmp(bytes.baseAddress!, literal.utf8Start, bytes.count) == 0
-    }
-
-    var string: String { String(decoding: bytes, as: UTF8.self) }
-}
-
-/// An element's attributes: libxml2's `nb_attributes` groups of five pointers (local name,
-/// prefix, URI, value start, value end). Values are not NUL-terminated and live only during
-/// the callback; libxml2 has already decoded entities and checked UTF-8.
-struct XMLAttributes {
-    let raw: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
-    let count: Int
-
-    @inline(__always)
-    func name(_ index: Int) -> UnsafeRawBufferPointer {
-        guard let p = raw?[index * 5] else { return UnsafeRawBufferPointer(start: nil, count: 0) }
-        return UnsafeRawBufferPointer(start: p, count: strlen(p))
-    }
-
-    @inline(__always)
-    func value(_ index: Int) -> UnsafeRawBufferPointer {
-        guard let start = raw?[index * 5 + 3], let end = raw?[index * 5 + 4] else {
-            return UnsafeRawBufferPointer(start: nil, count: 0)
-        }
-        return UnsafeRawBufferPointer(start: start, count: start.distance(to: end))
+        self.init(bytes: UnsafeRawBufferPointer(start: pointer, count: strlen(pointer)))
     }
 }
 
@@ -62,20 +19,20 @@ struct XMLAttributes {
 ///
 /// Errors never cross C frames: a callback that fails stores its error and stops the parser;
 /// `feed` rethrows it.
-final class SAXParser {
+final class SAXParser: ElementEventSource {
     @exclusivity(unchecked) private var context: xmlParserCtxtPtr?
     /// The handler the callbacks reach, not reference-counted: through an `unowned` or strong
     /// reference every callback paid an atomic retain and release (about ten a record,
     /// callgrind). `keepsHandlerAlive` is what guarantees it outlives the parser.
-    private unowned(unsafe) let handler: any SAXEventHandler
-    private let keepsHandlerAlive: any SAXEventHandler
+    private unowned(unsafe) let handler: any ElementEventHandler
+    private let keepsHandlerAlive: any ElementEventHandler
     /// A failure raised inside a callback, rethrown by `feed`/`finish`.
     @exclusivity(unchecked) private(set) var pendingError: (any Error)?
     /// libxml2's first error: message, line, column.
     @exclusivity(unchecked) private(set) var xmlError: (message: String, line: Int, column: Int)?
     private var handlerTable = xmlSAXHandler()
 
-    init(handler: any SAXEventHandler) {
+    init(handler: any ElementEventHandler) {
         self.handler = handler
         keepsHandlerAlive = handler
         handlerTable.initialized = UInt32(XML_SAX2_MAGIC)
@@ -89,11 +46,11 @@ final class SAXParser {
                 let count = Int(attributeCount)
                 if let attributes, AmpersandRepair.needed(attributes, count: count) {
                     AmpersandRepair.run(attributes, count: count) {
-                        parser.handler.startElement(XMLName(localname), XMLAttributes(raw: attributes, count: count), parser)
+                        parser.handler.startElement(ElementName(localname), AttributeView(slots: attributes, count: count), parser)
                     }
                     return
                 }
-                parser.handler.startElement(XMLName(localname), XMLAttributes(raw: attributes, count: count), parser)
+                parser.handler.startElement(ElementName(localname), AttributeView(slots: attributes, count: count), parser)
             }
         }
         handlerTable.endElementNs = { ctx, localname, _, _ in
@@ -101,7 +58,7 @@ final class SAXParser {
             Unmanaged<SAXParser>.fromOpaque(ctx)._withUnsafeGuaranteedRef { parser in
                 guard !parser.stopRequested else { return parser.stopNow() }
                 defer { if parser.stopRequested { parser.stopNow() } }
-                parser.handler.endElement(XMLName(localname), parser)
+                parser.handler.endElement(ElementName(localname), parser)
             }
         }
         handlerTable.characters = { ctx, bytes, length in
