@@ -1,0 +1,122 @@
+import Foundation
+import HealthModel
+
+/// The other top-level objects: activity summaries, clinical records, audiograms (their
+/// sensitivity points) and vision prescriptions (their eyes).
+extension ExportMapper {
+    func startActivitySummary(_ attributes: AttributeView, _ parser: any ElementEventSource) {
+        var object = ActivitySummary()
+        for i in 0..<attributes.count {
+            let name = String(decoding: attributes.name(i), as: UTF8.self)
+            let value = attributes.value(i)
+            switch name {
+            case "dateComponents":
+                guard let day = CalendarDate.parse(value) else {
+                    return fail(parser, .invalidAttribute, "invalid dateComponents \(Self.quoted(value)) on <ActivitySummary>")
+                }
+                object.dateComponents = day
+            case "activeEnergyBurned": object.activeEnergyBurned = number(value, name, "ActivitySummary", parser)
+            case "activeEnergyBurnedGoal": object.activeEnergyBurnedGoal = number(value, name, "ActivitySummary", parser)
+            case "activeEnergyBurnedUnit": object.activeEnergyBurnedUnit = String(decoding: value, as: UTF8.self)
+            case "appleMoveTime", "appleMoveMinutes": object.appleMoveTime = number(value, name, "ActivitySummary", parser)
+            case "appleMoveTimeGoal", "appleMoveMinutesGoal":
+                object.appleMoveTimeGoal = number(value, name, "ActivitySummary", parser)
+            case "appleExerciseTime": object.appleExerciseTime = number(value, name, "ActivitySummary", parser)
+            case "appleExerciseTimeGoal": object.appleExerciseTimeGoal = number(value, name, "ActivitySummary", parser)
+            case "appleStandHours": object.appleStandHours = number(value, name, "ActivitySummary", parser)
+            case "appleStandHoursGoal": object.appleStandHoursGoal = number(value, name, "ActivitySummary", parser)
+            default: unknownAttribute("ActivitySummary", name, value, into: &object.extensions, parser)
+            }
+        }
+        summary = object
+    }
+
+    func startClinicalRecord(_ attributes: AttributeView, _ parser: any ElementEventSource) {
+        var fields: [String: String] = [:]
+        var extensions = Extensions()
+        var received: ExportTimestamp? = nil
+        for i in 0..<attributes.count {
+            let name = String(decoding: attributes.name(i), as: UTF8.self)
+            let value = attributes.value(i)
+            switch name {
+            case "type", "identifier", "sourceName", "sourceURL", "fhirVersion", "resourceFilePath":
+                fields[name] = String(decoding: value, as: UTF8.self)
+            case "receivedDate": received = date(value, name, "ClinicalRecord", parser)
+            default: unknownAttribute("ClinicalRecord", name, value, into: &extensions, parser)
+            }
+        }
+        var object = ClinicalRecord(fhirResourceType: fields["type"] ?? "")
+        object.identifier = fields["identifier"]
+        object.sourceName = fields["sourceName"]
+        object.sourceURL = fields["sourceURL"]
+        object.fhirVersion = fields["fhirVersion"]
+        object.resourceFilePath = fields["resourceFilePath"]
+        object.receivedDate = received
+        object.extensions = extensions
+        clinical = object
+    }
+
+    func startSensitivityPoint(_ attributes: AttributeView, _ parser: any ElementEventSource) {
+        var values: [String: ExportNumber] = [:]
+        var units: [String: String] = [:]
+        var object = SensitivityPoint()
+        for i in 0..<attributes.count {
+            let name = String(decoding: attributes.name(i), as: UTF8.self)
+            let value = attributes.value(i)
+            switch name {
+            case "frequencyValue", "leftEarValue", "rightEarValue":
+                if let n = number(value, name, "SensitivityPoint", parser) { values[String(name.dropLast(5))] = n }
+            case "frequencyUnit", "leftEarUnit", "rightEarUnit":
+                units[String(name.dropLast(4))] = String(decoding: value, as: UTF8.self)
+            case "leftEarMasked": object.leftEarMasked = String(decoding: value, as: UTF8.self)
+            case "rightEarMasked": object.rightEarMasked = String(decoding: value, as: UTF8.self)
+            case "leftEarClampingRangeLowerBound": object.leftEarClampingRangeLowerBound = number(value, name, "SensitivityPoint", parser)
+            case "leftEarClampingRangeUpperBound": object.leftEarClampingRangeUpperBound = number(value, name, "SensitivityPoint", parser)
+            case "rightEarClampingRangeLowerBound": object.rightEarClampingRangeLowerBound = number(value, name, "SensitivityPoint", parser)
+            case "rightEarClampingRangeUpperBound": object.rightEarClampingRangeUpperBound = number(value, name, "SensitivityPoint", parser)
+            default: unknownAttribute("SensitivityPoint", name, value, into: &object.extensions, parser)
+            }
+        }
+        func quantity(_ stem: String) -> Quantity? { values[stem].map { Quantity(value: $0, unit: units[stem] ?? "") } }
+        object.frequency = quantity("frequency")
+        object.leftEarSensitivity = quantity("leftEar")
+        object.rightEarSensitivity = quantity("rightEar")
+        point = object
+    }
+
+    func startVisionPrescription(_ attributes: AttributeView, _ parser: any ElementEventSource) {
+        var object = VisionPrescription()
+        for i in 0..<attributes.count {
+            let name = String(decoding: attributes.name(i), as: UTF8.self)
+            let value = attributes.value(i)
+            switch name {
+            case "type": object.prescriptionType = String(decoding: value, as: UTF8.self)
+            case "dateIssued": object.dateIssued = date(value, name, "VisionPrescription", parser)
+            case "expirationDate": object.expirationDate = value.count == 0 ? nil : date(value, name, "VisionPrescription", parser)
+            case "brand": object.brand = String(decoding: value, as: UTF8.self)
+            default: unknownAttribute("VisionPrescription", name, value, into: &object.extensions, parser)
+            }
+        }
+        prescription = object
+    }
+
+    func startEye(_ attributes: AttributeView, _ parser: any ElementEventSource) {
+        var values: [String: ExportNumber] = [:]
+        var units: [String: String] = [:]
+        var object = LensSpecification()
+        let stems = Set(LensSpecification.fields.map(\.attribute))
+        for i in 0..<attributes.count {
+            let name = String(decoding: attributes.name(i), as: UTF8.self)
+            let value = attributes.value(i)
+            if stems.contains(name) {
+                if let n = number(value, name, "Eye", parser) { values[name] = n }
+            } else if name.hasSuffix("Unit"), stems.contains(String(name.dropLast(4))) {
+                units[String(name.dropLast(4))] = String(decoding: value, as: UTF8.self)
+            } else {
+                unknownAttribute("Eye", name, value, into: &object.extensions, parser)
+            }
+        }
+        for (stem, value) in values { object[attribute: stem] = Quantity(value: value, unit: units[stem] ?? "") }
+        eye = object
+    }
+}

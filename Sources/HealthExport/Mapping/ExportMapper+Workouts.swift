@@ -1,0 +1,137 @@
+import Foundation
+import HealthModel
+
+/// Workouts and their parts: events, activities, statistics, routes and route locations.
+extension ExportMapper {
+    func startWorkout(_ attributes: AttributeView, _ parser: any ElementEventSource) {
+        var activityType = ""
+        var values: [String: ExportNumber] = [:]
+        var units: [String: String] = [:]
+        let sample = sampleAttributes(attributes, element: "Workout", parser: parser) { name, value in
+            switch name {
+            case "workoutActivityType":
+                activityType = String(decoding: value, as: UTF8.self)
+            case "duration", "totalDistance", "totalEnergyBurned":
+                if let n = self.number(value, name, "Workout", parser) { values[name] = n }
+            case "durationUnit", "totalDistanceUnit", "totalEnergyBurnedUnit":
+                units[String(name.dropLast(4))] = String(decoding: value, as: UTF8.self)
+            default:
+                return false
+            }
+            return true
+        }.with(type: .workout)
+        func quantity(_ name: String) -> Quantity? {
+            values[name].map { Quantity(value: $0, unit: units[name] ?? "") }
+        }
+        workout = Workout(
+            sample: sample, workoutActivityType: WorkoutActivityType(name: activityType), duration: quantity("duration"),
+            totalDistance: quantity("totalDistance"), totalEnergyBurned: quantity("totalEnergyBurned"))
+    }
+
+    func startEvent(_ attributes: AttributeView, _ parser: any ElementEventSource) {
+        var type = ""
+        var date: ExportTimestamp? = nil
+        var duration: ExportNumber? = nil
+        var unit = ""
+        var extensions = Extensions()
+        for i in 0..<attributes.count {
+            let name = String(decoding: attributes.name(i), as: UTF8.self)
+            let value = attributes.value(i)
+            switch name {
+            case "type": type = String(decoding: value, as: UTF8.self)
+            case "date": date = self.date(value, name, "WorkoutEvent", parser)
+            case "duration": duration = number(value, name, "WorkoutEvent", parser)
+            case "durationUnit": unit = String(decoding: value, as: UTF8.self)
+            default: unknownAttribute("WorkoutEvent", name, value, into: &extensions, parser)
+            }
+        }
+        guard let date else {
+            if parser.pendingError == nil { fail(parser, .invalidAttribute, "<WorkoutEvent> has no date") }
+            return
+        }
+        event = WorkoutEvent(
+            type: WorkoutEventType(name: type), date: date, duration: duration.map { Quantity(value: $0, unit: unit) },
+            extensions: extensions)
+    }
+
+    func startActivity(_ attributes: AttributeView, _ parser: any ElementEventSource) {
+        var uuid = ""
+        var start: ExportTimestamp? = nil
+        var end: ExportTimestamp? = nil
+        var duration: ExportNumber? = nil
+        var unit = ""
+        var extensions = Extensions()
+        for i in 0..<attributes.count {
+            let name = String(decoding: attributes.name(i), as: UTF8.self)
+            let value = attributes.value(i)
+            switch name {
+            case "uuid": uuid = String(decoding: value, as: UTF8.self)
+            case "startDate": start = date(value, name, "WorkoutActivity", parser)
+            case "endDate": end = date(value, name, "WorkoutActivity", parser)
+            case "duration": duration = number(value, name, "WorkoutActivity", parser)
+            case "durationUnit": unit = String(decoding: value, as: UTF8.self)
+            default: unknownAttribute("WorkoutActivity", name, value, into: &extensions, parser)
+            }
+        }
+        guard let start else {
+            if parser.pendingError == nil { fail(parser, .invalidAttribute, "<WorkoutActivity> has no startDate") }
+            return
+        }
+        activity = WorkoutActivity(
+            uuid: uuid, startDate: start, endDate: end, duration: duration.map { Quantity(value: $0, unit: unit) },
+            extensions: extensions)
+    }
+
+    func startStatistics(_ attributes: AttributeView, _ parser: any ElementEventSource) {
+        var type = ObjectType(identifier: "", kind: .quantity)
+        var start: ExportTimestamp? = nil
+        var end: ExportTimestamp? = nil
+        var statistics = WorkoutStatistics(
+            quantityType: type, startDate: ExportTimestamp(secondsSince1970: 0, utcOffsetSeconds: 0),
+            endDate: ExportTimestamp(secondsSince1970: 0, utcOffsetSeconds: 0))
+        for i in 0..<attributes.count {
+            let name = String(decoding: attributes.name(i), as: UTF8.self)
+            let value = attributes.value(i)
+            switch name {
+            case "type": type = recordTypes.value(for: value).type
+            case "startDate": start = date(value, name, "WorkoutStatistics", parser)
+            case "endDate": end = date(value, name, "WorkoutStatistics", parser)
+            case "average": statistics.average = number(value, name, "WorkoutStatistics", parser)
+            case "minimum": statistics.minimum = number(value, name, "WorkoutStatistics", parser)
+            case "maximum": statistics.maximum = number(value, name, "WorkoutStatistics", parser)
+            case "sum": statistics.sum = number(value, name, "WorkoutStatistics", parser)
+            case "unit": statistics.unit = units.value(for: value)
+            default: unknownAttribute("WorkoutStatistics", name, value, into: &statistics.extensions, parser)
+            }
+        }
+        guard let start else {
+            if parser.pendingError == nil { fail(parser, .invalidAttribute, "<WorkoutStatistics> has no startDate") }
+            return
+        }
+        statistics.quantityType = type
+        statistics.startDate = start
+        statistics.endDate = end ?? start
+        pendingStatistics = statistics
+    }
+
+    func startLocation(_ attributes: AttributeView, _ parser: any ElementEventSource) {
+        var location = RouteLocation()
+        for i in 0..<attributes.count {
+            let name = String(decoding: attributes.name(i), as: UTF8.self)
+            let value = attributes.value(i)
+            switch name {
+            case "date": location.date = date(value, name, "Location", parser)
+            case "latitude": location.latitude = number(value, name, "Location", parser)
+            case "longitude": location.longitude = number(value, name, "Location", parser)
+            case "altitude": location.altitude = number(value, name, "Location", parser)
+            case "horizontalAccuracy": location.horizontalAccuracy = number(value, name, "Location", parser)
+            case "verticalAccuracy": location.verticalAccuracy = number(value, name, "Location", parser)
+            case "course": location.course = number(value, name, "Location", parser)
+            case "speed": location.speed = number(value, name, "Location", parser)
+            default:
+                passedThrough["Location@\(name)", default: 0] += 1
+            }
+        }
+        pendingLocation = location
+    }
+}
