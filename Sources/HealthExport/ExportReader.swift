@@ -47,7 +47,7 @@ public final class ExportReader {
     var consumed = false
     /// A second handle on the zip for side files, so they can be read while the document streams
     /// (the first handle's position belongs to the document).
-    private var attachmentArchive: Archive?
+    var attachmentArchive: Archive?
 
     /// Opens the input and finds the export document.
     ///
@@ -287,7 +287,7 @@ public final class ExportReader {
     }
 
     /// Reads healthport's NDJSON: no XML, no repairs, the uuids as written.
-    private func readNDJSON(
+    func readNDJSON(
         _ file: FileByteSource, prefix: [UInt8], into sink: any ObjectSink, types: Set<String>?,
         progress: ((Progress) -> Void)?, warnings: WarningCollector
     ) throws -> Summary {
@@ -308,7 +308,7 @@ public final class ExportReader {
     }
 
     /// The summary of a salvaged read: what was delivered before `error`.
-    private func salvaged(_ error: ExportError, mapper: ExportMapper, filter: XMLPreFilter, warnings: WarningCollector) -> Summary {
+    func salvaged(_ error: ExportError, mapper: ExportMapper, filter: XMLPreFilter, warnings: WarningCollector) -> Summary {
         var header = mapper.header
         header.exportVersion = filter.exportVersion
         var summary = Summary(
@@ -318,289 +318,11 @@ public final class ExportReader {
         return summary
     }
 
-    private func correctedColumn(_ error: XMLSyntaxError, _ filter: XMLPreFilter) -> Int {
+    func correctedColumn(_ error: XMLSyntaxError, _ filter: XMLPreFilter) -> Int {
         if let root = filter.syntheticRootPosition, root.line == error.line, error.column > root.column {
             return max(root.column, error.column - XMLPreFilter.syntheticRootOpen.count)
         }
         return error.column
-    }
-
-    func stream(
-        _ file: FileByteSource, prefix: [UInt8], push: (UnsafeRawBufferPointer, Bool) throws -> Void
-    ) throws {
-        if !prefix.isEmpty { try prefix.withUnsafeBytes { try push($0, false) } }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunkSize, alignment: 16)
-        defer { buffer.deallocate() }
-        while true {
-            let n = try file.read(into: buffer)
-            if n == 0 { break }
-            try push(UnsafeRawBufferPointer(rebasing: buffer[0..<n]), false)
-        }
-        try push(UnsafeRawBufferPointer(start: nil, count: 0), true)
-    }
-
-    /// Inflates the document entry chunk by chunk, refusing it as soon as it inflates beyond the
-    /// size its header declares.
-    private static func inflate(_ archive: Archive, _ entry: Entry, location: SourceLocation, _ body: (Data) throws -> Void) throws {
-        do {
-            var inflated: UInt64 = 0
-            _ = try archive.extract(entry, bufferSize: chunkSize, skipCRC32: false) { data in
-                inflated += UInt64(data.count)
-                if inflated > entry.uncompressedSize {
-                    throw ExportError(.limitExceeded, "refused: the entry inflates beyond the size its header declares", at: location)
-                }
-                try body(data)
-            }
-        } catch let error as Archive.ArchiveError {
-            throw ExportError(.malformedArchive, "the zip archive is damaged or cut off (\(error))", at: location)
-        }
-    }
-
-    /// Inflates on a second thread (`produce`) while this one parses (`body`): the two overlap
-    /// instead of adding up.
-    /// Errors of either side stop both; the inflating thread has finished with the archive
-    /// when this returns.
-    private static func onAnotherThread(
-        _ produce: @escaping (_ emit: (UnsafeRawBufferPointer) throws -> Void) throws -> Void,
-        _ body: (UnsafeRawBufferPointer) throws -> Void
-    ) throws {
-        let pipe = ChunkPipe.filled(by: produce, name: "healthport inflate")
-        do {
-            while let chunk = try pipe.next() { try chunk.withUnsafeBytes { try body($0) } }
-        } catch {
-            pipe.cancel()
-            throw error
-        }
-    }
-
-    // MARK: Side files
-
-    /// The largest side file read whole (GPX, ECG CSV, FHIR JSON are kilobytes to a few MB).
-    public static let maximumAttachmentSize = 256 << 20
-
-    /// Reads a side file named relative to the export folder (`workout-routes/route_….gpx`).
-    ///
-    /// - Returns: `nil` when the export has no such file (or is a bare XML with nothing beside it).
-    /// - Throws: `ExportError.unsafeMemberPath` for a path leaving the export, `limitExceeded` for
-    ///   an oversized file, `malformedArchive` for a damaged zip entry.
-    public func attachment(_ reference: String) throws -> Data? {
-        let relative = try AttachmentPath.resolve(reference)
-        guard layout.sideFiles.contains(relative) else { return nil }
-        let fullPath = layout.exportRoot.isEmpty ? relative : layout.exportRoot + "/" + relative
-        switch source {
-        case .zip:
-            guard let archive = attachmentArchive, let entry = archive[fullPath], entry.type == .file else { return nil }
-            try Self.checkExpansion(entry, displayName: input.displayName)
-            guard entry.uncompressedSize <= UInt64(Self.maximumAttachmentSize) else {
-                throw ExportError(.limitExceeded, "\(relative) is larger than \(Self.maximumAttachmentSize >> 20) MiB", at: documentLocation)
-            }
-            var data = Data()
-            do {
-                _ = try archive.extract(entry, skipCRC32: false) { chunk in
-                    data.append(chunk)
-                    if data.count > Self.maximumAttachmentSize { throw ExportError(.limitExceeded, "\(relative) is too large") }
-                }
-            } catch let error as ExportError {
-                throw error
-            } catch {
-                throw ExportError(.malformedArchive, "the zip entry \(fullPath) is damaged (\(error))", at: SourceLocation(file: input.displayName, member: fullPath))
-            }
-            return data
-        case .file(let documentPath):
-            let folder = URL(fileURLWithPath: documentPath).deletingLastPathComponent()
-            let url = folder.appendingPathComponent(relative)
-            // Symlinks leading out of the export are refused too.
-            let resolved = url.resolvingSymlinksInPath().path
-            guard resolved.hasPrefix(folder.resolvingSymlinksInPath().path + "/") else {
-                throw ExportError(.unsafeMemberPath, "refused \(relative): it links outside the export")
-            }
-            let size = (try? FileManager.default.attributesOfItem(atPath: resolved)[.size] as? NSNumber)?.intValue ?? 0
-            guard size <= Self.maximumAttachmentSize else {
-                throw ExportError(.limitExceeded, "\(relative) is larger than \(Self.maximumAttachmentSize >> 20) MiB")
-            }
-            return FileManager.default.contents(atPath: resolved)
-        case .standardInputXML, .ndjsonFile, .standardInputNDJSON, .cutOffZip:
-            return nil
-        }
-    }
-
-    /// Streams a side file in chunks (for large ones such as `export_cda.xml`).
-    func streamAttachment(_ reference: String, _ body: (UnsafeRawBufferPointer, Bool) throws -> Void) throws {
-        let relative = try AttachmentPath.resolve(reference)
-        guard layout.sideFiles.contains(relative) else { return }
-        let fullPath = layout.exportRoot.isEmpty ? relative : layout.exportRoot + "/" + relative
-        switch source {
-        case .zip:
-            guard let archive = attachmentArchive, let entry = archive[fullPath], entry.type == .file else { return }
-            do {
-                _ = try archive.extract(entry, bufferSize: Self.chunkSize, skipCRC32: false) { chunk in
-                    try chunk.withUnsafeBytes { try body($0, false) }
-                }
-            } catch let error as Archive.ArchiveError {
-                throw ExportError(.malformedArchive, "the zip entry \(fullPath) is damaged (\(error))")
-            }
-            try body(UnsafeRawBufferPointer(start: nil, count: 0), true)
-        case .file(let documentPath):
-            let path = URL(fileURLWithPath: documentPath).deletingLastPathComponent().appendingPathComponent(relative).path
-            guard let file = FileByteSource.open(path: path) else { return }
-            try stream(file, prefix: []) { bytes, isLast in try body(bytes, isLast) }
-        case .standardInputXML, .ndjsonFile, .standardInputNDJSON, .cutOffZip:
-            return
-        }
-    }
-
-    // MARK: Opening
-
-    private static func openZip(url: URL, displayName: String) throws -> (Source, ExportLayout) {
-        let directory = ZipDirectory(path: url.path)
-        if let directory, let refusal = directory.refusal() {
-            throw ExportError(refusal.code, refusal.message, at: SourceLocation(file: displayName, member: refusal.member))
-        }
-        let archive: Archive
-        do {
-            archive = try Archive(url: url, accessMode: .read)
-        } catch {
-            throw ExportError(
-                .malformedArchive, "not a readable zip archive (cut off or damaged)", at: SourceLocation(file: displayName))
-        }
-        var entries: [Entry] = []
-        for entry in archive { entries.append(entry) }
-        let candidates = entries.filter { $0.type == .file && ContentSniffer.isDocumentCandidate($0.path) }
-            .sorted { (ContentSniffer.candidateRank($0.path), $0.path) < (ContentSniffer.candidateRank($1.path), $1.path) }
-        struct SniffDone: Error {}
-        for candidate in candidates {
-            var prefix: [UInt8] = []
-            do {
-                _ = try archive.extract(candidate, bufferSize: 4096, skipCRC32: true) { data in
-                    prefix.append(contentsOf: data)
-                    if prefix.count >= 4096 { throw SniffDone() }
-                }
-            } catch is SniffDone {
-            } catch {
-                throw ExportError(
-                    .malformedArchive, "the zip archive is damaged or cut off (\(error))",
-                    at: SourceLocation(file: displayName, member: candidate.path))
-            }
-            guard ContentSniffer.isHealthDataDocument(prefix) else { continue }
-            try checkExpansion(candidate, displayName: displayName)
-            let root = candidate.path.split(separator: "/").dropLast().joined(separator: "/")
-            let rootPrefix = root.isEmpty ? "" : root + "/"
-            let sideFiles = entries.filter { $0.type == .file && $0.path != candidate.path && $0.path.hasPrefix(rootPrefix) }
-                .map { String($0.path.dropFirst(rootPrefix.count)) }
-                .filter { !$0.hasPrefix("__MACOSX") && !$0.split(separator: "/").contains(where: { $0.hasPrefix("._") || $0 == ".DS_Store" }) }
-            let layout = ExportLayout(
-                container: .zip, documentPath: candidate.path, exportRoot: root, sideFiles: sideFiles.sorted(),
-                documentSize: Int64(exactly: candidate.uncompressedSize))
-            let document = directory?.entries.first { $0.name == candidate.path }.flatMap { ZipDocumentStream(path: url.path, entry: $0) }
-            return (.zip(archive, candidate, document), layout)
-        }
-        throw ExportError(.notAnExport, "the zip archive holds no Apple Health export document", at: SourceLocation(file: displayName))
-    }
-
-    /// Refuses an entry that would expand beyond `ZipLimits` (a zip bomb).
-    static func checkExpansion(_ entry: Entry, displayName: String) throws {
-        let ratio = entry.compressedSize > 0 ? entry.uncompressedSize / entry.compressedSize : 0
-        guard ratio <= ZipLimits.ratio, entry.uncompressedSize <= ZipLimits.maximumSize else {
-            throw ExportError(
-                .limitExceeded,
-                "refused: \(entry.path.prefix(80)) would expand \(ratio) times to \(entry.uncompressedSize >> 20) MiB (limits: \(ZipLimits.ratio) times, \(ZipLimits.maximumSize >> 30) GiB; \(ZipLimits.environmentVariable) raises the first)",
-                at: SourceLocation(file: displayName, member: entry.path))
-        }
-    }
-
-    /// The side files beside a bare `export.xml` given from an unzipped export: only the export's
-    /// own folders are looked at (never a whole home directory).
-    static func sideFilesBeside(_ path: String) -> [String] {
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
-        var files: [String] = []
-        for subfolder in ["workout-routes", "electrocardiograms", "clinical-records"] {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(subfolder).path)) ?? []
-            for name in names.sorted() where !name.hasPrefix(".") && files.count < 1_000_000 { files.append(subfolder + "/" + name) }
-        }
-        if FileManager.default.fileExists(atPath: folder.appendingPathComponent("export_cda.xml").path), !path.hasSuffix("export_cda.xml") {
-            files.append("export_cda.xml")
-        }
-        return files
-    }
-
-    private static func openFolder(_ path: String) throws -> (Source, ExportLayout) {
-        let manager = FileManager.default
-        var candidates: [String] = []
-        func listXML(_ relative: String) {
-            let full = relative.isEmpty ? path : path + "/" + relative
-            guard let names = try? manager.contentsOfDirectory(atPath: full) else { return }
-            for name in names {
-                let candidate = relative.isEmpty ? name : relative + "/" + name
-                var isDirectory: ObjCBool = false
-                if manager.fileExists(atPath: path + "/" + candidate, isDirectory: &isDirectory) {
-                    if isDirectory.boolValue {
-                        if relative.split(separator: "/").count < 2, name != "__MACOSX" { listXML(candidate) }
-                    } else if ContentSniffer.isDocumentCandidate(candidate) {
-                        candidates.append(candidate)
-                    }
-                }
-            }
-        }
-        listXML("")
-        candidates.sort { (ContentSniffer.candidateRank($0), $0) < (ContentSniffer.candidateRank($1), $1) }
-        for candidate in candidates {
-            guard let file = FileByteSource.open(path: path + "/" + candidate),
-                let prefix = try? file.readPrefix(4096), ContentSniffer.isHealthDataDocument(prefix)
-            else { continue }
-            let root = candidate.split(separator: "/").dropLast().joined(separator: "/")
-            let rootPath = root.isEmpty ? path : path + "/" + root
-            var sideFiles: [String] = []
-            if let enumerator = manager.enumerator(atPath: rootPath) {
-                while let item = enumerator.nextObject() as? String {
-                    var isDirectory: ObjCBool = false
-                    guard item != candidate.split(separator: "/").last.map(String.init),
-                        manager.fileExists(atPath: rootPath + "/" + item, isDirectory: &isDirectory), !isDirectory.boolValue,
-                        !item.split(separator: "/").contains(where: { $0.hasPrefix("._") || $0 == ".DS_Store" })
-                    else { continue }
-                    sideFiles.append(item)
-                }
-            }
-            let size = (try? manager.attributesOfItem(atPath: path + "/" + candidate)[.size] as? NSNumber)?.int64Value
-            return (
-                .file(path: path + "/" + candidate),
-                ExportLayout(container: .folder, documentPath: candidate, exportRoot: root, sideFiles: sideFiles.sorted(), documentSize: size)
-            )
-        }
-        throw ExportError(.notAnExport, "the folder holds no Apple Health export document", at: SourceLocation(file: path))
-    }
-
-    /// Copies a zip arriving on standard input to a private temporary file.
-    private static func spool(prefix: [UInt8], rest: FileByteSource) throws -> URL {
-        let directory = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
-        var template = Array((directory + "/healthport-stdin-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else {
-            throw ExportError(.ioError, "cannot create a temporary file for the zip on standard input: \(String(cString: strerror(errno)))")
-        }
-        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        fchmod(fd, 0o600)
-        defer { close(fd) }
-        func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
-            var offset = 0
-            while offset < bytes.count {
-                let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    unlink(path)
-                    throw ExportError(.ioError, "cannot spool standard input: \(String(cString: strerror(errno)))")
-                }
-                offset += n
-            }
-        }
-        try prefix.withUnsafeBytes { try writeAll($0) }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
-        defer { buffer.deallocate() }
-        while true {
-            let n = try rest.read(into: buffer)
-            if n == 0 { break }
-            try writeAll(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
-        }
-        return URL(fileURLWithPath: path)
     }
 }
 

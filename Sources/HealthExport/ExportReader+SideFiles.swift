@@ -1,0 +1,81 @@
+import Foundation
+import HealthModel
+import ZIPFoundation
+
+/// The side files beside the document (routes, ECGs, FHIR resources, the CDA document), read
+/// by their path relative to the export folder, never outside it.
+extension ExportReader {
+    /// The largest side file read whole (GPX, ECG CSV, FHIR JSON are kilobytes to a few MB).
+    public static let maximumAttachmentSize = 256 << 20
+
+    /// Reads a side file named relative to the export folder (`workout-routes/route_….gpx`).
+    ///
+    /// - Returns: `nil` when the export has no such file (or is a bare XML with nothing beside it).
+    /// - Throws: `ExportError.unsafeMemberPath` for a path leaving the export, `limitExceeded` for
+    ///   an oversized file, `malformedArchive` for a damaged zip entry.
+    public func attachment(_ reference: String) throws -> Data? {
+        let relative = try AttachmentPath.resolve(reference)
+        guard layout.sideFiles.contains(relative) else { return nil }
+        let fullPath = layout.exportRoot.isEmpty ? relative : layout.exportRoot + "/" + relative
+        switch source {
+        case .zip:
+            guard let archive = attachmentArchive, let entry = archive[fullPath], entry.type == .file else { return nil }
+            try Self.checkExpansion(entry, displayName: input.displayName)
+            guard entry.uncompressedSize <= UInt64(Self.maximumAttachmentSize) else {
+                throw ExportError(.limitExceeded, "\(relative) is larger than \(Self.maximumAttachmentSize >> 20) MiB", at: documentLocation)
+            }
+            var data = Data()
+            do {
+                _ = try archive.extract(entry, skipCRC32: false) { chunk in
+                    data.append(chunk)
+                    if data.count > Self.maximumAttachmentSize { throw ExportError(.limitExceeded, "\(relative) is too large") }
+                }
+            } catch let error as ExportError {
+                throw error
+            } catch {
+                throw ExportError(.malformedArchive, "the zip entry \(fullPath) is damaged (\(error))", at: SourceLocation(file: input.displayName, member: fullPath))
+            }
+            return data
+        case .file(let documentPath):
+            let folder = URL(fileURLWithPath: documentPath).deletingLastPathComponent()
+            let url = folder.appendingPathComponent(relative)
+            // Symlinks leading out of the export are refused too.
+            let resolved = url.resolvingSymlinksInPath().path
+            guard resolved.hasPrefix(folder.resolvingSymlinksInPath().path + "/") else {
+                throw ExportError(.unsafeMemberPath, "refused \(relative): it links outside the export")
+            }
+            let size = (try? FileManager.default.attributesOfItem(atPath: resolved)[.size] as? NSNumber)?.intValue ?? 0
+            guard size <= Self.maximumAttachmentSize else {
+                throw ExportError(.limitExceeded, "\(relative) is larger than \(Self.maximumAttachmentSize >> 20) MiB")
+            }
+            return FileManager.default.contents(atPath: resolved)
+        case .standardInputXML, .ndjsonFile, .standardInputNDJSON, .cutOffZip:
+            return nil
+        }
+    }
+
+    /// Streams a side file in chunks (for large ones such as `export_cda.xml`).
+    func streamAttachment(_ reference: String, _ body: (UnsafeRawBufferPointer, Bool) throws -> Void) throws {
+        let relative = try AttachmentPath.resolve(reference)
+        guard layout.sideFiles.contains(relative) else { return }
+        let fullPath = layout.exportRoot.isEmpty ? relative : layout.exportRoot + "/" + relative
+        switch source {
+        case .zip:
+            guard let archive = attachmentArchive, let entry = archive[fullPath], entry.type == .file else { return }
+            do {
+                _ = try archive.extract(entry, bufferSize: Self.chunkSize, skipCRC32: false) { chunk in
+                    try chunk.withUnsafeBytes { try body($0, false) }
+                }
+            } catch let error as Archive.ArchiveError {
+                throw ExportError(.malformedArchive, "the zip entry \(fullPath) is damaged (\(error))")
+            }
+            try body(UnsafeRawBufferPointer(start: nil, count: 0), true)
+        case .file(let documentPath):
+            let path = URL(fileURLWithPath: documentPath).deletingLastPathComponent().appendingPathComponent(relative).path
+            guard let file = FileByteSource.open(path: path) else { return }
+            try stream(file, prefix: []) { bytes, isLast in try body(bytes, isLast) }
+        case .standardInputXML, .ndjsonFile, .standardInputNDJSON, .cutOffZip:
+            return
+        }
+    }
+}
