@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import HealthModel
+import HealthExport
+import HealthTestSupport
 @testable import HealthOutput
 
 /// Writes into a pipe-free buffer and returns the bytes.
@@ -81,15 +83,26 @@ func quantitySample(source: String, value: String, metadata: [MetadataEntry] = [
         #expect(try #require(ExportTimestamp.parse("2024-03-31 02:30:00 -0930")).iso8601 == "2024-03-31T02:30:00-09:30")
     }
 
-    @Test func everyCSVTableHasDistinctColumns() {
-        let tables: [CSVTable] = [
-            .quantitySamples(typeIdentifier: "x"), .categorySamples(typeIdentifier: "x"), .correlations, .workouts,
-            .workoutEvents, .workoutActivities, .workoutStatistics, .workoutRoutes, .workoutRouteLocations,
-            .instantaneousBeatsPerMinute, .activitySummaries, .clinicalRecords, .audiograms, .audiogramSensitivityPoints,
-            .visionPrescriptions, .unknownElements, .export,
-        ]
-        for table in tables {
-            #expect(Set(table.columns).count == table.columns.count, "\(table)")
+    /// Every table's header comes from its rows' column names: distinct, and as many as each
+    /// row has fields.
+    @Test func everyCSVTableHasDistinctColumnsAndRowsOfItsWidth() throws {
+        let folder = try Fixtures.temporaryDirectory().appendingPathComponent("tables")
+        let writer = try CSVWriter(folder: folder.path)
+        final class Feed: ObjectSink {
+            let writer: CSVWriter
+            init(_ writer: CSVWriter) { self.writer = writer }
+            func exportDidBegin(_ header: ExportHeader) throws { try writer.begin(header) }
+            func consume(_ object: HealthObject) throws { try writer.write(object) }
+        }
+        _ = try ExportReader(.path(Fixtures.sampleData.appendingPathComponent("export.zip").path)).read(into: Feed(writer))
+        try writer.finish()
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(files.contains("workout-statistics.csv") && files.contains("export.csv") && files.count > 10)
+        for file in files {
+            let rows = parseCSV(try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8))
+            let header = try #require(rows.first)
+            #expect(Set(header).count == header.count, "\(file)")
+            #expect(rows.dropFirst().allSatisfy { $0.count == header.count }, "\(file)")
         }
     }
 }

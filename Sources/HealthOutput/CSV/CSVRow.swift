@@ -2,15 +2,70 @@ import HealthModel
 
 /// Appends one RFC 4180 record: fields separated by commas, quoted when they hold a comma,
 /// a quote, CR or LF (quotes doubled), ended by CRLF as RFC 4180 §2 says.
-struct CSVRow {
+///
+/// As a `TableRowBuilder` it writes a table's row from `TableRows`; made with
+/// `writesColumnNames`, the same calls write the table's header row (the columns' names)
+/// instead, so the header cannot drift from the rows.
+struct CSVRow: TableRowBuilder {
     let out: OutputBuffer
     let scratch: OutputBuffer
     private var first = true
+    /// Writes each cell's column name instead of its value: the header row.
+    private let writesColumnNames: Bool
 
-    init(_ out: OutputBuffer, scratch: OutputBuffer) {
+    init(_ out: OutputBuffer, scratch: OutputBuffer, writesColumnNames: Bool = false) {
         self.out = out
         self.scratch = scratch
+        self.writesColumnNames = writesColumnNames
     }
+
+    // MARK: TableRowBuilder
+
+    /// In header mode, writes the name and tells the cell not to write its value.
+    @inline(__always)
+    private mutating func wroteName(_ column: String) -> Bool {
+        guard writesColumnNames else { return false }
+        string(column)
+        return true
+    }
+
+    @inline(__always)
+    mutating func string(_ column: String, _ value: String?) {
+        if wroteName(column) { return }
+        string(value)
+    }
+
+    @inline(__always)
+    mutating func number(_ column: String, _ value: ExportNumber?) {
+        if wroteName(column) { return }
+        number(value)
+    }
+
+    @inline(__always)
+    mutating func int(_ column: String, _ value: Int?) {
+        if wroteName(column) { return }
+        int(value)
+    }
+
+    @inline(__always)
+    mutating func date(_ column: String, _ value: ExportTimestamp?) {
+        if wroteName(column) { return }
+        date(value)
+    }
+
+    @inline(__always)
+    mutating func uuid(_ column: String, _ value: ObjectUUID?) {
+        if wroteName(column) { return }
+        uuid(value)
+    }
+
+    @inline(__always)
+    mutating func json(_ column: String, _ body: ((inout JSONEmitter) -> Void)?) {
+        if wroteName(column) { return }
+        if let body { json(body) } else { empty() }
+    }
+
+    // MARK: Fields
 
     @inline(__always)
     private mutating func separator() {

@@ -21,6 +21,9 @@ public final class CSVWriter: ObjectWriter {
     private var usedStems: [String: CSVTable] = [:]
     private var order: [CSVTable] = []
     private var stdoutTable: CSVTable? = nil
+    /// Each table's header row, made from its first row's column names (a chunk keeps them for
+    /// the writer it is appended to).
+    private var headers: [CSVTable: [UInt8]] = [:]
     private let scratch = OutputBuffer(descriptor: -1, capacity: 4096)
     private var finished = false
 
@@ -40,7 +43,7 @@ public final class CSVWriter: ObjectWriter {
     /// order the chunk met them (so files are created, and named, as a sequential run would).
     public func append(_ chunk: CSVWriter) throws {
         for table in chunk.order {
-            guard let rows = chunk.buffers[table], let out = try buffer(for: table) else { continue }
+            guard let rows = chunk.buffers[table], let out = try buffer(for: table, header: { chunk.headers[table] ?? [] }) else { continue }
             try out.appendRecords(rows.buffered)
         }
     }
@@ -94,7 +97,9 @@ public final class CSVWriter: ObjectWriter {
 
     // MARK: Tables
 
-    private func buffer(for table: CSVTable) throws -> OutputBuffer? {
+    /// The buffer `table`'s rows go to, made (with its header row, from `header`) on first use;
+    /// `nil` when the destination does not hold the table.
+    private func buffer(for table: CSVTable, header: () -> [UInt8]) throws -> OutputBuffer? {
         if let encodingBuffer {
             guard table.isMainTable else { return nil }
             if let current = stdoutTable, current != table {
@@ -105,7 +110,7 @@ public final class CSVWriter: ObjectWriter {
             if stdoutTable == nil, case .standardOutput(let out) = destination {
                 stdoutTable = table
                 buffers[table] = out
-                writeHeader(table, to: out)
+                out.append(contentsOf: header())
             }
             return encodingBuffer
         }
@@ -114,6 +119,7 @@ public final class CSVWriter: ObjectWriter {
         case .chunk:
             let out = OutputBuffer(descriptor: -1, capacity: 64 * 1024)
             buffers[table] = out
+            headers[table] = header()
             order.append(table)
             return out
         case .standardOutput(let out):
@@ -125,7 +131,7 @@ public final class CSVWriter: ObjectWriter {
             }
             stdoutTable = table
             buffers[table] = out
-            writeHeader(table, to: out)
+            out.append(contentsOf: header())
             return out
         case .folder(let staging):
             var stem = table.fileStem
@@ -142,7 +148,7 @@ public final class CSVWriter: ObjectWriter {
             buffers[table] = out
             fileNames[table] = name
             order.append(table)
-            writeHeader(table, to: out)
+            out.append(contentsOf: header())
             return out
         }
     }
@@ -155,309 +161,92 @@ public final class CSVWriter: ObjectWriter {
         return String(result.prefix(200))
     }
 
-    private func writeHeader(_ table: CSVTable, to out: OutputBuffer) {
-        var row = CSVRow(out, scratch: scratch)
-        for column in table.columns { row.string(column) }
-        row.end()
-    }
-
+    /// One row of `table`, written by `body` (a `TableRows` function); the table's header row
+    /// comes from the same function's column names.
     private func row(_ table: CSVTable, _ body: (inout CSVRow) -> Void) throws {
-        guard let out = try buffer(for: table) else { return }
+        guard let out = try buffer(for: table, header: { headerRow(body) }) else { return }
         var row = CSVRow(out, scratch: scratch)
         body(&row)
         row.end()
         try out.endRecord()
     }
 
+    private func headerRow(_ body: (inout CSVRow) -> Void) -> [UInt8] {
+        let out = OutputBuffer(descriptor: -1, capacity: 1024)
+        var row = CSVRow(out, scratch: scratch, writesColumnNames: true)
+        body(&row)
+        row.end()
+        return out.takeBytes()
+    }
+
     // MARK: ObjectWriter
 
     /// A deleted object's row in `deleted.csv` (anchored changes).
     public func writeDeleted(_ uuid: ObjectUUID, type: String) throws {
-        try row(.deletedObjects) { row in
-            row.uuid(uuid)
-            row.string(type)
-        }
+        try row(.deletedObjects) { TableRows.deletedObject(uuid, type: type, into: &$0) }
     }
 
     public func begin(_ header: ExportHeader) throws {
         guard case .folder = destination else { return }
-        try row(.export) { row in
-            row.int(HealthOutputFormat.version)
-            row.string(header.locale)
-            row.date(header.exportDate)
-            row.int(header.exportVersion)
-            let me = header.characteristics
-            row.string(me?.dateOfBirth)
-            row.string(me?.biologicalSex)
-            row.string(me?.bloodType)
-            row.string(me?.fitzpatrickSkinType)
-            row.string(me?.cardioFitnessMedicationsUse)
-            if let other = me?.other, !other.isEmpty {
-                row.json { json in
-                    json.beginObject()
-                    for attribute in other {
-                        json.key(string: attribute.name)
-                        json.string(attribute.value)
-                    }
-                    json.endObject()
-                }
-            } else {
-                row.empty()
-            }
-        }
+        try row(.export) { TableRows.export(header, into: &$0) }
     }
 
     public func write(_ object: HealthObject) throws {
         switch object {
-        case .quantitySample(let q): try write(q)
-        case .categorySample(let c): try write(c)
+        case .quantitySample(let q):
+            try row(.quantitySamples(typeIdentifier: q.sample.sampleType.identifier)) { TableRows.quantitySample(q, into: &$0) }
+            for beat in q.instantaneousBeatsPerMinute {
+                try row(.instantaneousBeatsPerMinute) { TableRows.beat(beat, of: q.sample.uuid, into: &$0) }
+            }
+        case .categorySample(let c):
+            try row(.categorySamples(typeIdentifier: c.sample.sampleType.identifier)) { TableRows.categorySample(c, into: &$0) }
         case .correlation(let c):
-            try row(.correlations) { row in
-                sampleHead(c.sample, &row)
-                row.string(c.objects.map(\.sample.uuid.uuidString).joined(separator: " "))
-                provenance(c.sample, &row)
-                tail(c.sample, &row)
-            }
-        case .workout(let w): try write(w)
+            try row(.correlations) { TableRows.correlation(c, into: &$0) }
+        case .workout(let w):
+            try write(w)
         case .activitySummary(let a):
-            try row(.activitySummaries) { row in
-                row.uuid(a.uuid)
-                row.string(a.dateComponents?.text)
-                row.number(a.activeEnergyBurned)
-                row.number(a.activeEnergyBurnedGoal)
-                row.string(a.activeEnergyBurnedUnit)
-                row.number(a.appleMoveTime)
-                row.number(a.appleMoveTimeGoal)
-                row.number(a.appleExerciseTime)
-                row.number(a.appleExerciseTimeGoal)
-                row.number(a.appleStandHours)
-                row.number(a.appleStandHoursGoal)
-                extensions(a.extensions, &row)
-            }
+            try row(.activitySummaries) { TableRows.activitySummary(a, into: &$0) }
         case .clinicalRecord(let c):
-            try row(.clinicalRecords) { row in
-                row.uuid(c.uuid)
-                row.string(c.clinicalType.identifier)
-                row.date(c.receivedDate)
-                row.string(c.sourceName)
-                row.string(c.fhirResourceType)
-                row.string(c.identifier)
-                row.string(c.sourceURL)
-                row.string(c.fhirVersion)
-                row.string(c.resourceFilePath)
-                extensions(c.extensions, &row)
-            }
+            try row(.clinicalRecords) { TableRows.clinicalRecord(c, into: &$0) }
         case .audiogram(let a):
-            try row(.audiograms) { row in
-                sampleHead(a.sample, &row)
-                provenance(a.sample, &row)
-                tail(a.sample, &row)
-            }
-            for p in a.sensitivityPoints {
-                try row(.audiogramSensitivityPoints) { row in
-                    row.uuid(a.sample.uuid)
-                    row.number(p.frequency?.value)
-                    row.string(p.frequency?.unit)
-                    row.number(p.leftEarSensitivity?.value)
-                    row.string(p.leftEarSensitivity?.unit)
-                    row.number(p.rightEarSensitivity?.value)
-                    row.string(p.rightEarSensitivity?.unit)
-                    row.string(p.leftEarMasked)
-                    row.string(p.rightEarMasked)
-                    row.number(p.leftEarClampingRangeLowerBound)
-                    row.number(p.leftEarClampingRangeUpperBound)
-                    row.number(p.rightEarClampingRangeLowerBound)
-                    row.number(p.rightEarClampingRangeUpperBound)
-                }
+            try row(.audiograms) { TableRows.audiogram(a, into: &$0) }
+            for point in a.sensitivityPoints {
+                try row(.audiogramSensitivityPoints) { TableRows.sensitivityPoint(point, of: a.sample.uuid, into: &$0) }
             }
         case .visionPrescription(let v):
-            try row(.visionPrescriptions) { row in
-                row.uuid(v.uuid)
-                row.string(v.sampleType.identifier)
-                row.string(v.prescriptionType)
-                row.date(v.dateIssued)
-                row.date(v.expirationDate)
-                row.string(v.brand)
-                for eye in [v.rightEye, v.leftEye] {
-                    for field in LensSpecification.fields {
-                        let value = eye?[attribute: field.attribute]
-                        row.number(value?.value)
-                        row.string(value?.unit)
-                    }
-                }
-                row.string(v.attachments.isEmpty ? nil : v.attachments.joined(separator: " "))
-                metadata(v.metadata, &row)
-                extensions(v.extensions, &row)
-            }
+            try row(.visionPrescriptions) { TableRows.visionPrescription(v, into: &$0) }
         case .electrocardiogram:
             // ECGs come from their CSV files, never from export.xml, and `healthport ecg`
             // writes them as JSON only (a voltage array has no flat row).
             break
         case .unknown(let u):
-            try row(.unknownElements) { row in
-                row.uuid(u.uuid)
-                row.json { JSONObjectEncoder.write(u.element, to: &$0) }
-            }
-        }
-    }
-
-    private func write(_ q: QuantitySample) throws {
-        try row(.quantitySamples(typeIdentifier: q.sample.sampleType.identifier)) { row in
-            sampleHead(q.sample, &row)
-            row.number(q.quantity.value)
-            row.string(q.quantity.unit)
-            row.int(q.count)
-            provenance(q.sample, &row)
-            tail(q.sample, &row)
-        }
-        for beat in q.instantaneousBeatsPerMinute {
-            try row(.instantaneousBeatsPerMinute) { row in
-                row.uuid(q.sample.uuid)
-                row.number(beat.bpm)
-                row.string(beat.time)
-                row.date(beat.date)
-            }
-        }
-    }
-
-    private func write(_ c: CategorySample) throws {
-        try row(.categorySamples(typeIdentifier: c.sample.sampleType.identifier)) { row in
-            sampleHead(c.sample, &row)
-            row.int(c.value.rawValue)
-            row.string(c.value.name)
-            provenance(c.sample, &row)
-            tail(c.sample, &row)
+            try row(.unknownElements) { TableRows.unknownElement(u, into: &$0) }
         }
     }
 
     private func write(_ w: Workout) throws {
-        try row(.workouts) { row in
-            sampleHead(w.sample, &row)
-            row.string(w.workoutActivityType.name)
-            for quantity in [w.duration, w.totalDistance, w.totalEnergyBurned] {
-                row.number(quantity?.value)
-                row.string(quantity?.unit)
-            }
-            provenance(w.sample, &row)
-            tail(w.sample, &row)
-        }
+        try row(.workouts) { TableRows.workout(w, into: &$0) }
         // Parts tables only go to folders (and to the chunks that become one).
         if case .standardOutput = destination { return }
-        func events(_ list: [WorkoutEvent], activity: String?) throws {
-            for event in list {
-                try row(.workoutEvents) { row in
-                    row.uuid(w.sample.uuid)
-                    row.string(activity)
-                    row.string(event.type.name)
-                    row.date(event.date)
-                    row.number(event.duration?.value)
-                    row.string(event.duration?.unit)
-                    metadata(event.metadata, &row)
-                }
+        let workout = w.sample.uuid
+        func parts(of activity: WorkoutActivity?) throws {
+            for event in activity?.workoutEvents ?? w.workoutEvents {
+                try row(.workoutEvents) { TableRows.workoutEvent(event, of: workout, activity: activity?.uuid, into: &$0) }
+            }
+            for statistics in activity?.statistics ?? w.statistics {
+                try row(.workoutStatistics) { TableRows.workoutStatistics(statistics, of: workout, activity: activity?.uuid, into: &$0) }
             }
         }
-        func statistics(_ list: [WorkoutStatistics], activity: String?) throws {
-            for s in list {
-                try row(.workoutStatistics) { row in
-                    row.uuid(w.sample.uuid)
-                    row.string(activity)
-                    row.string(s.quantityType.identifier)
-                    row.date(s.startDate)
-                    row.date(s.endDate)
-                    row.number(s.sum)
-                    row.number(s.average)
-                    row.number(s.minimum)
-                    row.number(s.maximum)
-                    row.string(s.unit)
-                }
-            }
-        }
-        try events(w.workoutEvents, activity: nil)
-        try statistics(w.statistics, activity: nil)
+        try parts(of: nil)
         for activity in w.workoutActivities {
-            try row(.workoutActivities) { row in
-                row.uuid(w.sample.uuid)
-                row.string(activity.uuid)
-                row.date(activity.startDate)
-                row.date(activity.endDate)
-                row.number(activity.duration?.value)
-                row.string(activity.duration?.unit)
-                metadata(activity.metadata, &row)
-            }
-            try events(activity.workoutEvents, activity: activity.uuid)
-            try statistics(activity.statistics, activity: activity.uuid)
+            try row(.workoutActivities) { TableRows.workoutActivity(activity, of: workout, into: &$0) }
+            try parts(of: activity)
         }
         for route in w.routes {
-            try row(.workoutRoutes) { row in
-                row.uuid(w.sample.uuid)
-                row.uuid(route.sample.uuid)
-                row.date(route.sample.startDate)
-                row.date(route.sample.endDate)
-                row.string(route.fileReference)
-                provenance(route.sample, &row)
-                metadata(route.sample.metadata, &row)
-            }
+            try row(.workoutRoutes) { TableRows.workoutRoute(route, of: workout, into: &$0) }
             for location in route.locations {
-                try row(.workoutRouteLocations) { row in
-                    row.uuid(route.sample.uuid)
-                    row.date(location.date)
-                    row.number(location.latitude)
-                    row.number(location.longitude)
-                    row.number(location.altitude)
-                    row.number(location.horizontalAccuracy)
-                    row.number(location.verticalAccuracy)
-                    row.number(location.course)
-                    row.number(location.speed)
-                }
+                try row(.workoutRouteLocations) { TableRows.routeLocation(location, of: route.sample.uuid, into: &$0) }
             }
-        }
-    }
-
-    private func sampleHead(_ s: SampleAttributes, _ row: inout CSVRow) {
-        row.uuid(s.uuid)
-        row.string(s.sampleType.identifier)
-        row.date(s.startDate)
-        row.date(s.endDate)
-    }
-
-    private func provenance(_ s: SampleAttributes, _ row: inout CSVRow) {
-        row.string(s.sourceRevision.source.name)
-        row.string(s.sourceRevision.version)
-        let d = s.device
-        row.string(d?.name)
-        row.string(d?.manufacturer)
-        row.string(d?.model)
-        row.string(d?.hardwareVersion)
-        row.string(d?.firmwareVersion)
-        row.string(d?.softwareVersion)
-        row.string(d?.localIdentifier)
-        row.string(d?.udiDeviceIdentifier)
-        row.string(d?.unparsedDescription)
-        row.date(s.creationDate)
-    }
-
-    private func tail(_ s: SampleAttributes, _ row: inout CSVRow) {
-        metadata(s.metadata, &row)
-        extensions(s.extensions, &row)
-    }
-
-    private func metadata(_ m: Metadata, _ row: inout CSVRow) {
-        if m.isEmpty {
-            row.empty()
-            return
-        }
-        row.json { json in
-            JSONObjectEncoder.writeMetadata(m, to: &json)
-        }
-    }
-
-    private func extensions(_ e: Extensions, _ row: inout CSVRow) {
-        if e.isEmpty {
-            row.empty()
-            return
-        }
-        row.json { json in
-            JSONObjectEncoder.writeExtensions(e, to: &json)
         }
     }
 

@@ -1,0 +1,20 @@
+import HealthModel
+
+/// Receives one table row's cells, in column order, each with its column's name and a typed
+/// value: the seam between the tables' schema (`TableRows`, written once) and the formats that
+/// lay rows out (CSV's fields; a columnar writer's typed columns).
+///
+/// A `nil` value is an empty cell. The same row function called for every row of a table gives
+/// the same names in the same order, whatever the values: a writer may take its header or its
+/// schema from the first row it receives.
+protocol TableRowBuilder {
+    mutating func string(_ column: String, _ value: String?)
+    /// A number as the export spelled it (kept exact).
+    mutating func number(_ column: String, _ value: ExportNumber?)
+    mutating func int(_ column: String, _ value: Int?)
+    /// An instant with the UTC offset it was recorded with.
+    mutating func date(_ column: String, _ value: ExportTimestamp?)
+    mutating func uuid(_ column: String, _ value: ObjectUUID?)
+    /// A JSON object written by `body` (metadata, extensions), held as text; `nil` for empty.
+    mutating func json(_ column: String, _ body: ((inout JSONEmitter) -> Void)?)
+}

@@ -1,0 +1,75 @@
+import HealthModel
+
+/// Workouts' tables: the workout, and its parts (events, activities, statistics, routes and
+/// their locations), each part row keyed by its workout's uuid.
+extension TableRows {
+    static func workout<B: TableRowBuilder>(_ w: Workout, into row: inout B) {
+        sampleHead(w.sample, into: &row)
+        row.string("workoutActivityType", w.workoutActivityType.name)
+        row.number("duration_value", w.duration?.value)
+        row.string("duration_unit", w.duration?.unit)
+        row.number("totalDistance_value", w.totalDistance?.value)
+        row.string("totalDistance_unit", w.totalDistance?.unit)
+        row.number("totalEnergyBurned_value", w.totalEnergyBurned?.value)
+        row.string("totalEnergyBurned_unit", w.totalEnergyBurned?.unit)
+        provenance(w.sample, into: &row)
+        tail(w.sample, into: &row)
+    }
+
+    static func workoutEvent<B: TableRowBuilder>(_ event: WorkoutEvent, of workout: ObjectUUID, activity: String?, into row: inout B) {
+        row.uuid("workout_uuid", workout)
+        row.string("workoutActivity_uuid", activity)
+        row.string("type", event.type.name)
+        row.date("date", event.date)
+        row.number("duration_value", event.duration?.value)
+        row.string("duration_unit", event.duration?.unit)
+        metadata(event.metadata, into: &row)
+    }
+
+    static func workoutActivity<B: TableRowBuilder>(_ activity: WorkoutActivity, of workout: ObjectUUID, into row: inout B) {
+        row.uuid("workout_uuid", workout)
+        row.string("uuid", activity.uuid)
+        row.date("startDate", activity.startDate)
+        row.date("endDate", activity.endDate)
+        row.number("duration_value", activity.duration?.value)
+        row.string("duration_unit", activity.duration?.unit)
+        metadata(activity.metadata, into: &row)
+    }
+
+    static func workoutStatistics<B: TableRowBuilder>(
+        _ s: WorkoutStatistics, of workout: ObjectUUID, activity: String?, into row: inout B
+    ) {
+        row.uuid("workout_uuid", workout)
+        row.string("workoutActivity_uuid", activity)
+        row.string("quantityType", s.quantityType.identifier)
+        row.date("startDate", s.startDate)
+        row.date("endDate", s.endDate)
+        row.number("sum", s.sum)
+        row.number("average", s.average)
+        row.number("minimum", s.minimum)
+        row.number("maximum", s.maximum)
+        row.string("unit", s.unit)
+    }
+
+    static func workoutRoute<B: TableRowBuilder>(_ route: WorkoutRoute, of workout: ObjectUUID, into row: inout B) {
+        row.uuid("workout_uuid", workout)
+        row.uuid("uuid", route.sample.uuid)
+        row.date("startDate", route.sample.startDate)
+        row.date("endDate", route.sample.endDate)
+        row.string("fileReference", route.fileReference)
+        provenance(route.sample, into: &row)
+        metadata(route.sample.metadata, into: &row)
+    }
+
+    static func routeLocation<B: TableRowBuilder>(_ location: RouteLocation, of route: ObjectUUID, into row: inout B) {
+        row.uuid("route_uuid", route)
+        row.date("date", location.date)
+        row.number("latitude", location.latitude)
+        row.number("longitude", location.longitude)
+        row.number("altitude", location.altitude)
+        row.number("horizontalAccuracy", location.horizontalAccuracy)
+        row.number("verticalAccuracy", location.verticalAccuracy)
+        row.number("course", location.course)
+        row.number("speed", location.speed)
+    }
+}

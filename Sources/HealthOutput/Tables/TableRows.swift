@@ -1,0 +1,193 @@
+import HealthModel
+
+/// The tables' schema, written once: for each table (`CSVTable`), its columns in order, with
+/// each column's name and value. CSV writes these rows as fields (and takes its header row
+/// from the names); a columnar writer implements `TableRowBuilder` to get the same columns
+/// typed. Columns follow HealthKit's property names; nested properties are joined with `_`
+/// (`quantity_value`, `sourceRevision_source_name`); `metadata` and `extensions` hold JSON
+/// objects as text, so the column set never depends on the data (`healthport-formats(5)`).
+///
+/// Generic over the builder, and specialized for each within this module: the per-row cost is
+/// the cells', nothing more.
+enum TableRows {
+    // MARK: Shared column groups
+
+    @inline(__always)
+    static func sampleHead<B: TableRowBuilder>(_ s: SampleAttributes, into row: inout B) {
+        row.uuid("uuid", s.uuid)
+        row.string("sampleType", s.sampleType.identifier)
+        row.date("startDate", s.startDate)
+        row.date("endDate", s.endDate)
+    }
+
+    @inline(__always)
+    static func provenance<B: TableRowBuilder>(_ s: SampleAttributes, into row: inout B) {
+        row.string("sourceRevision_source_name", s.sourceRevision.source.name)
+        row.string("sourceRevision_version", s.sourceRevision.version)
+        let d = s.device
+        row.string("device_name", d?.name)
+        row.string("device_manufacturer", d?.manufacturer)
+        row.string("device_model", d?.model)
+        row.string("device_hardwareVersion", d?.hardwareVersion)
+        row.string("device_firmwareVersion", d?.firmwareVersion)
+        row.string("device_softwareVersion", d?.softwareVersion)
+        row.string("device_localIdentifier", d?.localIdentifier)
+        row.string("device_udiDeviceIdentifier", d?.udiDeviceIdentifier)
+        row.string("device_description", d?.unparsedDescription)
+        row.date("creationDate", s.creationDate)
+    }
+
+    @inline(__always)
+    static func metadata<B: TableRowBuilder>(_ m: Metadata, into row: inout B) {
+        row.json("metadata", m.isEmpty ? nil : { JSONObjectEncoder.writeMetadata(m, to: &$0) })
+    }
+
+    @inline(__always)
+    static func extensions<B: TableRowBuilder>(_ e: Extensions, into row: inout B) {
+        row.json("extensions", e.isEmpty ? nil : { JSONObjectEncoder.writeExtensions(e, to: &$0) })
+    }
+
+    @inline(__always)
+    static func tail<B: TableRowBuilder>(_ s: SampleAttributes, into row: inout B) {
+        metadata(s.metadata, into: &row)
+        extensions(s.extensions, into: &row)
+    }
+
+    // MARK: Samples
+
+    static func quantitySample<B: TableRowBuilder>(_ q: QuantitySample, into row: inout B) {
+        sampleHead(q.sample, into: &row)
+        row.number("quantity_value", q.quantity.value)
+        row.string("quantity_unit", q.quantity.unit)
+        row.int("count", q.count)
+        provenance(q.sample, into: &row)
+        tail(q.sample, into: &row)
+    }
+
+    static func beat<B: TableRowBuilder>(_ beat: InstantaneousBeatsPerMinute, of sample: ObjectUUID, into row: inout B) {
+        row.uuid("sample_uuid", sample)
+        row.number("bpm", beat.bpm)
+        row.string("time", beat.time)
+        row.date("date", beat.date)
+    }
+
+    static func categorySample<B: TableRowBuilder>(_ c: CategorySample, into row: inout B) {
+        sampleHead(c.sample, into: &row)
+        row.int("value", c.value.rawValue)
+        row.string("valueName", c.value.name)
+        provenance(c.sample, into: &row)
+        tail(c.sample, into: &row)
+    }
+
+    static func correlation<B: TableRowBuilder>(_ c: Correlation, into row: inout B) {
+        sampleHead(c.sample, into: &row)
+        row.string("objects", c.objects.map(\.sample.uuid.uuidString).joined(separator: " "))
+        provenance(c.sample, into: &row)
+        tail(c.sample, into: &row)
+    }
+
+    // MARK: Other objects
+
+    static func activitySummary<B: TableRowBuilder>(_ a: ActivitySummary, into row: inout B) {
+        row.uuid("uuid", a.uuid)
+        row.string("dateComponents", a.dateComponents?.text)
+        row.number("activeEnergyBurned_value", a.activeEnergyBurned)
+        row.number("activeEnergyBurnedGoal_value", a.activeEnergyBurnedGoal)
+        row.string("activeEnergyBurned_unit", a.activeEnergyBurnedUnit)
+        row.number("appleMoveTime_value", a.appleMoveTime)
+        row.number("appleMoveTimeGoal_value", a.appleMoveTimeGoal)
+        row.number("appleExerciseTime_value", a.appleExerciseTime)
+        row.number("appleExerciseTimeGoal_value", a.appleExerciseTimeGoal)
+        row.number("appleStandHours_value", a.appleStandHours)
+        row.number("appleStandHoursGoal_value", a.appleStandHoursGoal)
+        extensions(a.extensions, into: &row)
+    }
+
+    static func clinicalRecord<B: TableRowBuilder>(_ c: ClinicalRecord, into row: inout B) {
+        row.uuid("uuid", c.uuid)
+        row.string("clinicalType", c.clinicalType.identifier)
+        row.date("receivedDate", c.receivedDate)
+        row.string("sourceRevision_source_name", c.sourceName)
+        row.string("fhirResource_resourceType", c.fhirResourceType)
+        row.string("fhirResource_identifier", c.identifier)
+        row.string("fhirResource_sourceURL", c.sourceURL)
+        row.string("fhirResource_fhirVersion", c.fhirVersion)
+        row.string("fhirResource_resourceFilePath", c.resourceFilePath)
+        extensions(c.extensions, into: &row)
+    }
+
+    static func audiogram<B: TableRowBuilder>(_ a: Audiogram, into row: inout B) {
+        sampleHead(a.sample, into: &row)
+        provenance(a.sample, into: &row)
+        tail(a.sample, into: &row)
+    }
+
+    static func sensitivityPoint<B: TableRowBuilder>(_ p: SensitivityPoint, of audiogram: ObjectUUID, into row: inout B) {
+        row.uuid("audiogram_uuid", audiogram)
+        row.number("frequency_value", p.frequency?.value)
+        row.string("frequency_unit", p.frequency?.unit)
+        row.number("leftEarSensitivity_value", p.leftEarSensitivity?.value)
+        row.string("leftEarSensitivity_unit", p.leftEarSensitivity?.unit)
+        row.number("rightEarSensitivity_value", p.rightEarSensitivity?.value)
+        row.string("rightEarSensitivity_unit", p.rightEarSensitivity?.unit)
+        row.string("leftEarMasked", p.leftEarMasked)
+        row.string("rightEarMasked", p.rightEarMasked)
+        row.number("leftEarClampingRangeLowerBound", p.leftEarClampingRangeLowerBound)
+        row.number("leftEarClampingRangeUpperBound", p.leftEarClampingRangeUpperBound)
+        row.number("rightEarClampingRangeLowerBound", p.rightEarClampingRangeLowerBound)
+        row.number("rightEarClampingRangeUpperBound", p.rightEarClampingRangeUpperBound)
+    }
+
+    static func visionPrescription<B: TableRowBuilder>(_ v: VisionPrescription, into row: inout B) {
+        row.uuid("uuid", v.uuid)
+        row.string("sampleType", v.sampleType.identifier)
+        row.string("prescriptionType", v.prescriptionType)
+        row.date("dateIssued", v.dateIssued)
+        row.date("expirationDate", v.expirationDate)
+        row.string("brand", v.brand)
+        for (name, eye) in [("rightEye", v.rightEye), ("leftEye", v.leftEye)] {
+            for field in LensSpecification.fields {
+                let value = eye?[attribute: field.attribute]
+                row.number("\(name)_\(field.property)_value", value?.value)
+                row.string("\(name)_\(field.property)_unit", value?.unit)
+            }
+        }
+        row.string("attachments", v.attachments.isEmpty ? nil : v.attachments.joined(separator: " "))
+        metadata(v.metadata, into: &row)
+        extensions(v.extensions, into: &row)
+    }
+
+    static func unknownElement<B: TableRowBuilder>(_ u: UnknownObject, into row: inout B) {
+        row.uuid("uuid", u.uuid)
+        row.json("element") { JSONObjectEncoder.write(u.element, to: &$0) }
+    }
+
+    // MARK: Changes and the export
+
+    static func deletedObject<B: TableRowBuilder>(_ uuid: ObjectUUID, type: String, into row: inout B) {
+        row.uuid("uuid", uuid)
+        row.string("sampleType", type)
+    }
+
+    static func export<B: TableRowBuilder>(_ header: ExportHeader, into row: inout B) {
+        row.int("formatVersion", HealthOutputFormat.version)
+        row.string("locale", header.locale)
+        row.date("exportDate", header.exportDate)
+        row.int("exportVersion", header.exportVersion)
+        let me = header.characteristics
+        row.string("dateOfBirth", me?.dateOfBirth)
+        row.string("biologicalSex", me?.biologicalSex)
+        row.string("bloodType", me?.bloodType)
+        row.string("fitzpatrickSkinType", me?.fitzpatrickSkinType)
+        row.string("cardioFitnessMedicationsUse", me?.cardioFitnessMedicationsUse)
+        let other = me?.other ?? []
+        row.json("otherCharacteristics", other.isEmpty ? nil : { json in
+            json.beginObject()
+            for attribute in other {
+                json.key(string: attribute.name)
+                json.string(attribute.value)
+            }
+            json.endObject()
+        })
+    }
+}
