@@ -1,5 +1,6 @@
 import Foundation
 import HealthEngine
+import HealthOutput
 import HealthModel
 import HealthQuery
 import HealthTestSupport
@@ -57,6 +58,27 @@ import Testing
         }
         let newestLine = try Self.lines(newest)[1]
         #expect(newestLine.contains("\"startDate\":\"\(starts.max() ?? "?")\""))
+    }
+
+    /// Sorted objects wait as JSON and are written through the writer: CSV and Apple's XML too.
+    @Test func aSortedQueryWritesCSVAndExportXMLInOrder() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let csv = folder.appendingPathComponent("steps.csv").path
+        let query = ObjectQuery(types: [Self.steps])
+        let descending = [try ObjectSortDescriptor(parsing: "startDate:desc")]
+        let summary = try SampleQueryRun(input: .export(Self.export), query: query, sortDescriptors: descending, format: .csv, output: csv).run()
+        let rows = parseCSV(try String(contentsOf: URL(fileURLWithPath: csv), encoding: .utf8))
+        #expect(rows.count == summary.written + 1 && summary.written > 100)
+        let start = try #require(rows.first?.firstIndex(of: "startDate"))
+        let starts = rows.dropFirst().map { $0[start] }
+        #expect(starts == starts.sorted(by: >))
+        let xml = folder.appendingPathComponent("steps.xml").path
+        _ = try SampleQueryRun(input: .export(Self.export), query: query, sortDescriptors: descending, limit: 5, format: .export, output: xml).run()
+        let back = folder.appendingPathComponent("back.ndjson").path
+        _ = try ConversionRun(export: xml, output: back).run()
+        let reread = try Self.lines(back).dropFirst().map { String($0) }
+        #expect(reread.count == 5)
+        #expect(reread.allSatisfy { $0.contains(Self.steps) })
     }
 
     @Test func anAnchorOfAnExportLeavesNoChangesInIt() throws {

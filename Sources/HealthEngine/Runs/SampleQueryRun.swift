@@ -76,11 +76,16 @@ public struct SampleQueryRun: Sendable {
 }
 
 /// After the gate: sorts (through the external sorter) or stops at the limit.
+///
+/// Sorted objects wait as healthport's JSON (the codec reads back exactly what it wrote, uuids
+/// and numbers' spellings included) and are written when drained, through the writer like any
+/// object: no format has to produce row bytes of its own, so a columnar one can be sorted too.
 final class SortingLimitingSink: ObjectSink {
     private let writer: any ObjectWriter
     private let sorter: ExternalSorter?
     private let limit: Int?
     private(set) var written = 0
+    private let codec = NDJSONWriter(buffer: OutputBuffer(descriptor: -1))
 
     init(writer: any ObjectWriter, sorter: ExternalSorter?, limit: Int?) {
         self.writer = writer
@@ -94,7 +99,7 @@ final class SortingLimitingSink: ObjectSink {
 
     func consume(_ object: HealthObject) throws {
         if let sorter {
-            try sorter.add(object, payload: try writer.encode(object))
+            try sorter.add(object, payload: try codec.encode(object))
             return
         }
         // Without a sort, a limit keeps the first objects in document order and stops reading.
@@ -106,7 +111,7 @@ final class SortingLimitingSink: ObjectSink {
 
     func finish() throws {
         try sorter?.drain { record in
-            try writer.writeEncoded(record)
+            try writer.write(try ObjectDecoder.decode(Array(record.dropLast())))
             written += 1
         }
     }

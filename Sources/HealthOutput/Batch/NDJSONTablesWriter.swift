@@ -10,7 +10,6 @@ import HealthModel
 public final class NDJSONTablesWriter: ObjectWriter {
     private let staging: StagingFolder
     private let splitsByType: Bool
-    private let scratch = OutputBuffer(descriptor: -1, capacity: 64 * 1024)
     private var files: [String: OutputBuffer] = [:]
     /// Rows written per file name.
     public private(set) var rowCounts: [String: Int] = [:]
@@ -58,14 +57,5 @@ public final class NDJSONTablesWriter: ObjectWriter {
 
     public func abandon() {
         staging.abandon()
-    }
-
-    public func encode(_ object: HealthObject) throws -> [UInt8] {
-        JSONObjectEncoder.writeLine(object, to: scratch)
-        return scratch.takeBytes()
-    }
-
-    public func writeEncoded(_ record: [UInt8]) throws {
-        throw OutputError(.invalidRequest, "partitioned output is not sorted")
     }
 }

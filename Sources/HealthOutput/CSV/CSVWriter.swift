@@ -100,20 +100,6 @@ public final class CSVWriter: ObjectWriter {
     /// The buffer `table`'s rows go to, made (with its header row, from `header`) on first use;
     /// `nil` when the destination does not hold the table.
     private func buffer(for table: CSVTable, header: () -> [UInt8]) throws -> OutputBuffer? {
-        if let encodingBuffer {
-            guard table.isMainTable else { return nil }
-            if let current = stdoutTable, current != table {
-                throw OutputError(
-                    .invalidRequest,
-                    "sorted CSV holds one table, and the selection has several (\(current.fileStem), \(table.fileStem)); select one type with --type")
-            }
-            if stdoutTable == nil, case .standardOutput(let out) = destination {
-                stdoutTable = table
-                buffers[table] = out
-                out.append(contentsOf: header())
-            }
-            return encodingBuffer
-        }
         if let existing = buffers[table] { return existing }
         switch destination {
         case .chunk:
@@ -261,27 +247,6 @@ public final class CSVWriter: ObjectWriter {
         case .chunk:
             finished = true
         }
-    }
-
-    /// While encoding for sorting, main-table rows go to this buffer instead of their table.
-    private var encodingBuffer: OutputBuffer? = nil
-
-    /// One object's main-table row. Sorting needs a single table: a second main table is an
-    /// `OutputError.invalidRequest`, and parts tables are not written.
-    public func encode(_ object: HealthObject) throws -> [UInt8] {
-        let buffer = OutputBuffer(descriptor: -1, capacity: 4096)
-        encodingBuffer = buffer
-        defer { encodingBuffer = nil }
-        try write(object)
-        return buffer.takeBytes()
-    }
-
-    public func writeEncoded(_ record: [UInt8]) throws {
-        guard case .standardOutput(let out) = destination else {
-            throw OutputError(.invalidRequest, "sorted CSV is one table: write it to standard output or a file")
-        }
-        out.append(contentsOf: record)
-        try out.endRecord()
     }
 
     public func abandon() {

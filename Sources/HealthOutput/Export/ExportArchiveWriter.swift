@@ -36,8 +36,6 @@ public final class ExportArchiveWriter: ObjectWriter {
 
     public func begin(_ header: ExportHeader) throws { try writer.begin(header) }
     public func write(_ object: HealthObject) throws { try writer.write(object) }
-    public func encode(_ object: HealthObject) throws -> [UInt8] { try writer.encode(object) }
-    public func writeEncoded(_ record: [UInt8]) throws { try writer.writeEncoded(record) }
 
     /// The side files the archive carries, relative to the export folder.
     public var carriedFiles: [String] {

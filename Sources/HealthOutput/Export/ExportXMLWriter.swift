@@ -6,7 +6,6 @@ import HealthModel
 public final class ExportXMLWriter: ObjectWriter {
     private let out: OutputBuffer
     private let file: AtomicFile?
-    private let scratch = OutputBuffer(descriptor: -1, capacity: 64 * 1024)
     private let devices = DeviceDescriptionCache()
     /// Side files the written objects refer to (`workout-routes/…`, `clinical-records/…`), as
     /// paths relative to the export folder, in first-seen order: what an archive must carry.
@@ -41,17 +40,6 @@ public final class ExportXMLWriter: ObjectWriter {
 
     public func abandon() {
         if let file { file.abandon() } else { out.discard() }
-    }
-
-    public func encode(_ object: HealthObject) throws -> [UInt8] {
-        note(object)
-        ExportXMLEncoder.write(object, to: XMLEmitter(scratch, devices: devices))
-        return scratch.takeBytes()
-    }
-
-    public func writeEncoded(_ record: [UInt8]) throws {
-        out.append(contentsOf: record)
-        try out.endRecord()
     }
 
     private func note(_ object: HealthObject) {

@@ -10,11 +10,6 @@ public protocol ObjectWriter: AnyObject {
     func finish() throws
     /// Abandons the output after a failure: nothing half-written is left behind.
     func abandon()
-    /// One object as this format's record bytes (an NDJSON line, a JSON array element, a CSV
-    /// row), for sorting before writing.
-    func encode(_ object: HealthObject) throws -> [UInt8]
-    /// Writes a record made by `encode`.
-    func writeEncoded(_ record: [UInt8]) throws
 }
 
 /// NDJSON: one JSON object per line, UTF-8, `\n`-terminated; the first line (`"kind":"export"`)
@@ -72,14 +67,10 @@ public final class NDJSONWriter: ObjectWriter {
 
     private let scratch = OutputBuffer(descriptor: -1, capacity: 64 * 1024)
 
+    /// One object as its NDJSON line (with the line break): what this writer would write.
     public func encode(_ object: HealthObject) throws -> [UInt8] {
         JSONObjectEncoder.writeLine(object, to: scratch)
         return scratch.takeBytes()
-    }
-
-    public func writeEncoded(_ record: [UInt8]) throws {
-        out.append(contentsOf: record)
-        try out.endRecord()
     }
 }
 
@@ -126,21 +117,5 @@ public final class JSONDocumentWriter: ObjectWriter {
 
     public func abandon() {
         if let file { file.abandon() } else { out.discard() }
-    }
-
-    private let scratch = OutputBuffer(descriptor: -1, capacity: 64 * 1024)
-
-    public func encode(_ object: HealthObject) throws -> [UInt8] {
-        var json = JSONEmitter(scratch)
-        JSONObjectEncoder.write(object, to: &json)
-        return scratch.takeBytes()
-    }
-
-    public func writeEncoded(_ record: [UInt8]) throws {
-        if !first { out.append(0x2C) }
-        first = false
-        out.append(0x0A)
-        out.append(contentsOf: record)
-        try out.endRecord()
     }
 }
