@@ -4,7 +4,7 @@ import HealthModel
 /// The other top-level objects: activity summaries, clinical records, audiograms (their
 /// sensitivity points) and vision prescriptions (their eyes).
 extension ExportMapper {
-    func startActivitySummary(_ attributes: AttributeView, _ parser: any ElementEventSource) {
+    func startActivitySummary(_ attributes: AttributeView, _ parser: any ElementEventSource) -> ActivitySummary? {
         var object = ActivitySummary()
         for i in 0..<attributes.count {
             let name = String(decoding: attributes.name(i), as: UTF8.self)
@@ -12,7 +12,8 @@ extension ExportMapper {
             switch name {
             case "dateComponents":
                 guard let day = CalendarDate.parse(value) else {
-                    return fail(parser, .invalidAttribute, "invalid dateComponents \(Self.quoted(value)) on <ActivitySummary>")
+                    fail(parser, .invalidAttribute, "invalid dateComponents \(Self.quoted(value)) on <ActivitySummary>")
+                    return nil
                 }
                 object.dateComponents = day
             case "activeEnergyBurned": object.activeEnergyBurned = number(value, name, "ActivitySummary", parser)
@@ -28,10 +29,10 @@ extension ExportMapper {
             default: unknownAttribute("ActivitySummary", name, value, into: &object.extensions, parser)
             }
         }
-        summary = object
+        return object
     }
 
-    func startClinicalRecord(_ attributes: AttributeView, _ parser: any ElementEventSource) {
+    func startClinicalRecord(_ attributes: AttributeView, _ parser: any ElementEventSource) -> ClinicalRecord {
         var fields: [String: String] = [:]
         var extensions = Extensions()
         var received: ExportTimestamp? = nil
@@ -53,10 +54,10 @@ extension ExportMapper {
         object.resourceFilePath = fields["resourceFilePath"]
         object.receivedDate = received
         object.extensions = extensions
-        clinical = object
+        return object
     }
 
-    func startSensitivityPoint(_ attributes: AttributeView, _ parser: any ElementEventSource) {
+    func startSensitivityPoint(_ attributes: AttributeView, _ parser: any ElementEventSource) -> SensitivityPoint {
         var values: [String: ExportNumber] = [:]
         var units: [String: String] = [:]
         var object = SensitivityPoint()
@@ -81,10 +82,10 @@ extension ExportMapper {
         object.frequency = quantity("frequency")
         object.leftEarSensitivity = quantity("leftEar")
         object.rightEarSensitivity = quantity("rightEar")
-        point = object
+        return object
     }
 
-    func startVisionPrescription(_ attributes: AttributeView, _ parser: any ElementEventSource) {
+    func startVisionPrescription(_ attributes: AttributeView, _ parser: any ElementEventSource) -> VisionPrescription {
         var object = VisionPrescription()
         for i in 0..<attributes.count {
             let name = String(decoding: attributes.name(i), as: UTF8.self)
@@ -97,10 +98,10 @@ extension ExportMapper {
             default: unknownAttribute("VisionPrescription", name, value, into: &object.extensions, parser)
             }
         }
-        prescription = object
+        return object
     }
 
-    func startEye(_ attributes: AttributeView, _ parser: any ElementEventSource) {
+    func startEye(_ attributes: AttributeView, _ parser: any ElementEventSource) -> LensSpecification {
         var values: [String: ExportNumber] = [:]
         var units: [String: String] = [:]
         var object = LensSpecification()
@@ -117,6 +118,6 @@ extension ExportMapper {
             }
         }
         for (stem, value) in values { object[attribute: stem] = Quantity(value: value, unit: units[stem] ?? "") }
-        eye = object
+        return object
     }
 }

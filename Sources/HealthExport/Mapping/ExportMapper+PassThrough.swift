@@ -18,7 +18,7 @@ extension ExportMapper {
         }
         if genericStack.isEmpty {
             passedThrough[elementName, default: 0] += 1
-            let parentName = stack.last.map { "\($0)" } ?? "root"
+            let parentName = stack.last.map { "\($0.kind)" } ?? "root"
             warnings.warn(
                 "element:\(elementName)@\(parentName)",
                 "element <\(elementName.prefix(60))> is not part of healthport's model here; passed through",
@@ -37,23 +37,15 @@ extension ExportMapper {
             genericStack[genericStack.count - 1].children.append(finished)
             return
         }
-        switch stack.last {
+        switch stack.last?.kind {
         case .healthData?:
             emit(.unknown(UnknownObject(element: finished)), parser)
-        case .record?, .hrvList?: record.extensions.elements.append(finished)
-        case .correlation?: correlation?.sample.extensions.elements.append(finished)
-        case .workout?: workout?.sample.extensions.elements.append(finished)
-        case .workoutEvent?: event?.extensions.elements.append(finished)
-        case .workoutActivity?: activity?.extensions.elements.append(finished)
-        case .workoutStatistics?: pendingStatistics?.extensions.elements.append(finished)
-        case .workoutRoute?: route?.sample.extensions.elements.append(finished)
-        case .activitySummary?: summary?.extensions.elements.append(finished)
-        case .clinicalRecord?: clinical?.extensions.elements.append(finished)
-        case .audiogram?: audiogram?.sample.extensions.elements.append(finished)
-        case .sensitivityPoint?: point?.extensions.elements.append(finished)
-        case .visionPrescription?: prescription?.extensions.elements.append(finished)
-        case .rightEye?, .leftEye?: eye?.extensions.elements.append(finished)
+        case .record?, .hrvList?:
+            record.extensions.elements.append(finished)
         default:
+            var kept = false
+            modifyTop { kept = $0.addExtension(finished) }
+            guard !kept else { return }
             // Children of ExportDate, Me, MetadataEntry, …: nowhere to keep them.
             warnings.warn(
                 "dropped:\(finished.name)", "element <\(finished.name.prefix(60))> inside an element that cannot hold it was ignored",

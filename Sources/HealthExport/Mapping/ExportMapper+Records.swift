@@ -120,7 +120,8 @@ extension ExportMapper {
             }
             return
         }
-        guard var group = correlation else { return }
+        guard let top = stack.indices.last, case .correlation(var group) = stack[top] else { return }
+        stack[top] = .element(.correlation)
         // A member is a reference to the top-level sample the export prints again.
         if record.isQuantity {
             if !record.beats.isEmpty { BeatTimeResolver.resolve(&record.beats, start: start) }
@@ -134,7 +135,7 @@ extension ExportMapper {
             member.sample.uuid = assigner.memberUUID(of: .categorySample(member))
             group.objects.append(.category(member))
         }
-        correlation = group
+        stack[top] = .correlation(group)
     }
 
     /// The finished record's shared attributes, moving the builder's values out (the builder is
@@ -196,16 +197,10 @@ extension ExportMapper {
             }
             list.append(entry)
         }
-        switch parent {
-        case .record: add(&record.metadata)
-        case .correlation: if correlation != nil { add(&correlation!.sample.metadata.entries) }
-        case .workout: if workout != nil { add(&workout!.sample.metadata.entries) }
-        case .workoutEvent: if event != nil { add(&event!.metadata.entries) }
-        case .workoutActivity: if activity != nil { add(&activity!.metadata.entries) }
-        case .workoutRoute: if route != nil { add(&route!.sample.metadata.entries) }
-        case .audiogram: if audiogram != nil { add(&audiogram!.sample.metadata.entries) }
-        case .visionPrescription: if prescription != nil { add(&prescription!.metadata.entries) }
-        default: break
+        if parent == .record {
+            add(&record.metadata)
+        } else {
+            modifyTop { $0.addMetadata(add) }
         }
     }
 

@@ -3,7 +3,7 @@ import HealthModel
 
 /// Workouts and their parts: events, activities, statistics, routes and route locations.
 extension ExportMapper {
-    func startWorkout(_ attributes: AttributeView, _ parser: any ElementEventSource) {
+    func startWorkout(_ attributes: AttributeView, _ parser: any ElementEventSource) -> Workout {
         var activityType = ""
         var values: [String: ExportNumber] = [:]
         var units: [String: String] = [:]
@@ -23,12 +23,12 @@ extension ExportMapper {
         func quantity(_ name: String) -> Quantity? {
             values[name].map { Quantity(value: $0, unit: units[name] ?? "") }
         }
-        workout = Workout(
+        return Workout(
             sample: sample, workoutActivityType: WorkoutActivityType(name: activityType), duration: quantity("duration"),
             totalDistance: quantity("totalDistance"), totalEnergyBurned: quantity("totalEnergyBurned"))
     }
 
-    func startEvent(_ attributes: AttributeView, _ parser: any ElementEventSource) {
+    func startEvent(_ attributes: AttributeView, _ parser: any ElementEventSource) -> WorkoutEvent? {
         var type = ""
         var date: ExportTimestamp? = nil
         var duration: ExportNumber? = nil
@@ -47,14 +47,14 @@ extension ExportMapper {
         }
         guard let date else {
             if parser.pendingError == nil { fail(parser, .invalidAttribute, "<WorkoutEvent> has no date") }
-            return
+            return nil
         }
-        event = WorkoutEvent(
+        return WorkoutEvent(
             type: WorkoutEventType(name: type), date: date, duration: duration.map { Quantity(value: $0, unit: unit) },
             extensions: extensions)
     }
 
-    func startActivity(_ attributes: AttributeView, _ parser: any ElementEventSource) {
+    func startActivity(_ attributes: AttributeView, _ parser: any ElementEventSource) -> WorkoutActivity? {
         var uuid = ""
         var start: ExportTimestamp? = nil
         var end: ExportTimestamp? = nil
@@ -75,14 +75,14 @@ extension ExportMapper {
         }
         guard let start else {
             if parser.pendingError == nil { fail(parser, .invalidAttribute, "<WorkoutActivity> has no startDate") }
-            return
+            return nil
         }
-        activity = WorkoutActivity(
+        return WorkoutActivity(
             uuid: uuid, startDate: start, endDate: end, duration: duration.map { Quantity(value: $0, unit: unit) },
             extensions: extensions)
     }
 
-    func startStatistics(_ attributes: AttributeView, _ parser: any ElementEventSource) {
+    func startStatistics(_ attributes: AttributeView, _ parser: any ElementEventSource) -> WorkoutStatistics? {
         var type = ObjectType(identifier: "", kind: .quantity)
         var start: ExportTimestamp? = nil
         var end: ExportTimestamp? = nil
@@ -106,15 +106,15 @@ extension ExportMapper {
         }
         guard let start else {
             if parser.pendingError == nil { fail(parser, .invalidAttribute, "<WorkoutStatistics> has no startDate") }
-            return
+            return nil
         }
         statistics.quantityType = type
         statistics.startDate = start
         statistics.endDate = end ?? start
-        pendingStatistics = statistics
+        return statistics
     }
 
-    func startLocation(_ attributes: AttributeView, _ parser: any ElementEventSource) {
+    func startLocation(_ attributes: AttributeView, _ parser: any ElementEventSource) -> RouteLocation {
         var location = RouteLocation()
         for i in 0..<attributes.count {
             let name = String(decoding: attributes.name(i), as: UTF8.self)
@@ -132,6 +132,6 @@ extension ExportMapper {
                 passedThrough["Location@\(name)", default: 0] += 1
             }
         }
-        pendingLocation = location
+        return location
     }
 }

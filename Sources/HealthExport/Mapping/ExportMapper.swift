@@ -3,8 +3,8 @@ import HealthModel
 
 /// Turns libxml2's SAX events into model objects, one top-level element at a time.
 ///
-/// State is a stack of element kinds plus one builder per kind that can be open at once; a
-/// builder is cleared when its object is handed to the sink. Memory therefore holds the current
+/// State is one stack of open elements, each with the object it builds (`OpenElement`); a
+/// finished element is handed to the one below it, or to the sink at top level. Memory therefore holds the current
 /// object only (a workout with its events and routes, at most), plus the interners.
 ///
 /// Element kinds and attributes this model does not know are not errors: they are kept as
@@ -57,8 +57,8 @@ final class ExportMapper: ElementEventHandler {
         Device.parse(description: "<<HKDevice: 0x0" + String(decoding: rest, as: UTF8.self))
     }
 
-    // The element stack.
-    @exclusivity(unchecked) var stack: [ElementKind] = []
+    // The open elements, root first.
+    @exclusivity(unchecked) var stack: [OpenElement] = []
     @exclusivity(unchecked) var genericStack: [GenericElement] = []
     @exclusivity(unchecked) var nestedElementCount = 0
     static let maximumElementsPerObject = 5_000_000
@@ -68,22 +68,9 @@ final class ExportMapper: ElementEventHandler {
     /// four levels at most.
     static let maximumUnknownNesting = 64
 
-    // Builders.
+    // The record being read (the hot path's reused builder; `.element(.record)` on the stack).
     @exclusivity(unchecked) var record = RecordBuilder()
     @exclusivity(unchecked) var recordOpen = false
-    @exclusivity(unchecked) var correlation: Correlation? = nil
-    @exclusivity(unchecked) var workout: Workout? = nil
-    @exclusivity(unchecked) var activity: WorkoutActivity? = nil
-    @exclusivity(unchecked) var event: WorkoutEvent? = nil
-    @exclusivity(unchecked) var route: WorkoutRoute? = nil
-    @exclusivity(unchecked) var audiogram: Audiogram? = nil
-    @exclusivity(unchecked) var point: SensitivityPoint? = nil
-    @exclusivity(unchecked) var prescription: VisionPrescription? = nil
-    @exclusivity(unchecked) var eye: LensSpecification? = nil
-    @exclusivity(unchecked) var pendingStatistics: WorkoutStatistics? = nil
-    @exclusivity(unchecked) var pendingLocation: RouteLocation? = nil
-    @exclusivity(unchecked) var summary: ActivitySummary? = nil
-    @exclusivity(unchecked) var clinical: ClinicalRecord? = nil
 
     /// Objects handed to the sink, by kind, for the read summary.
     @exclusivity(unchecked) var objectCount = 0
@@ -148,7 +135,7 @@ final class ExportMapper: ElementEventHandler {
             return
         }
         let kind = ElementKind.classify(name)
-        let parent = stack.last
+        let parent = stack.last?.kind
         if stack.count >= 1 {
             nestedElementCount += 1
             if nestedElementCount > Self.maximumElementsPerObject {
@@ -162,7 +149,7 @@ final class ExportMapper: ElementEventHandler {
                 fail(parser, .notAnExport, "not an Apple Health export: the root element is <\(name.string.prefix(40))>")
                 return
             }
-            stack.append(.healthData)
+            stack.append(.element(.healthData))
             for i in 0..<attributes.count {
                 let attributeName = String(decoding: attributes.name(i), as: UTF8.self)
                 if attributeName == "locale" {
@@ -186,6 +173,7 @@ final class ExportMapper: ElementEventHandler {
                 }
             }
         }
+        var opened = OpenElement.element(kind)
         switch (parent, kind) {
         case (.healthData, .exportDate):
             for i in 0..<attributes.count where matches(attributes.name(i), "value") {
@@ -210,45 +198,68 @@ final class ExportMapper: ElementEventHandler {
         case (.hrvList, .instantaneousBeat):
             beat(attributes, parser)
         case (.healthData, .correlation):
-            correlation = Correlation(sample: sampleAttributes(attributes, element: "Correlation", parser: parser) { _, _ in false }, objects: [])
+            opened = .correlation(
+                Correlation(sample: sampleAttributes(attributes, element: "Correlation", parser: parser) { _, _ in false }, objects: []))
         case (.healthData, .workout):
-            startWorkout(attributes, parser)
+            opened = .workout(startWorkout(attributes, parser))
         case (.workout, .workoutEvent), (.workoutActivity, .workoutEvent):
-            startEvent(attributes, parser)
+            if let event = startEvent(attributes, parser) { opened = .workoutEvent(event) }
         case (.workout, .workoutActivity):
-            startActivity(attributes, parser)
+            if let activity = startActivity(attributes, parser) { opened = .workoutActivity(activity) }
         case (.workout, .workoutStatistics), (.workoutActivity, .workoutStatistics):
-            startStatistics(attributes, parser)
+            if let statistics = startStatistics(attributes, parser) { opened = .workoutStatistics(statistics) }
         case (.workout, .workoutRoute):
-            route = WorkoutRoute(sample: sampleAttributes(attributes, element: "WorkoutRoute", parser: parser) { _, _ in false }.with(type: .workoutRoute))
+            opened = .workoutRoute(
+                WorkoutRoute(
+                    sample: sampleAttributes(attributes, element: "WorkoutRoute", parser: parser) { _, _ in false }.with(type: .workoutRoute)))
         case (.workoutRoute, .fileReference):
             for i in 0..<attributes.count where matches(attributes.name(i), "path") {
-                route?.fileReference = String(decoding: attributes.value(i), as: UTF8.self)
+                let path = String(decoding: attributes.value(i), as: UTF8.self)
+                modifyTop { top in
+                    guard case .workoutRoute(var route) = top else { return }
+                    top = .element(.workoutRoute)
+                    route.fileReference = path
+                    top = .workoutRoute(route)
+                }
             }
         case (.workoutRoute, .location):
-            startLocation(attributes, parser)
+            opened = .location(startLocation(attributes, parser))
         case (.healthData, .activitySummary):
-            startActivitySummary(attributes, parser)
+            if let summary = startActivitySummary(attributes, parser) { opened = .activitySummary(summary) }
         case (.healthData, .clinicalRecord):
-            startClinicalRecord(attributes, parser)
+            opened = .clinicalRecord(startClinicalRecord(attributes, parser))
         case (.healthData, .audiogram):
-            audiogram = Audiogram(sample: sampleAttributes(attributes, element: "Audiogram", parser: parser) { _, _ in false }.with(type: .audiogram))
+            opened = .audiogram(
+                Audiogram(sample: sampleAttributes(attributes, element: "Audiogram", parser: parser) { _, _ in false }.with(type: .audiogram)))
         case (.audiogram, .sensitivityPoint):
-            startSensitivityPoint(attributes, parser)
+            opened = .sensitivityPoint(startSensitivityPoint(attributes, parser))
         case (.healthData, .visionPrescription):
-            startVisionPrescription(attributes, parser)
+            opened = .visionPrescription(startVisionPrescription(attributes, parser))
         case (.visionPrescription, .rightEye), (.visionPrescription, .leftEye):
-            startEye(attributes, parser)
+            opened = .eye(startEye(attributes, parser), isRight: kind == .rightEye)
         case (.visionPrescription, .attachment):
             for i in 0..<attributes.count where matches(attributes.name(i), "identifier") {
-                prescription?.attachments.append(String(decoding: attributes.value(i), as: UTF8.self))
+                let identifier = String(decoding: attributes.value(i), as: UTF8.self)
+                modifyTop { top in
+                    guard case .visionPrescription(var prescription) = top else { return }
+                    top = .element(.visionPrescription)
+                    prescription.attachments.append(identifier)
+                    top = .visionPrescription(prescription)
+                }
             }
         default:
             // Unknown element, or a known one in a place it does not belong: keep it whole.
             startGeneric(name, attributes, parser)
             return
         }
-        stack.append(kind)
+        stack.append(opened)
+    }
+
+    /// The element on top of the stack, to change in place.
+    @inline(__always)
+    func modifyTop(_ body: (inout OpenElement) -> Void) {
+        guard !stack.isEmpty else { return }
+        body(&stack[stack.count - 1])
     }
 
     func endElement(_ name: ElementName, _ parser: any ElementEventSource) {
@@ -261,88 +272,29 @@ final class ExportMapper: ElementEventHandler {
             endGeneric(parser)
             return
         }
-        guard let kind = stack.popLast() else { return }
-        let parent = stack.last
-        switch kind {
-        case .healthData:
+        guard let finished = stack.popLast() else { return }
+        let parent = stack.last?.kind
+        switch finished {
+        case .element(.healthData):
             deliverHeader(parser)
-        case .record:
+        case .element(.record):
             finishRecord(parent: parent, parser)
-        case .correlation:
-            if var object = correlation {
-                correlation = nil
-                object.objects.sort { $0.sample.uuid < $1.sample.uuid }
-                emit(.correlation(object), parser)
-            }
-        case .workout:
-            if let object = workout {
-                workout = nil
-                emit(.workout(object), parser)
-            }
-        case .workoutEvent:
-            if let finished = event {
-                event = nil
-                if parent == .workoutActivity {
-                    activity?.workoutEvents.append(finished)
-                } else {
-                    workout?.workoutEvents.append(finished)
-                }
-            }
-        case .workoutActivity:
-            if let finished = activity {
-                activity = nil
-                workout?.workoutActivities.append(finished)
-            }
-        case .workoutStatistics:
-            if let finished = pendingStatistics {
-                pendingStatistics = nil
-                if parent == .workoutActivity {
-                    activity?.statistics.append(finished)
-                } else {
-                    workout?.statistics.append(finished)
-                }
-            }
-        case .workoutRoute:
-            if let finished = route {
-                route = nil
-                workout?.routes.append(finished)
-            }
-        case .location:
-            if let finished = pendingLocation {
-                pendingLocation = nil
-                route?.locations.append(finished)
-            }
-        case .activitySummary:
-            if let object = summary {
-                summary = nil
-                emit(.activitySummary(object), parser)
-            }
-        case .clinicalRecord:
-            if let object = clinical {
-                clinical = nil
-                emit(.clinicalRecord(object), parser)
-            }
-        case .audiogram:
-            if let object = audiogram {
-                audiogram = nil
-                emit(.audiogram(object), parser)
-            }
-        case .sensitivityPoint:
-            if let finished = point {
-                point = nil
-                audiogram?.sensitivityPoints.append(finished)
-            }
-        case .visionPrescription:
-            if let object = prescription {
-                prescription = nil
-                emit(.visionPrescription(object), parser)
-            }
-        case .rightEye, .leftEye:
-            if let finished = eye {
-                eye = nil
-                if kind == .rightEye { prescription?.rightEye = finished } else { prescription?.leftEye = finished }
-            }
-        default:
+        case .correlation(var object):
+            object.objects.sort { $0.sample.uuid < $1.sample.uuid }
+            emit(.correlation(object), parser)
+        case .workout(let object):
+            emit(.workout(object), parser)
+        case .activitySummary(let object):
+            emit(.activitySummary(object), parser)
+        case .clinicalRecord(let object):
+            emit(.clinicalRecord(object), parser)
+        case .audiogram(let object):
+            emit(.audiogram(object), parser)
+        case .visionPrescription(let object):
+            emit(.visionPrescription(object), parser)
+        case .workoutEvent, .workoutActivity, .workoutStatistics, .workoutRoute, .location, .sensitivityPoint, .eye:
+            modifyTop { $0.adopt(finished) }
+        case .element:
             break
         }
     }
