@@ -50,10 +50,7 @@ extension Healthport {
                     export: input.export ?? "-", query: query, anchor: try anchor.map(QueryAnchor.load(from:)), limit: limit,
                     format: output.format, output: output.output, anchorOutput: anchorOutput)
                 run.anchorName = anchor
-                let progress = ProgressLine(forced: diagnostics.progress, quiet: diagnostics.quiet)
-                defer { progress.clear() }
-                let summary = try run.run(reporter: log.reporter(progress: progress), cancellation: Signals.cancellation)
-                progress.clear()
+                let summary = try log.perform(showing: diagnostics) { try run.run(reporter: $0, cancellation: $1) }
                 log.repeats(summary.warnings)
             }
         }
@@ -76,10 +73,7 @@ extension Healthport {
         func run() throws {
             let log = Diagnostics(quiet: diagnostics.quiet)
             try log.run {
-                let progress = ProgressLine(forced: diagnostics.progress, quiet: diagnostics.quiet)
-                defer { progress.clear() }
-                let summary = try AnchorRun(export: input.export, query: try filter.makeQuery()).run(reporter: log.reporter(progress: progress), cancellation: Signals.cancellation)
-                progress.clear()
+                let summary = try log.perform(showing: diagnostics) { try AnchorRun(export: input.export, query: try filter.makeQuery()).run(reporter: $0, cancellation: $1) }
                 log.repeats(summary.warnings)
                 try summary.anchor.save(to: output)
             }
@@ -112,10 +106,7 @@ extension Healthport {
                 let run = DiffRun(
                     oldExport: oldExport, newExport: newExport, query: try filter.makeQuery(), format: output.format, output: output.output,
                     anchorOutput: anchorOutput)
-                let progress = ProgressLine(forced: diagnostics.progress, quiet: diagnostics.quiet)
-                defer { progress.clear() }
-                let summary = try run.run(reporter: log.reporter(progress: progress), cancellation: Signals.cancellation)
-                progress.clear()
+                let summary = try log.perform(showing: diagnostics) { try run.run(reporter: $0, cancellation: $1) }
                 log.repeats(summary.warnings)
             }
         }

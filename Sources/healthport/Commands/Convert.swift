@@ -87,10 +87,7 @@ extension Healthport {
                 run.jobs = jobs
                 run.parallelChunkBytes = ProcessInfo.processInfo.environment["HEALTHPORT_PARALLEL_CHUNK_BYTES"].flatMap { Int($0) }
                     .map { max($0, 4096) }
-                let progress = ProgressLine(forced: diagnostics.progress, quiet: diagnostics.quiet)
-                defer { progress.clear() }
-                let summary = try run.run(reporter: log.reporter(progress: progress), cancellation: Signals.cancellation)
-                progress.clear()
+                let summary = try log.perform(showing: diagnostics) { try run.run(reporter: $0, cancellation: $1) }
                 log.repeats(summary.warnings)
                 if let stop = summary.salvageStop {
                     // Always printed, even with --quiet: the output is incomplete.

@@ -32,10 +32,7 @@ extension Healthport {
             try log.run {
                 var run = ImportRun(export: input.export, store: StoreLocation.resolve(store))
                 run.force = force
-                let progress = ProgressLine(forced: diagnostics.progress, quiet: diagnostics.quiet)
-                defer { progress.clear() }
-                let summary = try run.run(reporter: log.reporter(progress: progress), cancellation: Signals.cancellation)
-                progress.clear()
+                let summary = try log.perform(showing: diagnostics) { try run.run(reporter: $0, cancellation: $1) }
                 log.repeats(summary.warnings)
                 let result = summary.result
                 let text = result.unchanged

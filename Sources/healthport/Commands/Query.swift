@@ -36,10 +36,7 @@ extension Healthport {
                 let run = SampleQueryRun(
                     input: input.objectInput, query: try filter.makeQuery(), sortDescriptors: try sort.map(ObjectSortDescriptor.init(parsing:)),
                     limit: limit, format: output.format, output: output.output)
-                let progress = ProgressLine(forced: diagnostics.progress, quiet: diagnostics.quiet)
-                defer { progress.clear() }
-                let summary = try run.run(reporter: log.reporter(progress: progress), cancellation: Signals.cancellation)
-                progress.clear()
+                let summary = try log.perform(showing: diagnostics) { try run.run(reporter: $0, cancellation: $1) }
                 log.repeats(summary.warnings)
             }
         }

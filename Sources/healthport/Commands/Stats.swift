@@ -56,10 +56,7 @@ extension Healthport {
                 run.options = try options.map(StatisticsOptions.init(parsing:))
                 run.separateBySource = separateBySource
                 run.sourcePriority = sourcePriority.map { $0.split(separator: ",").map(String.init) } ?? []
-                let progress = ProgressLine(forced: diagnostics.progress, quiet: diagnostics.quiet)
-                defer { progress.clear() }
-                let result = try run.run(reporter: log.reporter(progress: progress), cancellation: Signals.cancellation)
-                progress.clear()
+                let result = try log.perform(showing: diagnostics) { try run.run(reporter: $0, cancellation: $1) }
                 log.repeats(result.warnings)
                 try StatisticsWriter.write(result.table, format: format, to: .standardOutput)
             }

@@ -76,6 +76,15 @@ final class Diagnostics {
         }
     }
 
+    /// Runs an engine run with this command's reporter (warnings as lines, the progress line
+    /// when asked for) and the signals' cancellation; the progress line is erased when the run
+    /// returns or fails.
+    func perform<Result>(showing options: DiagnosticOptions, _ run: (RunReporter, RunCancellation) throws -> Result) throws -> Result {
+        let line = ProgressLine(forced: options.progress, quiet: options.quiet)
+        defer { line.clear() }
+        return try run(reporter(progress: line), Signals.cancellation)
+    }
+
     /// The reporter a run reports through: warnings and batch notes as lines, progress on the
     /// progress line.
     func reporter(progress line: ProgressLine? = nil) -> RunReporter {
