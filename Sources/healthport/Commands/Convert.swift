@@ -67,14 +67,13 @@ extension Healthport {
             try log.run {
                 let query = try filter.makeQuery()
                 if let partition {
-                    let batch = BatchConversionRun(
+                    var batch = BatchConversionRun(
                         inputs: exports, persons: try BatchConversionRun.personKeys(for: exports, mapping: personId),
                         layout: try PartitionLayout(parsing: partition), format: output.format, root: output.output,
                         jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, query: query, healthportVersion: Healthport.version)
-                    var run = batch
-                    run.resume = resume
-                    run.includeRoutes = includeRoutes
-                    let failed = try run.run(reporter: log.reporter(), cancellation: Signals.cancellation)
+                    batch.resume = resume
+                    batch.includeRoutes = includeRoutes
+                    let failed = try batch.run(reporter: log.reporter(), cancellation: Signals.cancellation)
                     if failed > 0 {
                         log.error("\(failed) of \(exports.count) exports failed; see \(output.output)/\(BatchManifest.fileName)")
                         throw ExitCode(ExitStatus.dataError.rawValue)
