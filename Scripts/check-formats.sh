@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Reads healthport's output with the tools people use: every NDJSON line with jq and with Python's
-# json, the JSON document with Python, and every CSV table with Python's csv module, for the
+# json, the JSON document with Python, and every CSV table with Python's csv module (its JSON
+# cells with Python's json), for the
 # bundled sample and every real export in ../shared/samples.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,14 +35,22 @@ PY
     rm -rf "$work/csv"
     "$BIN" convert "$input" --format csv --output "$work/csv" -q
     python3 - "$work/csv" <<'PY' || { echo "FAIL python csv: $input"; failed=$((failed + 1)); }
-import csv, os, sys
+import csv, json, os, sys
 folder = sys.argv[1]
+# Cells that hold JSON (healthport-formats(5)): each must be a JSON object on its own.
+json_columns = {"metadata", "extensions", "element", "otherCharacteristics"}
 for name in os.listdir(folder):
     with open(os.path.join(folder, name), newline="", encoding="utf-8") as f:
         rows = list(csv.reader(f))
     assert rows, name
     width = len(rows[0])
     assert all(len(r) == width for r in rows), name
+    for index, column in enumerate(rows[0]):
+        if column not in json_columns:
+            continue
+        for row in rows[1:]:
+            if row[index]:
+                assert isinstance(json.loads(row[index]), dict), (name, column, row[index][:60])
 PY
     checked=$((checked + 1))
 done

@@ -110,9 +110,15 @@ extension JSONObjectEncoder {
 
     /// Metadata as an object; a key printed twice with different values maps to an array of
     /// its values (the export can do that, quirk Q8; JSON objects should not repeat keys).
+    /// The `"metadata":{…}` member of an object; nothing when there is no metadata.
     static func writeMetadata(_ m: Metadata, to json: inout JSONEmitter) {
         guard !m.isEmpty else { return }
         json.key("metadata")
+        writeMetadataObject(m, to: &json)
+    }
+
+    /// The metadata as a JSON object on its own (a CSV cell).
+    static func writeMetadataObject(_ m: Metadata, to json: inout JSONEmitter) {
         json.beginObject()
         let entries = m.entries
         var hasRepeats = false
@@ -159,9 +165,15 @@ extension JSONObjectEncoder {
         }
     }
 
+    /// The `"extensions":{…}` member of an object; nothing when there is none.
     static func writeExtensions(_ e: Extensions, to json: inout JSONEmitter) {
         guard !e.isEmpty else { return }
         json.key("extensions")
+        writeExtensionsObject(e, to: &json)
+    }
+
+    /// The extensions as a JSON object on its own (a CSV cell).
+    static func writeExtensionsObject(_ e: Extensions, to json: inout JSONEmitter) {
         json.beginObject()
         if !e.attributes.isEmpty {
             json.key("attributes")

@@ -39,12 +39,12 @@ enum TableRows {
 
     @inline(__always)
     static func metadata<B: TableRowBuilder>(_ m: Metadata, into row: inout B) {
-        row.json("metadata", m.isEmpty ? nil : { JSONObjectEncoder.writeMetadata(m, to: &$0) })
+        row.json("metadata", m.isEmpty ? nil : { JSONObjectEncoder.writeMetadataObject(m, to: &$0) })
     }
 
     @inline(__always)
     static func extensions<B: TableRowBuilder>(_ e: Extensions, into row: inout B) {
-        row.json("extensions", e.isEmpty ? nil : { JSONObjectEncoder.writeExtensions(e, to: &$0) })
+        row.json("extensions", e.isEmpty ? nil : { JSONObjectEncoder.writeExtensionsObject(e, to: &$0) })
     }
 
     @inline(__always)
