@@ -40,13 +40,21 @@ import Testing
         #expect(Self.text(.json) == "[\n" + lines.joined(separator: ",\n") + "\n]\n")
     }
 
-    @Test func textShowsTheMergedRowsOfTheFirstColumnWithBars() {
+    @Test func textShowsEveryColumnABarForTheFirstAndTheSourcesRows() {
         #expect(Self.text(.text) == """
-            START                      AVERAGE (count/min)
-            2024-01-01T00:00:00+01:00          62.5  \(String(repeating: "█", count: 20))
-            2024-01-02T00:00:00+01:00           125  \(String(repeating: "█", count: 40))
+            START                           AVERAGE       MAXIMUM  (count/min)
+            2024-01-01T00:00:00+01:00          62.5            90  \(String(repeating: "█", count: 20))
+              Ann's "Watch", 2          0.333333333              
+            2024-01-02T00:00:00+01:00           125           130  \(String(repeating: "█", count: 40))
 
             """)
+    }
+
+    @Test func oneColumnKeepsTheCompactHeader() {
+        let one = StatisticsTable(
+            columns: ["sum"], unit: "count", isSeparatedBySource: false,
+            rows: [.init(start: Self.timestamp("2024-01-01 00:00:00 +0100"), end: Self.timestamp("2024-01-02 00:00:00 +0100"), source: nil, values: [17933])])
+        #expect(Self.text(.text, one) == "START                      SUM (count)\n2024-01-01T00:00:00+01:00         17933  \(String(repeating: "█", count: 40))\n")
     }
 
     @Test func anEmptyTableIsAnEmptyArrayAndAHeaderOnly() {

@@ -97,4 +97,30 @@ import HealthTestSupport
         let kcal = Double(parseCSV(kilocalories.stdoutText)[1][2])!
         #expect(abs(kj - kcal * 4.184) < 1e-3)
     }
+
+    /// The text table shows what was asked: every statistic, the sources' rows, and repeated
+    /// --options adding up (issue 21).
+    @Test func theTextTableShowsEveryRequestedColumnAndEverySource() throws {
+        let result = try healthport(
+            "stats", sampleZip, "--type", "HeartRate", "--options", "discreteAverage,discreteMin", "--options", "discreteMax",
+            "--separate-by-source", "--tz", "UTC", "-q")
+        #expect(result.status == 0)
+        let lines = result.stdoutText.split(separator: "\n").map(String.init)
+        let header = try #require(lines.first)
+        #expect(header.contains("AVERAGE") && header.contains("MINIMUM") && header.contains("MAXIMUM") && header.contains("(count/min)"))
+        // Each interval row holds three numbers, and each is followed by its sources' rows.
+        let csv = try healthport(
+            "stats", sampleZip, "--type", "HeartRate", "--options", "discreteAverage,discreteMin,discreteMax", "--separate-by-source",
+            "--format", "csv", "--tz", "UTC", "-q")
+        let rows = parseCSV(csv.stdoutText).dropFirst()
+        #expect(lines.count - 1 == rows.count)
+        for (line, row) in zip(lines.dropFirst(), rows) {
+            if row[2].isEmpty {
+                #expect(line.hasPrefix(row[0]), "\(line)")
+            } else {
+                #expect(line.hasPrefix("  " + row[2].prefix(10)), "\(line)")
+            }
+            for value in row[3...5] where !value.isEmpty { #expect(line.contains(value), "\(line) lacks \(value)") }
+        }
+    }
 }

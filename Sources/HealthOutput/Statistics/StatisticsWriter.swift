@@ -89,16 +89,32 @@ public enum StatisticsWriter {
         if !lines { out.append("\n]\n") }
     }
 
+    /// A table for people: the interval's start, every column asked for, and a bar for the
+    /// first; with sources separated, each source's row (indented, by name) below its interval.
+    /// One column keeps the compact header `START  SUM (count)`.
     private static func writeText(_ table: StatisticsTable, into out: OutputBuffer) {
-        guard let name = table.columns.first else { return }
-        let merged = table.rows.filter { $0.source == nil }
-        let values = merged.map { $0.values.first.flatMap { $0 } ?? 0 }
-        let top = values.max() ?? 0
-        out.appendRaw("START                      \(name.uppercased()) (\(table.unit))\n")
-        for (row, value) in zip(merged, values) {
-            let bar = top > 0 ? String(repeating: "█", count: Int((value / top * 40).rounded())) : ""
-            let text = number(value)
-            out.appendRaw(row.start.iso8601 + "  " + String(repeating: " ", count: max(0, 12 - text.count)) + text + "  " + bar + "\n")
+        guard let first = table.columns.first else { return }
+        func padded(_ text: String, _ width: Int) -> String {
+            String(repeating: " ", count: max(0, width - text.count)) + text
+        }
+        let dateWidth = 25
+        if table.columns.count == 1 {
+            out.appendRaw("START" + String(repeating: " ", count: dateWidth - 5 + 2) + "\(first.uppercased()) (\(table.unit))\n")
+        } else {
+            let names = table.columns.map { "  " + padded($0.uppercased(), 12) }.joined()
+            out.appendRaw("START" + String(repeating: " ", count: dateWidth - 5) + names + "  (\(table.unit))\n")
+        }
+        let top = table.rows.filter { $0.source == nil }.compactMap { $0.values.first.flatMap { $0 } }.max() ?? 0
+        for row in table.rows {
+            let values = row.values.map { "  " + padded(number($0 ?? (row.source == nil ? 0 : nil)), 12) }.joined()
+            if let source = row.source {
+                let name = source.count > dateWidth - 2 ? String(source.prefix(dateWidth - 3)) + "…" : source
+                out.appendRaw("  " + name + String(repeating: " ", count: max(0, dateWidth - 2 - name.count)) + values + "\n")
+            } else {
+                let value = row.values.first.flatMap { $0 } ?? 0
+                let bar = top > 0 ? String(repeating: "█", count: Int((value / top * 40).rounded())) : ""
+                out.appendRaw(row.start.iso8601 + values + "  " + bar + "\n")
+            }
         }
     }
 }

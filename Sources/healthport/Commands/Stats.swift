@@ -24,8 +24,12 @@ extension Healthport {
         @Option(name: .long, help: ArgumentHelp("A date intervals align with (default: midnight, 3 January 2000, a Monday).", valueName: "date"))
         var anchorDate: String? = nil
 
-        @Option(name: .long, help: ArgumentHelp("cumulativeSum, discreteAverage, discreteMin, discreteMax, mostRecent, duration, separateBySource.", valueName: "list"))
-        var options: String? = nil
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
+                "cumulativeSum, discreteAverage, discreteMin, discreteMax, mostRecent, duration, separateBySource; repeat or separate with commas.",
+                valueName: "list"))
+        var options: [String] = []
 
         @Flag(name: .long, help: "Also compute each source's own statistics.")
         var separateBySource = false
@@ -53,7 +57,8 @@ extension Healthport {
                     guard let zone = TimeZone(identifier: name) else { throw QueryError(.errorInvalidArgument, "unknown time zone '\(name)'") }
                     return zone
                 }
-                run.options = try options.map(StatisticsOptions.init(parsing:))
+                // Repeated --options add up, as repeated --type does.
+                run.options = options.isEmpty ? nil : try StatisticsOptions(parsing: options.joined(separator: ","))
                 run.separateBySource = separateBySource
                 run.sourcePriority = sourcePriority.map { $0.split(separator: ",").map(String.init) } ?? []
                 let result = try log.perform(showing: diagnostics) { try run.run(reporter: $0, cancellation: $1) }
