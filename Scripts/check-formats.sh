@@ -2,7 +2,7 @@
 # Reads healthport's output with the tools people use: every NDJSON line with jq and with Python's
 # json, the JSON document with Python, and every CSV table with Python's csv module (its JSON
 # cells with Python's json), for the
-# bundled sample and every real export in ../shared/samples.
+# bundled sample and every real export in Tests/Fixtures/samples.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN="${1:-.build/debug/healthport}"
@@ -10,9 +10,9 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
 inputs=(SampleData/export.zip)
-if [ -d ../shared/samples ]; then
-    while IFS= read -r -d '' f; do inputs+=("$f"); done < <(find ../shared/samples -type f \( -name '*.xml' -o -name '*.zip' \) ! -name '*.dtd' -print0 | sort -z)
-    inputs+=(../shared/samples/dogsheep-healthkit-to-sqlite/zip_contents)
+if [ -d Tests/Fixtures/samples ]; then
+    while IFS= read -r -d '' f; do inputs+=("$f"); done < <(find Tests/Fixtures/samples -type f \( -name '*.xml' -o -name '*.zip' \) ! -name '*.dtd' -print0 | sort -z)
+    inputs+=(Tests/Fixtures/samples/dogsheep-healthkit-to-sqlite/zip_contents)
 fi
 
 checked=0

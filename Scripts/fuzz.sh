@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs healthport's libFuzzer harnesses (Fuzz/), built with libFuzzer, AddressSanitizer and
 # UndefinedBehaviorSanitizer's checks that Swift supports, each for SECONDS (default 60), from a
-# seed corpus of SampleData/ and ../shared/samples/. A crash, leak or sanitizer report stops
+# seed corpus of SampleData/ and Tests/Fixtures/samples/. A crash, leak or sanitizer report stops
 # the script with status 1 and leaves the input in Fuzz/findings/<harness>/ (turn it into a
 # regression test). Prints executions per harness.
 #
@@ -14,7 +14,7 @@ HARNESSES=("$@")
 [ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=(export predicate policy anchor gpx ecg json)
 SCRATCH=".build/fuzz"
 WORK="Fuzz/work"
-SHARED="../shared/samples"
+SHARED="Tests/Fixtures/samples"
 
 export HEALTHPORT_FUZZ=1
 # Leak detection is off: Foundation's FileManager leaks a path buffer per call on Linux, which

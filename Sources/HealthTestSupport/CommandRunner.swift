@@ -66,10 +66,11 @@ public enum Fixtures {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    /// `../shared/samples` beside the checkout, or `HEALTHPORT_SAMPLES`.
+    /// The real export samples vendored with their licences (`Tests/Fixtures/samples`, see its
+    /// README), or the folder `HEALTHPORT_SAMPLES` names.
     public static var samples: URL {
         if let path = ProcessInfo.processInfo.environment["HEALTHPORT_SAMPLES"] { return URL(fileURLWithPath: path) }
-        return packageRoot.deletingLastPathComponent().appendingPathComponent("shared/samples")
+        return packageRoot.appendingPathComponent("Tests/Fixtures/samples")
     }
 
     public static var sampleData: URL { packageRoot.appendingPathComponent("SampleData") }

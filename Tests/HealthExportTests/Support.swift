@@ -37,4 +37,3 @@ func read(xml: String) throws -> ReadResult {
 
 func sample(_ path: String) -> String { Fixtures.samples.appendingPathComponent(path).path }
 
-let samplesPresent = FileManager.default.fileExists(atPath: Fixtures.samples.path)

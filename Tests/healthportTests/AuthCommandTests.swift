@@ -132,12 +132,11 @@ import HealthTestSupport
     }
 }
 
-@Suite(.enabled(if: FileManager.default.fileExists(atPath: Fixtures.samples.path), "../shared/samples is absent"))
+@Suite
 struct PolicyOnRealSamplesTests {
     static let samples = [
         "dogsheep-healthkit-to-sqlite/export.xml", "tdda-applehealthdata/export6s3sample.xml", "aleksi-applehealth/testdata.xml",
         "alxdrcirilo-apple-health-parser/export.zip", "opendroid-hk/sampleexport.xml", "opendroid-hk/sampleexport-2.xml",
-        "symptomatic-clinical-scenarios/export-2.zip", "k0rventen-apple-health-grafana/test-export-cn.zip",
         "nicolasreyrolle-apple-health-analyzer/exports/workout_running.xml",
     ]
 
