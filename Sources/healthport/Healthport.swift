@@ -19,4 +19,19 @@ struct Healthport: ParsableCommand {
         version: version,
         subcommands: [Convert.self, Query.self, Import.self, Info.self, Stats.self, Routes.self, ECG.self, Clinical.self, Diff.self, Anchor.self, Changes.self, Auth.self]
     )
+
+    /// Starts the tool; a mistyped subcommand (`conver`) gets the closest name, where
+    /// ArgumentParser would say "2 unexpected arguments".
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let typed = arguments.first, !typed.hasPrefix("-") {
+            // `_commandName` is the name ArgumentParser derives (convert for Convert).
+            let names = configuration.subcommands.map { $0._commandName } + ["help"]
+            if !names.contains(typed) {
+                let hint = Suggestions.closest(to: typed, among: names).map { " (did you mean \($0)?)" } ?? ""
+                exit(withError: ValidationError("unknown command '\(typed.prefix(60))'\(hint)"))
+            }
+        }
+        main(nil)
+    }
 }

@@ -162,6 +162,26 @@ import HealthTestSupport
     }
 }
 
+/// A mistyped subcommand or option gets the closest name (issue 21), never a misleading error.
+@Suite struct TypoTests {
+    @Test func aMistypedCommandGetsItsClosestName() throws {
+        let result = try healthport("conver", sampleZip)
+        #expect(result.status == 64)
+        #expect(result.stderrText.contains("unknown command 'conver' (did you mean convert?)"))
+        #expect(try healthport("xyzzy").stderrText.contains("unknown command 'xyzzy'"))
+        #expect(try healthport("help", "convert").status == 0)
+    }
+
+    @Test func aMistypedOptionBeforeTheExportsGetsItsClosestName() throws {
+        let result = try healthport("convert", "--fromat", "csv", sampleZip)
+        #expect(result.status == 64)
+        #expect(result.stderrText.contains("unknown option '--fromat' (did you mean --format?)"))
+        #expect(!result.stderrText.contains("several exports"))
+        let stats = try healthport("stats", sampleZip, "--intervall", "day", "--type", "StepCount")
+        #expect(stats.status == 64 && stats.stderrText.contains("--interval"))
+    }
+}
+
 @Suite struct InterruptTests {
     @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143)), (SIGHUP, Int32(129))])
     func aSignalRemovesTemporaryOutputAndKeepsThePreviousOne(signal: Int32, status: Int32) throws {

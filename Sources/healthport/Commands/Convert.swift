@@ -36,7 +36,11 @@ extension Healthport {
             help: ArgumentHelp("Write Hive-style partitions (key=value folders) into --output: person, type, or both.", valueName: "keys"))
         var partition: String? = nil
 
-        @Option(name: .long, help: ArgumentHelp("With --partition: convert this many exports at once (default: the number of cores).", valueName: "n"))
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
+                "Threads (default: the number of cores): one export is inflated and parsed in parallel; with --partition, this many exports at once.",
+                valueName: "n"))
         var jobs: Int? = nil
 
         @Flag(name: .long, help: "With --partition: skip exports whose outputs the manifest records as complete.")
@@ -50,6 +54,9 @@ extension Healthport {
         @OptionGroup var diagnostics: DiagnosticOptions
 
         func validate() throws {
+            // With a list of exports, ArgumentParser drops an unknown option and takes its value
+            // for an export ("several exports need --partition"); say what was mistyped instead.
+            try Suggestions.checkLongOptions(CommandLine.arguments, of: Self.self)
             if partition == nil {
                 if exports.count > 1 { throw ValidationError("several exports need --partition (and --output DIR)") }
                 if resume || personId != nil { throw ValidationError("--resume and --person-id go with --partition") }
