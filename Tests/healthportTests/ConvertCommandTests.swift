@@ -182,6 +182,22 @@ import HealthTestSupport
     }
 }
 
+/// CSV on standard output is one table: without exactly one --type it is refused before a row
+/// is written (issue 21), not halfway through.
+@Suite struct SingleCSVTableTests {
+    @Test func csvOnStandardOutputNeedsExactlyOneType() throws {
+        for arguments in [["convert", sampleZip, "--format", "csv"], ["convert", sampleZip, "--format", "csv", "--type", "StepCount,HeartRate"],
+                          ["query", sampleZip, "--format", "csv", "--sort", "startDate"]] {
+            let result = try CommandRunner.run(healthportBinary, arguments)
+            #expect(result.status == 64, "\(arguments)")
+            #expect(result.stdout.isEmpty, "\(arguments)")
+            #expect(result.stderrText.contains("holds one table"), "\(arguments)")
+        }
+        let one = try healthport("convert", sampleZip, "--format", "csv", "--type", "BodyMass", "-q")
+        #expect(one.status == 0 && parseCSV(one.stdoutText).count > 2)
+    }
+}
+
 @Suite struct InterruptTests {
     @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143)), (SIGHUP, Int32(129))])
     func aSignalRemovesTemporaryOutputAndKeepsThePreviousOne(signal: Int32, status: Int32) throws {

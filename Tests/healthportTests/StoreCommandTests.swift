@@ -217,7 +217,7 @@ import Testing
         let older = try healthport("import", Fixtures.sampleData.appendingPathComponent("export-older.zip").path, "--store", store, "-q")
         #expect(older.status == 65 && older.stderrText.contains("older"), "\(older.stderrText)")
         let manifest = try sampleManifest()
-        let stats = try healthport("query", "--store", store, "--limit", "0", "--format", "csv")
+        let stats = try healthport("query", "--store", store, "--type", "StepCount", "--limit", "0", "--format", "csv")
         #expect(stats.status == 0)
         let count = try healthport("changes", "--store", store, "--anchor", "0", "--limit", "1")
         #expect(try Self.storeAnchor(count).anchor == 1)

@@ -54,6 +54,7 @@ public struct ConversionRun: Sendable {
     private func execute(reporter: RunReporter, cancellation: RunCancellation?) throws -> Summary {
         let context = try RunContext(query: query, reporter: reporter, cancellation: cancellation)
         let (executor, reporter) = (context.executor, context.reporter)
+        if format == .csv, output == "-" { try SingleCSVTable.check(query, destination: "CSV on standard output") }
         let reader = try ExportReader.open(export, jobs: jobs)
         let made = try makeWriter(reader: reader, executor: executor, reporter: reporter)
         let writer = made.writer

@@ -42,6 +42,7 @@ public struct SampleQueryRun: Sendable {
     private func execute(reporter: RunReporter, cancellation: RunCancellation?) throws -> Summary {
         let context = try RunContext(query: query, reporter: reporter, cancellation: cancellation)
         let executor = context.executor
+        if format == .csv { try SingleCSVTable.check(query, destination: output == "-" ? "CSV on standard output" : "a CSV file") }
         let opened = try OpenedInput(input)
         if format == .export, output.lowercased().hasSuffix(".zip") {
             throw QueryError(
