@@ -111,6 +111,15 @@ import Testing
         #expect(total <= raw + 1e-6)
     }
 
+    @Test func anInventoryOfOneTypeSaysWhichSourcesWroteIt() throws {
+        let manifest = try Self.manifest()
+        let info = try InventoryRun(export: Self.export, query: ObjectQuery(types: [Self.steps])).run()
+        #expect(info.document.types.map(\.type) == [Self.steps])
+        #expect(info.document.objectCount == manifest.objectsByType[Self.steps])
+        #expect(info.document.sources.map(\.count).reduce(0, +) == manifest.objectsByType[Self.steps])
+        #expect(info.document.sideFiles?.electrocardiograms == 0 && info.document.sideFiles?.workoutRoutes == 0)
+    }
+
     @Test func theInventoryCountsWhatTheGeneratorWrote() throws {
         let manifest = try Self.manifest()
         let info = try InventoryRun(export: Self.export).run()

@@ -54,7 +54,7 @@ public struct ExportInfo: Sendable {
     ///   reader's own.
     init(
         reader: ExportReader, summary: ExportReader.Summary, header: ExportHeader, inventory: ExportInventory, underPolicy: Bool,
-        electrocardiograms: Int?
+        isSelection: Bool, electrocardiograms: Int?
     ) {
         var characteristics: [String: String] = [:]
         if let me = header.characteristics {
@@ -73,8 +73,8 @@ public struct ExportInfo: Sendable {
         if layout.container != .xml || !layout.sideFiles.isEmpty {
             var files = SideFiles()
             let present = Set(layout.sideFiles)
-            if underPolicy {
-                // Only the side files of what the consumer may read.
+            if underPolicy || isSelection {
+                // Only the side files of what the consumer may read, or of the types selected.
                 files.workoutRoutes = Set(inventory.routeFileReferences.map(relative)).filter(present.contains).count
                 files.clinicalRecords = Set(inventory.clinicalResourcePaths.map(relative)).filter(present.contains).count
                 files.electrocardiograms = electrocardiograms ?? 0

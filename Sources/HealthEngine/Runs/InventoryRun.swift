@@ -6,7 +6,8 @@ import HealthQuery
 /// `ExportInfo` value.
 public struct InventoryRun: Sendable {
     public var export: String
-    /// Usually everything; a policy limits the inventory to what its consumer may read.
+    /// Usually everything; types limit the inventory to theirs (which sources and devices wrote
+    /// heart rates), a policy to what its consumer may read.
     public var query: ObjectQuery
     /// Also read export_cda.xml and count its observations by type (it can be gigabytes).
     /// Refused under a policy: the CDA document holds everything and cannot be filtered.
@@ -38,13 +39,15 @@ public struct InventoryRun: Sendable {
         var inventory = sink.inventory
         inventory.sort()
         var electrocardiograms: Int? = nil
-        if underPolicy {
+        let isSelection = query.types != nil
+        if underPolicy || isSelection {
             var count = 0
             try ElectrocardiogramFiles.visible(in: reader, through: gate, reporter: silent) { _, _ in count += 1 }
             electrocardiograms = count
         }
         var info = ExportInfo(
-            reader: reader, summary: summary, header: executor.header(summary.header), inventory: inventory, underPolicy: underPolicy, electrocardiograms: electrocardiograms)
+            reader: reader, summary: summary, header: executor.header(summary.header), inventory: inventory, underPolicy: underPolicy, isSelection: isSelection,
+            electrocardiograms: electrocardiograms)
         if includeCDA { info.document.cda = try CDAReader.summarize(reader) }
         return info
     }

@@ -23,6 +23,11 @@ extension Healthport {
         var cda = false
 
         @Option(
+            name: .long,
+            help: ArgumentHelp("Describe only this type (which sources and devices wrote it, when); repeat or separate with commas.", valueName: "type"))
+        var type: [String] = []
+
+        @Option(
             name: .long, help: ArgumentHelp("Describe only what the consumer of this policy file may read; see healthport-policy(5).", valueName: "file"),
             completion: .file(extensions: ["json"]))
         var policy: String? = nil
@@ -33,6 +38,7 @@ extension Healthport {
             let log = Diagnostics(quiet: diagnostics.quiet)
             try log.run {
                 var query = ObjectQuery()
+                if !type.isEmpty { query.types = try TypeNameResolver.resolve(type) }
                 if let policy { query.policy = try AuthorizationPolicy.load(from: policy) }
                 var run = InventoryRun(export: input.export, query: query)
                 run.includeCDA = cda
