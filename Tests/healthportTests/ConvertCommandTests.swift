@@ -182,6 +182,32 @@ import HealthTestSupport
     }
 }
 
+/// workouts.csv fills the totals from the statistics when the export has no attribute, as
+/// HealthKit does (issue 21); NDJSON keeps the workout as printed.
+@Suite struct WorkoutTotalsTests {
+    @Test func workoutRowsTakeTheirTotalsFromTheStatistics() throws {
+        let csv = parseCSV(try healthport("convert", sampleZip, "--format", "csv", "--type", "Workout", "-q").stdoutText)
+        let header = try #require(csv.first)
+        let distance = try #require(header.firstIndex(of: "totalDistance_value"))
+        let objects = try ndjsonObjects(try healthport("convert", sampleZip, "--type", "Workout", "-q").stdout).dropFirst()
+        #expect(objects.count == csv.count - 1)
+        var derived = 0
+        for (row, object) in zip(csv.dropFirst(), objects) {
+            let statistics = object["statistics"] as? [[String: Any]] ?? []
+            let sum = statistics.first { ($0["quantityType"] as? String)?.hasPrefix("HKQuantityTypeIdentifierDistance") == true }?["sum"]
+            if let total = object["totalDistance"] as? [String: Any] {
+                #expect(row[distance] == "\(total["value"]!)")
+            } else if let sum {
+                #expect(Double(row[distance]) == (sum as? NSNumber)?.doubleValue)
+                derived += 1
+            } else {
+                #expect(row[distance].isEmpty)
+            }
+        }
+        #expect(derived > 0)
+    }
+}
+
 /// CSV on standard output is one table: without exactly one --type it is refused before a row
 /// is written (issue 21), not halfway through.
 @Suite struct SingleCSVTableTests {

@@ -32,6 +32,28 @@ public struct Workout: Hashable, Sendable {
     }
 }
 
+extension Workout {
+    /// The workout's total distance as HealthKit gives it: the export's `totalDistance`, else
+    /// (recent exports keep totals only in the statistics, quirk Q9) the sum of its distance
+    /// statistic, as `HKWorkout.totalDistance` is filled from `statistics(for:)` since iOS 16.
+    public var effectiveTotalDistance: Quantity? {
+        totalDistance ?? statisticsSum { $0.hasPrefix("HKQuantityTypeIdentifierDistance") }
+    }
+
+    /// The workout's active energy as HealthKit gives it: `totalEnergyBurned`, else the sum of
+    /// its active-energy statistic.
+    public var effectiveTotalEnergyBurned: Quantity? {
+        totalEnergyBurned ?? statisticsSum { $0 == "HKQuantityTypeIdentifierActiveEnergyBurned" }
+    }
+
+    private func statisticsSum(_ isType: (String) -> Bool) -> Quantity? {
+        guard let s = statistics.first(where: { isType($0.quantityType.identifier) }), let sum = s.sum, let unit = s.unit else {
+            return nil
+        }
+        return Quantity(value: sum, unit: unit)
+    }
+}
+
 /// A pause, resume, lap, marker or segment (HealthKit: `HKWorkoutEvent`).
 public struct WorkoutEvent: Hashable, Sendable {
     public var type: WorkoutEventType

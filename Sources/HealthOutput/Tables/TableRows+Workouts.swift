@@ -8,10 +8,13 @@ extension TableRows {
         row.string("workoutActivityType", w.workoutActivityType.name)
         row.number("duration_value", w.duration?.value)
         row.string("duration_unit", w.duration?.unit)
-        row.number("totalDistance_value", w.totalDistance?.value)
-        row.string("totalDistance_unit", w.totalDistance?.unit)
-        row.number("totalEnergyBurned_value", w.totalEnergyBurned?.value)
-        row.string("totalEnergyBurned_unit", w.totalEnergyBurned?.unit)
+        // As HealthKit fills them: from the statistics when the export has no attribute.
+        let distance = w.effectiveTotalDistance
+        let energy = w.effectiveTotalEnergyBurned
+        row.number("totalDistance_value", distance?.value)
+        row.string("totalDistance_unit", distance?.unit)
+        row.number("totalEnergyBurned_value", energy?.value)
+        row.string("totalEnergyBurned_unit", energy?.unit)
         provenance(w.sample, into: &row)
         tail(w.sample, into: &row)
     }

@@ -166,24 +166,11 @@ public enum PredicateKeyPath: Sendable, Hashable {
             guard case .workout(let w) = object, let d = w.duration else { return .null }
             return Self.quantity(d)
         case .totalDistance:
-            guard case .workout(let w) = object else { return .null }
-            if let total = w.totalDistance { return Self.quantity(total) }
-            // Recent exports keep totals only in the statistics (quirk Q9).
-            if let s = w.statistics.first(where: { $0.quantityType.identifier.hasPrefix("HKQuantityTypeIdentifierDistance") }),
-                let sum = s.sum, let unit = s.unit
-            {
-                return Self.quantity(Quantity(value: sum, unit: unit))
-            }
-            return .null
+            guard case .workout(let w) = object, let total = w.effectiveTotalDistance else { return .null }
+            return Self.quantity(total)
         case .totalEnergyBurned:
-            guard case .workout(let w) = object else { return .null }
-            if let total = w.totalEnergyBurned { return Self.quantity(total) }
-            if let s = w.statistics.first(where: { $0.quantityType.identifier == "HKQuantityTypeIdentifierActiveEnergyBurned" }),
-                let sum = s.sum, let unit = s.unit
-            {
-                return Self.quantity(Quantity(value: sum, unit: unit))
-            }
-            return .null
+            guard case .workout(let w) = object, let total = w.effectiveTotalEnergyBurned else { return .null }
+            return Self.quantity(total)
         case .workoutEventTypes:
             guard case .workout(let w) = object else { return .null }
             return .collection(w.workoutEvents.map { .enumerated(raw: $0.type.rawValue, name: $0.type.name) })
