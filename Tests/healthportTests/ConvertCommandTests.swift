@@ -182,6 +182,22 @@ import HealthTestSupport
     }
 }
 
+/// A device's creation date is ISO 8601 like every date, and Apple's form again in export.xml.
+@Suite struct DeviceCreationDateTests {
+    @Test func aDeviceCreationDateIsISO8601AndRoundTrips() throws {
+        let ndjson = try healthport("convert", sampleZip, "--type", "HeartRate", "-q")
+        let objects = try ndjsonObjects(ndjson.stdout).dropFirst()
+        let dates = objects.compactMap { ($0["device"] as? [String: Any])?["creationDate"] as? String }
+        #expect(!dates.isEmpty)
+        #expect(dates.allSatisfy { $0.count == 25 && $0.contains("T") })
+        let xml = try healthport("convert", "-", "--format", "export", "-q", stdin: ndjson.stdout)
+        #expect(xml.stdoutText.contains("creation date:2024-02-11 10:46:10 +0000"))
+        #expect(!xml.stdoutText.contains("creation date:2024-02-11T"))
+        let again = try healthport("convert", "-", "-q", stdin: xml.stdout)
+        #expect(again.stdout == ndjson.stdout)
+    }
+}
+
 /// workouts.csv fills the totals from the statistics when the export has no attribute, as
 /// HealthKit does (issue 21); NDJSON keeps the workout as printed.
 @Suite struct WorkoutTotalsTests {

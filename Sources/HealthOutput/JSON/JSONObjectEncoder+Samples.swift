@@ -103,7 +103,14 @@ extension JSONObjectEncoder {
         json.field("softwareVersion", d.softwareVersion)
         json.field("localIdentifier", d.localIdentifier)
         json.field("udiDeviceIdentifier", d.udiDeviceIdentifier)
-        json.field("creationDate", d.creationDate)
+        // Written as every other date (ISO 8601) when it is Apple's own form, which reads back
+        // exactly; anything else as printed.
+        if let text = d.creationDate, let date = ExportTimestamp.parse(text), date.exportText == text {
+            json.key("creationDate")
+            json.date(date)
+        } else {
+            json.field("creationDate", d.creationDate)
+        }
         json.field("description", d.unparsedDescription)
         json.endObject()
     }

@@ -120,12 +120,19 @@ public enum ObjectDecoder {
         return s
     }
 
+    /// A device's creation date as the model keeps it (Apple's text): ISO 8601 as the writer
+    /// prints it is turned back; anything else (a store written before, odd text) is kept.
+    static func deviceCreationDate(_ text: String) -> String {
+        guard let date = ExportTimestamp.parse(text), date.iso8601 == text else { return text }
+        return date.exportText
+    }
+
     static func device(_ o: Members) throws -> Device {
         Device(
             name: try o.string("name"), manufacturer: try o.string("manufacturer"), model: try o.string("model"),
             hardwareVersion: try o.string("hardwareVersion"), firmwareVersion: try o.string("firmwareVersion"),
             softwareVersion: try o.string("softwareVersion"), localIdentifier: try o.string("localIdentifier"),
-            udiDeviceIdentifier: try o.string("udiDeviceIdentifier"), creationDate: try o.string("creationDate"),
+            udiDeviceIdentifier: try o.string("udiDeviceIdentifier"), creationDate: try o.string("creationDate").map(deviceCreationDate),
             unparsedDescription: try o.string("description"))
     }
 
