@@ -123,4 +123,20 @@ import HealthTestSupport
             for value in row[3...5] where !value.isEmpty { #expect(line.contains(value), "\(line) lacks \(value)") }
         }
     }
+
+    /// Without --tz, days are the person's, not the machine's: the samples' HKTimeZone, else the
+    /// export's offset with a warning (issue 21).
+    @Test func withoutAZoneDaysDoNotDependOnTheMachine() throws {
+        func stats(_ zone: String) throws -> CommandRunner.Result {
+            try CommandRunner.run(healthportBinary, ["stats", sampleZip, "--type", "StepCount", "--format", "csv"], environment: ["TZ": zone])
+        }
+        let utc = try stats("UTC")
+        let newYork = try stats("America/New_York")
+        #expect(utc.status == 0 && newYork.status == 0)
+        #expect(utc.stdout == newYork.stdout)
+        #expect(parseCSV(utc.stdoutText)[1][0].hasSuffix("T00:00:00+01:00"))
+        #expect(utc.stderrText.contains("export's UTC offset (+01:00)"))
+        let paris = try healthport("stats", sampleZip, "--type", "StepCount", "--format", "csv", "--tz", "Europe/Paris", "-q")
+        #expect(paris.stdout == utc.stdout)
+    }
 }

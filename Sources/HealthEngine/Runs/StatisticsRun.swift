@@ -15,7 +15,10 @@ public struct StatisticsRun: Sendable {
     /// A date intervals align with (default: midnight, 3 January 2000 for weeks, a Monday;
     /// 1 January 2000 otherwise), in `timeZone`.
     public var anchorDate: String?
-    /// `nil`: the samples' most frequent time zone (HKTimeZone), else the system's.
+    /// `nil`: the samples' most frequent time zone (their `HKTimeZone` metadata), else the
+    /// export's own UTC offset (every date of an export carries the phone's offset at export
+    /// time, not the sample's: days are then cut at that fixed offset, with a warning), never the
+    /// machine's zone, which says nothing about the person.
     public var timeZone: TimeZone?
     /// `nil`: the type's defaults (HealthKit's valid options for its aggregation style).
     public var options: StatisticsOptions?
@@ -86,8 +89,9 @@ public struct StatisticsRun: Sendable {
         query.outputUnit = nil
         let context = try RunContext(query: query, reporter: reporter, cancellation: cancellation)
         let executor = context.executor
-        // Without an explicit zone, the zone is decided after reading (the samples' HKTimeZone).
-        var zone = timeZone ?? TimeZone.current
+        // Without an explicit zone, the zone is decided after reading (the samples' HKTimeZone,
+        // else the export's offset); intervals are made again then.
+        var zone = timeZone ?? TimeZone(secondsFromGMT: 0)!
         let anchorText = anchorDate ?? (interval == .week ? "2000-01-03" : "2000-01-01")
         func intervals(in zone: TimeZone) throws -> CalendarIntervals {
             guard let anchorSeconds = PredicateValue.parseDate(anchorText, timeZone: zone) else {
@@ -106,8 +110,20 @@ public struct StatisticsRun: Sendable {
         case .store(let store):
             try store.read(query: executor, into: sink, isCancelled: cancellation?.check)
         }
-        if timeZone == nil, let sampleZone = collector.mostFrequentTimeZone {
-            zone = sampleZone
+        if timeZone == nil {
+            if let sampleZone = collector.mostFrequentTimeZone {
+                zone = sampleZone
+            } else if let offset = sink.exportOffset, let fixed = TimeZone(secondsFromGMT: Int(offset)) {
+                zone = fixed
+                if collector.sampleCount > 0 {
+                    let text = ExportTimestamp(secondsSince1970: 0, utcOffsetSeconds: offset).iso8601.suffix(6)
+                    context.reporter.warning(
+                        ExportWarning(
+                            key: "statistics-zone",
+                            message: "the samples name no time zone: intervals are cut at the export's UTC offset (\(text)); give --tz for daylight saving time and travel",
+                            location: nil))
+                }
+            }
             collector.intervals = try intervals(in: zone)
         }
         return Result(intervals: collector.results(), options: statisticsOptions, unit: unit.text, timeZone: zone, warnings: warnings)
@@ -119,12 +135,17 @@ final class StatisticsSink: ObjectSink {
     let collector: StatisticsCollector
     let unit: HealthUnit
 
+    /// The export's UTC offset (its export date's), the one every date in it carries.
+    private(set) var exportOffset: Int32?
+
     init(collector: StatisticsCollector, unit: HealthUnit) {
         self.collector = collector
         self.unit = unit
     }
 
-    func exportDidBegin(_ header: ExportHeader) throws {}
+    func exportDidBegin(_ header: ExportHeader) throws {
+        exportOffset = header.exportDate?.utcOffsetSeconds
+    }
 
     func consume(_ object: HealthObject) throws {
         guard case .quantitySample(let sample) = object else { return }
