@@ -31,7 +31,6 @@ public struct ImportRun: Sendable {
             let source = ExportObjectSource(
                 reader, warning: { reporter.warning($0) },
                 progress: { value in
-                    if cancellation?.isCancelled == true { return }
                     reporter.progress(RunProgress(bytesRead: value.bytesRead, totalBytes: value.totalBytes, objects: objects.value))
                 })
             let result = try healthStore.importObjects(
