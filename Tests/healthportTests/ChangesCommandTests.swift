@@ -183,6 +183,9 @@ import HealthTestSupport
         let document = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
         #expect((document["deleted"] as? [Any])?.count == 4)
         #expect((document["newAnchor"] as? [String: Any])?["complete"] as? Bool == true)
+        // One name for the new anchor's number, over exports as over the store.
+        #expect((document["newAnchor"] as? [String: Any])?["anchor"] as? Int == 0)
+        #expect((document["newAnchor"] as? [String: Any])?["position"] == nil)
         let folder = pair.directory.appendingPathComponent("csv")
         #expect(try healthport("diff", pair.old, pair.new, "--format", "csv", "--output", folder.path, "-q").status == 0)
         let deleted = parseCSV(try String(contentsOf: folder.appendingPathComponent("deleted.csv"), encoding: .utf8))

@@ -21,6 +21,37 @@ import Testing
         return (anchor["anchor"] as! Int, anchor["complete"] as! Bool)
     }
 
+    /// A change stream's last line, its `newAnchor` object, or the same under the earlier
+    /// `position` name, saved to a file, serve as the next store anchor.
+    @Test func aSavedEndLineIsAnAnchor() throws {
+        let store = try Fixtures.temporaryDirectory().appendingPathComponent("health.sqlite").path
+        #expect(try healthport("import", sampleZip, "--store", store, "-q").status == 0)
+        let first = try healthport("changes", "--store", store, "--limit", "10", "-q")
+        #expect(first.status == 0, "\(first.stderrText)")
+        let (anchor, complete) = try Self.storeAnchor(first)
+        #expect(anchor > 0 && !complete)
+        let expected = try healthport("changes", "--store", store, "--anchor", String(anchor), "--limit", "5", "-q")
+        let directory = try Fixtures.temporaryDirectory()
+        let endLine = Self.lines(first).last!
+        let forms = [
+            endLine,
+            "{\"complete\":false,\"anchor\":\(anchor),\"file\":null}",
+            "{\"type\":\"end\",\"added\":10,\"deleted\":0,\"newAnchor\":{\"complete\":false,\"position\":\(anchor),\"file\":null}}",
+        ]
+        for (i, form) in forms.enumerated() {
+            let file = directory.appendingPathComponent("anchor-\(i).json")
+            try Data((form + "\n").utf8).write(to: file)
+            let next = try healthport("changes", "--store", store, "--anchor", file.path, "--limit", "5", "-q")
+            #expect(next.status == 0, "\(form): \(next.stderrText)")
+            #expect(next.stdout == expected.stdout, "\(form)")
+        }
+        let bad = directory.appendingPathComponent("bad.json")
+        try Data("{\"complete\":true}\n".utf8).write(to: bad)
+        let refused = try healthport("changes", "--store", store, "--anchor", bad.path, "-q")
+        #expect(refused.status == 64 || refused.status == 65, "\(refused.status)")
+        #expect(refused.stderrText.contains("not a store anchor"))
+    }
+
     static func importSummary(_ result: CommandRunner.Result) -> String { result.stdoutText.trimmingCharacters(in: .newlines) }
 
     @Test func firstImportHoldsEveryObjectAndAnswersLikeTheExport() throws {

@@ -39,8 +39,10 @@ public struct StoreChangesRun: Sendable {
         public var complete: Bool
     }
 
-    /// An anchor given as a number, or as a file holding one (what `anchorOutput` writes);
-    /// `nil` is the origin.
+    /// An anchor given as a number, or as a file holding one (what `anchorOutput` writes) or
+    /// holding the JSON a change stream ended with (its `end` line or its `newAnchor` object),
+    /// whose number is `"anchor"` (`"position"` in earlier versions'
+    /// export changes is accepted as well); `nil` is the origin.
     public static func parseAnchor(_ text: String?) throws(RunError) -> Int {
         try RunError.wrapping {
             guard let text else { return 0 }
@@ -48,13 +50,31 @@ public struct StoreChangesRun: Sendable {
             guard FileManager.default.fileExists(atPath: text) else {
                 throw StoreError(.invalidAnchor, "--anchor: '\(text.prefix(80))' is neither a store anchor (a number) nor a file")
             }
-            guard let data = FileManager.default.contents(atPath: text), data.count < 64,
-                let value = Int(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)), value >= 0
-            else {
-                throw StoreError(.invalidAnchor, "\(text): not a store anchor (the store's anchors are numbers; file anchors belong to exports)")
-            }
+            let notAnAnchor = StoreError(
+                .invalidAnchor, "\(text): not a store anchor (the store's anchors are numbers; file anchors belong to exports)")
+            // An anchor file or an end line is short: a file of 4 KiB or more is not one.
+            guard let handle = FileHandle(forReadingAtPath: text) else { throw notAnAnchor }
+            defer { try? handle.close() }
+            let data = try handle.read(upToCount: 4096) ?? Data()
+            let content = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            if let value = Int(content), value >= 0 { return value }
+            guard data.count < 4096, let value = anchorNumber(inJSON: Data(content.utf8)) else { throw notAnAnchor }
             return value
         }
+    }
+
+    /// The anchor number in a change stream's `end` line or `newAnchor` object.
+    static func anchorNumber(inJSON data: Data) -> Int? {
+        guard var object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else { return nil }
+        if let nested = object["newAnchor"] as? [String: Any] { object = nested }
+        for key in ["anchor", "position"] {
+            if let number = object[key] as? NSNumber, let value = Int(exactly: number.doubleValue), value >= 0,
+                !(object[key] is Bool)
+            {
+                return value
+            }
+        }
+        return nil
     }
 
     public func run(cancellation: RunCancellation? = nil) throws(RunError) -> Summary {
@@ -74,8 +94,8 @@ public struct StoreChangesRun: Sendable {
                     try writer.added(object)
                 }, deleted: { try writer.deleted($0, type: $1) })
             try writer.finish(
-                added: batch.added, deleted: batch.deleted, complete: batch.complete, position: 0, anchorFile: anchorOutput,
-                storeAnchor: batch.newAnchor)
+                added: batch.added, deleted: batch.deleted, complete: batch.complete, anchor: batch.newAnchor,
+                anchorFile: anchorOutput)
             if let anchorOutput {
                 let file = try AtomicFile(destination: anchorOutput)
                 file.buffer.appendRaw("\(batch.newAnchor)\n")

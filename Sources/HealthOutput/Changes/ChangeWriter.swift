@@ -5,7 +5,7 @@ import HealthModel
 ///
 /// - NDJSON: `{"type":"begin",…}`, then one line per change —
 ///   `{"type":"added","object":{…}}` or `{"type":"deleted","uuid":…,"sampleType":…}` — then
-///   `{"type":"end","added":N,"deleted":M,"complete":…,"anchor":…}`.
+///   `{"type":"end","added":N,"deleted":M,"newAnchor":{"complete":…,"anchor":…,"file":…}}`.
 /// - JSON: `{"added":[…],"deleted":[…],"newAnchor":{…}}`, streamed.
 /// - CSV (a folder): the added objects' tables, as `convert` writes them, plus `deleted.csv`.
 public final class ChangeWriter {
@@ -122,22 +122,18 @@ public final class ChangeWriter {
     /// Ends the stream with the counts and the new anchor's state, then commits.
     ///
     /// - Parameters:
-    ///   - complete: whether the new anchor is caught up with the export (no batch pending).
+    ///   - complete: whether the new anchor is caught up (no batch pending).
+    ///   - anchor: the new anchor's number, written as `"anchor"` for exports and the store alike:
+    ///     over the store the anchor to pass next; over exports how many changes of a pending
+    ///     comparison were already returned (0 when complete), the anchor proper being the file.
     ///   - anchorFile: where the new anchor was written, if anywhere.
-    ///   - storeAnchor: for changes read from the store, the store's anchor to pass next time
-    ///     (written instead of `position`).
-    public func finish(added: Int, deleted: Int, complete: Bool, position: Int, anchorFile: String?, storeAnchor: Int? = nil) throws {
+    public func finish(added: Int, deleted: Int, complete: Bool, anchor: Int, anchorFile: String?) throws {
         func anchorObject(_ json: inout JSONEmitter) {
             json.beginObject()
             json.key("complete")
             json.literal(complete ? "true" : "false")
-            if let storeAnchor {
-                json.key("anchor")
-                json.int(storeAnchor)
-            } else {
-                json.key("position")
-                json.int(position)
-            }
+            json.key("anchor")
+            json.int(anchor)
             json.key("file")
             if let anchorFile { json.string(anchorFile) } else { json.null() }
             json.endObject()
