@@ -13,7 +13,16 @@ extension ExportReader {
     /// - Returns: `nil` when the export has no such file (or is a bare XML with nothing beside it).
     /// - Throws: `ExportError.unsafeMemberPath` for a path leaving the export, `limitExceeded` for
     ///   an oversized file, `malformedArchive` for a damaged zip entry.
+    ///
+    /// Safe to call from any thread: reads are serialised, as a zip archive has one file position
+    /// (a parallel read's workers read FHIR resources while the caller reads routes).
     public func attachment(_ reference: String) throws -> Data? {
+        attachmentLock.lock()
+        defer { attachmentLock.unlock() }
+        return try readAttachment(reference)
+    }
+
+    private func readAttachment(_ reference: String) throws -> Data? {
         let relative = try AttachmentPath.resolve(reference)
         guard layout.sideFiles.contains(relative) else { return nil }
         let fullPath = layout.exportRoot.isEmpty ? relative : layout.exportRoot + "/" + relative
@@ -52,6 +61,13 @@ extension ExportReader {
         case .standardInputXML, .ndjsonFile, .standardInputNDJSON, .cutOffZip:
             return nil
         }
+    }
+
+    /// Reads Observations' categories from their FHIR resources, when the export holds any
+    /// (`nil` for a bare document).
+    func makeClinicalTypeResolver() -> ClinicalTypeResolver? {
+        guard layout.sideFiles.contains(where: { $0.hasPrefix("clinical-records/") }) else { return nil }
+        return ClinicalTypeResolver { [self] reference in try self.attachment(reference) }
     }
 
     /// Streams a side file in chunks (for large ones such as `export_cda.xml`).

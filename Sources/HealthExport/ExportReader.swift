@@ -48,6 +48,8 @@ public final class ExportReader {
     /// A second handle on the zip for side files, so they can be read while the document streams
     /// (the first handle's position belongs to the document).
     var attachmentArchive: Archive?
+    /// Serialises side-file reads (``attachment(_:)``).
+    let attachmentLock = NSLock()
 
     /// Opens the input and finds the export document.
     ///
@@ -189,6 +191,7 @@ public final class ExportReader {
         }
         let mapper = ExportMapper(sink: sink, warnings: warnings, file: location.file, member: location.member)
         mapper.typeFilter = types
+        mapper.clinicalTypes = makeClinicalTypeResolver()
         return try readXML(mapper: mapper, filter: XMLPreFilter(), warnings: warnings, salvage: salvage, progress: progress) { push in
             switch source {
             case .file(let path):

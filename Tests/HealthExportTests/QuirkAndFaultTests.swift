@@ -224,8 +224,17 @@ import HealthTestSupport
             return nil
         }
         #expect(records.map(\.clinicalType.identifier) == [
-            "HKClinicalTypeIdentifierAllergyRecord", "HKClinicalTypeIdentifierAllergyRecord", "HKClinicalTypeIdentifierPatientRecord",
+            "HKClinicalTypeIdentifierAllergyRecord", "HKClinicalTypeIdentifierAllergyRecord", "Patient",
         ])
+        // Only HealthKit's own clinical types are given; a Patient resource has none.
+        #expect(records.map(\.clinicalType.isHealthKitClinicalType) == [true, true, false])
+        for fhir in ["AllergyIntolerance", "Condition", "Immunization", "Observation", "DiagnosticReport", "MedicationOrder",
+            "MedicationStatement", "MedicationRequest", "MedicationDispense", "Procedure", "DocumentReference", "Coverage"]
+        {
+            for type in ObjectType.clinicalCandidates(fhirResourceType: fhir) {
+                #expect(TypeCatalogue.entry(for: type.identifier)?.kind == .clinicalRecord, "\(fhir)")
+            }
+        }
         // The same provider id from two sources is two records.
         #expect(Set(records.map(\.uuid)).count == 3)
     }

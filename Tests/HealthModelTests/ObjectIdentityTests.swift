@@ -119,4 +119,45 @@ import Testing
         #expect(MetadataValue.interpret("007") == .string("007"))
         #expect(MetadataValue.interpret("9.1945 kcal/hr·kg").text == "9.1945 kcal/hr·kg")
     }
+
+    @Test func onlyHealthKitQuantityKeysHoldQuantities() {
+        let chips = MetadataValue.interpret("13 Chips", key: "HKFoodBrandName")
+        #expect(chips == .string("13 Chips"))
+        #expect(MetadataValue.interpret("13 Chips", key: "Health Mate App Version") == .string("13 Chips"))
+        #expect(MetadataValue.interpret("418 cm", key: "HKElevationAscended") == .quantity(Quantity(value: ExportNumber.parse("418")!, unit: "cm")))
+        #expect(MetadataValue.interpret("50 m", key: "HKLapLength") == .quantity(Quantity(value: ExportNumber.parse("50")!, unit: "m")))
+        // Keys that keep Apple's prefix in the export are recognised too.
+        #expect(MetadataValue.interpret("72.5 dBASPL", key: "HKMetadataKeyAudioExposureLevel") == .quantity(Quantity(value: ExportNumber.parse("72.5")!, unit: "dBASPL")))
+        // Numbers and dates are numbers and dates whatever the key.
+        #expect(MetadataValue.interpret("1", key: "HKFoodBrandName") == .number(ExportNumber.parse("1")!))
+        // A quantity read back from an earlier version's JSON follows the key rule as well.
+        #expect(MetadataValue.quantity(Quantity(value: ExportNumber.parse("13")!, unit: "Chips")).held(under: "HKFoodBrandName") == .string("13 Chips"))
+    }
+
+    @Test func humidityIsThePercentageHealthKitHolds() {
+        let old = MetadataValue.interpret("64 %", key: "HKWeatherHumidity")
+        let recent = MetadataValue.interpret("6400 %", key: "HKWeatherHumidity")
+        #expect(old == recent)
+        #expect(recent == .quantity(Quantity(value: ExportNumber(64), unit: "%")))
+        #expect(recent.text == "64 %")
+        #expect(MetadataValue.interpret("94.5 %", key: "HKWeatherHumidity").text == "94.5 %")
+        // Only humidity is rescaled: a slope grade over 100 % is a real value.
+        #expect(MetadataValue.interpret("120 %", key: "HKAlpineSlopeGrade").text == "120 %")
+    }
+
+    @Test func typingValuesByKeyKeepsEveryUUID() {
+        // uuids were derived when `13 Chips` read as a quantity; the string it reads as now
+        // must give the same uuid, or stores and anchors would see the object as replaced.
+        var encoder = CanonicalEncoder()
+        let asString = ObjectIdentity.uuid(of: sample(metadata: [MetadataEntry(key: "HKFoodBrandName", value: .string("13 Chips"))]), encoder: &encoder)
+        let asQuantity = ObjectIdentity.uuid(
+            of: sample(metadata: [MetadataEntry(key: "HKFoodBrandName", value: .quantity(Quantity(value: ExportNumber.parse("13")!, unit: "Chips")))]),
+            encoder: &encoder)
+        let other = ObjectIdentity.uuid(of: sample(metadata: [MetadataEntry(key: "HKFoodBrandName", value: .string("14 Chips"))]), encoder: &encoder)
+        #expect(asString == asQuantity)
+        #expect(asString != other)
+        let humidity = ObjectIdentity.uuid(of: sample(metadata: [MetadataEntry(key: "HKWeatherHumidity", value: .interpret("6400 %", key: "HKWeatherHumidity"))]), encoder: &encoder)
+        let printed = ObjectIdentity.uuid(of: sample(metadata: [MetadataEntry(key: "HKWeatherHumidity", value: .interpret("6400 %"))]), encoder: &encoder)
+        #expect(humidity == printed)
+    }
 }

@@ -82,6 +82,9 @@ import Testing
                 .filter { !$0.isEmpty && $0 != "</HealthData>" }
             let original = try String(contentsOfFile: path, encoding: .utf8)
                 .replacingOccurrences(of: #"HKDevice: 0x[0-9a-f]+"#, with: "HKDevice: 0x0", options: .regularExpression)
+                // Recent exports print humidity a hundred times too large; the export written
+                // holds the percentage HealthKit stores, as older exports print it.
+                .replacingOccurrences(of: #"key="HKWeatherHumidity" value="([0-9]+)00 %""#, with: #"key="HKWeatherHumidity" value="$1 %""#, options: .regularExpression)
                 .components(separatedBy: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
             // The samples are fragments cut from exports: their first and last lines lost their
             // indentation.

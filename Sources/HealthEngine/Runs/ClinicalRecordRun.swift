@@ -36,7 +36,9 @@ public struct ClinicalRecordRun: Sendable {
             do {
                 let sink = ClinicalRecordSink(reader: reader, writer: writer, reporter: reporter)
                 let read = context.read(reader)
-                let readable = clinicalTypes.union(["HKClinicalTypeIdentifierPatientRecord"])
+                // Patient resources have no HealthKit type (they keep their FHIR name); without a
+                // policy they are the person's own data and are written too.
+                let readable = clinicalTypes.union([ObjectType.clinical(fhirResourceType: "Patient").identifier])
                 let (summary, _) = try read.run(into: sink, types: executor.typesToRead.map { $0.intersection(readable) } ?? readable)
                 try writer.finish()
                 return Summary(written: sink.written, warnings: context.warnings(of: summary))

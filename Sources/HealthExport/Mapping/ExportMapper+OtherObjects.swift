@@ -120,4 +120,33 @@ extension ExportMapper {
         for (stem, value) in values { object[attribute: stem] = Quantity(value: value, unit: units[stem] ?? "") }
         return object
     }
+
+    /// A clinical record gets its uuid under the index entry's type (the run it is counted in
+    /// does not depend on side files), then an Observation its HealthKit type from its resource.
+    func finishClinicalRecord(_ record: ClinicalRecord, _ parser: any ElementEventSource) {
+        var object = HealthObject.clinicalRecord(record)
+        assigner.assign(&object)
+        if record.fhirResourceType == "Observation", case .clinicalRecord(var assigned) = object {
+            if let clinicalTypes {
+                if let type = clinicalTypes.clinicalType(of: assigned) {
+                    assigned.clinicalType = type
+                    object = .clinicalRecord(assigned)
+                }
+            } else {
+                warnings.warn(
+                    "observationWithoutResource",
+                    "Observation clinical records are typed as lab results: their FHIR resources (which tell vital signs) are not in this input; read the whole export folder or zip",
+                    at: location(parser))
+            }
+        }
+        deliver(object, parser)
+    }
+
+    /// An Observation's index entry reads as a lab result; a filter that wants vital signs keeps
+    /// it too, and the gate decides once its type is known.
+    func wantsObservation(_ identifier: String, _ typeFilter: Set<String>) -> Bool {
+        identifier == ObjectType.clinical(fhirResourceType: "Observation").identifier
+            && typeFilter.contains(ObjectType.clinical(fhirResourceType: "Observation", categoryCodes: ["vital-signs"]).identifier)
+    }
 }
+

@@ -182,7 +182,7 @@ extension ExportMapper {
         let key = metadataKeys.value(for: keyBytes)
         let value: MetadataValue
         if let valueBytes {
-            value = MetadataValue.interpret(bytes: valueBytes, text: String(decoding: valueBytes, as: UTF8.self))
+            value = MetadataValue.interpret(bytes: valueBytes, text: String(decoding: valueBytes, as: UTF8.self), key: key)
         } else {
             value = .string("")
         }

@@ -79,6 +79,9 @@ final class ExportMapper: ElementEventHandler {
 
     /// Type identifiers to build; top-level objects of other types are skipped unbuilt.
     var typeFilter: Set<String>? = nil
+    /// Reads an Observation's category from its FHIR resource (`nil`: the input has no side
+    /// files, and Observations stay lab results).
+    var clinicalTypes: ClinicalTypeResolver? = nil
     /// Depth inside a skipped top-level element (0: not skipping).
     @exclusivity(unchecked) var skipDepth = 0
 
@@ -165,7 +168,7 @@ final class ExportMapper: ElementEventHandler {
                 deliverHeader(parser)
                 if let typeFilter {
                     let identifier = topLevelType(kind, name, attributes)
-                    if !typeFilter.contains(identifier) {
+                    if !typeFilter.contains(identifier), !(kind == .clinicalRecord && wantsObservation(identifier, typeFilter)) {
                         assigner.skip(runKey: identifier)
                         skipDepth = 1
                         return
@@ -287,7 +290,7 @@ final class ExportMapper: ElementEventHandler {
         case .activitySummary(let object):
             emit(.activitySummary(object), parser)
         case .clinicalRecord(let object):
-            emit(.clinicalRecord(object), parser)
+            finishClinicalRecord(object, parser)
         case .audiogram(let object):
             emit(.audiogram(object), parser)
         case .visionPrescription(let object):

@@ -35,6 +35,7 @@ final class ChunkWorkers<ChunkSink: ObjectSink>: @unchecked Sendable {
     private let prologReplacements: Int
     private let location: SourceLocation
     private let types: Set<String>?
+    private let clinicalTypes: ClinicalTypeResolver?
     private let makeSink: @Sendable () -> ChunkSink
     /// Where an unsplittable rest begins, once the splitter met it.
     var finalOffset: Int64? = nil
@@ -43,8 +44,9 @@ final class ChunkWorkers<ChunkSink: ObjectSink>: @unchecked Sendable {
 
     init(
         jobs: Int, prolog: [UInt8], prologLineBreaks: Int, prologReplacements: Int, location: SourceLocation,
-        types: Set<String>?, makeSink: @escaping @Sendable () -> ChunkSink
+        types: Set<String>?, clinicalTypes: ClinicalTypeResolver?, makeSink: @escaping @Sendable () -> ChunkSink
     ) {
+        self.clinicalTypes = clinicalTypes
         self.prologReplacements = prologReplacements
         self.prolog = prolog
         self.prologLineBreaks = prologLineBreaks
@@ -128,6 +130,7 @@ final class ChunkWorkers<ChunkSink: ObjectSink>: @unchecked Sendable {
         let warnings = WarningCollector { _ in }
         let mapper = ExportMapper(sink: sink, warnings: warnings, file: location.file, member: location.member)
         mapper.typeFilter = types
+        mapper.clinicalTypes = clinicalTypes
         mapper.assigner.journal = []
         // Lines are counted from the chunk's first (line 1); the merge moves them to the file's.
         mapper.lineOffset = chunk.isFirst ? 0 : -(prologLineBreaks + 1)

@@ -84,7 +84,7 @@ extension ExportReader {
         let workers = ChunkWorkers<ChunkSink>(
             jobs: jobs, prolog: splitter.prolog, prologLineBreaks: splitter.prologLineBreaks,
             prologReplacements: splitter.prologReplacements, location: location, types: types,
-            makeSink: makeChunkSink)
+            clinicalTypes: makeClinicalTypeResolver(), makeSink: makeChunkSink)
         defer { workers.stop() }
 
         var assigner = ObjectIdentityAssigner()
@@ -224,6 +224,7 @@ extension ExportReader {
         let location = documentLocation
         let mapper = ExportMapper(sink: sink, warnings: warnings, file: location.file, member: location.member)
         mapper.typeFilter = types
+        mapper.clinicalTypes = makeClinicalTypeResolver()
         mapper.assigner = assigner
         if let header { mapper.resume(header: header, headerDelivered: headerDelivered, objectCount: objectCount) }
         let prefix = offset == 0 ? [] : prolog + [0x0A]

@@ -182,9 +182,21 @@ public struct CanonicalEncoder {
         return a.value.text < b.value.text
     }
 
+    /// A value is encoded by the shape of its text, not by the type HealthKit gives its key: a
+    /// string that reads as `number unit` (`13 Chips` under `HKFoodBrandName`) is encoded as the
+    /// quantity it looks like. uuids were derived this way before values were typed by key, and
+    /// an object's uuid must not change when healthport learns more about its values (stores,
+    /// anchors and earlier outputs hold the old ones).
     mutating func appendMetadataValue(key: String, _ value: MetadataValue) {
         switch value {
-        case .string(let s): append(0x02, s)
+        case .string(let s):
+            if let first = s.utf8.first, (first >= 0x30 && first <= 0x39) || first == 0x2D,
+                case .quantity(let q) = MetadataValue.interpret(s)
+            {
+                appendMetadataValue(key: key, .quantity(q))
+            } else {
+                append(0x02, s)
+            }
         case .number(let n): append(0x03, n)
         case .date(let d): append(0x04, d)
         case .quantity(var q):

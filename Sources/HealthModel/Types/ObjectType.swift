@@ -52,26 +52,43 @@ public struct ObjectType: Hashable, Sendable, CustomStringConvertible {
         identifier: "HKVisionPrescriptionTypeIdentifier", kind: .visionPrescription)
     public static let audiogram = ObjectType(identifier: "HKDataTypeIdentifierAudiogram", kind: .audiogram)
 
-    /// The clinical type of an export's `ClinicalRecord`, whose `type` is a FHIR resource type.
+    /// The clinical type of an export's `ClinicalRecord`, whose `type` is a FHIR resource type,
+    /// as HealthKit files it (healthkit-reference.md §1.11).
     ///
-    /// The mapping is HealthKit's where it is one-to-one. An `Observation` is a lab result or a
-    /// vital sign depending on its JSON, which the index entry does not carry: it maps to
-    /// `LabResultRecord` until the resource is read. Resource types HealthKit has no clinical type
-    /// for (`Patient`) map to `HKClinicalTypeIdentifier<Type>Record`, so they stay distinguishable.
-    public static func clinical(fhirResourceType: String) -> ObjectType {
+    /// An `Observation` is a vital sign when its category (inside the resource's JSON, which the
+    /// index entry does not carry) is `vital-signs`, else a lab result; without the categories it
+    /// is a lab result. A resource type HealthKit has no clinical type for (`Patient`: HealthKit
+    /// gives no app the patient resource) keeps its FHIR name as its type, so it is never taken
+    /// for a HealthKit type: no policy can grant it, and ``isHealthKitClinicalType`` is false.
+    public static func clinical(fhirResourceType: String, categoryCodes: [String] = []) -> ObjectType {
         let suffix: String
         switch fhirResourceType {
         case "AllergyIntolerance": suffix = "AllergyRecord"
         case "Condition": suffix = "ConditionRecord"
         case "Immunization": suffix = "ImmunizationRecord"
-        case "Observation", "DiagnosticReport": suffix = "LabResultRecord"
+        case "Observation": suffix = categoryCodes.contains("vital-signs") ? "VitalSignRecord" : "LabResultRecord"
+        case "DiagnosticReport": suffix = "LabResultRecord"
         case "MedicationOrder", "MedicationStatement", "MedicationRequest", "MedicationDispense":
             suffix = "MedicationRecord"
         case "Procedure": suffix = "ProcedureRecord"
         case "DocumentReference": suffix = "ClinicalNoteRecord"
         case "Coverage": suffix = "CoverageRecord"
-        default: suffix = fhirResourceType + "Record"
+        default: return ObjectType(identifier: fhirResourceType, kind: .clinicalRecord)
         }
         return ObjectType(identifier: "HKClinicalTypeIdentifier" + suffix, kind: .clinicalRecord)
+    }
+
+    /// The clinical types an export's records of this FHIR resource type can have: both of an
+    /// `Observation`'s, one for the others. A type filter keeps the record when it wants any.
+    public static func clinicalCandidates(fhirResourceType: String) -> [ObjectType] {
+        if fhirResourceType == "Observation" {
+            return [clinical(fhirResourceType: "Observation"), clinical(fhirResourceType: "Observation", categoryCodes: ["vital-signs"])]
+        }
+        return [clinical(fhirResourceType: fhirResourceType)]
+    }
+
+    /// Whether this is one of HealthKit's clinical types (`HKClinicalTypeIdentifier…`).
+    public var isHealthKitClinicalType: Bool {
+        kind == .clinicalRecord && identifier.hasPrefix("HKClinicalTypeIdentifier")
     }
 }

@@ -1,9 +1,11 @@
 /// A metadata value (HealthKit: `String`, `NSNumber`, `Date` or `HKQuantity`).
 ///
 /// The export prints every value as text and the type is lost (export-format.md §4.7). It is
-/// recovered from the text's shape: the metadata date form becomes a date, a decimal a number,
-/// `number unit` a quantity; anything else stays a string. Every case keeps enough to print the
-/// original text again (`text`), so nothing is lost when the heuristic guesses wrong.
+/// recovered from the text's shape and the key: the metadata date form becomes a date, a decimal
+/// a number, `number unit` a quantity when HealthKit stores the key's value as one
+/// (``QuantityMetadataKeys``); anything else stays the string printed. Every case keeps enough to
+/// print the original text again (`text`), except weather humidity, whose ×100 printing in recent
+/// exports is undone (``held(under:)``).
 public enum MetadataValue: Hashable, Sendable {
     case string(String)
     case number(ExportNumber)
@@ -20,13 +22,45 @@ public enum MetadataValue: Hashable, Sendable {
         }
     }
 
-    /// Recovers a typed value from exported text.
+    /// Recovers the value HealthKit holds under `key` from exported text.
+    public static func interpret(_ text: String, key: String) -> MetadataValue {
+        interpret(text).held(under: key)
+    }
+
+    /// Recovers the value HealthKit holds under `key` from bytes, with `text` the same bytes as
+    /// a `String`.
+    public static func interpret(bytes: UnsafeRawBufferPointer, text: String, key: String) -> MetadataValue {
+        let value = interpret(bytes: bytes, text: text)
+        guard case .quantity = value else { return value }
+        return value.held(under: key)
+    }
+
+    /// The value as HealthKit holds it under `key`: a quantity only for the keys whose values
+    /// HealthKit stores as `HKQuantity` (a food's `HKFoodBrandName` of `13 Chips` is a string),
+    /// and weather humidity in percent as stored. Exports since 2025 print humidity a hundred
+    /// times too large (`6400 %` for the 64 % that older exports print as `64 %`, quirk Q13); a
+    /// humidity can never exceed 100 %, so a larger one is divided by a hundred.
+    public func held(under key: String) -> MetadataValue {
+        guard case .quantity(var quantity) = self else { return self }
+        guard QuantityMetadataKeys.holdsQuantity(key) else {
+            return quantity.unit.isEmpty ? .number(quantity.value) : .string(quantity.text)
+        }
+        if QuantityMetadataKeys.isHumidity(key), quantity.unit == "%", quantity.value.value > 100 {
+            quantity.value = ExportNumber(quantity.value.value / 100)
+        }
+        return .quantity(quantity)
+    }
+
+    /// Recovers a typed value from exported text by its shape alone, whatever the key: a
+    /// `number unit` text is a quantity here. Identity uses this shape (see
+    /// `CanonicalEncoder.appendMetadataValue`); values use ``interpret(_:key:)``.
     public static func interpret(_ text: String) -> MetadataValue {
         var copy = text
         return copy.withUTF8 { interpret(bytes: UnsafeRawBufferPointer($0), text: text) }
     }
 
-    /// Recovers a typed value from bytes, with `text` the same bytes as a `String`.
+    /// Recovers a typed value from bytes by their shape alone, with `text` the same bytes as a
+    /// `String`.
     public static func interpret(bytes: UnsafeRawBufferPointer, text: String) -> MetadataValue {
         let n = bytes.count
         guard n > 0 else { return .string(text) }

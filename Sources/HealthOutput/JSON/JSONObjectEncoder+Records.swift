@@ -85,8 +85,11 @@ extension JSONObjectEncoder {
         json.literal("clinicalRecord")
         json.key("uuid")
         json.uuid(c.uuid)
-        json.key("clinicalType")
-        json.string(c.clinicalType.identifier)
+        // HealthKit's clinical type; a resource HealthKit has none for (`Patient`) has no member.
+        if c.clinicalType.isHealthKitClinicalType {
+            json.key("clinicalType")
+            json.string(c.clinicalType.identifier)
+        }
         if let received = c.receivedDate {
             json.key("receivedDate")
             json.date(received)

@@ -246,7 +246,14 @@ public enum ObjectDecoder {
         guard let resource = o.value("fhirResource") else { throw SchemaError("missing member 'fhirResource'") }
         let f = Members(resource, path: "fhirResource.")
         var c = ClinicalRecord(uuid: try o.requiredUUID("uuid"), fhirResourceType: try f.requiredString("resourceType"))
-        if let type = try o.string("clinicalType") { c.clinicalType = ObjectType(identifier: type, kind: .clinicalRecord) }
+        // The written type stands where it is one the resource type can have (an Observation's
+        // vital sign or lab result, told from its resource when it was read); earlier versions
+        // wrote `HKClinicalTypeIdentifierPatientRecord`, which HealthKit does not define.
+        if let type = try o.string("clinicalType"),
+            let candidate = ObjectType.clinicalCandidates(fhirResourceType: c.fhirResourceType).first(where: { $0.identifier == type })
+        {
+            c.clinicalType = candidate
+        }
         c.receivedDate = try o.date("receivedDate")
         if let revision = o.value("sourceRevision"), let source = revision["source"] {
             c.sourceName = try Members(source, path: "sourceRevision.source.").string("name")
@@ -357,9 +364,10 @@ public enum ObjectDecoder {
             if text.utf8.count == 25, Array(text.utf8)[10] == UInt8(ascii: "T"), let date = ExportTimestamp.parse(text) {
                 return .date(date)
             }
-            return MetadataValue.interpret(text)
+            return MetadataValue.interpret(text, key: key)
         case .object:
-            return .quantity(try Members(.object([("q", value)]), path: "metadata.").requiredQuantity("q"))
+            // Earlier versions wrote every `number unit` value as a quantity, whatever its key.
+            return MetadataValue.quantity(try Members(.object([("q", value)]), path: "metadata.").requiredQuantity("q")).held(under: key)
         default:
             throw SchemaError("metadata.\(key): expected a string, number or quantity")
         }

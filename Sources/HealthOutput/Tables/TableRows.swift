@@ -105,7 +105,7 @@ enum TableRows {
 
     static func clinicalRecord<B: TableRowBuilder>(_ c: ClinicalRecord, into row: inout B) {
         row.uuid("uuid", c.uuid)
-        row.string("clinicalType", c.clinicalType.identifier)
+        row.string("clinicalType", c.clinicalType.isHealthKitClinicalType ? c.clinicalType.identifier : nil)
         row.date("receivedDate", c.receivedDate)
         row.string("sourceRevision_source_name", c.sourceName)
         row.string("fhirResource_resourceType", c.fhirResourceType)
