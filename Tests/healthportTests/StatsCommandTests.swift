@@ -75,6 +75,27 @@ import HealthTestSupport
         }
     }
 
+    /// The README's claim is visible in the bundled sample: on every day, the records' sum
+    /// counts the minutes both devices counted twice, and stats counts them once.
+    @Test func theBundledSampleShowsDoubleCounting() throws {
+        let merged = try healthport("stats", sampleZip, "--type", "StepCount", "--tz", "Europe/Paris", "--format", "csv", "-q")
+        #expect(merged.status == 0, "\(merged.stderrText)")
+        let rows = parseCSV(merged.stdoutText).dropFirst().filter { $0.count > 3 }
+        #expect(rows.count >= 14)
+        let records = try healthport("query", sampleZip, "--type", "StepCount", "-q")
+        let samples = try ndjsonObjects(records.stdout).dropFirst()
+        let formatter = ISO8601DateFormatter()
+        for row in rows {
+            let (start, end) = (try #require(formatter.date(from: row[0])), try #require(formatter.date(from: row[1])))
+            let naive = samples.reduce(0.0) { sum, sample in
+                guard let date = formatter.date(from: sample["startDate"] as! String), date >= start, date < end else { return sum }
+                return sum + ((sample["quantity"] as! [String: Any])["value"] as! NSNumber).doubleValue
+            }
+            let sum = try #require(Double(row[2]))
+            #expect(sum > 0 && naive > sum * 1.5, "\(row[0]): naive \(naive), merged \(sum)")
+        }
+    }
+
     @Test func formatsAndErrors() throws {
         let text = try healthport("stats", sampleZip, "--type", "StepCount", "--tz", "Europe/Paris", "-q")
         #expect(text.status == 0)

@@ -136,7 +136,9 @@ public struct ExportGenerator {
         } metadata: { rng in
             ["HKMetadataKeyHeartRateMotionContext": String(rng.next() % 3)]
         }
-        quantityRecords(w, &manifest, type: "HKQuantityTypeIdentifierStepCount", unit: "count", perDay: 24 * d, source: .both) { rng in
+        // Steps: every walk the iPhone counted, the Watch counted too (the phone's record
+        // overlaps the Watch's before it), so summing records double counts (healthport stats).
+        quantityRecords(w, &manifest, type: "HKQuantityTypeIdentifierStepCount", unit: "count", perDay: 24 * d, source: .both, overlapping: true) { rng in
             String(Int(rng.next() % 1500))
         }
         quantityRecords(w, &manifest, type: "HKQuantityTypeIdentifierActiveEnergyBurned", unit: "kcal", perDay: 100 * d, source: .watch) { rng in
@@ -214,7 +216,7 @@ public struct ExportGenerator {
 
     private func quantityRecords(
         _ w: Writer, _ manifest: inout Manifest, type: String, unit: String, perDay: Int, every: Int = 1,
-        source: SourceKind, value: (inout SplitMix64) -> String,
+        source: SourceKind, overlapping: Bool = false, value: (inout SplitMix64) -> String,
         metadata: ((inout SplitMix64) -> [String: String])? = nil
     ) {
         for day in 0..<options.days {
@@ -222,8 +224,12 @@ public struct ExportGenerator {
             let count = perDay > 0 ? perDay : (day % every == 0 ? 1 : 0)
             guard count > 0 else { continue }
             let step = 86_400 / count
+            var previousStart = 0
             for i in 0..<count {
-                let start = i * step + Int(rng.next() % UInt64(max(1, step / 2)))
+                var start = i * step + Int(rng.next() % UInt64(max(1, step / 2)))
+                // The second source counted the same minute as the first.
+                if overlapping, source == .both, i % 2 == 1 { start = previousStart }
+                previousStart = start
                 let end = start + (unit == "count/min" || unit == "%" ? 0 : 60)
                 let attributes = "type=\"\(type)\" \(provenance(source, i, &rng)) unit=\"\(Self.escape(unit))\" creationDate=\"\(date(day: day, second: end + 30))\" startDate=\"\(date(day: day, second: start))\" endDate=\"\(date(day: day, second: end))\" value=\"\(value(&rng))\""
                 if let metadata {
