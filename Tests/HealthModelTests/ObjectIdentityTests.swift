@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import HealthModel
 
@@ -61,6 +62,48 @@ import Testing
         #expect(!table.contains(fingerprint(1)))
         #expect(table.insert(fingerprint(1)) == 0)
         #expect(copy.contains(fingerprint(n + 1)))
+    }
+
+    /// Past the memory budget the slots are a mapped temporary file without a name: the data
+    /// survives handing the pages back, copies are independent, and no file is left anywhere.
+    @Test func aTablePastTheMemoryBudgetLivesInAnUnnamedFile() throws {
+        let before = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())
+        let count = (FingerprintSlots.memoryBudget / 8) * 2
+        let slots = FingerprintSlots(count: count)
+        #expect(slots.isFileBacked)
+        for i in stride(from: 0, to: count, by: 4099) { slots.pointer[i] = UInt64(i) &+ 1 }
+        slots.releaseResidentPages()
+        for i in stride(from: 0, to: count, by: 4099) { #expect(slots.pointer[i] == UInt64(i) &+ 1) }
+        #expect(slots.pointer[1] == 0)
+        let copy = slots.copy()
+        copy.pointer[0] = 42
+        #expect(slots.pointer[0] == 1)
+        let after = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())
+        #expect(Set(after).subtracting(before).filter { $0.contains("healthport-fingerprints") }.isEmpty)
+        #expect(!FingerprintSlots(count: 1024).isFileBacked)
+    }
+
+    /// Identity does not depend on document order: the same objects, duplicates included, in
+    /// any order get the same set of uuids (copies are counted in the whole export).
+    @Test func theSetOfUUIDsDoesNotDependOnOrder() {
+        var objects: [HealthObject] = []
+        for value in 60..<90 { objects.append(sample(value: String(value))) }
+        for value in [61, 61, 75] { objects.append(sample(value: String(value))) }
+        for value in 0..<20 { objects.append(sample(value: String(value), unit: "count")) }
+        func uuids(_ order: [HealthObject]) -> [ObjectUUID] {
+            var assigner = ObjectIdentityAssigner()
+            return order.map { object in
+                var object = object
+                assigner.assign(&object)
+                return object.uuid
+            }
+        }
+        let grouped = uuids(objects)
+        #expect(Set(grouped).count == objects.count)
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<5 {
+            #expect(Set(uuids(objects.shuffled(using: &rng))) == Set(grouped))
+        }
     }
 
     @Test func aChangedValueIsANewObject() {

@@ -101,8 +101,8 @@ import Testing
                 newSpecs.append((index, edited))
             }
             for (offset, spec) in insertions.enumerated() { newSpecs.append((specs.count + offset, spec)) }
-            // As in Apple's exports, each type's samples form one consecutive run (uuids of a
-            // type that reappears later are told apart by generation; see ObjectIdentityAssigner).
+            // As in Apple's exports, each type's samples form one consecutive run (the order
+            // changes no uuid; see ObjectIdentityAssigner).
             newSpecs.sort { ($0.spec.type, $0.index) < ($1.spec.type, $1.index) }
             let oldSpecs = specs.enumerated().map { (index: $0.offset, spec: $0.element) }
                 .sorted { ($0.spec.type, $0.index) < ($1.spec.type, $1.index) }

@@ -121,8 +121,8 @@ extension ExportMapper {
         return object
     }
 
-    /// A clinical record gets its uuid under the index entry's type (the run it is counted in
-    /// does not depend on side files), then an Observation its HealthKit type from its resource.
+    /// A clinical record gets its uuid (from its index entry, never from its clinical type), then
+    /// an Observation its HealthKit type from its resource.
     func finishClinicalRecord(_ record: ClinicalRecord, _ parser: any ElementEventSource) {
         var object = HealthObject.clinicalRecord(record)
         assigner.assign(&object)

@@ -169,7 +169,7 @@ final class ExportMapper: ElementEventHandler {
                 if let typeFilter {
                     let identifier = topLevelType(kind, name, attributes)
                     if !typeFilter.contains(identifier), !(kind == .clinicalRecord && wantsObservation(identifier, typeFilter)) {
-                        assigner.skip(runKey: identifier)
+                        // Skipping an object changes no other uuid: copies share a type.
                         skipDepth = 1
                         return
                     }

@@ -4,118 +4,73 @@ import Glibc
 import Darwin
 #endif
 
-/// Assigns derived uuids to the objects of one export, in document order, giving exact
-/// duplicates distinct uuids (see `ObjectIdentity`).
+/// Assigns derived uuids to the objects of one export, giving exact duplicates distinct uuids
+/// (see `ObjectIdentity`), whatever the order of the document.
 ///
-/// Counting duplicates needs a memory of what was seen. The export writes each type's samples
-/// as one consecutive run, so the memory is scoped to the current run: a table of 64-bit
-/// fingerprints, about 12 bytes per object of the largest type run, emptied when the next run
-/// starts. A type that shows up again after its run ended (never in Apple's exports; possible in
-/// edited files) starts a new *generation*, hashed into the uuids of that run, so uuids stay
-/// unique in every file while Apple's exports get generation 0 throughout.
+/// An object's uuid is a function of its content and of its rank among the objects *identical*
+/// to it in the whole export: the first copy hashes the content alone, the k-th copy the
+/// content and k. Copies are identical, so which copy gets which rank does not matter, and the
+/// set of uuids is the same however the rest of the document is ordered (an export merged or
+/// edited by another tool, healthport's own NDJSON re-sorted). Apple writes each type as one
+/// run, and there this gives the uuids earlier versions gave, which counted copies within a run.
+///
+/// Counting copies needs a memory of every object seen: a table of 64-bit fingerprints of the
+/// objects' content (`FingerprintTable`), 8 bytes a slot and at most three quarters full. It
+/// lives in memory up to `FingerprintSlots.memoryBudget` and beyond in an unnamed temporary
+/// file the kernel pages, so that the memory a read takes stays bounded however large the
+/// export.
 public struct ObjectIdentityAssigner {
     private var encoder = CanonicalEncoder()
     private var table = FingerprintTable()
-    private var currentRun: String? = nil
-    private var generations: [String: Int] = [:]
-    private var currentGeneration = 0
-    /// With a parallel read: each top-level object's run and fingerprint, in order (see
+    /// With a parallel read: each top-level object's content fingerprint, in order (see
     /// `continues(_:)`). `nil`: not kept.
     public var journal: [IdentityStep]? = nil
 
     public init() {}
 
-    /// One top-level object as the assigner saw it: its run, and its content's fingerprint
-    /// (`nil` for an object skipped unread).
+    /// One top-level object as the assigner saw it: its content's fingerprint.
     public struct IdentityStep: Sendable {
-        public var runKey: String
-        public var fingerprint: UInt64?
+        public var fingerprint: UInt64
     }
 
     /// Whether a chunk whose objects a fresh assigner journaled (`steps`) got the uuids this
-    /// assigner would have given them, had it read the chunk itself. That holds unless the
-    /// chunk continues the current run with a copy of one of its objects, continues a run of a
-    /// later generation, or brings back a run that ended before the chunk: in all three, the
-    /// fresh assigner lacked the memory this one has.
+    /// assigner would have given them, had it read the chunk itself: unless one of them is a
+    /// copy of an object this assigner has seen (the fresh one counted copies within the chunk
+    /// only).
     public func continues(_ steps: [IdentityStep]) -> Bool {
-        var run = currentRun
-        var inFirstRun = true
-        for step in steps {
-            if step.runKey != run {
-                if step.runKey == currentRun || generations[step.runKey] != nil { return false }
-                run = step.runKey
-                inFirstRun = false
-            } else if inFirstRun {
-                if currentGeneration != 0 { return false }
-                if let fingerprint = step.fingerprint, table.contains(fingerprint) { return false }
-            }
-        }
-        return true
+        !steps.contains { table.contains($0.fingerprint) }
     }
 
     /// Advances this assigner over a chunk `continues(_:)` accepted, to the state reading it
-    /// would have left: the runs it went through, and the fingerprints of its last run (those
-    /// of earlier runs are forgotten when their run ends anyway).
+    /// would have left.
     public mutating func advance(over steps: [IdentityStep]) {
-        var lastRunStart = steps.count
-        if let last = steps.last?.runKey {
-            while lastRunStart > 0 && steps[lastRunStart - 1].runKey == last { lastRunStart -= 1 }
-        }
-        for (index, step) in steps.enumerated() {
-            enterRun(step.runKey)
-            if index >= lastRunStart, let fingerprint = step.fingerprint { _ = table.insert(fingerprint) }
-        }
+        for step in steps { _ = table.insert(step.fingerprint) }
     }
 
     /// Derives the uuid of a top-level quantity sample: the hot path, without wrapping the
     /// sample in a `HealthObject` first.
     public mutating func assign(_ sample: inout QuantitySample) {
-        enterRun(sample.sample.sampleType.identifier)
         ObjectIdentity.encode(sample, into: &encoder)
         sample.sample.uuid = finishUUID()
     }
 
     /// Derives the uuid of a top-level category sample.
     public mutating func assign(_ sample: inout CategorySample) {
-        enterRun(sample.sample.sampleType.identifier)
         ObjectIdentity.encode(sample, into: &encoder)
         sample.sample.uuid = finishUUID()
     }
 
-    /// Notes a top-level object that is skipped unread (a type filter), so that the runs, and so
-    /// the uuids of the objects that are read, are the same as in a full read.
-    public mutating func skip(runKey: String) {
-        enterRun(runKey)
-        journal?.append(IdentityStep(runKey: runKey, fingerprint: nil))
-    }
-
-    @inline(__always)
-    private mutating func enterRun(_ runKey: String) {
-        if runKey != currentRun {
-            if let previous = currentRun { generations[previous] = currentGeneration }
-            currentRun = runKey
-            if let seen = generations[runKey] {
-                currentGeneration = seen + 1
-            } else {
-                currentGeneration = 0
-            }
-            table.removeAll()
-        }
-    }
-
-    /// Hashes the encoded content, counting exact duplicates within the run.
+    /// Hashes the encoded content, counting exact copies in the whole export.
     @inline(__always)
     private mutating func finishUUID() -> ObjectUUID {
-        if currentGeneration > 0 { encoder.append(0x7F, int: currentGeneration) }
         let (uuid, fingerprint) = ObjectIdentity.digest(of: encoder.encoded)
         let ordinal = table.insert(fingerprint)
-        if journal != nil { journal!.append(IdentityStep(runKey: currentRun ?? "", fingerprint: fingerprint)) }
+        if journal != nil { journal!.append(IdentityStep(fingerprint: fingerprint)) }
         return ordinal > 0 ? ObjectIdentity.digest(of: encoder.encoded, ordinal: ordinal).0 : uuid
     }
 
     /// Derives and stores the uuid of a top-level object (and of its routes, for workouts).
     public mutating func assign(_ object: inout HealthObject) {
-        enterRun(object.objectType.identifier)
         ObjectIdentity.encode(object, into: &encoder)
         let uuid = finishUUID()
         switch object {
@@ -169,6 +124,10 @@ struct FingerprintTable {
     private var count = 0
     /// Copies seen so far, for fingerprints seen more than once.
     private var repeats: [UInt64: Int] = [:]
+    /// A file-backed table's pages are handed back after this many probes: about as many pages
+    /// as a 64 MiB table has, so the process holds at most about twice the memory budget.
+    private static let probesBetweenReleases = 1 << 14
+    private var probesSinceRelease = 0
 
     mutating func removeAll() {
         guard count > 0 || !repeats.isEmpty else { return }
@@ -202,6 +161,13 @@ struct FingerprintTable {
         } else if !isKnownUniquelyReferenced(&slots) {
             slots = slots.copy()
         }
+        if slots.isFileBacked {
+            probesSinceRelease &+= 1
+            if probesSinceRelease >= Self.probesBetweenReleases {
+                probesSinceRelease = 0
+                slots.releaseResidentPages()
+            }
+        }
         let mask = slots.count - 1
         let p = slots.pointer
         var i = Int(truncatingIfNeeded: fingerprint) & mask
@@ -233,24 +199,41 @@ struct FingerprintTable {
             while p[i] != 0 { i = (i + 1) & mask }
             p[i] = fingerprint
         }
+        slots.releaseResidentPages()
     }
 }
 
 /// The slots of a `FingerprintTable`: zeroed memory, shared between copies of the table until
 /// one of them writes (copy-on-write, as an array would be).
 ///
-/// Large tables are asked for in huge pages: the longest type run of a large export makes a
-/// table of megabytes probed at random, one probe per object, and 4 KiB pages add a TLB miss
-/// to most probes (`perf`: `insert` went from 3.0 % to 2.6 % of a 4-year conversion). Raw
-/// memory also spares the array's bounds and uniqueness checks on every probe.
+/// Large tables are asked for in huge pages: a table of megabytes is probed at random, one
+/// probe per object, and 4 KiB pages add a TLB miss to most probes (`perf`: `insert` went from
+/// 3.0 % to 2.6 % of a 4-year conversion). Raw memory also spares the array's bounds and
+/// uniqueness checks on every probe.
+///
+/// A table larger than `memoryBudget` (an export of some six million distinct objects) is
+/// mapped from an unnamed temporary file instead: its pages belong to the kernel's page cache,
+/// which writes them out under memory pressure, and `releaseResidentPages()` hands them back
+/// from time to time, so the process's memory stays bounded. The file has no name (O_TMPFILE,
+/// or unlinked at once where that is missing): a crash leaves nothing behind.
 final class FingerprintSlots {
     let pointer: UnsafeMutablePointer<UInt64>
     let count: Int
+    /// Whether the slots are a mapped temporary file rather than memory of the process.
+    let isFileBacked: Bool
     private static let hugePage = 2 << 20
+    /// The largest table kept in the process's memory: 64 MiB (healthport-convert(1)).
+    static let memoryBudget = 64 << 20
 
     init(count: Int) {
         self.count = count
         let bytes = count * MemoryLayout<UInt64>.stride
+        if bytes > Self.memoryBudget, let mapped = Self.mapTemporaryFile(bytes: bytes) {
+            isFileBacked = true
+            pointer = mapped.bindMemory(to: UInt64.self, capacity: count)
+            return
+        }
+        isFileBacked = false
         let huge = bytes >= Self.hugePage
         var raw: UnsafeMutableRawPointer? = nil
         guard posix_memalign(&raw, huge ? Self.hugePage : 64, bytes) == 0, let raw else {
@@ -263,7 +246,13 @@ final class FingerprintSlots {
         pointer = raw.bindMemory(to: UInt64.self, capacity: count)
     }
 
-    deinit { free(pointer) }
+    deinit {
+        if isFileBacked {
+            munmap(UnsafeMutableRawPointer(pointer), count * MemoryLayout<UInt64>.stride)
+        } else {
+            free(pointer)
+        }
+    }
 
     func clear() { memset(pointer, 0, count * MemoryLayout<UInt64>.stride) }
 
@@ -271,5 +260,35 @@ final class FingerprintSlots {
         let copy = FingerprintSlots(count: count)
         copy.pointer.update(from: pointer, count: count)
         return copy
+    }
+
+    /// Drops a file-backed table's pages from the process (they stay in the file and the page
+    /// cache, and come back on the next probe).
+    func releaseResidentPages() {
+        guard isFileBacked else { return }
+        _ = madvise(UnsafeMutableRawPointer(pointer), count * MemoryLayout<UInt64>.stride, MADV_DONTNEED)
+    }
+
+    /// A zero-filled shared mapping of a temporary file without a name, in `TMPDIR` or `/tmp`.
+    private static func mapTemporaryFile(bytes: Int) -> UnsafeMutableRawPointer? {
+        let directory = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var descriptor: Int32 = -1
+        #if os(Linux)
+        // O_TMPFILE (Linux ≥ 3.11): __O_TMPFILE | O_DIRECTORY, the same value on every
+        // architecture Swift runs on; Glibc's macro is not imported into Swift.
+        let tmpfile: Int32 = 0o20_000_000 | O_DIRECTORY
+        descriptor = open(directory, tmpfile | O_RDWR | O_CLOEXEC, 0o600)
+        #endif
+        if descriptor < 0 {
+            var template = Array((directory + "/.healthport-fingerprints-XXXXXX").utf8CString)
+            descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            guard descriptor >= 0 else { return nil }
+            template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        }
+        defer { close(descriptor) }
+        guard ftruncate(descriptor, off_t(bytes)) == 0 else { return nil }
+        let mapped = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0)
+        guard let mapped, mapped != MAP_FAILED else { return nil }
+        return mapped
     }
 }
