@@ -17,6 +17,13 @@ public struct StoreChangesRun: Sendable {
     public var output: String
     /// Also write the new anchor (a number) to this file, atomically, after the changes.
     public var anchorOutput: String?
+    /// Keep running (HealthKit's anchored query monitoring for changes): after the changes
+    /// since the anchor, wait, and write the changes of every import another process commits,
+    /// batch by batch, until cancelled. NDJSON to standard output only.
+    public var follow = false
+    /// With `follow`: the policy file behind `query.policy`, read again when it changes, so
+    /// that a revoked permission takes effect at the next batch.
+    public var policyFile: String? = nil
 
     public init(
         store: String, query: ObjectQuery = ObjectQuery(), anchor: Int = 0, limit: Int? = nil, format: ObjectFormat = .ndjson,
@@ -82,21 +89,79 @@ public struct StoreChangesRun: Sendable {
     }
 
     func execute(cancellation: RunCancellation?) throws -> Summary {
+        if follow {
+            guard format == .ndjson, output == "-" else {
+                throw RunError(.invalidRequest, "--follow writes NDJSON to standard output, a batch after another (use --format ndjson and no --output)")
+            }
+        }
+        var query = self.query
         let executor = QueryExecutor(query)
         try executor.validate()
         let store = try HealthStore.openForReading(at: self.store)
+        guard follow else { return try batch(of: store, executor: executor, since: anchor, cancellation: cancellation) }
+
+        let monitor = try StoreChangeMonitor(path: self.store)
+        var policy = PolicyFileWatch(path: policyFile)
+        var anchor = self.anchor
+        var total = Summary(added: 0, deleted: 0, newAnchor: anchor, complete: true)
+        var first = true
+        while true {
+            if let reloaded = try policy.reloadIfChanged() { query.policy = reloaded }
+            let executor = QueryExecutor(query)
+            // The first batch is written even when empty (HealthKit's first result); later
+            // ones only when an import brought changes this query sees.
+            let summary = try batch(of: store, executor: executor, since: anchor, cancellation: cancellation, writeEmpty: first)
+            first = false
+            anchor = summary.newAnchor
+            total = Summary(added: total.added + summary.added, deleted: total.deleted + summary.deleted, newAnchor: anchor, complete: summary.complete)
+            if !summary.complete { continue }
+            guard try monitor.waitForCommit(isCancelled: { cancellation?.isCancelled == true }) else {
+                throw CancellationError()
+            }
+        }
+    }
+
+    /// One batch: the changes after `anchor`, then the anchor file, written after the changes
+    /// are out (flushed), so a follower killed at any point resumes where its output stopped.
+    func batch(
+        of store: HealthStore, executor: QueryExecutor, since anchor: Int, cancellation: RunCancellation?, writeEmpty: Bool = true
+    ) throws -> Summary {
         let writer = try ChangeWriter.make(format, to: OutputDestination(output))
+        var began = false
+        var header: ExportHeader? = nil
         do {
             let batch = try store.changes(
-                since: anchor, query: executor, limit: limit, header: { try writer.begin($0) },
+                since: anchor, query: executor, limit: limit,
+                header: { value in
+                    header = value
+                    if writeEmpty {
+                        began = true
+                        try writer.begin(value)
+                    }
+                },
                 added: { object in
                     if cancellation?.isCancelled == true { throw CancellationError() }
+                    if !began, let header {
+                        began = true
+                        try writer.begin(header)
+                    }
                     try writer.added(object)
-                }, deleted: { try writer.deleted($0, type: $1) })
-            try writer.finish(
-                added: batch.added, deleted: batch.deleted, complete: batch.complete, anchor: batch.newAnchor,
-                anchorFile: anchorOutput)
-            if let anchorOutput {
+                },
+                deleted: { uuid, type in
+                    if !began, let header {
+                        began = true
+                        try writer.begin(header)
+                    }
+                    try writer.deleted(uuid, type: type)
+                })
+            if began {
+                try writer.finish(
+                    added: batch.added, deleted: batch.deleted, complete: batch.complete, anchor: batch.newAnchor,
+                    anchorFile: anchorOutput)
+            } else {
+                writer.abandon()
+            }
+            if let anchorOutput, began || batch.newAnchor != anchor {
                 let file = try AtomicFile(destination: anchorOutput)
                 file.buffer.appendRaw("\(batch.newAnchor)\n")
                 try file.commit()
@@ -106,5 +171,32 @@ public struct StoreChangesRun: Sendable {
             writer.abandon()
             throw error
         }
+    }
+}
+
+/// A policy file read again when it changes (its size or modification time), for a follower.
+struct PolicyFileWatch {
+    let path: String?
+    private var seen: (size: Int64, modified: Double)? = nil
+
+    init(path: String?) {
+        self.path = path
+        if let path { seen = Self.stamp(path) }
+    }
+
+    /// The policy, when the file changed since last time; `nil` when it did not.
+    mutating func reloadIfChanged() throws -> AuthorizationPolicy? {
+        guard let path else { return nil }
+        let now = Self.stamp(path)
+        if let now, let seen, now == seen { return nil }
+        seen = now
+        return try AuthorizationPolicy.load(from: path)
+    }
+
+    static func stamp(_ path: String) -> (size: Int64, modified: Double)? {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
+        let size = (attributes[.size] as? NSNumber)?.int64Value ?? -1
+        let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        return (size, modified)
     }
 }

@@ -29,10 +29,16 @@ extension Healthport {
         @Option(name: .long, help: ArgumentHelp("Return at most this many changes (one batch).", valueName: "n"))
         var limit: Int? = nil
 
+        @Flag(name: .long, help: "With --store: keep running, writing the changes of every later import as new batches (NDJSON).")
+        var follow = false
+
         @OptionGroup var diagnostics: DiagnosticOptions
 
         func validate() throws {
             if let limit, limit < 1 { throw ValidationError("--limit must be 1 or more") }
+            if follow, input.storePath == nil {
+                throw ValidationError("--follow needs a store (--store): an export file never changes; import new exports into a store and follow it")
+            }
         }
 
         func run() throws {
@@ -40,10 +46,12 @@ extension Healthport {
             try log.run {
                 let query = try filter.makeQuery()
                 if let storePath = input.storePath {
-                    _ = try StoreChangesRun(
+                    var run = StoreChangesRun(
                         store: storePath, query: query, anchor: try StoreChangesRun.parseAnchor(anchor), limit: limit, format: output.format,
-                        output: output.output, anchorOutput: anchorOutput
-                    ).run(cancellation: Signals.cancellation)
+                        output: output.output, anchorOutput: anchorOutput)
+                    run.follow = follow
+                    run.policyFile = filter.policy
+                    _ = try run.run(cancellation: Signals.cancellation)
                     return
                 }
                 var run = ChangesRun(
