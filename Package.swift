@@ -74,7 +74,10 @@ let package = Package(
         // through values, can be cancelled, and throws `RunError`.
         .target(
             name: "HealthEngine",
-            dependencies: ["HealthModel", "HealthExport", "HealthQuery", "HealthOutput", "HealthStore"]
+            dependencies: [
+                "HealthModel", "HealthExport", "HealthQuery", "HealthOutput", "HealthStore",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         // The command-line tool: argument parsing and one call into the engine, nothing else.
         .executableTarget(

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import HealthEngine
 import HealthStore
 
@@ -13,7 +14,23 @@ extension Healthport {
                 healthport-store(5).
                 """)
 
-        @OptionGroup var input: InputOptions
+        @Argument(
+            help: ArgumentHelp("The export: export.zip, the unzipped folder, export.xml, or - for standard input.", valueName: "export"),
+            completion: .file(extensions: ["zip", "xml"]))
+        var export: String? = nil
+
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
+                "Keep running: import every export in this folder the store has not seen, oldest first, then each new one once it is complete.",
+                valueName: "folder"),
+            completion: .directory)
+        var watch: String? = nil
+
+        @Option(
+            name: .long,
+            help: ArgumentHelp("With --watch: how long an export must stay unchanged before it is judged complete or cut off (default 5).", valueName: "seconds"))
+        var settle: Double = 5
 
         @Option(
             name: .long,
@@ -27,19 +44,47 @@ extension Healthport {
 
         @OptionGroup var diagnostics: DiagnosticOptions
 
+        func validate() throws {
+            if (export == nil) == (watch == nil) { throw ValidationError("give an export, or --watch FOLDER") }
+            if !(settle >= 0.1 && settle <= 86_400) { throw ValidationError("--settle must be between 0.1 and 86400 seconds") }
+        }
+
         func run() throws {
             let log = Diagnostics(quiet: diagnostics.quiet)
+            if let watch {
+                try log.run {
+                    var run = ImportWatchRun(folder: watch, store: StoreLocation.resolve(store))
+                    run.settle = settle
+                    run.force = force
+                    try run.run(reporter: log.reporter(), cancellation: Signals.cancellation) { name, outcome in
+                        switch outcome {
+                        case .imported(let result):
+                            Self.printLine("\(name): " + Self.describe(result))
+                        case .refused(let error):
+                            log.error(error.message, at: error.location ?? name)
+                        }
+                    }
+                }
+                return
+            }
             try log.run {
-                var run = ImportRun(export: input.export, store: StoreLocation.resolve(store))
+                var run = ImportRun(export: export ?? "-", store: StoreLocation.resolve(store))
                 run.force = force
                 let summary = try log.perform(showing: diagnostics) { try run.run(reporter: $0, cancellation: $1) }
                 log.repeats(summary.warnings)
-                let result = summary.result
-                let text = result.unchanged
-                    ? "\(result.objects) objects, nothing new; anchor \(result.anchor)"
-                    : "\(result.objects) objects, \(result.added) added, \(result.deleted) deleted; anchor \(result.anchor)"
-                print(text)
+                print(Self.describe(summary.result))
             }
+        }
+
+        static func describe(_ result: HealthStore.ImportSummary) -> String {
+            result.unchanged
+                ? "\(result.objects) objects, nothing new; anchor \(result.anchor)"
+                : "\(result.objects) objects, \(result.added) added, \(result.deleted) deleted; anchor \(result.anchor)"
+        }
+
+        /// A line on standard output, flushed at once: a watcher's output is read as it comes.
+        static func printLine(_ line: String) {
+            FileHandle.standardOutput.write(Data((line + "\n").utf8))
         }
     }
 }
