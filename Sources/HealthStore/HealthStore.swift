@@ -35,8 +35,8 @@ public final class HealthStore {
         try wrap(path) {
             try pool.read { db in
                 try checkIdentity(db, path: path, allowEmpty: false)
-                let pending = try StoreSchema.migrator.hasCompletedMigrations(db)
-                if !pending {
+                let missing = Set(StoreSchema.knownMigrations).subtracting(try StoreSchema.migrator.appliedIdentifiers(db))
+                if !missing.isSubset(of: StoreSchema.viewOnlyMigrations) {
                     throw StoreError(
                         .incompatible,
                         "\(path): the store was made by an older healthport; run healthport import once to upgrade it")

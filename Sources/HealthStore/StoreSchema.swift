@@ -118,9 +118,48 @@ enum StoreSchema {
                 FROM objects, json_each(objects.body, '$.metadata') AS entry;
                 """)
         }
+        // The workouts view gives a workout's totals as HealthKit does (and as workouts.csv
+        // does): the attribute when the export printed one, else the sum of the workout's first
+        // distance statistic, or of its active-energy statistic (recent exports moved the totals
+        // there). `Workout.effectiveTotalDistance` is the same rule in Swift.
+        migrator.registerMigration("v2") { db in
+            try db.execute(sql: """
+                DROP VIEW workouts;
+                CREATE VIEW workouts AS
+                SELECT uuid, json_extract(body, '$.workoutActivityType') AS activity_type,
+                       strftime('%Y-%m-%dT%H:%M:%SZ', start_date, 'unixepoch') AS start,
+                       strftime('%Y-%m-%dT%H:%M:%SZ', end_date, 'unixepoch') AS "end",
+                       json_extract(body, '$.duration.value') AS duration,
+                       json_extract(body, '$.duration.unit') AS duration_unit,
+                       \(total("totalDistance", "LIKE 'HKQuantityTypeIdentifierDistance%'", "value")) AS total_distance,
+                       \(total("totalDistance", "LIKE 'HKQuantityTypeIdentifierDistance%'", "unit")) AS total_distance_unit,
+                       \(total("totalEnergyBurned", "= 'HKQuantityTypeIdentifierActiveEnergyBurned'", "value")) AS total_energy_burned,
+                       \(total("totalEnergyBurned", "= 'HKQuantityTypeIdentifierActiveEnergyBurned'", "unit")) AS total_energy_burned_unit,
+                       source, device, anchor
+                FROM objects WHERE kind = 'workout';
+                """)
+        }
         return migrator
+    }
+
+    /// A workout total's value or unit: the printed attribute, else the first statistic whose
+    /// type matches `typeCondition`, when it has a sum and a unit.
+    private static func total(_ attribute: String, _ typeCondition: String, _ part: String) -> String {
+        """
+        CASE WHEN json_extract(body, '$.\(attribute)') IS NOT NULL THEN json_extract(body, '$.\(attribute).\(part)')
+             ELSE (SELECT CASE WHEN json_extract(s.value, '$.sum') IS NOT NULL AND json_extract(s.value, '$.unit') IS NOT NULL
+                               THEN json_extract(s.value, '$.\(part == "value" ? "sum" : "unit")') END
+                   FROM json_each(body, '$.statistics') AS s
+                   WHERE json_extract(s.value, '$.quantityType') \(typeCondition)
+                   ORDER BY s.key LIMIT 1) END
+        """
     }
 
     /// The migrations this healthport knows, in order.
     static var knownMigrations: [String] { migrator.migrations }
+
+    /// Migrations that change only views: a store without them reads the same (reading
+    /// commands never migrate), so it is not refused for lacking them; the next import applies
+    /// them.
+    static let viewOnlyMigrations: Set<String> = ["v2"]
 }

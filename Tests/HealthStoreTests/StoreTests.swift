@@ -53,6 +53,36 @@ import Testing
         _ = try HealthStore.openForReading(at: path)
     }
 
+    /// The workouts view gives totals as HealthKit (and workouts.csv) does: recent exports
+    /// print them only as statistics. A store made before that view (schema v1 only) is still
+    /// read, and the next import brings the view up to date.
+    @Test func theWorkoutsViewFillsTotalsFromStatisticsAndAV1StoreStaysReadable() throws {
+        let path = try Fixtures.temporaryDirectory().appendingPathComponent("health.sqlite").path
+        let export = Fixtures.samples.appendingPathComponent("nicolasreyrolle-apple-health-analyzer/exports/workout_running.xml").path
+        _ = try HealthStore.openForWriting(at: path).importObjects(from: ExportObjectSource(try ExportReader(.path(export))), inputName: "run.xml")
+        func totals() throws -> [String?] {
+            let queue = try DatabaseQueue(path: path)
+            defer { try? queue.close() }
+            return try queue.read { db in
+                let row = try #require(try Row.fetchOne(db, sql: "SELECT total_distance, total_distance_unit, total_energy_burned, total_energy_burned_unit FROM workouts"))
+                return (0..<4).map { (row[$0] as DatabaseValue).description }
+            }
+        }
+        #expect(try totals() == ["8.95512", "\"km\"", "655.465", "\"kcal\""])
+        // Back to what healthport wrote before: schema v1 and its view of printed totals only.
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v2'")
+            try db.execute(sql: "DROP VIEW workouts")
+            try db.execute(sql: "CREATE VIEW workouts AS SELECT uuid, json_extract(body, '$.totalDistance.value') AS total_distance, NULL AS total_distance_unit, NULL AS total_energy_burned, NULL AS total_energy_burned_unit FROM objects WHERE kind = 'workout'")
+        }
+        try queue.close()
+        #expect(try totals() == ["NULL", "NULL", "NULL", "NULL"])
+        _ = try HealthStore.openForReading(at: path)
+        _ = try HealthStore.openForWriting(at: path)
+        #expect(try totals() == ["8.95512", "\"km\"", "655.465", "\"kcal\""])
+    }
+
     @Test func readsSeeOneSnapshotAndTheConvenienceViewsWork() throws {
         let (path, store, objects) = try Self.importedStore()
         #expect(try store.statistics() == HealthStore.Statistics(objects: objects, deletedObjects: 0, imports: 1, anchor: objects))
