@@ -80,9 +80,12 @@ echo "deb $mirror bookworm main" > "$root/etc/apt/sources.list"
 # The caches are bind-mounted from the host and owned by root: apt downloads as root, not _apt.
 printf 'Acquire::Check-Valid-Until "false";\nAPT::Sandbox::User "root";\n' > "$root/etc/apt/apt.conf.d/99check-package"
 cp /etc/resolv.conf "$root/etc/resolv.conf"
-mount -t proc proc "$root/proc" && mounts+=("$root/proc")
-mount --bind "$cache/archives" "$root/var/cache/apt/archives" && mounts+=("$root/var/cache/apt/archives")
-mount --bind "$cache/lists" "$root/var/lib/apt/lists" && mounts+=("$root/var/lib/apt/lists")
+mount -t proc proc "$root/proc"
+mounts+=("$root/proc")
+mount --bind "$cache/archives" "$root/var/cache/apt/archives"
+mounts+=("$root/var/cache/apt/archives")
+mount --bind "$cache/lists" "$root/var/lib/apt/lists"
+mounts+=("$root/var/lib/apt/lists")
 cp "$deb" "$root/tmp/"
 cp SampleData/export.zip "$root/tmp/export.zip"
 

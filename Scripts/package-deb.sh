@@ -14,7 +14,7 @@
 # The version is the one `healthport --version` prints (Sources/healthport/Healthport.swift);
 # REVISION is the Debian revision (1 unless HEALTHPORT_DEB_REVISION says otherwise). `Depends:`
 # comes from dpkg-shlibdeps, so a new system library follows by itself. lintian runs on the
-# package and must pass (tags it still shows are explained at LINTIAN_EXPLAINED below).
+# package and must pass (the tags kept on purpose are explained at LINTIAN_EXPLAINED below).
 # Prints the paths of the files written, one a line, on standard output.
 #
 #   Scripts/package-deb.sh [--tar] [--no-lintian]
@@ -26,7 +26,8 @@
 # to every module's compile, so sharing .build with `swift build -c release` would rebuild
 # everything each time one or the other runs).
 #
-# Needs dpkg-dev (dpkg-shlibdeps), binutils (strip) and lintian, all Debian packages.
+# Needs dpkg-dev (dpkg-shlibdeps), binutils (strip, readelf), patchelf and lintian, all Debian
+# packages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 umask 022
