@@ -56,7 +56,7 @@ import HealthTestSupport
         let folder = directory.appendingPathComponent("exports")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let store = directory.appendingPathComponent("health.sqlite").path
-        let watcher = try Background(["import", "--watch", folder.path, "--store", store, "--settle", "1.5", "-q"], in: directory)
+        let watcher = try Background(["import", "--watch", folder.path, "--store", store, "--settle", "3", "-q"], in: directory)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: sampleZip))
         let target = folder.appendingPathComponent("export.zip")
         FileManager.default.createFile(atPath: target.path, contents: nil)
