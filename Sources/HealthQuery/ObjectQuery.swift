@@ -287,8 +287,10 @@ public struct QueryError: Error, Sendable, CustomStringConvertible {
 /// Resolves the type names a person typed on the command line.
 public enum TypeNameResolver {
     /// `StepCount`, `stepcount`, `HKQuantityTypeIdentifierStepCount`, `Workout`,
-    /// `ActivitySummary` → full identifiers. Unknown names are accepted verbatim when they look
-    /// like HealthKit identifiers (`HK…`), so that types newer than healthport can be selected.
+    /// `ActivitySummary` → full identifiers. A name HealthKit does not define is refused, with
+    /// the closest known one: a misspelt `HKQuantityTypeIdentifierStepCont` would otherwise
+    /// select nothing, or be written into a policy. (Types newer than healthport still pass
+    /// through from exports; they cannot be named here.)
     ///
     /// - Throws: `QueryError.errorInvalidArgument` naming the first name that matches nothing.
     public static func resolve(_ names: [String]) throws -> Set<String> {
@@ -297,27 +299,38 @@ public enum TypeNameResolver {
             for part in raw.split(separator: ",") {
                 let name = part.trimmingCharacters(in: .whitespaces)
                 guard !name.isEmpty else { continue }
-                if let identifier = TypeCatalogue.resolve(userTypeName: name) {
-                    result.insert(identifier)
-                } else if name.hasPrefix("HK") {
-                    result.insert(name)
-                } else {
-                    let suggestion = suggest(name).map { " (did you mean \($0)?)" } ?? ""
-                    throw QueryError(.errorInvalidArgument, "unknown type '\(name.prefix(80))'\(suggestion)")
+                guard let identifier = TypeCatalogue.resolve(userTypeName: name) else {
+                    throw QueryError(.errorInvalidArgument, unknownTypeMessage(name))
                 }
+                result.insert(identifier)
             }
         }
         return result
     }
 
-    /// The known short type name closest to `name`, if one is close enough to be a typo.
+    /// "unknown type 'X' (did you mean Y?)": a name HealthKit does not define, in one line.
+    public static func unknownTypeMessage(_ name: String) -> String {
+        let shown = String(name.unicodeScalars.prefix(80).map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
+        return "unknown type '\(shown)'" + (suggest(name).map { " (did you mean \($0)?)" } ?? "")
+    }
+
+    /// The known type name closest to `name`, if one is close enough to be a typo: the short
+    /// name (`StepCount`) for a short name, the full identifier for an identifier.
     static func suggest(_ name: String) -> String? {
-        let target = Array(name.lowercased())
+        let typedIdentifier = name.hasPrefix("HK")
+        var stem = name
+        for prefix in TypeCatalogue.prefixes where name.hasPrefix(prefix) {
+            stem = String(name.dropFirst(prefix.count))
+            break
+        }
+        let target = Array(stem.lowercased())
         var best: (String, Int)? = nil
         for entry in TypeCatalogue.all {
             let short = TypeCatalogue.shortName(of: entry.identifier)
             let distance = editDistance(target, Array(short.lowercased()))
-            if distance <= max(2, target.count / 4), best.map({ distance < $0.1 }) ?? true { best = (short, distance) }
+            if distance <= max(2, target.count / 4), best.map({ distance < $0.1 }) ?? true {
+                best = (typedIdentifier ? entry.identifier : short, distance)
+            }
         }
         return best?.0
     }

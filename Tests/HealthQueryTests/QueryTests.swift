@@ -10,7 +10,6 @@ import HealthQuery
         ("ActivitySummary", "HKActivitySummaryTypeIdentifier"), ("Audiogram", "HKDataTypeIdentifierAudiogram"),
         ("BloodPressure", "HKCorrelationTypeIdentifierBloodPressure"),
         ("HKCategoryTypeIdentifierEnvironmentalAudioExposureEvent", "HKCategoryTypeIdentifierAudioExposureEvent"),
-        ("HKQuantityTypeIdentifierFromTheFuture", "HKQuantityTypeIdentifierFromTheFuture"),
     ])
     func resolvesWhatPeopleType(name: String, identifier: String) throws {
         #expect(try TypeNameResolver.resolve([name]) == [identifier])
@@ -19,6 +18,30 @@ import HealthQuery
     @Test func splitsCommasAndRejectsUnknownNames() throws {
         #expect(try TypeNameResolver.resolve(["StepCount,HeartRate"]).count == 2)
         #expect(throws: QueryError.self) { try TypeNameResolver.resolve(["Stepcounts"]) }
+    }
+
+    /// An identifier HealthKit does not define is refused, even with HealthKit's prefix, and the
+    /// message suggests the nearest known one in the form it was typed.
+    @Test func refusesUnknownIdentifiersWithTheNearestKnownOne() throws {
+        do {
+            _ = try TypeNameResolver.resolve(["HKQuantityTypeIdentifierStepCont"])
+            Issue.record("accepted a misspelt identifier")
+        } catch let error as QueryError {
+            #expect(error.message.contains("did you mean HKQuantityTypeIdentifierStepCount?"))
+        }
+        do {
+            _ = try TypeNameResolver.resolve(["HeartRat"])
+            Issue.record("accepted a misspelt name")
+        } catch let error as QueryError {
+            #expect(error.message.contains("did you mean HeartRate?"))
+        }
+        #expect(throws: QueryError.self) { try TypeNameResolver.resolve(["HKQuantityTypeIdentifierFromTheFuture"]) }
+        // Control characters in what was typed are not echoed raw.
+        do {
+            _ = try TypeNameResolver.resolve(["Step\u{1B}[31mCount"])
+        } catch let error as QueryError {
+            #expect(!error.message.contains("\u{1B}"))
+        }
     }
 }
 

@@ -185,4 +185,30 @@ struct PolicyOnRealSamplesTests {
         let visible = try ndjsonObjects(try healthport("convert", sampleZip, "--policy", path, "--type", "VisionPrescription").stdout)
         #expect(visible.count == 2)
     }
+
+    /// A misspelt identifier is refused everywhere a type is named, with the nearest known one,
+    /// and no file is written or changed.
+    @Test func unknownIdentifiersAreRefusedAndNothingIsWritten() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let policy = directory.appendingPathComponent("policy.json")
+        let request = try healthport("auth", "request", "--policy", policy.path, "--read", "HKQuantityTypeIdentifierStepCont", "--grant", "--consumer", "x")
+        #expect(request.status == 64)
+        #expect(request.stderrText.contains("did you mean HKQuantityTypeIdentifierStepCount?"))
+        #expect(!FileManager.default.fileExists(atPath: policy.path))
+        #expect(try healthport("auth", "request", "--policy", policy.path, "--read", "StepCount", "--grant", "--consumer", "x").status == 0)
+        let before = try Data(contentsOf: policy)
+        for arguments in [["auth", "request", "--policy", policy.path, "--read", "HKQuantityTypeIdentifierHeartRat", "--grant"],
+            ["auth", "status", "--policy", policy.path, "HKQuantityTypeIdentifierStepCont"],
+            ["auth", "request-status", "--policy", policy.path, "--read", "HKFoo"]]
+        {
+            let result = try healthport(arguments)
+            #expect(result.status == 64, "\(arguments): \(result.stderrText)")
+        }
+        #expect(try Data(contentsOf: policy) == before)
+        let bad = directory.appendingPathComponent("bad.json")
+        try Data(#"{"version": 1, "consumer": {"name": "x"}, "read": {"HKQuantityTypeIdentifierStepCont": "granted"}}"#.utf8).write(to: bad)
+        let refused = try healthport("query", sampleZip, "--policy", bad.path, "-q")
+        #expect(refused.status == 78)
+        #expect(refused.stderrText.contains("did you mean HKQuantityTypeIdentifierStepCount?"))
+    }
 }

@@ -31,3 +31,7 @@ func ndjsonObjects(_ data: Data) throws -> [[String: Any]] {
     }
 }
 
+
+func healthport(_ arguments: [String], stdin: Data? = nil) throws -> CommandRunner.Result {
+    try CommandRunner.run(healthportBinary, arguments, stdin: stdin)
+}

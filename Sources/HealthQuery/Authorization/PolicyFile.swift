@@ -48,8 +48,7 @@ extension AuthorizationPolicy {
         var policy = AuthorizationPolicy(consumer: file.consumer, ownSources: file.ownSources ?? [])
         func resolve(_ name: String, _ section: String) throws -> String {
             if let identifier = TypeCatalogue.resolve(userTypeName: name) { return identifier }
-            if name.hasPrefix("HK") { return name }
-            throw PolicyFileError(path: path, message: "\(section): unknown type \"\(name)\"")
+            throw PolicyFileError(path: path, message: "\(section): " + TypeNameResolver.unknownTypeMessage(name))
         }
         for (name, status) in file.share ?? [:] {
             let type = try resolve(name, "share")
