@@ -86,6 +86,26 @@ func matches(_ predicate: String, _ object: HealthObject) throws -> Bool {
         #expect(try matches(predicate, hr) == expected, "\(predicate)")
     }
 
+    /// A predicate nested tens of thousands deep (a hostile or generated one) is refused with a
+    /// located error before any recursion, instead of overflowing the stack; 60 levels parse.
+    @Test func deepNestingIsALocatedErrorNotACrash() throws {
+        for hostile in [String(repeating: "(", count: 40_000) + "count > 1" + String(repeating: ")", count: 40_000),
+            String(repeating: "NOT ", count: 40_000) + "count > 1", String(repeating: "!", count: 40_000) + "count > 1",
+            "count > " + String(repeating: "-", count: 40_000) + "1"]
+        {
+            do {
+                _ = try PredicateParser.parse(hostile, timeZone: Sample.utc)
+                Issue.record("parsed a predicate nested 40,000 deep")
+            } catch let error as QueryPredicateError {
+                #expect(error.message.contains("nested deeper than 64"))
+                #expect(error.column != nil)
+                #expect(error.caretLines.allSatisfy { $0.count < 120 })
+            }
+        }
+        let deep = String(repeating: "(", count: 60) + "count > 1" + String(repeating: ")", count: 60)
+        _ = try PredicateParser.parse(deep, timeZone: Sample.utc)
+    }
+
     @Test func categoryValuesCompareByRawValueOrName() throws {
         let core = Sample.sleep("HKCategoryValueSleepAnalysisAsleepCore")
         #expect(try matches("value == \"HKCategoryValueSleepAnalysisAsleepCore\"", core))

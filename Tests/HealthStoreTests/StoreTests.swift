@@ -83,6 +83,18 @@ import Testing
         #expect(try totals() == ["8.95512", "\"km\"", "655.465", "\"kcal\""])
     }
 
+    /// An empty or relative `HOME` never puts the store under `/.local`: the account's home
+    /// directory from the user database is used instead.
+    @Test func anEmptyHomeDoesNotPutTheStoreAtTheRoot() {
+        for home in ["", "relative/dir"] {
+            let path = StoreLocation.resolve(nil, environment: ["HOME": home])
+            #expect(!path.hasPrefix("/.local"), "\(path)")
+            #expect(path.hasPrefix("/") && path.hasSuffix("/.local/share/healthport/health.sqlite"), "\(path)")
+        }
+        #expect(StoreLocation.resolve(nil, environment: ["HOME": "/home/ada"]) == "/home/ada/.local/share/healthport/health.sqlite")
+        #expect(StoreLocation.resolve(nil, environment: ["HOME": "/home/ada", "XDG_DATA_HOME": "/data"]) == "/data/healthport/health.sqlite")
+    }
+
     @Test func readsSeeOneSnapshotAndTheConvenienceViewsWork() throws {
         let (path, store, objects) = try Self.importedStore()
         #expect(try store.statistics() == HealthStore.Statistics(objects: objects, deletedObjects: 0, imports: 1, anchor: objects))

@@ -19,6 +19,15 @@ import HealthTestSupport
         #expect(counts == (try sampleManifest()).objectsByType)
     }
 
+    /// `--jobs 32500` hung starting threads: it is refused before anything starts.
+    @Test func anAbsurdJobCountIsAUsageError() throws {
+        for jobs in ["0", "257", "32500"] {
+            let result = try healthport("convert", sampleZip, "--jobs", jobs, "-q")
+            #expect(result.status == 64, "--jobs \(jobs)")
+            #expect(result.stdout.isEmpty)
+        }
+    }
+
     @Test func jsonIsOneValidDocument() throws {
         let result = try healthport("convert", sampleZip, "--format", "json", "-q")
         #expect(result.status == 0)

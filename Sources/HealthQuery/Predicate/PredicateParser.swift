@@ -25,12 +25,43 @@ public struct PredicateParser {
         guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             throw QueryPredicateError("the predicate is empty", column: 1, source: text)
         }
-        var parser = PredicateParser(text: text, tokens: try PredicateLexer.tokenize(text), timeZone: timeZone, now: now)
+        let tokens = try PredicateLexer.tokenize(text)
+        try checkNesting(tokens, text: text)
+        var parser = PredicateParser(text: text, tokens: tokens, timeZone: timeZone, now: now)
         let predicate = try parser.or()
         guard case .end = parser.current.token else {
             throw parser.error("unexpected \(parser.describe(parser.current.token))")
         }
         return predicate
+    }
+
+    /// The deepest nesting a predicate may have: parentheses and `NOT`/`!`/`-` chains together.
+    /// The parser and the evaluator recurse once per level; tens of thousands of levels (a
+    /// hostile or generated predicate) would overflow the stack, and no person writes 64.
+    public static let maximumNesting = 64
+
+    /// Refuses, before any recursion, a predicate nested deeper than `maximumNesting`.
+    private static func checkNesting(_ tokens: [PredicateLexer.Located], text: String) throws {
+        var depth = 0
+        var unaryRun = 0
+        for located in tokens {
+            switch located.token {
+            case .symbol("("):
+                depth += 1
+                unaryRun = 0
+            case .symbol(")"):
+                depth -= 1
+                unaryRun = 0
+            case .keyword("NOT"), .symbol("!"), .symbol("-"):
+                unaryRun += 1
+            default:
+                unaryRun = 0
+            }
+            if depth + unaryRun > maximumNesting {
+                throw QueryPredicateError(
+                    "the predicate is nested deeper than \(maximumNesting) levels", column: located.column, source: text)
+            }
+        }
     }
 
     private init(text: String, tokens: [PredicateLexer.Located], timeZone: TimeZone, now: Date) {

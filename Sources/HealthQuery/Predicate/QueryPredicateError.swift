@@ -20,8 +20,17 @@ public struct QueryPredicateError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The predicate with a caret under the offending column, for a terminal.
+    ///
+    /// A long predicate is shown as the 100 characters around the fault (`…` marks the cuts), so
+    /// that a generated one of kilobytes does not flood the terminal.
     public var caretLines: [String] {
         guard let column, !source.contains("\n") else { return [] }
-        return ["  " + source, "  " + String(repeating: " ", count: max(0, column - 1)) + "^"]
+        let characters = Array(source)
+        let start = max(0, min(column - 1, characters.count) - 60)
+        let end = min(characters.count, start + 100)
+        let prefix = start > 0 ? "…" : ""
+        let suffix = end < characters.count ? "…" : ""
+        let shown = prefix + String(characters[start..<end]) + suffix
+        return ["  " + shown, "  " + String(repeating: " ", count: max(0, column - 1 - start + prefix.count)) + "^"]
     }
 }

@@ -61,7 +61,7 @@ extension Healthport {
                 if exports.count > 1 { throw ValidationError("several exports need --partition (and --output DIR)") }
                 if resume || personId != nil { throw ValidationError("--resume and --person-id go with --partition") }
             }
-            if let jobs, jobs < 1 { throw ValidationError("--jobs must be 1 or more") }
+            if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be between 1 and 256") }
             if partition != nil {
                 if output.output == "-" { throw ValidationError("--partition writes a folder: give --output DIR") }
                 if output.format != .csv && output.format != .ndjson { throw ValidationError("--partition writes csv or ndjson") }
