@@ -49,6 +49,7 @@ public struct BatchConversionRun: Sendable {
     /// - Returns: how many inputs failed (each reported as a `RunNote`; see the manifest).
     public func run(reporter: RunReporter = .silent, cancellation: RunCancellation? = nil) throws(RunError) -> Int {
         try RunError.wrapping {
+            try OutputInputGuard.check(outputs: [root], inputs: inputs)
             guard format == .csv || format == .ndjson else {
                 throw QueryError(.errorInvalidArgument, "--partition writes csv or ndjson")
             }

@@ -45,6 +45,7 @@ public struct ChangesRun: Sendable {
     }
 
     func execute(reporter: RunReporter, cancellation: RunCancellation?) throws -> Summary {
+        try OutputInputGuard.check(outputs: [output, anchorOutput], inputs: [export])
         let context = try RunContext(query: query, reporter: reporter, cancellation: cancellation)
         let reporter = context.reporter
         let hash = query.identityHash

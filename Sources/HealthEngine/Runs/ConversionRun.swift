@@ -52,6 +52,7 @@ public struct ConversionRun: Sendable {
     }
 
     private func execute(reporter: RunReporter, cancellation: RunCancellation?) throws -> Summary {
+        try OutputInputGuard.check(outputs: [output], inputs: [export])
         let context = try RunContext(query: query, reporter: reporter, cancellation: cancellation)
         let (executor, reporter) = (context.executor, context.reporter)
         if format == .csv, output == "-" { try SingleCSVTable.check(query, destination: "CSV on standard output") }

@@ -27,6 +27,7 @@ public struct DiffRun: Sendable {
 
     public func run(reporter: RunReporter = .silent, cancellation: RunCancellation? = nil) throws(RunError) -> ChangesRun.Summary {
         try RunError.wrapping {
+            try OutputInputGuard.check(outputs: [output, anchorOutput], inputs: [oldExport, newExport])
             let old = try AnchorRun(export: oldExport, query: query).execute(reporter: reporter, cancellation: cancellation)
             let changes = ChangesRun(
                 export: newExport, query: query, anchor: old.anchor, limit: nil, format: format, output: output, anchorOutput: anchorOutput)

@@ -25,6 +25,7 @@ public struct ImportRun: Sendable {
 
     public func run(reporter: RunReporter = .silent, cancellation: RunCancellation? = nil) throws(RunError) -> Summary {
         try RunError.wrapping {
+            try OutputInputGuard.check(outputs: [store], inputs: [export])
             let reader = try ExportReader.open(export)
             let healthStore = try HealthStore.openForWriting(at: store)
             let objects = ObjectCount()

@@ -31,6 +31,7 @@ public struct RouteRun: Sendable {
     }
 
     private func execute(reporter: RunReporter, cancellation: RunCancellation?) throws -> Summary {
+        try OutputInputGuard.check(outputs: [output], inputs: [export])
         var query = self.query
         if let types = query.types, types != [ObjectType.workout.identifier] {
             throw QueryError(.errorInvalidArgument, "routes belong to workouts: --type may only be Workout")

@@ -43,6 +43,9 @@ public struct SampleQueryRun: Sendable {
         let context = try RunContext(query: query, reporter: reporter, cancellation: cancellation)
         let executor = context.executor
         if format == .csv { try SingleCSVTable.check(query, destination: output == "-" ? "CSV on standard output" : "a CSV file") }
+        switch input {
+        case .export(let path), .store(let path): try OutputInputGuard.check(outputs: [output], inputs: [path])
+        }
         let opened = try OpenedInput(input)
         if format == .export, output.lowercased().hasSuffix(".zip") {
             throw QueryError(

@@ -89,6 +89,7 @@ public struct StoreChangesRun: Sendable {
     }
 
     func execute(cancellation: RunCancellation?) throws -> Summary {
+        try OutputInputGuard.check(outputs: [output, anchorOutput], inputs: [store])
         if follow {
             guard format == .ndjson, output == "-" else {
                 throw RunError(.invalidRequest, "--follow writes NDJSON to standard output, a batch after another (use --format ndjson and no --output)")
