@@ -1,34 +1,58 @@
 import Foundation
 
-/// A file written under a temporary name beside its destination, mode 0600, and renamed into
-/// place only when complete, so that a failed or interrupted run never leaves a half-written
-/// output (health data: only the owner may read it).
+/// A file written where no reader sees it, mode 0600, and put in place only when complete, so
+/// that a failed or interrupted run never leaves a half-written output (health data: only the
+/// owner may read it), and a killed one leaves nothing.
 ///
-/// Temporary names are registered with `TemporaryFiles` so that the CLI's interrupt handler can
-/// remove them.
+/// On Linux the file is opened with `O_TMPFILE`: it has no name until `commit` links it (then
+/// renames it over the destination), so even `kill -9` leaves nothing behind. Where that is not
+/// available (macOS, some file systems), or a name is needed while writing (`needsName`: the
+/// export archive is built by a library that opens it by path), it is a hidden file whose name
+/// carries this process's id, which the next run writing in the folder removes if this process
+/// is gone (`StaleTemporaries`). Named temporaries are also registered with `TemporaryFiles` for
+/// the CLI's interrupt handler.
 public final class AtomicFile {
     public let destination: String
-    public let temporaryPath: String
+    /// The temporary's path while it is written; `nil` for an unnamed (`O_TMPFILE`) one.
+    public let temporaryName: String?
     public let buffer: OutputBuffer
+    private let directory: String
     private var finished = false
 
-    /// Creates the temporary file next to `destination`.
+    /// The temporary's path; for an unnamed file, its `/proc/self/fd` path, valid while open.
+    public var temporaryPath: String { temporaryName ?? "/proc/self/fd/\(buffer.descriptor)" }
+
+    /// Creates the temporary file in `destination`'s folder, removing stale temporaries there.
     ///
     /// - Throws: `OutputError.cannotCreate`.
-    public init(destination: String) throws {
+    public init(destination: String, needsName: Bool = false) throws {
         self.destination = destination
         let url = URL(fileURLWithPath: destination)
-        let directory = url.deletingLastPathComponent().path
+        directory = url.deletingLastPathComponent().path
         let name = url.lastPathComponent
-        var template = Array("\(directory)/.\(name).healthport-XXXXXX".utf8CString)
+        StaleTemporaries.removeStale(in: directory)
+        #if os(Linux)
+        if !needsName {
+            // O_TMPFILE (Linux ≥ 3.11): __O_TMPFILE | O_DIRECTORY; Glibc's macro is not imported.
+            let fd = open(directory, 0o20_000_000 | O_DIRECTORY | O_WRONLY | O_CLOEXEC, 0o600)
+            if fd >= 0 {
+                fchmod(fd, 0o600)
+                temporaryName = nil
+                buffer = OutputBuffer(descriptor: fd)
+                return
+            }
+        }
+        #endif
+        var template = Array("\(directory)/\(StaleTemporaries.filePrefix(for: name))XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {
             throw OutputError(.cannotCreate, "cannot create: \(String(cString: strerror(errno)))", path: destination)
         }
         fchmod(fd, 0o600)
-        temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        temporaryName = path
         buffer = OutputBuffer(descriptor: fd)
-        TemporaryFiles.shared.register(temporaryPath)
+        TemporaryFiles.shared.register(path)
     }
 
     deinit {
@@ -49,16 +73,29 @@ public final class AtomicFile {
             abandon()
             throw OutputError(.ioError, "cannot sync: \(message)", path: destination)
         }
+        var named = temporaryName
+        if named == nil {
+            // Give the finished file a (PID-marked) name, then rename it over the destination:
+            // linkat cannot replace an existing file.
+            let name = URL(fileURLWithPath: destination).lastPathComponent
+            let path = "\(directory)/\(StaleTemporaries.filePrefix(for: name))\(UInt32.random(in: 0...UInt32.max))"
+            if linkat(AT_FDCWD, "/proc/self/fd/\(buffer.descriptor)", AT_FDCWD, path, AT_SYMLINK_FOLLOW) != 0 {
+                let message = String(cString: strerror(errno))
+                abandon()
+                throw OutputError(.cannotCreate, "cannot link the finished file: \(message)", path: destination)
+            }
+            named = path
+        }
         close(buffer.descriptor)
-        if rename(temporaryPath, destination) != 0 {
+        finished = true
+        guard let temporary = named else { return }
+        if rename(temporary, destination) != 0 {
             let message = String(cString: strerror(errno))
-            unlink(temporaryPath)
-            finished = true
-            TemporaryFiles.shared.unregister(temporaryPath)
+            unlink(temporary)
+            TemporaryFiles.shared.unregister(temporary)
             throw OutputError(.cannotCreate, "cannot move into place: \(message)", path: destination)
         }
-        finished = true
-        TemporaryFiles.shared.unregister(temporaryPath)
+        TemporaryFiles.shared.unregister(temporary)
     }
 
     /// Removes the temporary file; the destination is untouched.
@@ -67,8 +104,10 @@ public final class AtomicFile {
         finished = true
         buffer.discard()
         close(buffer.descriptor)
-        unlink(temporaryPath)
-        TemporaryFiles.shared.unregister(temporaryPath)
+        if let temporaryName {
+            unlink(temporaryName)
+            TemporaryFiles.shared.unregister(temporaryName)
+        }
     }
 }
 

@@ -22,7 +22,9 @@ public final class StagingFolder {
     /// - Throws: `OutputError.cannotCreate`.
     public init(in destination: String) throws {
         self.destination = destination
-        var template = Array("\(destination)/\(Self.namePrefix)XXXXXX".utf8CString)
+        StaleTemporaries.removeStale(in: destination)
+        // The owner's process id in the name: a later run removes the folder if this one died.
+        var template = Array("\(destination)/\(Self.namePrefix)\(getpid())-XXXXXX".utf8CString)
         guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
             throw OutputError(.cannotCreate, "cannot write in the folder: \(String(cString: strerror(errno)))", path: destination)
         }

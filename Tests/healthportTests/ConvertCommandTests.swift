@@ -264,13 +264,24 @@ import HealthTestSupport
         try process.run()
         let head = "<HealthData locale=\"en_US\">\n" + String(repeating: "<Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"P\" unit=\"count\" startDate=\"2024-01-01 09:00:00 +0100\" endDate=\"2024-01-01 09:01:00 +0100\" value=\"12\"/>\n", count: 2000)
         try input.fileHandleForWriting.write(contentsOf: Data(head.utf8))
-        // Wait until the temporary output exists beside the previous one, then signal.
+        // Wait until the temporary output is open in that folder (unnamed: O_TMPFILE), then
+        // signal; nothing but the previous output may ever be seen there.
+        func temporaryIsOpen() -> Bool {
+            let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.processIdentifier)/fd")) ?? []
+            return fds.contains { fd in
+                ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(process.processIdentifier)/fd/\(fd)")) ?? "")
+                    .hasPrefix(directory.path + "/")
+                    && !(((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(process.processIdentifier)/fd/\(fd)")) ?? "")
+                        .hasSuffix("out.ndjson"))
+            }
+        }
         var waited = 0
-        while waited < 100, (try FileManager.default.contentsOfDirectory(atPath: directory.path)).count < 2 {
+        while waited < 100, !temporaryIsOpen() {
             usleep(50_000)
             waited += 1
         }
-        #expect((try FileManager.default.contentsOfDirectory(atPath: directory.path)).count == 2)
+        #expect(temporaryIsOpen())
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["out.ndjson"])
         kill(process.processIdentifier, signal)
         process.waitUntilExit()
         try? input.fileHandleForWriting.close()

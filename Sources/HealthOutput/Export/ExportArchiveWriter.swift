@@ -29,7 +29,7 @@ public final class ExportArchiveWriter: ObjectWriter {
         self.destination = destination
         let url = URL(fileURLWithPath: destination)
         // The document's temporary file lives beside the destination; it is never renamed.
-        document = try AtomicFile(destination: url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).export.xml").path)
+        document = try AtomicFile(destination: url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).export.xml").path, needsName: true)
         writer = ExportXMLWriter(buffer: document.buffer)
         self.sideFile = sideFile
     }
@@ -50,7 +50,7 @@ public final class ExportArchiveWriter: ObjectWriter {
         let archive: AtomicFile
         do {
             try document.buffer.flush()
-            archive = try AtomicFile(destination: destination)
+            archive = try AtomicFile(destination: destination, needsName: true)
             // An empty zip (an end-of-central-directory record) for ZIPFoundation to update.
             archive.buffer.append(contentsOf: [0x50, 0x4B, 0x05, 0x06] + Array(repeating: 0, count: 18))
             try archive.buffer.flush()

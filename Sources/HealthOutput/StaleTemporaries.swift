@@ -1,0 +1,51 @@
+import Foundation
+
+/// Temporaries a killed healthport left behind, recognised and removed by the next run that
+/// writes in the same folder.
+///
+/// Every temporary name carries its owner's process id — `.NAME.healthport-<pid>-XXXXXX` for a
+/// file, `.healthport-staging-<pid>-XXXXXX` for a folder — so a later run can tell a temporary
+/// whose owner is gone (`kill(pid, 0)` fails with `ESRCH`) from one another run is still
+/// writing, and remove only the former. A `kill -9`, a power loss or `SIGXFSZ` cannot run any
+/// handler: this is what makes health data not linger beside the outputs. (Files written with
+/// `O_TMPFILE` have no name to leave at all; see `AtomicFile`.)
+public enum StaleTemporaries {
+    /// The marker in every temporary name, before the owner's process id.
+    static let fileMarker = ".healthport-"
+
+    /// `.NAME.healthport-<pid>-` for a temporary beside `destination`.
+    static func filePrefix(for name: String) -> String { ".\(name)\(fileMarker)\(getpid())-" }
+
+    /// Removes, in `directory`, the temporaries whose owner process no longer exists.
+    public static func removeStale(in directory: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for name in names where name.hasPrefix(".") {
+            guard let pid = ownerProcess(of: name), pid != getpid() else { continue }
+            if kill(pid, 0) == 0 || errno != ESRCH { continue }
+            let path = directory + "/" + name
+            var status = stat()
+            // Only what this user made (a shared folder may hold other people's files).
+            guard lstat(path, &status) == 0, status.st_uid == getuid() else { continue }
+            if (status.st_mode & S_IFMT) == S_IFDIR {
+                try? FileManager.default.removeItem(atPath: path)
+            } else {
+                unlink(path)
+            }
+        }
+    }
+
+    /// The process id in a temporary's name, or `nil` for any other name.
+    static func ownerProcess(of name: String) -> pid_t? {
+        let rest: Substring
+        if name.hasPrefix(StagingFolder.namePrefix) {
+            rest = name.dropFirst(StagingFolder.namePrefix.count)
+        } else if let range = name.range(of: fileMarker, options: .backwards), range.lowerBound > name.startIndex {
+            rest = name[range.upperBound...]
+        } else {
+            return nil
+        }
+        let digits = rest.prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty, rest.dropFirst(digits.count).first == "-", let pid = pid_t(digits), pid > 0 else { return nil }
+        return pid
+    }
+}

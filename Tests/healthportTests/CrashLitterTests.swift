@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import HealthTestSupport
+
+/// A crash leaves no health data behind: a file output is written unnamed (O_TMPFILE) until it
+/// is complete, and a folder's staging area carries its owner's process id, so the next run
+/// writing there removes what a killed run left.
+@Suite(.serialized) struct CrashLitterTests {
+    /// A process id that no process has any more.
+    static func deadProcessID() throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/true")
+        try process.run()
+        process.waitUntilExit()
+        return process.processIdentifier
+    }
+
+    @Test func staleTemporariesOfDeadProcessesAreRemovedAndLiveOnesKept() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let dead = try Self.deadProcessID()
+        let staleFile = directory.appendingPathComponent(".out.json.healthport-\(dead)-AbC123")
+        let staleFolder = directory.appendingPathComponent(".healthport-staging-\(dead)-XyZ789")
+        let live = directory.appendingPathComponent(".out.json.healthport-\(getpid())-DeF456")
+        let unrelated = directory.appendingPathComponent(".notes.healthport-backup")
+        for file in [staleFile, live, unrelated] { try Data("x".utf8).write(to: file) }
+        try FileManager.default.createDirectory(at: staleFolder, withIntermediateDirectories: true)
+        try Data("heart rates".utf8).write(to: staleFolder.appendingPathComponent("HeartRate.csv"))
+        let result = try healthport("convert", sampleZip, "--output", directory.appendingPathComponent("out.json").path, "--format", "json", "-q")
+        #expect(result.status == 0)
+        let left = Set(try FileManager.default.contentsOfDirectory(atPath: directory.path))
+        #expect(left == ["out.json", live.lastPathComponent, unrelated.lastPathComponent])
+    }
+
+    /// `kill -9` at several moments of a file output, a CSV folder output and an anchor: after
+    /// each, the folder holds the previous output (and, for the folder, a stale staging area the
+    /// next run removes), never a named partial file.
+    @Test func killedOutputsLeaveThePreviousOutputAndNothingElse() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let big = directory.appendingPathComponent("big.xml")
+        var options = ExportGenerator.Options()
+        options.days = 60
+        FileManager.default.createFile(atPath: big.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: big)
+        _ = ExportGenerator(options: options).writeDocument(to: handle)
+        try handle.close()
+        let output = directory.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let file = output.appendingPathComponent("all.json")
+        try Data("previous\n".utf8).write(to: file)
+        let tables = output.appendingPathComponent("tables")
+        for (index, delay) in [0.15, 0.4, 0.8, 1.2].enumerated() {
+            for arguments in [["convert", big.path, "--format", "json", "--output", file.path],
+                              ["convert", big.path, "--format", "csv", "--output", tables.path],
+                              ["anchor", big.path, "--output", output.appendingPathComponent("a.anchor").path]] {
+                let process = Process()
+                process.executableURL = healthportBinary
+                process.arguments = arguments + ["-q", "--jobs", "1"]
+                process.standardError = FileHandle.nullDevice
+                process.standardOutput = FileHandle.nullDevice
+                try process.run()
+                Thread.sleep(forTimeInterval: delay)
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+            }
+            let names = try FileManager.default.contentsOfDirectory(atPath: output.path).filter { $0.hasPrefix(".") }
+            #expect(names.isEmpty, "round \(index): \(names)")
+            #expect(try String(contentsOf: file, encoding: .utf8) == "previous\n" || (try? JSONSerialization.jsonObject(with: Data(contentsOf: file))) != nil)
+        }
+        // The next run into the tables folder removes what the killed ones staged there.
+        #expect(try healthport("convert", sampleZip, "--format", "csv", "--output", tables.path, "-q").status == 0)
+        let hidden = try FileManager.default.contentsOfDirectory(atPath: tables.path).filter { $0.hasPrefix(".") }
+        #expect(hidden.isEmpty, "\(hidden)")
+    }
+}
