@@ -17,6 +17,8 @@ public final class AtomicFile {
     public let temporaryName: String?
     public let buffer: OutputBuffer
     private let directory: String
+    /// Written straight to a FIFO or a device: nothing to rename.
+    private var isStream = false
     private var finished = false
 
     /// The temporary's path; for an unnamed file, its `/proc/self/fd` path, valid while open.
@@ -25,7 +27,27 @@ public final class AtomicFile {
     /// Creates the temporary file in `destination`'s folder, removing stale temporaries there.
     ///
     /// - Throws: `OutputError.cannotCreate`.
-    public init(destination: String, needsName: Bool = false) throws {
+    public init(destination requested: String, needsName: Bool = false) throws {
+        // A FIFO, a socket or a character device (`/dev/stdout`, `/dev/null`, a pipe made with
+        // mkfifo), reached through links or not, is written through as a stream: renaming over
+        // it would replace the node.
+        var status = stat()
+        let kind = stat(requested, &status) == 0 ? status.st_mode & S_IFMT : 0
+        if kind == S_IFIFO || kind == S_IFCHR || kind == S_IFSOCK {
+            self.destination = requested
+            let destination = requested
+            let fd = open(destination, O_WRONLY | O_CLOEXEC)
+            guard fd >= 0 else {
+                throw OutputError(.cannotCreate, "cannot open: \(String(cString: strerror(errno)))", path: requested)
+            }
+            directory = URL(fileURLWithPath: destination).deletingLastPathComponent().path
+            temporaryName = nil
+            isStream = true
+            buffer = OutputBuffer(descriptor: fd)
+            return
+        }
+        // A symbolic link to a file is followed: its target is replaced, the link stays.
+        let destination = Self.followingLinks(requested)
         self.destination = destination
         let url = URL(fileURLWithPath: destination)
         directory = url.deletingLastPathComponent().path
@@ -62,6 +84,12 @@ public final class AtomicFile {
     /// Flushes, syncs and renames the file into place.
     public func commit() throws {
         guard !finished else { return }
+        if isStream {
+            finished = true
+            defer { close(buffer.descriptor) }
+            try buffer.flush()
+            return
+        }
         do {
             try buffer.flush()
         } catch let error as OutputError {
@@ -108,6 +136,19 @@ public final class AtomicFile {
             unlink(temporaryName)
             TemporaryFiles.shared.unregister(temporaryName)
         }
+    }
+}
+
+extension AtomicFile {
+    /// `path` with its symbolic links followed (up to 16), also when the last link points to a
+    /// file that does not exist yet.
+    static func followingLinks(_ path: String) -> String {
+        var current = path
+        for _ in 0..<16 {
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else { return current }
+            current = target.hasPrefix("/") ? target : URL(fileURLWithPath: current).deletingLastPathComponent().appendingPathComponent(target).path
+        }
+        return current
     }
 }
 
