@@ -122,3 +122,20 @@ import HealthModel
         #expect(policy.shareStatus(for: "HKActivitySummaryTypeIdentifier") == .sharingDenied)
     }
 }
+
+/// A key twice in one object of a policy is refused: jq and Python read the last, Foundation
+/// one of them, and a person checking the file must see what healthport enforces.
+@Suite struct DuplicateJSONKeysTests {
+    @Test func findsTheRepeatedKeyAndItsPosition() {
+        let text = "{\"version\": 1,\n \"read\": {\"StepCount\": \"denied\", \"StepCount\": \"granted\"}}"
+        let found = DuplicateJSONKeys.first(in: Array(text.utf8))
+        #expect(found?.key == "StepCount")
+        #expect(found?.line == 2 && found?.column == 34)
+        // Escapes are decoded before comparing; equal keys in different objects are fine;
+        // strings in arrays are values.
+        #expect(DuplicateJSONKeys.first(in: Array(#"{"a": 1, "\u0061": 2}"#.utf8))?.key == "a")
+        #expect(DuplicateJSONKeys.first(in: Array(#"{"a": {"a": 1}, "b": {"a": 2}, "c": ["a", "a"]}"#.utf8)) == nil)
+        #expect(DuplicateJSONKeys.first(in: Array(#"{"x": "a\"b", "a\"b": 1, "y": [{"k": 1}, {"k": 2}]}"#.utf8)) == nil)
+    }
+}
+

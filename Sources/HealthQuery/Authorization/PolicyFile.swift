@@ -42,6 +42,11 @@ extension AuthorizationPolicy {
         } catch {
             throw PolicyFileError(path: path, message: "not a policy file (\(error))")
         }
+        if let duplicate = DuplicateJSONKeys.first(in: [UInt8](data)) {
+            throw PolicyFileError(
+                path: path + ":\(duplicate.line):\(duplicate.column)",
+                message: "the key \"\(duplicate.key.prefix(80))\" appears twice in one object (JSON readers disagree on which counts)")
+        }
         guard file.version == formatVersion else {
             throw PolicyFileError(path: path, message: "unsupported policy version \(file.version) (this healthport reads version \(formatVersion))")
         }
