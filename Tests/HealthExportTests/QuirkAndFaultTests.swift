@@ -29,6 +29,20 @@ import HealthTestSupport
         try expectError(Self.head + Self.record(value: "7,2") + "</HealthData>\n", .invalidAttribute, line: 4)
     }
 
+    /// Errors say where, never what: a malformed value (health data) is not quoted.
+    @Test func aBadValueIsNotQuotedInTheMessage() throws {
+        for xml in [Self.head + Self.record(value: "96,5kg-secret") + "</HealthData>\n",
+                    Self.head + Self.record(start: "2023-13-01 secret +0100") + "</HealthData>\n"] {
+            do {
+                _ = try read(xml: xml)
+                Issue.record("expected an error")
+            } catch let error as ExportError {
+                #expect(!error.message.contains("secret") && !error.message.contains("96,5"), "\(error.message)")
+                #expect(error.message.contains("not shown"))
+            }
+        }
+    }
+
     @Test func truncatedXMLIsAnError() throws {
         let full = Self.head + Self.record() + Self.record() + "</HealthData>\n"
         try expectError(String(full.prefix(full.count - 40)), .malformedXML)

@@ -119,10 +119,12 @@ final class ExportMapper: ElementEventHandler {
         parser.stop(with: ExportError(code, message, at: location(parser)))
     }
 
-    /// Quotes a value for a message, shortened: enough to find it, not a copy of personal data.
+    /// A value for a message: its length only.
+    ///
+    /// Says where, never what: the value is health data (a weight, a date), and error messages
+    /// end up in terminals, logs and bug reports. Its length is shown, to help find it.
     static func quoted(_ bytes: UnsafeRawBufferPointer) -> String {
-        let text = String(decoding: bytes.prefix(40), as: UTF8.self)
-        return "\"\(text)\(bytes.count > 40 ? "…" : "")\""
+        "(\(bytes.count) bytes, not shown)"
     }
 
     // MARK: Events
