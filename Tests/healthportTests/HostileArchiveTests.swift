@@ -134,3 +134,22 @@ import ZIPFoundation
         }
     }
 }
+
+/// Names healthport prints come from strangers: control characters in them (a terminal's
+/// escape sequences) are printed as `\xNN`, never raw.
+@Suite struct PrintableNameTests {
+    @Test func controlCharactersInNamesAreEscaped() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let name = directory.path + "/report\u{1B}]0;owned\u{07}\u{1B}[2J.zip"
+        let missing = try healthport("convert", name, "-q")
+        #expect(missing.status == 66)
+        #expect(!missing.stderr.contains(0x1B) && !missing.stderr.contains(0x07))
+        #expect(missing.stderrText.contains("\\x1B]0;owned\\x07"))
+        // A zip whose document entry name holds an escape sequence, refused or read: no raw escape.
+        let zip = directory.appendingPathComponent("hostile.zip").path
+        let script = "import zipfile,sys\nwith zipfile.ZipFile(sys.argv[1],'w') as z: z.writestr('apple_health_export/\\x1b[31mexport.xml', '<HealthData><Record/></HealthData>')"
+        _ = try CommandRunner.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, zip])
+        let result = try healthport("convert", zip)
+        #expect(!result.stderr.contains(0x1B))
+    }
+}

@@ -35,12 +35,31 @@ final class Diagnostics {
     }
 
     func error(_ message: String, at location: String? = nil) {
-        write("healthport: " + (location.map { "\($0): " } ?? "") + label("error:", color: "31") + " " + message)
+        write("healthport: " + (location.map { "\(Self.printable($0)): " } ?? "") + label("error:", color: "31") + " " + Self.printable(message))
     }
 
     func warning(_ message: String, at location: String? = nil) {
         guard !quiet else { return }
-        write("healthport: " + (location.map { "\($0): " } ?? "") + label("warning:", color: "33") + " " + message)
+        write("healthport: " + (location.map { "\(Self.printable($0)): " } ?? "") + label("warning:", color: "33") + " " + Self.printable(message))
+    }
+
+    /// `text` with control characters shown as `\xNN`: names come from strangers' archives (a zip
+    /// entry's name, a source name), and a terminal would obey escape sequences in them.
+    static func printable(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if isControl(scalar) {
+                result += scalar.value <= 0xFF ? String(format: "\\x%02X", scalar.value) : String(format: "\\u{%X}", scalar.value)
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
     }
 
     func warning(_ warning: ExportWarning) {
@@ -50,7 +69,7 @@ final class Diagnostics {
     /// Progress a batch reports per input; silenced by `--quiet` like warnings.
     func note(_ message: String) {
         guard !quiet else { return }
-        write("healthport: " + message)
+        write("healthport: " + Self.printable(message))
     }
 
     /// Runs a command body, printing exactly one diagnostic for a failure and exiting with the
@@ -71,7 +90,7 @@ final class Diagnostics {
                 throw ExitCode(128 + number)
             }
             self.error(failure.message, at: failure.location)
-            for line in failure.context { write(line) }
+            for line in failure.context { write(Self.printable(line)) }
             throw ExitCode(ExitStatus.of(failure.category).rawValue)
         }
     }
