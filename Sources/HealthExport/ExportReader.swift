@@ -50,6 +50,13 @@ public final class ExportReader {
     var attachmentArchive: Archive?
     /// Serialises side-file reads (``attachment(_:)``).
     let attachmentLock = NSLock()
+    /// The descriptor a streamed input is read from: standard input, or a FIFO or device named
+    /// by path.
+    var streamDescriptor: Int32 = 0
+
+    deinit {
+        if streamDescriptor > 2 { close(streamDescriptor) }
+    }
 
     /// Opens the input and finds the export document.
     ///
@@ -57,9 +64,27 @@ public final class ExportReader {
     ///   `.malformedArchive`.
     public init(_ input: ExportInput) throws {
         self.input = input
-        switch input {
+        // A path that cannot seek (a FIFO, `<(unzip -p …)`, `/dev/stdin`, a character device) is
+        // read as a stream, like standard input: sniffing its format consumes its first bytes,
+        // which are then replayed, where reopening the path would have lost them.
+        var streamPath: String? = nil
+        if case .path(let path) = input {
+            var status = stat()
+            if stat(path, &status) == 0 {
+                let kind = status.st_mode & S_IFMT
+                if kind == S_IFIFO || kind == S_IFCHR || kind == S_IFSOCK { streamPath = path }
+            }
+        }
+        if let streamPath {
+            let fd = open(streamPath, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else {
+                throw ExportError(.inputNotFound, "cannot open: \(String(cString: strerror(errno)))", at: SourceLocation(file: streamPath))
+            }
+            streamDescriptor = fd
+        }
+        switch streamPath.map({ _ in ExportInput.standardInput }) ?? input {
         case .standardInput:
-            let stdin = FileByteSource(descriptor: 0, ownsDescriptor: false)
+            let stdin = FileByteSource(descriptor: streamDescriptor, ownsDescriptor: false)
             let prefix = try stdin.readPrefix(4096)
             if ContentSniffer.isZip(prefix) {
                 let url = try Self.spool(prefix: prefix, rest: stdin)
@@ -184,7 +209,7 @@ public final class ExportReader {
             return try readNDJSON(file, prefix: [], into: sink, types: types, progress: progress, warnings: warnings)
         case .standardInputNDJSON(let prefix):
             return try readNDJSON(
-                FileByteSource(descriptor: 0, ownsDescriptor: false), prefix: prefix, into: sink, types: types, progress: progress,
+                FileByteSource(descriptor: streamDescriptor, ownsDescriptor: false), prefix: prefix, into: sink, types: types, progress: progress,
                 warnings: warnings)
         default:
             break
@@ -198,7 +223,7 @@ public final class ExportReader {
                 let file = try FileByteSource.opening(path)
                 try stream(file, prefix: [], push: push)
             case .standardInputXML(let prefix):
-                try stream(FileByteSource(descriptor: 0, ownsDescriptor: false), prefix: prefix, push: push)
+                try stream(FileByteSource(descriptor: streamDescriptor, ownsDescriptor: false), prefix: prefix, push: push)
             case .ndjsonFile, .standardInputNDJSON:
                 preconditionFailure("NDJSON is read by readNDJSON")
             case .cutOffZip(let zip):
