@@ -54,7 +54,8 @@ public final class AtomicFile {
         let name = url.lastPathComponent
         StaleTemporaries.removeStale(in: directory)
         #if os(Linux)
-        if !needsName {
+        // Linking the finished file goes through /proc/self/fd (absent in some chroots).
+        if !needsName, access("/proc/self/fd", F_OK) == 0 {
             // O_TMPFILE (Linux ≥ 3.11): __O_TMPFILE | O_DIRECTORY; Glibc's macro is not imported.
             let fd = open(directory, 0o20_000_000 | O_DIRECTORY | O_WRONLY | O_CLOEXEC, 0o600)
             if fd >= 0 {

@@ -10,14 +10,22 @@ import Foundation
 /// handler: this is what makes health data not linger beside the outputs. (Files written with
 /// `O_TMPFILE` have no name to leave at all; see `AtomicFile`.)
 public enum StaleTemporaries {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var cleaned = Set<String>()
+
     /// The marker in every temporary name, before the owner's process id.
     static let fileMarker = ".healthport-"
 
     /// `.NAME.healthport-<pid>-` for a temporary beside `destination`.
     static func filePrefix(for name: String) -> String { ".\(name)\(fileMarker)\(getpid())-" }
 
-    /// Removes, in `directory`, the temporaries whose owner process no longer exists.
+    /// Removes, in `directory`, the temporaries whose owner process no longer exists; once per
+    /// folder and process (a run writing thousands of route files into one folder scans it once).
     public static func removeStale(in directory: String) {
+        lock.lock()
+        let first = cleaned.insert(directory).inserted
+        lock.unlock()
+        guard first else { return }
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
         for name in names where name.hasPrefix(".") {
             guard let pid = ownerProcess(of: name), pid != getpid() else { continue }
