@@ -17,11 +17,16 @@ public final class StagingFolder {
     private(set) var names: [String] = []
     private var finished = false
 
+    /// Whether the writer created `destination` for this output: abandoned, the staging folder
+    /// then removes it too if it is empty, so a failed or cancelled run leaves no empty folder.
+    private let createdDestination: Bool
+
     /// Creates the staging folder inside `destination`, which must exist.
     ///
     /// - Throws: `OutputError.cannotCreate`.
-    public init(in destination: String) throws {
+    public init(in destination: String, createdDestination: Bool = false) throws {
         self.destination = destination
+        self.createdDestination = createdDestination
         StaleTemporaries.removeStale(in: destination)
         // The owner's process id in the name: a later run removes the folder if this one died.
         var template = Array("\(destination)/\(Self.namePrefix)\(getpid())-XXXXXX".utf8CString)
@@ -89,5 +94,6 @@ public final class StagingFolder {
         files.removeAll()
         try? FileManager.default.removeItem(atPath: path)
         TemporaryFiles.shared.unregister(path)
+        if createdDestination { rmdir(destination) }
     }
 }

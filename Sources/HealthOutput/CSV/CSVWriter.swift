@@ -67,6 +67,7 @@ public final class CSVWriter: ObjectWriter {
     public init(folder: String) throws {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
+        var created = false
         if manager.fileExists(atPath: folder, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else {
                 throw OutputError(.cannotCreate, "exists and is not a folder", path: folder)
@@ -74,11 +75,12 @@ public final class CSVWriter: ObjectWriter {
         } else {
             do {
                 try manager.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                created = true
             } catch {
                 throw OutputError(.cannotCreate, "cannot create the folder", path: folder)
             }
         }
-        destination = .folder(try StagingFolder(in: folder))
+        destination = .folder(try StagingFolder(in: folder, createdDestination: created))
         file = nil
     }
 
