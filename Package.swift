@@ -33,6 +33,8 @@ let package = Package(
         ),
         // zlib, for the one zip the zip library cannot read: one that was cut off (--salvage).
         .systemLibrary(name: "CZlibShim", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        // Zstandard, Parquet's default page compression (HealthOutput/Parquet).
+        .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]),
         // Value types that mirror HealthKit. Depends only on swift-crypto, for the SHA-256 behind
         // derived object uuids (identity must be computable from a model value alone).
         .target(
@@ -51,11 +53,12 @@ let package = Package(
             name: "HealthQuery",
             dependencies: ["HealthModel", .product(name: "Crypto", package: "swift-crypto")]
         ),
-        // Writers: NDJSON, JSON, CSV and Apple's export.xml over one buffered byte writer, and
-        // export archives (ZIPFoundation); the JSON codec (encoder and decoder) of the model.
+        // Writers: NDJSON, JSON, CSV, Parquet (zstd, gzip) and Apple's export.xml over one
+        // buffered byte writer, and export archives (ZIPFoundation); the JSON codec (encoder and
+        // decoder) of the model.
         .target(
             name: "HealthOutput",
-            dependencies: ["HealthModel", "ZIPFoundation", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["HealthModel", "ZIPFoundation", "CZstd", "CZlibShim", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // The embedded store: imports into SQLite (through GRDB), queries and anchored changes
         // over it. Bodies are healthport's JSON, so the same writers and predicates apply. It

@@ -37,6 +37,29 @@ public final class StagingFolder {
         TemporaryFiles.shared.register(path)
     }
 
+    /// The staging folder of a folder output (CSV or Parquet tables): `folder` is created
+    /// (mode 0700) when missing, and removed again if the output is abandoned while empty.
+    ///
+    /// - Throws: `OutputError.cannotCreate` when `folder` is a file or cannot be created.
+    public static func forFolderOutput(_ folder: String) throws -> StagingFolder {
+        let manager = FileManager.default
+        var isDirectory: ObjCBool = false
+        var created = false
+        if manager.fileExists(atPath: folder, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw OutputError(.cannotCreate, "exists and is not a folder", path: folder)
+            }
+        } else {
+            do {
+                try manager.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                created = true
+            } catch {
+                throw OutputError(.cannotCreate, "cannot create the folder", path: folder)
+            }
+        }
+        return try StagingFolder(in: folder, createdDestination: created)
+    }
+
     deinit {
         abandon()
     }

@@ -16,8 +16,10 @@ public struct BatchConversionRun: Sendable {
     /// One person key per input (`personKeys(for:mapping:)`).
     public var persons: [String]
     public var layout: PartitionLayout
-    /// CSV or NDJSON.
+    /// CSV, Parquet or NDJSON.
     public var format: ObjectFormat
+    /// How Parquet files are written.
+    public var parquet = ParquetOptions.fromEnvironment()
     /// The folder the partitions and the manifest go into.
     public var root: String
     public var jobs: Int
@@ -42,7 +44,7 @@ public struct BatchConversionRun: Sendable {
         self.healthportVersion = healthportVersion
     }
 
-    var fileExtension: String { format == .csv ? "csv" : "ndjson" }
+    var fileExtension: String { format.rawValue }
 
     /// Runs the batch.
     ///
@@ -50,11 +52,12 @@ public struct BatchConversionRun: Sendable {
     public func run(reporter: RunReporter = .silent, cancellation: RunCancellation? = nil) throws(RunError) -> Int {
         try RunError.wrapping {
             try OutputInputGuard.check(outputs: [root], inputs: inputs)
-            guard format == .csv || format == .ndjson else {
-                throw QueryError(.errorInvalidArgument, "--partition writes csv or ndjson")
+            guard format.isTabular || format == .ndjson else {
+                throw QueryError(.errorInvalidArgument, "--partition writes csv, parquet or ndjson")
             }
-            if format == .csv && !layout.splitsByType {
-                throw QueryError(.errorInvalidArgument, "CSV holds one table per file: partition by type too (--partition person,type)")
+            if format.isTabular && !layout.splitsByType {
+                throw QueryError(
+                    .errorInvalidArgument, "\(format == .csv ? "CSV" : "Parquet") holds one table per file: partition by type too (--partition person,type)")
             }
             let executor = QueryExecutor(query)
             try executor.validate()
@@ -143,10 +146,16 @@ public struct BatchConversionRun: Sendable {
             let reader = try ExportReader(.path(input))
             let writer: any ObjectWriter
             let writtenFiles: () -> [String]
+            var knownRows: () -> [String: Int64] = { [:] }
             if format == .csv {
                 let csv = try CSVWriter(folder: staging)
                 writer = csv
                 writtenFiles = { csv.writtenFiles }
+            } else if format == .parquet {
+                let parquetWriter = try ParquetWriter(folder: staging, options: parquet)
+                writer = parquetWriter
+                writtenFiles = { parquetWriter.writtenFiles }
+                knownRows = { parquetWriter.rowCounts }
             } else {
                 let ndjson = try NDJSONTablesWriter(folder: staging, splitsByType: layout.splitsByType)
                 writer = ndjson
@@ -173,11 +182,13 @@ public struct BatchConversionRun: Sendable {
             // Publish: each file renamed into its partition, complete; files a previous run
             // wrote for this person and this run did not are removed.
             var outputs: [BatchManifest.Output] = []
+            let rows = knownRows()
             for name in writtenFiles() {
                 let table = String(name.dropLast(fileExtension.count + 1))
                 let relative = layout.path(person: person, table: table, fileExtension: fileExtension)
                 let destination = root + "/" + relative
-                let described = try BatchManifest.describe(file: staging + "/" + name, relativePath: relative, isCSV: format == .csv)
+                let described = try BatchManifest.describe(
+                    file: staging + "/" + name, relativePath: relative, isCSV: format == .csv, rows: rows[name].map(Int.init))
                 let folder = (destination as NSString).deletingLastPathComponent
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
                 try stagingFolder.publishFile(name, to: destination)

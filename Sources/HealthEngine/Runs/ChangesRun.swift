@@ -16,6 +16,8 @@ public struct ChangesRun: Sendable {
     public var anchorName: String?
     public var limit: Int?
     public var format: ObjectFormat
+    /// How Parquet files are written (`--format parquet`).
+    public var parquet = ParquetOptions.fromEnvironment()
     public var output: String
     /// Also write the new anchor to this file (atomically, after the changes).
     public var anchorOutput: String?
@@ -54,7 +56,7 @@ public struct ChangesRun: Sendable {
             throw AnchorError("\(anchorName ?? "the anchor"): the anchor was made for another query (types, predicate, dates, sources or policy)")
         }
         let reader = try ExportReader.open(export)
-        let writer = try ChangeWriter.make(format, to: OutputDestination(output))
+        let writer = try ChangeWriter.make(format, to: OutputDestination(output), parquet: parquet)
         let tracker = ChangeTracker(anchor: base, limit: limit, keepsNewAnchor: anchorOutput != nil)
         let sink = ChangeSink(tracker: tracker, writer: writer, baseExportDate: base.baseExportDate, reporter: reporter)
         do {

@@ -28,6 +28,8 @@ public struct ConversionRun: Sendable {
     public var jobs: Int?
     /// The chunk size of parallel reads; `nil` is the reader's default.
     public var parallelChunkBytes: Int?
+    /// How Parquet files are written (`--format parquet`).
+    public var parquet = ParquetOptions.fromEnvironment()
 
     public init(export: String, query: ObjectQuery = ObjectQuery(), format: ObjectFormat = .ndjson, output: String = "-") {
         self.export = export
@@ -55,7 +57,7 @@ public struct ConversionRun: Sendable {
         try OutputInputGuard.check(outputs: [output], inputs: [export])
         let context = try RunContext(query: query, reporter: reporter, cancellation: cancellation)
         let (executor, reporter) = (context.executor, context.reporter)
-        if format == .csv, output == "-" { try SingleCSVTable.check(query, destination: "CSV on standard output") }
+        try SingleTableOutput.check(query, format: format, output: output)
         let reader = try ExportReader.open(export, jobs: jobs)
         let made = try makeWriter(reader: reader, executor: executor, reporter: reporter)
         let writer = made.writer
@@ -105,7 +107,7 @@ public struct ConversionRun: Sendable {
                 return data
             },
             additionalFiles: { try Self.additionalArchiveFiles(reader: reader, executor: executor, reporter: reporter) })
-        return try ObjectWriterFactory.make(format, to: OutputDestination(output), csvLayout: .folderOfTables, archive: archive)
+        return try ObjectWriterFactory.make(format, to: OutputDestination(output), csvLayout: .folderOfTables, archive: archive, parquet: parquet)
     }
 
     /// What an export archive carries besides the side files its objects name: the ECG files

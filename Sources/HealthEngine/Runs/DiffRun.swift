@@ -9,6 +9,8 @@ public struct DiffRun: Sendable {
     public var newExport: String
     public var query: ObjectQuery
     public var format: ObjectFormat
+    /// How Parquet files are written (`--format parquet`).
+    public var parquet = ParquetOptions.fromEnvironment()
     public var output: String
     /// Also write the anchor of the new export to this file.
     public var anchorOutput: String?
@@ -29,8 +31,9 @@ public struct DiffRun: Sendable {
         try RunError.wrapping {
             try OutputInputGuard.check(outputs: [output, anchorOutput], inputs: [oldExport, newExport])
             let old = try AnchorRun(export: oldExport, query: query).execute(reporter: reporter, cancellation: cancellation)
-            let changes = ChangesRun(
+            var changes = ChangesRun(
                 export: newExport, query: query, anchor: old.anchor, limit: nil, format: format, output: output, anchorOutput: anchorOutput)
+            changes.parquet = parquet
             var summary = try changes.execute(reporter: reporter, cancellation: cancellation)
             summary.warnings = old.warnings + summary.warnings
             return summary

@@ -15,6 +15,8 @@ public struct SampleQueryRun: Sendable {
     public var sortDescriptors: [ObjectSortDescriptor]
     public var limit: Int?
     public var format: ObjectFormat
+    /// How Parquet files are written (`--format parquet`).
+    public var parquet = ParquetOptions.fromEnvironment()
     /// A file (CSV: one table), or `-`.
     public var output: String
 
@@ -42,7 +44,7 @@ public struct SampleQueryRun: Sendable {
     private func execute(reporter: RunReporter, cancellation: RunCancellation?) throws -> Summary {
         let context = try RunContext(query: query, reporter: reporter, cancellation: cancellation)
         let executor = context.executor
-        if format == .csv { try SingleCSVTable.check(query, destination: output == "-" ? "CSV on standard output" : "a CSV file") }
+        try SingleTableOutput.check(query, format: format, output: output, csvIsOneTable: true)
         switch input {
         case .export(let path), .store(let path): try OutputInputGuard.check(outputs: [output], inputs: [path])
         }
@@ -51,7 +53,7 @@ public struct SampleQueryRun: Sendable {
             throw QueryError(
                 .errorInvalidArgument, "query writes export.xml; make an export archive with healthport convert --format export --output X.zip")
         }
-        let writer = try ObjectWriterFactory.make(format, to: OutputDestination(output), csvLayout: .singleTable).writer
+        let writer = try ObjectWriterFactory.make(format, to: OutputDestination(output), csvLayout: .singleTable, parquet: parquet).writer
         let sink = SortingLimitingSink(
             writer: writer, sorter: sortDescriptors.isEmpty ? nil : ExternalSorter(sortDescriptors: sortDescriptors, limit: limit),
             limit: limit)

@@ -14,6 +14,8 @@ public struct StoreChangesRun: Sendable {
     public var anchor: Int
     public var limit: Int?
     public var format: ObjectFormat
+    /// How Parquet files are written (`--format parquet`).
+    public var parquet = ParquetOptions.fromEnvironment()
     public var output: String
     /// Also write the new anchor (a number) to this file, atomically, after the changes.
     public var anchorOutput: String?
@@ -127,7 +129,7 @@ public struct StoreChangesRun: Sendable {
     func batch(
         of store: HealthStore, executor: QueryExecutor, since anchor: Int, cancellation: RunCancellation?, writeEmpty: Bool = true
     ) throws -> Summary {
-        let writer = try ChangeWriter.make(format, to: OutputDestination(output))
+        let writer = try ChangeWriter.make(format, to: OutputDestination(output), parquet: parquet)
         var began = false
         var header: ExportHeader? = nil
         do {

@@ -95,8 +95,8 @@ public struct BatchManifest: Codable, Sendable, Equatable {
 
     /// Size, row count and SHA-256 of an output file. Rows are records: lines for NDJSON (JSON
     /// never holds a raw newline); for CSV, newlines outside double quotes (RFC 4180), less the
-    /// header line.
-    public static func describe(file path: String, relativePath: String, isCSV: Bool) throws -> Output {
+    /// header line; `rows` when the writer knows them (Parquet).
+    public static func describe(file path: String, relativePath: String, isCSV: Bool, rows knownRows: Int? = nil) throws -> Output {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw OutputError(.ioError, "cannot read back", path: path)
         }
@@ -110,7 +110,7 @@ public struct BatchManifest: Codable, Sendable, Equatable {
             if chunk.isEmpty { break }
             hasher.update(data: chunk)
             bytes += Int64(chunk.count)
-            for byte in chunk {
+            for byte in chunk where knownRows == nil {
                 if byte == 0x22 && isCSV {
                     quoted.toggle()
                 } else if byte == 0x0A && !quoted {
@@ -119,6 +119,6 @@ public struct BatchManifest: Codable, Sendable, Equatable {
             }
         }
         let digest = hasher.finalize().map { String(format: "%02x", $0) }.joined()
-        return Output(path: relativePath, rows: max(0, records - (isCSV ? 1 : 0)), bytes: bytes, sha256: digest)
+        return Output(path: relativePath, rows: knownRows ?? max(0, records - (isCSV ? 1 : 0)), bytes: bytes, sha256: digest)
     }
 }

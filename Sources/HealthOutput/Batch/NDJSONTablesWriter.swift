@@ -31,7 +31,7 @@ public final class NDJSONTablesWriter: ObjectWriter {
     /// The file an object goes to.
     public static func fileName(for object: HealthObject, splitsByType: Bool) -> String {
         guard splitsByType else { return "objects.ndjson" }
-        return CSVWriter.safeFileStem(TypeCatalogue.shortName(of: object.objectType.identifier)) + ".ndjson"
+        return TableFileNames.safeFileStem(TypeCatalogue.shortName(of: object.objectType.identifier)) + ".ndjson"
     }
 
     public func begin(_ header: ExportHeader) throws {}

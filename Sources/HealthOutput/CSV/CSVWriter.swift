@@ -7,7 +7,7 @@ import HealthModel
 ///
 /// In a folder, every table is written into a private staging folder inside it and moved into
 /// place only when the whole export has been read: a failed run leaves the folder as it was.
-public final class CSVWriter: ObjectWriter {
+public final class CSVWriter: ObjectWriter, TableSink {
     private enum Destination {
         case standardOutput(OutputBuffer)
         case folder(StagingFolder)
@@ -16,14 +16,14 @@ public final class CSVWriter: ObjectWriter {
     }
 
     private let destination: Destination
-    private var buffers: [CSVTable: OutputBuffer] = [:]
-    private var fileNames: [CSVTable: String] = [:]
-    private var usedStems: [String: CSVTable] = [:]
-    private var order: [CSVTable] = []
-    private var stdoutTable: CSVTable? = nil
+    private var buffers: [OutputTable: OutputBuffer] = [:]
+    private var fileNames: [OutputTable: String] = [:]
+    private var fileNamer = TableFileNames()
+    private var order: [OutputTable] = []
+    private var stdoutTable: OutputTable? = nil
     /// Each table's header row, made from its first row's column names (a chunk keeps them for
     /// the writer it is appended to).
-    private var headers: [CSVTable: [UInt8]] = [:]
+    private var headers: [OutputTable: [UInt8]] = [:]
     private let scratch = OutputBuffer(descriptor: -1, capacity: 4096)
     private var finished = false
 
@@ -65,22 +65,7 @@ public final class CSVWriter: ObjectWriter {
     ///
     /// - Throws: `OutputError.cannotCreate`.
     public init(folder: String) throws {
-        let manager = FileManager.default
-        var isDirectory: ObjCBool = false
-        var created = false
-        if manager.fileExists(atPath: folder, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else {
-                throw OutputError(.cannotCreate, "exists and is not a folder", path: folder)
-            }
-        } else {
-            do {
-                try manager.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-                created = true
-            } catch {
-                throw OutputError(.cannotCreate, "cannot create the folder", path: folder)
-            }
-        }
-        destination = .folder(try StagingFolder(in: folder, createdDestination: created))
+        destination = .folder(try StagingFolder.forFolderOutput(folder))
         file = nil
     }
 
@@ -95,13 +80,18 @@ public final class CSVWriter: ObjectWriter {
         return false
     }
 
+    var holdsPartTables: Bool {
+        if case .standardOutput = destination { return false }
+        return true
+    }
+
     public var writtenFiles: [String] { order.compactMap { fileNames[$0] } }
 
     // MARK: Tables
 
     /// The buffer `table`'s rows go to, made (with its header row, from `header`) on first use;
     /// `nil` when the destination does not hold the table.
-    private func buffer(for table: CSVTable, header: () -> [UInt8]) throws -> OutputBuffer? {
+    private func buffer(for table: OutputTable, header: () -> [UInt8]) throws -> OutputBuffer? {
         if let existing = buffers[table] { return existing }
         switch destination {
         case .chunk:
@@ -122,16 +112,7 @@ public final class CSVWriter: ObjectWriter {
             out.append(contentsOf: header())
             return out
         case .folder(let staging):
-            var stem = table.fileStem
-            switch table {
-            case .quantitySamples(let type), .categorySamples(let type):
-                let short = TypeCatalogue.shortName(of: type)
-                stem = Self.safeFileStem(usedStems[short] == nil ? short : type)
-            default:
-                break
-            }
-            usedStems[stem] = table
-            let name = stem + ".csv"
+            let name = fileNamer.name(for: table, fileExtension: "csv")
             let out = try staging.create(name)
             buffers[table] = out
             fileNames[table] = name
@@ -141,17 +122,9 @@ public final class CSVWriter: ObjectWriter {
         }
     }
 
-    /// A type identifier as a file name: no path separators, no leading dot.
-    static func safeFileStem(_ stem: String) -> String {
-        var result = String(stem.map { $0 == "/" || $0 == "\\" || $0 == "\0" ? "_" : $0 })
-        if result.hasPrefix(".") { result = "_" + result.dropFirst() }
-        if result.isEmpty { result = "_" }
-        return String(result.prefix(200))
-    }
-
     /// One row of `table`, written by `body` (a `TableRows` function); the table's header row
     /// comes from the same function's column names.
-    private func row(_ table: CSVTable, _ body: (inout CSVRow) -> Void) throws {
+    func row(_ table: OutputTable, _ body: (inout CSVRow) -> Void) throws {
         guard let out = try buffer(for: table, header: { headerRow(body) }) else { return }
         var row = CSVRow(out, scratch: scratch)
         body(&row)
@@ -180,62 +153,7 @@ public final class CSVWriter: ObjectWriter {
     }
 
     public func write(_ object: HealthObject) throws {
-        switch object {
-        case .quantitySample(let q):
-            try row(.quantitySamples(typeIdentifier: q.sample.sampleType.identifier)) { TableRows.quantitySample(q, into: &$0) }
-            for beat in q.instantaneousBeatsPerMinute {
-                try row(.instantaneousBeatsPerMinute) { TableRows.beat(beat, of: q.sample.uuid, into: &$0) }
-            }
-        case .categorySample(let c):
-            try row(.categorySamples(typeIdentifier: c.sample.sampleType.identifier)) { TableRows.categorySample(c, into: &$0) }
-        case .correlation(let c):
-            try row(.correlations) { TableRows.correlation(c, into: &$0) }
-        case .workout(let w):
-            try write(w)
-        case .activitySummary(let a):
-            try row(.activitySummaries) { TableRows.activitySummary(a, into: &$0) }
-        case .clinicalRecord(let c):
-            try row(.clinicalRecords) { TableRows.clinicalRecord(c, into: &$0) }
-        case .audiogram(let a):
-            try row(.audiograms) { TableRows.audiogram(a, into: &$0) }
-            for point in a.sensitivityPoints {
-                try row(.audiogramSensitivityPoints) { TableRows.sensitivityPoint(point, of: a.sample.uuid, into: &$0) }
-            }
-        case .visionPrescription(let v):
-            try row(.visionPrescriptions) { TableRows.visionPrescription(v, into: &$0) }
-        case .electrocardiogram:
-            // ECGs come from their CSV files, never from export.xml, and `healthport ecg`
-            // writes them as JSON only (a voltage array has no flat row).
-            break
-        case .unknown(let u):
-            try row(.unknownElements) { TableRows.unknownElement(u, into: &$0) }
-        }
-    }
-
-    private func write(_ w: Workout) throws {
-        try row(.workouts) { TableRows.workout(w, into: &$0) }
-        // Parts tables only go to folders (and to the chunks that become one).
-        if case .standardOutput = destination { return }
-        let workout = w.sample.uuid
-        func parts(of activity: WorkoutActivity?) throws {
-            for event in activity?.workoutEvents ?? w.workoutEvents {
-                try row(.workoutEvents) { TableRows.workoutEvent(event, of: workout, activity: activity?.uuid, into: &$0) }
-            }
-            for statistics in activity?.statistics ?? w.statistics {
-                try row(.workoutStatistics) { TableRows.workoutStatistics(statistics, of: workout, activity: activity?.uuid, into: &$0) }
-            }
-        }
-        try parts(of: nil)
-        for activity in w.workoutActivities {
-            try row(.workoutActivities) { TableRows.workoutActivity(activity, of: workout, into: &$0) }
-            try parts(of: activity)
-        }
-        for route in w.routes {
-            try row(.workoutRoutes) { TableRows.workoutRoute(route, of: workout, into: &$0) }
-            for location in route.locations {
-                try row(.workoutRouteLocations) { TableRows.routeLocation(location, of: route.sample.uuid, into: &$0) }
-            }
-        }
+        try TableRouting.write(object, to: self)
     }
 
     public func finish() throws {

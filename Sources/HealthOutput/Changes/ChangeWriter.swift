@@ -7,14 +7,15 @@ import HealthModel
 ///   `{"type":"added","object":{…}}` or `{"type":"deleted","uuid":…,"sampleType":…}` — then
 ///   `{"type":"end","added":N,"deleted":M,"newAnchor":{"complete":…,"anchor":…,"file":…}}`.
 /// - JSON: `{"added":[…],"deleted":[…],"newAnchor":{…}}`, streamed.
-/// - CSV (a folder): the added objects' tables, as `convert` writes them, plus `deleted.csv`.
+/// - CSV or Parquet (a folder): the added objects' tables, as `convert` writes them, plus
+///   `deleted.csv` or `deleted.parquet`.
 public final class ChangeWriter {
-    public enum Format: Sendable { case ndjson, json, csv }
+    public enum Format: Sendable { case ndjson, json, tables }
 
     private let format: Format
     private let out: OutputBuffer?
     private let file: AtomicFile?
-    private let csv: CSVWriter?
+    private let tables: (any DeletedObjectTableWriter)?
     private var firstAdded = true
     private var firstDeleted = true
     private var inDeleted = false
@@ -24,15 +25,15 @@ public final class ChangeWriter {
         self.format = format
         self.file = file
         self.out = file?.buffer ?? buffer
-        self.csv = nil
+        self.tables = nil
     }
 
-    /// Writes CSV tables into a folder.
-    public init(csvFolder folder: String) throws {
-        format = .csv
+    /// Writes tables into a folder (`CSVWriter`, `ParquetWriter`).
+    public init(tables: any DeletedObjectTableWriter) {
+        format = .tables
         out = nil
         file = nil
-        csv = try CSVWriter(folder: folder)
+        self.tables = tables
     }
 
     public func begin(_ header: ExportHeader) throws {
@@ -54,8 +55,8 @@ public final class ChangeWriter {
             try out.endRecord()
         case .json:
             out?.append("{\"added\":[")
-        case .csv:
-            try csv?.begin(header)
+        case .tables:
+            try tables?.begin(header)
         }
     }
 
@@ -76,8 +77,8 @@ public final class ChangeWriter {
             var json = JSONEmitter(out)
             JSONObjectEncoder.write(object, to: &json)
             try out.endRecord()
-        case .csv:
-            try csv?.write(object)
+        case .tables:
+            try tables?.write(object)
         }
     }
 
@@ -114,8 +115,8 @@ public final class ChangeWriter {
             out.append(0x0A)
             writeDeleted(uuid, type, to: out)
             try out.endRecord()
-        case .csv:
-            try csv?.writeDeleted(uuid, type: type)
+        case .tables:
+            try tables?.writeDeleted(uuid, type: type)
         }
     }
 
@@ -160,8 +161,8 @@ public final class ChangeWriter {
             var json = JSONEmitter(out)
             anchorObject(&json)
             out.append("}\n")
-        case .csv:
-            try csv?.finish()
+        case .tables:
+            try tables?.finish()
             return
         }
         if let file { try file.commit() } else { try out?.flush() }
@@ -169,7 +170,16 @@ public final class ChangeWriter {
 
     public func abandon() {
         file?.abandon()
-        csv?.abandon()
+        tables?.abandon()
         out?.discard()
     }
 }
+
+/// A writer of tables that also holds the `deleted` table of anchored changes.
+public protocol DeletedObjectTableWriter: ObjectWriter {
+    /// A deleted object's row in the `deleted` table.
+    func writeDeleted(_ uuid: ObjectUUID, type: String) throws
+}
+
+extension CSVWriter: DeletedObjectTableWriter {}
+extension ParquetWriter: DeletedObjectTableWriter {}

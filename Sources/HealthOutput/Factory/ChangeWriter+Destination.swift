@@ -1,10 +1,12 @@
 extension ChangeWriter {
     /// The change writer for a format and a destination: NDJSON or JSON to a file or standard
-    /// output, CSV tables into a folder.
+    /// output, CSV or Parquet tables into a folder.
     ///
-    /// - Throws: `OutputError.invalidRequest` for CSV to standard output or `.export`;
+    /// - Throws: `OutputError.invalidRequest` for tables to standard output or `.export`;
     ///   `OutputError.cannotCreate`.
-    public static func make(_ format: ObjectFormat, to destination: OutputDestination) throws -> ChangeWriter {
+    public static func make(
+        _ format: ObjectFormat, to destination: OutputDestination, parquet: ParquetOptions = .fromEnvironment()
+    ) throws -> ChangeWriter {
         switch format {
         case .ndjson, .json:
             let opened = try destination.open()
@@ -13,9 +15,14 @@ extension ChangeWriter {
             guard case .path(let folder) = destination else {
                 throw OutputError(.invalidRequest, "CSV changes are several tables: write them to a folder with --output DIR")
             }
-            return try ChangeWriter(csvFolder: folder)
+            return ChangeWriter(tables: try CSVWriter(folder: folder))
+        case .parquet:
+            guard case .path(let folder) = destination, !ParquetWriter.isSingleFile(folder) else {
+                throw OutputError(.invalidRequest, "Parquet changes are several tables: write them to a folder with --output DIR")
+            }
+            return ChangeWriter(tables: try ParquetWriter(folder: folder, options: parquet))
         case .export:
-            throw OutputError(.invalidRequest, "--format export writes objects, not changes: use ndjson, json or csv")
+            throw OutputError(.invalidRequest, "--format export writes objects, not changes: use ndjson, json, csv or parquet")
         }
     }
 }

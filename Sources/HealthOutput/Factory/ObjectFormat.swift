@@ -1,7 +1,14 @@
 /// The formats object runs write (healthport-formats(5)).
 public enum ObjectFormat: String, Sendable, CaseIterable {
     case ndjson, json, csv
+    /// The CSV tables, typed, in Parquet files: a folder, or one table in `X.parquet`.
+    case parquet
     /// Apple Health's own export.xml: a file, standard output, or (conversion to `X.zip`) an
     /// export archive.
     case export
+}
+
+extension ObjectFormat {
+    /// Whether the format lays objects out as tables (`OutputTable`): CSV and Parquet.
+    public var isTabular: Bool { self == .csv || self == .parquet }
 }

@@ -45,9 +45,13 @@ public enum ObjectWriterFactory {
     /// - Parameters:
     ///   - archive: for `.export` to a path ending in `.zip`; without it such a path gets
     ///     export.xml.
-    /// - Throws: `OutputError.cannotCreate` when the destination cannot be created.
+    ///   - parquet: how Parquet files are written. A Parquet path ending in `.parquet` is one
+    ///     table's file, any other path a folder of tables.
+    /// - Throws: `OutputError.cannotCreate` when the destination cannot be created;
+    ///   `OutputError.invalidRequest` for Parquet to standard output.
     public static func make(
-        _ format: ObjectFormat, to destination: OutputDestination, csvLayout: CSVLayout, archive: ArchiveContents? = nil
+        _ format: ObjectFormat, to destination: OutputDestination, csvLayout: CSVLayout, archive: ArchiveContents? = nil,
+        parquet: ParquetOptions = .fromEnvironment()
     ) throws -> Made {
         switch (format, destination) {
         case (.ndjson, .standardOutput):
@@ -65,6 +69,11 @@ public enum ObjectWriterFactory {
             case .folderOfTables: return .mergingChunks(try CSVWriter(folder: path))
             case .singleTable: return .whole(CSVWriter(file: try AtomicFile(destination: path)))
             }
+        case (.parquet, .standardOutput):
+            throw OutputError(.invalidRequest, ParquetWriter.notOnStandardOutput)
+        case (.parquet, .path(let path)):
+            if ParquetWriter.isSingleFile(path) { return .whole(ParquetWriter(file: try AtomicFile(destination: path), options: parquet)) }
+            return .whole(try ParquetWriter(folder: path, options: parquet))
         case (.export, .standardOutput):
             return .whole(ExportXMLWriter(buffer: OutputDestination.standardOutputBuffer()))
         case (.export, .path(let path)):

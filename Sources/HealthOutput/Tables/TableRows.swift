@@ -1,6 +1,6 @@
 import HealthModel
 
-/// The tables' schema, written once: for each table (`CSVTable`), its columns in order, with
+/// The tables' schema, written once: for each table (`OutputTable`), its columns in order, with
 /// each column's name and value. CSV writes these rows as fields (and takes its header row
 /// from the names); a columnar writer implements `TableRowBuilder` to get the same columns
 /// typed. Columns follow HealthKit's property names; nested properties are joined with `_`

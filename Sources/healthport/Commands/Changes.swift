@@ -50,6 +50,7 @@ extension Healthport {
                         store: storePath, query: query, anchor: try StoreChangesRun.parseAnchor(anchor), limit: limit, format: output.format,
                         output: output.output, anchorOutput: anchorOutput)
                     run.follow = follow
+                    run.parquet = output.parquet
                     run.policyFile = filter.policy
                     _ = try run.run(cancellation: Signals.cancellation)
                     return
@@ -58,6 +59,7 @@ extension Healthport {
                     export: input.export ?? "-", query: query, anchor: try anchor.map(QueryAnchor.load(from:)), limit: limit,
                     format: output.format, output: output.output, anchorOutput: anchorOutput)
                 run.anchorName = anchor
+                run.parquet = output.parquet
                 let summary = try log.perform(showing: diagnostics) { try run.run(reporter: $0, cancellation: $1) }
                 log.repeats(summary.warnings)
             }
@@ -111,9 +113,10 @@ extension Healthport {
         func run() throws {
             let log = Diagnostics(quiet: diagnostics.quiet)
             try log.run {
-                let run = DiffRun(
+                var run = DiffRun(
                     oldExport: oldExport, newExport: newExport, query: try filter.makeQuery(), format: output.format, output: output.output,
                     anchorOutput: anchorOutput)
+                run.parquet = output.parquet
                 let summary = try log.perform(showing: diagnostics) { try run.run(reporter: $0, cancellation: $1) }
                 log.repeats(summary.warnings)
             }

@@ -23,7 +23,7 @@ extension Healthport {
         func run() throws {
             let log = Diagnostics(quiet: diagnostics.quiet)
             try log.run {
-                guard format != .csv && format != .export else { throw QueryError(.errorInvalidArgument, "clinical writes ndjson or json") }
+                guard format == .ndjson || format == .json else { throw QueryError(.errorInvalidArgument, "clinical writes ndjson or json") }
                 let summary = try ClinicalRecordRun(export: input.export, query: try filter.makeQuery(), json: format == .json, output: output)
                     .run(reporter: log.reporter(), cancellation: Signals.cancellation)
                 log.repeats(summary.warnings)

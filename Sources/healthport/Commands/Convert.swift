@@ -64,7 +64,7 @@ extension Healthport {
             if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be between 1 and 256") }
             if partition != nil {
                 if output.output == "-" { throw ValidationError("--partition writes a folder: give --output DIR") }
-                if output.format != .csv && output.format != .ndjson { throw ValidationError("--partition writes csv or ndjson") }
+                if !output.format.isTabular && output.format != .ndjson { throw ValidationError("--partition writes csv, parquet or ndjson") }
                 if exports.contains("-") { throw ValidationError("--partition reads files, not standard input") }
             }
         }
@@ -79,6 +79,7 @@ extension Healthport {
                         layout: try PartitionLayout(parsing: partition), format: output.format, root: output.output,
                         jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, query: query, healthportVersion: Healthport.version)
                     batch.resume = resume
+                    batch.parquet = output.parquet
                     batch.includeRoutes = includeRoutes
                     let failed = try batch.run(reporter: log.reporter(), cancellation: Signals.cancellation)
                     if failed > 0 {
@@ -90,6 +91,7 @@ extension Healthport {
                 var run = ConversionRun(export: exports[0], query: query, format: output.format, output: output.output)
                 run.includeRoutes = includeRoutes
                 run.salvage = salvage
+                run.parquet = output.parquet
                 run.jobs = jobs
                 run.parallelChunkBytes = ProcessInfo.processInfo.environment["HEALTHPORT_PARALLEL_CHUNK_BYTES"].flatMap { Int($0) }
                     .map { max($0, 4096) }

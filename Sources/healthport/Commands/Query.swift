@@ -33,9 +33,10 @@ extension Healthport {
         func run() throws {
             let log = Diagnostics(quiet: diagnostics.quiet)
             try log.run {
-                let run = SampleQueryRun(
+                var run = SampleQueryRun(
                     input: input.objectInput, query: try filter.makeQuery(), sortDescriptors: try sort.map(ObjectSortDescriptor.init(parsing:)),
                     limit: limit, format: output.format, output: output.output)
+                run.parquet = output.parquet
                 let summary = try log.perform(showing: diagnostics) { try run.run(reporter: $0, cancellation: $1) }
                 log.repeats(summary.warnings)
             }

@@ -3,14 +3,26 @@ import HealthEngine
 import HealthOutput
 
 extension ObjectFormat: ExpressibleByArgument {}
+extension ParquetCompression: ExpressibleByArgument {}
 
 struct OutputOptions: ParsableArguments {
-    @Option(name: .shortAndLong, help: "Output format: ndjson (default), json, csv, or export (Apple's export.xml; convert and query).")
+    @Option(
+        name: .shortAndLong,
+        help: "Output format: ndjson (default), json, csv, parquet, or export (Apple's export.xml; convert and query).")
     var format: ObjectFormat = .ndjson
 
     @Option(
         name: .shortAndLong,
-        help: ArgumentHelp("Where to write: a file (ndjson, json, export; X.zip makes an export archive), a folder (csv), or - for standard output (default).", valueName: "path"),
+        help: ArgumentHelp(
+            "Where to write: a file (ndjson, json, export; X.zip makes an export archive; X.parquet one table), a folder (csv, parquet), or - for standard output (default).",
+            valueName: "path"),
         completion: .file())
     var output: String = "-"
+
+    @Option(name: .long, help: "Parquet page compression: zstd (default), gzip or none.")
+    var compression: ParquetCompression = .zstd
+
+    /// How Parquet files are written: `--compression`, and the row group size from the
+    /// environment (`HEALTHPORT_PARQUET_ROW_GROUP_ROWS`).
+    var parquet: ParquetOptions { ParquetOptions.fromEnvironment(compression: compression) }
 }

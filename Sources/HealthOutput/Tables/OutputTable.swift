@@ -1,6 +1,7 @@
-/// The tables CSV output can hold (`healthport-formats(5)`); their columns are defined once, in
-/// `TableRows`.
-public enum CSVTable: Hashable, Sendable {
+/// The tables CSV and Parquet output hold (`healthport-formats(5)`), a file each in a folder;
+/// their columns are defined once, in `TableRows`, and objects are routed to them once, in
+/// `TableRouting`.
+public enum OutputTable: Hashable, Sendable {
     case quantitySamples(typeIdentifier: String)
     case categorySamples(typeIdentifier: String)
     case correlations
@@ -20,7 +21,7 @@ public enum CSVTable: Hashable, Sendable {
     case deletedObjects
     case export
 
-    /// The table's file name stem (without `.csv`) in an output folder.
+    /// The table's file name stem (without `.csv` or `.parquet`) in an output folder.
     public var fileStem: String {
         switch self {
         case .quantitySamples(let type), .categorySamples(let type): return type

@@ -1,0 +1,85 @@
+/// How a table column is typed in Parquet (`LogicalTypes.md`), chosen by the `TableRowBuilder`
+/// call that fills it, so a column's type never depends on the data
+/// (`healthport-formats(5)`, PARQUET).
+enum ParquetColumnType: Sendable, Equatable {
+    /// Text: `BYTE_ARRAY` annotated `STRING`, dictionary-encoded.
+    case string
+    /// A JSON object as text (metadata, extensions): `BYTE_ARRAY` annotated `JSON`.
+    case json
+    /// A number: `DOUBLE`.
+    case double
+    /// An integer: `INT64` annotated `INTEGER(64, signed)`.
+    case int64
+    /// An instant: `INT64` annotated `TIMESTAMP(isAdjustedToUTC = true, MICROS)`.
+    case timestamp
+    /// The UTC offset an instant was printed with, in seconds: `INT32` annotated
+    /// `INTEGER(32, signed)`.
+    case utcOffset
+    /// A uuid: `FIXED_LEN_BYTE_ARRAY(16)` annotated `UUID`, big-endian as RFC 4122 writes it.
+    case uuid
+
+    /// `Type` in `parquet.thrift`.
+    var physicalType: Int32 {
+        switch self {
+        case .string, .json: return 6  // BYTE_ARRAY
+        case .double: return 5  // DOUBLE
+        case .int64, .timestamp: return 2  // INT64
+        case .utcOffset: return 1  // INT32
+        case .uuid: return 7  // FIXED_LEN_BYTE_ARRAY
+        }
+    }
+
+    /// `ConvertedType`, for readers older than logical types; `nil` where there is none (UUID,
+    /// DOUBLE).
+    var convertedType: Int32? {
+        switch self {
+        case .string: return 0  // UTF8
+        case .json: return 19  // JSON
+        case .timestamp: return 10  // TIMESTAMP_MICROS
+        case .int64: return 18  // INT_64
+        case .utcOffset: return 17  // INT_32
+        case .double, .uuid: return nil
+        }
+    }
+
+    /// Writes the `LogicalType` union member (`SchemaElement.logicalType`, field 10); `false`
+    /// when the column has none.
+    func writeLogicalType(_ thrift: inout ThriftCompactWriter) -> Bool {
+        switch self {
+        case .string:
+            thrift.field(10, emptyStructMember: 1)  // STRING
+        case .json:
+            thrift.field(10, emptyStructMember: 12)  // JSON
+        case .uuid:
+            thrift.field(10, emptyStructMember: 14)  // UUID
+        case .timestamp:
+            thrift.field(10) { logical in
+                logical.field(8) { timestamp in  // TIMESTAMP
+                    timestamp.field(1, bool: true)  // isAdjustedToUTC
+                    timestamp.field(2, emptyStructMember: 2)  // unit: MICROS
+                }
+            }
+        case .int64, .utcOffset:
+            thrift.field(10) { logical in
+                logical.field(10) { integer in  // INTEGER
+                    integer.field(1, i8: self == .int64 ? 64 : 32)  // bitWidth
+                    integer.field(2, bool: true)  // isSigned
+                }
+            }
+        case .double:
+            return false
+        }
+        return true
+    }
+
+    /// Bytes of one value in the PLAIN encoding (`Encodings.md`, "Plain"); `nil` for
+    /// variable-length values (a 4-byte length, then the bytes).
+    var plainWidth: Int? {
+        switch self {
+        case .string, .json: return nil
+        case .double, .int64, .timestamp: return 8
+        case .utcOffset: return 4
+        case .uuid: return 16
+        }
+    }
+}

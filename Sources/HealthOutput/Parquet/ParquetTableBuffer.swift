@@ -1,0 +1,114 @@
+import HealthModel
+
+/// One table's Parquet file and the rows of its row group being collected. The columns come
+/// from the first row's cells (`TableRows` gives every row of a table the same cells), so the
+/// schema is the CSV table's, typed.
+final class ParquetTableBuffer {
+    let file: ParquetFileWriter
+    private(set) var columns: [ParquetColumnBuffer] = []
+    /// Rows collected since the last row group.
+    private(set) var rowCount = 0
+    /// JSON cells are written here, then taken as text.
+    let scratch = OutputBuffer(descriptor: -1, capacity: 1024)
+
+    init(file: ParquetFileWriter) {
+        self.file = file
+    }
+
+    /// What the collected rows hold in memory, roughly.
+    var memoryBytes: Int { columns.reduce(0) { $0 + $1.memoryBytes } }
+
+    /// The column at `index` of the row being built, made on the first row.
+    @inline(__always)
+    func column(_ index: Int, _ name: @autoclosure () -> String, _ type: ParquetColumnType) -> ParquetColumnBuffer {
+        if index < columns.count { return columns[index] }
+        let column = ParquetColumnBuffer(name: name(), type: type)
+        columns.append(column)
+        return column
+    }
+
+    /// Ends the row being built.
+    @inline(__always)
+    func endRow() {
+        rowCount += 1
+    }
+
+    /// Writes the collected rows as a row group.
+    func flushRowGroup() throws {
+        guard rowCount > 0 else { return }
+        try file.writeRowGroup(columns)
+        rowCount = 0
+    }
+
+    /// Writes the last row group and the footer.
+    func finish() throws {
+        try flushRowGroup()
+        try file.finish()
+    }
+}
+
+/// A table row as Parquet columns: each `TableRowBuilder` cell appends to its column, a date
+/// to two (the instant as `TIMESTAMP(MICROS, UTC)` and `<name>_utcOffset`, the offset it was
+/// printed with, in seconds, so the local time is exact).
+struct ParquetRow: TableRowBuilder {
+    unowned let table: ParquetTableBuffer
+    private var index = 0
+
+    init(_ table: ParquetTableBuffer) {
+        self.table = table
+    }
+
+    @inline(__always)
+    private mutating func next(_ name: String, _ type: ParquetColumnType) -> ParquetColumnBuffer {
+        let column = table.column(index, name, type)
+        index += 1
+        return column
+    }
+
+    mutating func string(_ column: String, _ value: String?) {
+        let buffer = next(column, .string)
+        if let value { buffer.append(string: value) } else { buffer.appendNull() }
+    }
+
+    mutating func number(_ column: String, _ value: ExportNumber?) {
+        let buffer = next(column, .double)
+        if let value { buffer.append(double: value.value) } else { buffer.appendNull() }
+    }
+
+    mutating func int(_ column: String, _ value: Int?) {
+        let buffer = next(column, .int64)
+        if let value { buffer.append(int64: Int64(value)) } else { buffer.appendNull() }
+    }
+
+    mutating func date(_ column: String, _ value: ExportTimestamp?) {
+        let instant = next(column, .timestamp)
+        let offset = table.column(index, column + "_utcOffset", .utcOffset)
+        index += 1
+        if let value {
+            instant.append(int64: value.secondsSince1970 &* 1_000_000)
+            offset.append(int32: value.utcOffsetSeconds)
+        } else {
+            instant.appendNull()
+            offset.appendNull()
+        }
+    }
+
+    mutating func uuid(_ column: String, _ value: ObjectUUID?) {
+        let buffer = next(column, .uuid)
+        if let value { buffer.append(uuid: value) } else { buffer.appendNull() }
+    }
+
+    mutating func json(_ column: String, _ body: ((inout JSONEmitter) -> Void)?) {
+        let buffer = next(column, .json)
+        guard let body else {
+            buffer.appendNull()
+            return
+        }
+        let scratch = table.scratch
+        var emitter = JSONEmitter(scratch)
+        body(&emitter)
+        let text = String(decoding: scratch.buffered, as: UTF8.self)
+        scratch.discard()
+        buffer.append(string: text)
+    }
+}
