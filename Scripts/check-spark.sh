@@ -84,7 +84,10 @@ def table(name):
     path = work + "/lake-spark"
     reader = spark.read.option("basePath", path)
     if fmt == "parquet":
-        return reader.parquet(path + "/person=*/type=%s" % name)
+        # Spark refuses the UUID annotation when inferring; the helper gives it the schema.
+        sys.path.insert(0, "Scripts/spark")
+        from healthport_lake import read_table
+        return read_table(spark, path, name)
     return reader.option("header", True).option("inferSchema", True).csv(path + "/person=*/type=%s" % name)
 rows = {r["person"]: r["count"] for r in table("HeartRate").groupBy("person").count().collect()}
 for p in people:
