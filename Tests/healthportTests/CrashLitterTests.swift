@@ -48,9 +48,13 @@ import HealthTestSupport
         let file = output.appendingPathComponent("all.json")
         try Data("previous\n".utf8).write(to: file)
         let tables = output.appendingPathComponent("tables")
+        let parquetTables = output.appendingPathComponent("parquet")
+        let parquetFile = output.appendingPathComponent("hr.parquet")
         for (index, delay) in [0.15, 0.4, 0.8, 1.2].enumerated() {
             for arguments in [["convert", big.path, "--format", "json", "--output", file.path],
                               ["convert", big.path, "--format", "csv", "--output", tables.path],
+                              ["convert", big.path, "--format", "parquet", "--output", parquetTables.path],
+                              ["convert", big.path, "--type", "HeartRate", "--format", "parquet", "--output", parquetFile.path],
                               ["anchor", big.path, "--output", output.appendingPathComponent("a.anchor").path]] {
                 let process = Process()
                 process.executableURL = healthportBinary
@@ -70,5 +74,14 @@ import HealthTestSupport
         #expect(try healthport("convert", sampleZip, "--format", "csv", "--output", tables.path, "-q").status == 0)
         let hidden = try FileManager.default.contentsOfDirectory(atPath: tables.path).filter { $0.hasPrefix(".") }
         #expect(hidden.isEmpty, "\(hidden)")
+        // A killed Parquet file never appears half-written: only a complete one, ending in PAR1.
+        if let bytes = FileManager.default.contents(atPath: parquetFile.path) {
+            #expect(bytes.suffix(4) == Data("PAR1".utf8) && bytes.prefix(4) == Data("PAR1".utf8))
+        }
+        if FileManager.default.fileExists(atPath: parquetTables.path) {
+            #expect(try healthport("convert", sampleZip, "--format", "parquet", "--output", parquetTables.path, "-q").status == 0)
+            let staged = try FileManager.default.contentsOfDirectory(atPath: parquetTables.path).filter { $0.hasPrefix(".") }
+            #expect(staged.isEmpty, "\(staged)")
+        }
     }
 }
