@@ -56,9 +56,17 @@ public actor AssistantServer {
     /// Starts serving over `transport`; returns once the connection is up (the server runs
     /// until the client closes it, `waitUntilCompleted`, or `stop`).
     ///
-    /// - Throws: `RunError` when the store cannot be opened (checked before serving).
+    /// - Throws: `RunError` when the store cannot be opened, or the policy file exists and is
+    ///   not a valid policy (both checked before serving).
     public func start(transport: any Transport) async throws {
         try StoreInventoryRun.checkStore(configuration.store)
+        if FileManager.default.fileExists(atPath: configuration.policyFile) {
+            do {
+                _ = try AuthorizationPolicy.load(from: configuration.policyFile)
+            } catch {
+                throw RunError(error)
+            }
+        }
         await register()
         try await server.start(transport: transport) { [weak self] info, capabilities in
             await self?.setClient(name: info.name, canElicit: capabilities.elicitation != nil)
