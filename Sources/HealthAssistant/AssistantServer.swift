@@ -19,6 +19,8 @@ public actor AssistantServer {
     private var clientName: String?
     private var clientCanElicit = false
     private var updates: StoreUpdates?
+    /// Tool calls not yet answered.
+    private var callsInFlight = 0
 
     /// Every tool, in the order `tools/list` gives them.
     public static let tools: [Tool] = [
@@ -80,8 +82,20 @@ public actor AssistantServer {
         }
     }
 
+    /// Returns when the client has closed the connection (the end of standard input).
     public func waitUntilCompleted() async {
         await server.waitUntilCompleted()
+    }
+
+    /// Gives the tool calls still in flight when the input ended up to `limit` to be answered
+    /// (a client that writes its requests and closes its end still gets its answers). A
+    /// request still waiting for the person then fails with `stop()`, and writes nothing.
+    public func finishCallsInFlight(limit: Duration = .seconds(5)) async {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: limit)
+        while callsInFlight > 0 && clock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
+        // The SDK sends an answer just after the handler returns.
+        try? await Task.sleep(for: .milliseconds(100))
     }
 
     public func stop() async {
@@ -142,6 +156,8 @@ public actor AssistantServer {
     /// One tool call. An unknown tool is a JSON-RPC error (`invalidParams`); anything wrong
     /// with a known tool's call is a tool result with `isError`, which the assistant reads.
     func call(_ params: CallTool.Parameters) async throws -> CallTool.Result {
+        callsInFlight += 1
+        defer { callsInFlight -= 1 }
         let tool: Tool
         if let known = Self.tools.first(where: { $0.name == params.name }) {
             tool = known

@@ -122,7 +122,7 @@ import HealthTestSupport
     @Test(.enabled(if: hasJQ, "jq is not installed: examples not run"), arguments: [
         "healthport", "healthport-convert", "healthport-info", "healthport-query", "healthport-auth", "healthport-diff",
         "healthport-anchor", "healthport-changes", "healthport-stats", "healthport-routes", "healthport-ecg",
-        "healthport-clinical", "healthport-import", "healthport-predicates",
+        "healthport-clinical", "healthport-import", "healthport-mcp", "healthport-predicates",
     ])
     func manPageExamplesPrintWhatThePageSays(page: String) throws {
         let text = try Self.page(page, section: page == "healthport-predicates" ? 7 : 1)

@@ -43,6 +43,7 @@ extension Healthport {
                     do {
                         try await server.start(transport: StdioTransport())
                         await server.waitUntilCompleted()
+                        await server.finishCallsInFlight()
                         await server.stop()
                     } catch {
                         outcome.set(error)
