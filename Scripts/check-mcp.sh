@@ -28,8 +28,7 @@ policy="$work/assistant.json"
 
 # Malformed JSON-RPC is answered with a JSON-RPC error, and the server goes on (then ends with
 # its input, status 0). Nothing but protocol messages on standard output.
-# (Input stays open a moment: at its end the server stops, and a request still in flight is
-# not answered.)
+# (Input stays open a moment, so the ping is answered whatever the server's grace at the end.)
 out="$( { printf '%s\n' 'this is not JSON' '{"jsonrpc":"2.0","id":1,"method":"ping"}'; sleep 1; } \
     | "$healthport" mcp --store "$work/health.sqlite" --policy "$policy" 2>"$work/stderr")"
 grep -q '"error"' <<<"$out" || { echo "FAILED: no JSON-RPC error for malformed input: $out" >&2; exit 1; }

@@ -39,6 +39,10 @@ struct ToolFailure: Error, Sendable {
             text += " (predicate" + location.dropFirst("--where".count) + ")"
         }
         if !error.context.isEmpty { text += "\n" + error.context.joined(separator: "\n") }
+        if text.contains("auth request-per-object") {
+            // The CLI's name for the same request.
+            text += " (here: the request_per_object_authorization tool)"
+        }
         if error.category == .notAuthorized, text.contains("errorAuthorizationNotDetermined") {
             text += "\nAsk the person first: call request_authorization with these types."
         }

@@ -118,6 +118,24 @@ enum MCPHarness {
         #expect((answer["characteristics"] as? [String: Any])?.isEmpty == true, "no characteristic was granted")
     }
 
+    @Test func characteristicsOnlyWhenGranted() async throws {
+        var policy = MCPHarness.runClubPolicy()
+        policy.read["HKCharacteristicTypeIdentifierBiologicalSex"] = .granted
+        let session = try await MCPHarness.start(policy: policy)
+        defer { Task { await session.stop() } }
+        let characteristics = try await session.json("describe")["characteristics"] as? [String: Any] ?? [:]
+        #expect(Array(characteristics.keys) == ["biologicalSex"], "\(characteristics)")
+    }
+
+    @Test func perObjectTypesAreRequestedWithTheirOwnTool() async throws {
+        let session = try await MCPHarness.start { _ in .init(action: .cancel) }
+        defer { Task { await session.stop() } }
+        let answer = try await session.call("request_authorization", ["read": ["VisionPrescription"]])
+        #expect(answer.isError && answer.text.contains("errorInvalidArgument") && answer.text.contains("request_per_object_authorization"))
+        let notPerObject = try await session.call("request_per_object_authorization", ["type": "StepCount"])
+        #expect(notPerObject.isError && notPerObject.text.contains("not authorized object by object"))
+    }
+
     @Test func samplesArePagedWithACursorAndEveryObjectComesOnce() async throws {
         let session = try await MCPHarness.start()
         defer { Task { await session.stop() } }
