@@ -33,10 +33,8 @@ enum RequestAuthorizationTool {
         guard !(read.isEmpty && share.isEmpty) else { throw ToolFailure.argument("read", "or 'share' must name at least one type") }
         let request = AuthorizationRequest(policyFile: configuration.policyFile, share: share, read: read, consumer: consumer)
         let pending = try engine { try request.prepare() }
-        guard pending.asksAnything else {
-            try engine { try pending.recordAll(allow: false) }
-            return success(asked: 0)
-        }
+        // Nothing undecided: no form, and nothing written (only the person's answers write).
+        guard pending.asksAnything else { return success }
         let terminal = terminalCommand(configuration, pending)
         guard person.canAsk else { throw PersonAsking.cannotAsk(terminal) }
         var taken = Set<String>()
@@ -87,12 +85,11 @@ enum RequestAuthorizationTool {
         case .cancel:
             throw PersonAsking.cancelled
         }
-        return success(asked: pending.readQuestions.count + pending.shareQuestions.count)
+        return success
     }
 
-    static func success(asked: Int) -> JSONText {
-        .object([("success", .bool(true)), ("asked", .int(asked))])
-    }
+    /// HealthKit's answer: the request completed. Nothing about what was asked or allowed.
+    static let success = JSONText.object([("success", .bool(true))])
 
     /// The command a person runs to decide the same types on a terminal.
     static func terminalCommand(_ configuration: AssistantConfiguration, _ pending: AuthorizationRequest.Pending) -> String {

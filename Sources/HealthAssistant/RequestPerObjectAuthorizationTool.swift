@@ -42,17 +42,14 @@ enum RequestPerObjectAuthorizationTool {
                 }
             }
         }
+        var terminal = "healthport auth request-per-object --policy \(shellQuoted(configuration.policyFile)) --type \(TypeCatalogue.shortName(of: type)) EXPORT"
+        if let text = try arguments.string("predicate") { terminal += " --where \(shellQuoted(text))" }
+        // Checked before the store is read: whether there is anything to offer is the person's
+        // to tell, not the client's capabilities'.
+        guard person.canAsk else { throw PersonAsking.cannotAsk(terminal) }
         let request = PerObjectAuthorizationRequest(
             policyFile: configuration.policyFile, input: .store(configuration.store), type: type, predicate: predicate, consumer: consumer)
         let pending = try await offThread { try engine { try request.prepare(cancellation: cancellation) } }
-        guard !pending.offered.isEmpty else {
-            // Nothing to offer: nothing to ask, as `auth request-per-object` says on a terminal.
-            try engine { try pending.recordAll(allow: false) }
-            return .object([("success", .bool(true)), ("offered", .int(0))])
-        }
-        var terminal = "healthport auth request-per-object --policy \(shellQuoted(configuration.policyFile)) --type \(TypeCatalogue.shortName(of: type)) EXPORT"
-        if let text = try arguments.string("predicate") { terminal += " --where \(shellQuoted(text))" }
-        guard person.canAsk else { throw PersonAsking.cannotAsk(terminal) }
         var taken = Set<String>()
         var properties: [String: Value] = [:]
         var keys: [(String, HealthObject)] = []
@@ -66,10 +63,15 @@ enum RequestPerObjectAuthorizationTool {
             ]
         }
         let name = TypeCatalogue.shortName(of: type)
-        let message = """
-            “\(pending.consumerName)” would like to read your \(name) data. Choose, one by one, which it may read; \
-            what stays off is not shared. Decline shares none; cancel changes nothing.
-            """
+        // The form is shown even with nothing to offer (HealthKit always asks), so the
+        // assistant cannot tell from the answer, or its timing, whether any exist.
+        let message =
+            pending.offered.isEmpty
+            ? "“\(pending.consumerName)” would like to read your \(name) data. You have none to share now."
+            : """
+                “\(pending.consumerName)” would like to read your \(name) data. Choose, one by one, which it may read; \
+                what stays off is not shared. Decline shares none; cancel changes nothing.
+                """
         let schema = Elicitation.RequestSchema(title: "\(name): choose what to share", properties: properties)
         let result: CreateElicitation.Result
         do {
@@ -78,6 +80,9 @@ enum RequestPerObjectAuthorizationTool {
             throw PersonAsking.failed(error, terminal)
         }
         switch result.action {
+        case .accept where pending.offered.isEmpty, .decline where pending.offered.isEmpty:
+            // Nothing offered: nothing to write.
+            break
         case .accept:
             let content = result.content ?? [:]
             // A field the client left out keeps the switch as it was shown.
@@ -88,6 +93,6 @@ enum RequestPerObjectAuthorizationTool {
         case .cancel:
             throw PersonAsking.cancelled
         }
-        return .object([("success", .bool(true)), ("offered", .int(pending.offered.count))])
+        return RequestAuthorizationTool.success
     }
 }

@@ -280,7 +280,7 @@ enum MCPHarness {
         defer { Task { await session.stop() } }
         let answer = try await session.json("request_authorization", ["read": ["BodyMass", "SleepAnalysis", "StepCount"], "share": ["BodyMass"]])
         #expect(answer["success"] as? Bool == true)
-        #expect(answer.keys.sorted() == ["asked", "success"], "success never says what was allowed")
+        #expect(answer.keys.sorted() == ["success"], "success never says what was asked or allowed")
         let policy = try session.policy()
         #expect(policy.read["HKQuantityTypeIdentifierBodyMass"] == .granted)
         #expect(policy.read["HKCategoryTypeIdentifierSleepAnalysis"] == .denied)
@@ -345,8 +345,9 @@ enum MCPHarness {
         let perObject = try await session.call("request_per_object_authorization", ["type": "VisionPrescription"])
         #expect(perObject.isError && perObject.text.contains("healthport auth request-per-object"))
         #expect(session.policyBytes() == before)
-        // Decided types need no form: that request succeeds without one.
+        // Decided types need no form: that request succeeds without one, and writes nothing.
         #expect(try await session.call("request_authorization", ["read": ["StepCount"]]).isError == false)
+        #expect(session.policyBytes() == before)
     }
 
     @Test func perObjectRequestsOfferEachPrescriptionEveryTime() async throws {
@@ -360,7 +361,8 @@ enum MCPHarness {
         defer { Task { await session.stop() } }
         #expect(try await session.json("query_samples", ["types": ["VisionPrescription"]])["count"] as? Int == 0)
         allow.value = true
-        #expect(try await session.json("request_per_object_authorization")["offered"] as? Int == 1)
+        #expect(try await session.json("request_per_object_authorization").keys.sorted() == ["success"])
+        #expect(forms.all.first?.requestedSchema.properties.count == 1, "the one prescription is offered")
         let granted = try await session.json("query_samples", ["types": ["VisionPrescription"]])
         #expect(granted["count"] as? Int == 1)
         allow.value = false
@@ -369,6 +371,13 @@ enum MCPHarness {
         #expect(forms.all.last?.requestedSchema.properties.values.first?.objectValue?["default"]?.boolValue == true, "shows it granted")
         #expect(try await session.json("query_samples", ["types": ["VisionPrescription"]])["count"] as? Int == 0)
         #expect(try session.policy().perObject["HKVisionPrescriptionTypeIdentifier"]?.revokedOwn.count == 1)
+        // None matching: the form is still shown (the answer cannot tell whether any exist),
+        // and nothing is written.
+        let before = session.policyBytes()
+        let none = try await session.json("request_per_object_authorization", ["predicate": "uuid == \"00000000-0000-0000-0000-000000000000\""])
+        #expect(none.keys.sorted() == ["success"])
+        #expect(forms.all.count == 3 && forms.all.last?.requestedSchema.properties.isEmpty == true)
+        #expect(session.policyBytes() == before)
     }
 }
 
