@@ -1,11 +1,19 @@
 import Foundation
+import HealthEngine
 import HealthQuery
 
-/// What `healthport mcp` serves: one store, read as the consumer of one policy file may read
-/// it. The assistant names neither: it cannot read another store or write another policy.
+/// What `healthport mcp` serves: one store (or one export), read as the consumer of one policy
+/// file may read it. The assistant names neither: it cannot read another store or write another
+/// policy.
 public struct AssistantConfiguration: Sendable {
-    /// The store (`healthport-store(5)`).
-    public var store: String
+    /// The store (`healthport-store(5)`), or an export (read again at every call; no changes,
+    /// no notifications).
+    public var input: ObjectInput
+    /// The store's path, when the input is the store.
+    public var store: String? {
+        if case .store(let path) = input { return path }
+        return nil
+    }
     /// The policy file (`healthport-policy(5)`): read again at every call, so a change on
     /// disk takes effect at the next one; written only with the person's answers.
     public var policyFile: String
@@ -21,9 +29,15 @@ public struct AssistantConfiguration: Sendable {
     public var pageByteLimit = 256 * 1024
     /// Watch the store for imports and tell subscribed clients (`notifications/resources/updated`).
     public var watchesStore = true
+    /// The version the server gives in its `initialize` answer (healthport's).
+    public var serverVersion = "0.1.0"
 
     public init(store: String, policyFile: String, consumer: String? = nil) {
-        self.store = store
+        self.init(input: .store(store), policyFile: policyFile, consumer: consumer)
+    }
+
+    public init(input: ObjectInput, policyFile: String, consumer: String? = nil) {
+        self.input = input
         self.policyFile = policyFile
         self.consumer = consumer
     }

@@ -45,7 +45,7 @@ public actor AssistantServer {
     public init(configuration: AssistantConfiguration) {
         self.configuration = configuration
         self.server = Server(
-            name: "healthport", version: AssistantServer.version, title: "healthport",
+            name: "healthport", version: configuration.serverVersion, title: "healthport",
             instructions: """
                 The person's Apple Health data, read as HealthKit lets an app read it: ask with request_authorization \
                 before reading a type; a type you may not read looks empty (no error). Start with describe.
@@ -53,15 +53,13 @@ public actor AssistantServer {
             capabilities: .init(resources: .init(subscribe: true, listChanged: false), tools: .init(listChanged: false)))
     }
 
-    public static let version = "0.1.0"
-
     /// Starts serving over `transport`; returns once the connection is up (the server runs
     /// until the client closes it, `waitUntilCompleted`, or `stop`).
     ///
     /// - Throws: `RunError` when the store cannot be opened, or the policy file exists and is
     ///   not a valid policy (both checked before serving).
     public func start(transport: any Transport) async throws {
-        try StoreInventoryRun.checkStore(configuration.store)
+        try StoreInventoryRun.checkInput(configuration.input)
         if FileManager.default.fileExists(atPath: configuration.policyFile) {
             do {
                 _ = try AuthorizationPolicy.load(from: configuration.policyFile)
@@ -73,8 +71,8 @@ public actor AssistantServer {
         try await server.start(transport: transport) { [weak self] info, capabilities in
             await self?.setClient(name: info.name, canElicit: capabilities.elicitation != nil)
         }
-        if configuration.watchesStore {
-            let updates = StoreUpdates(configuration: configuration) { [weak self] uri in
+        if configuration.watchesStore, let store = configuration.store {
+            let updates = StoreUpdates(configuration: configuration, store: store) { [weak self] uri in
                 await self?.notifyUpdated(uri)
             }
             self.updates = updates

@@ -24,7 +24,10 @@ enum ChangesTool: ReadingTool {
         let query = context.gated(try arguments.objectQuery(typesRequired: false))
         let anchor = try arguments.int("anchor", in: 0...(Int(Int32.max) * 1_000)) ?? 0
         let limit = try arguments.int("limit", in: 1...AssistantConfiguration.maximumPageSize) ?? context.configuration.defaultPageSize
-        let run = StoreChangesRun(store: context.configuration.store, query: query, anchor: anchor, limit: limit)
+        guard let store = context.configuration.store else {
+            throw ToolFailure("changes reads the store: the person can import the export (healthport import) and serve the store")
+        }
+        let run = StoreChangesRun(store: store, query: query, anchor: anchor, limit: limit)
         let batch = try engine { try run.batch(cancellation: context.cancellation) }
         return .object([
             ("added", .array(batch.added.map(JSONText.rawBytes))),

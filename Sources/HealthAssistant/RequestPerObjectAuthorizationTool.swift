@@ -48,7 +48,7 @@ enum RequestPerObjectAuthorizationTool {
         // to tell, not the client's capabilities'.
         guard person.canAsk else { throw PersonAsking.cannotAsk(terminal) }
         let request = PerObjectAuthorizationRequest(
-            policyFile: configuration.policyFile, input: .store(configuration.store), type: type, predicate: predicate, consumer: consumer)
+            policyFile: configuration.policyFile, input: configuration.input, type: type, predicate: predicate, consumer: consumer)
         let pending = try await offThread { try engine { try request.prepare(cancellation: cancellation) } }
         var taken = Set<String>()
         var properties: [String: Value] = [:]

@@ -41,7 +41,7 @@ enum StatisticsTool: ReadingTool {
         let types = try engine { try TypeNameResolver.resolve([typeName]) }
         var query = try arguments.objectQuery(typesRequired: false)
         query.types = types
-        var run = StatisticsRun(input: .store(context.configuration.store), query: context.gated(query))
+        var run = StatisticsRun(input: context.configuration.input, query: context.gated(query))
         if let text = try arguments.string("interval") {
             guard let unit = CalendarIntervals.Unit(rawValue: text) else {
                 throw ToolFailure.argument("interval", "must be one of " + CalendarIntervals.Unit.allCases.map(\.rawValue).joined(separator: ", "))

@@ -16,13 +16,15 @@ final class StoreUpdates: @unchecked Sendable {
         mimeType: "application/json")
 
     private let configuration: AssistantConfiguration
+    private let store: String
     private let announce: @Sendable (String) async -> Void
     private let lock = NSLock()
     private var subscribed = false
     private var stopped = false
 
-    init(configuration: AssistantConfiguration, announce: @escaping @Sendable (String) async -> Void) {
+    init(configuration: AssistantConfiguration, store: String, announce: @escaping @Sendable (String) async -> Void) {
         self.configuration = configuration
+        self.store = store
         self.announce = announce
     }
 
@@ -39,25 +41,25 @@ final class StoreUpdates: @unchecked Sendable {
     }
 
     private func watch() {
-        guard let monitor = try? StoreChangeMonitor(path: configuration.store) else { return }
-        var anchor = (try? StoreChangesRun(store: configuration.store, query: ObjectQuery(types: [])).batch().newAnchor) ?? 0
+        guard let monitor = try? StoreChangeMonitor(path: store) else { return }
+        var anchor = (try? StoreChangesRun(store: store, query: ObjectQuery(types: [])).batch().newAnchor) ?? 0
         while !isStopped {
             guard (try? monitor.waitForCommit(isCancelled: { self.isStopped })) == true else { return }
             guard isSubscribed, FileManager.default.fileExists(atPath: configuration.policyFile),
                 let policy = try? AuthorizationPolicy.load(from: configuration.policyFile)
             else {
-                anchor = (try? StoreChangesRun(store: configuration.store, query: ObjectQuery(types: [])).batch().newAnchor) ?? anchor
+                anchor = (try? StoreChangesRun(store: store, query: ObjectQuery(types: [])).batch().newAnchor) ?? anchor
                 continue
             }
             var query = ObjectQuery()
             query.policy = policy
-            guard let batch = try? StoreChangesRun(store: configuration.store, query: query, anchor: anchor, limit: 1).batch() else { continue }
+            guard let batch = try? StoreChangesRun(store: store, query: query, anchor: anchor, limit: 1).batch() else { continue }
             if batch.added.isEmpty && batch.deleted.isEmpty {
                 anchor = batch.newAnchor
                 continue
             }
             // Something visible changed: announce once, and start again from the store's end.
-            anchor = (try? StoreChangesRun(store: configuration.store, query: ObjectQuery(types: [])).batch().newAnchor) ?? batch.newAnchor
+            anchor = (try? StoreChangesRun(store: store, query: ObjectQuery(types: [])).batch().newAnchor) ?? batch.newAnchor
             let announce = self.announce
             let uri = Self.resource.uri
             let done = DispatchSemaphore(value: 0)

@@ -63,11 +63,11 @@ enum MCPHarness {
     }
 
     /// A server and a connected client; `elicit` makes the client declare elicitation.
-    static func start(policy: AuthorizationPolicy? = runClubPolicy(), elicit: Elicit? = nil) async throws -> Session {
+    static func start(policy: AuthorizationPolicy? = runClubPolicy(), input: ObjectInput? = nil, elicit: Elicit? = nil) async throws -> Session {
         let folder = try Fixtures.temporaryDirectory()
         let policyFile = folder.appendingPathComponent("assistant.json").path
         if let policy { try policy.save(to: policyFile) }
-        var configuration = AssistantConfiguration(store: store, policyFile: policyFile)
+        var configuration = AssistantConfiguration(input: input ?? .store(store), policyFile: policyFile)
         configuration.watchesStore = false
         let server = AssistantServer(configuration: configuration)
         let client = Client(name: "Test Assistant", version: "1.0", capabilities: elicit == nil ? .init() : .init(elicitation: .init()))
@@ -264,6 +264,31 @@ enum MCPHarness {
         policy.read[MCPHarness.heartRate] = .granted
         try policy.save(to: session.policyFile)
         #expect(try await session.json("query_samples", ["types": ["HeartRate"], "pageSize": 5])["count"] as? Int == 5)
+    }
+}
+
+/// An export served directly (no store): the same answers through the same gate, no changes.
+@Suite struct MCPExportInputTests {
+    @Test func anExportAnswersAsItsStoreDoes() async throws {
+        let export = Fixtures.sampleData.appendingPathComponent("export.zip").path
+        let fromExport = try await MCPHarness.start(input: .export(export))
+        let fromStore = try await MCPHarness.start()
+        defer { Task { await fromExport.stop(); await fromStore.stop() } }
+        for (tool, arguments) in [
+            ("query_samples", ["types": ["StepCount"], "pageSize": 1000] as [String: Value]),
+            ("query_samples", ["types": ["HeartRate"]]),
+            ("statistics", ["type": "StepCount", "interval": "week", "timeZone": "UTC"]),
+            ("statistics", ["type": "HeartRate", "timeZone": "UTC"]),
+        ] {
+            let a = try await fromExport.call(tool, arguments)
+            let b = try await fromStore.call(tool, arguments)
+            #expect(!a.isError && a.text == b.text, "\(tool) \(arguments): \(a.text.prefix(200)) vs \(b.text.prefix(200))")
+        }
+        let described = try await fromExport.json("describe")
+        let types = (described["types"] as? [[String: Any]] ?? []).compactMap { $0["type"] as? String }
+        #expect(Set(types) == [MCPHarness.steps, "HKWorkoutTypeIdentifier"])
+        let changes = try await fromExport.call("changes")
+        #expect(changes.isError && changes.text.contains("healthport import"))
     }
 }
 

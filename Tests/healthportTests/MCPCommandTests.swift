@@ -63,6 +63,9 @@ import Testing
         let result = try healthport("mcp", "--store", Self.store, "--policy", invalid.path)
         #expect(result.status == 78, "\(result.stderrText)")
         #expect(result.stdout.isEmpty)
+        // Standard input carries the protocol: the export must be a file.
+        #expect(try healthport("mcp", "-", "--policy", "p.json").status == 64)
+        #expect(try healthport("mcp", sampleZip, "--store", Self.store, "--policy", "p.json").status == 64)
     }
 }
 

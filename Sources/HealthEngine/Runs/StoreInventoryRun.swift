@@ -43,9 +43,9 @@ final class StoreInventorySink: ObjectSink {
 }
 
 extension StoreInventoryRun {
-    /// Checks that a store exists and can be read, before a long-running face (a server)
-    /// starts serving it.
-    public static func checkStore(_ path: String) throws(RunError) {
-        try RunError.wrapping { _ = try HealthStore.openForReading(at: path) }
+    /// Checks that a store or an export exists and can be opened, before a long-running face
+    /// (a server) starts serving it.
+    public static func checkInput(_ input: ObjectInput) throws(RunError) {
+        try RunError.wrapping { _ = try OpenedInput(input) }
     }
 }

@@ -19,6 +19,11 @@ extension Healthport {
                 elicitation) before the policy changes. See healthport-mcp(1).
                 """)
 
+        @Argument(
+            help: ArgumentHelp("Serve this export (zip, folder or export.xml) instead of the store.", valueName: "export"),
+            completion: .file(extensions: ["zip", "xml"]))
+        var export: String? = nil
+
         @Option(
             name: .long,
             help: ArgumentHelp(
@@ -33,9 +38,16 @@ extension Healthport {
         @Option(name: .long, help: ArgumentHelp("The consumer's name for a new policy file (default: the client's name).", valueName: "name"))
         var consumer: String? = nil
 
+        func validate() throws {
+            if export != nil && store != nil { throw ValidationError("give an export or --store, not both") }
+            if export == "-" { throw ValidationError("standard input carries the protocol: give the export as a file") }
+        }
+
         func run() throws {
             try Diagnostics().run {
-                let configuration = AssistantConfiguration(store: StoreLocation.resolve(store), policyFile: policy, consumer: consumer)
+                let input: ObjectInput = export.map { .export($0) } ?? .store(StoreLocation.resolve(store))
+                var configuration = AssistantConfiguration(input: input, policyFile: policy, consumer: consumer)
+                configuration.serverVersion = Healthport.version
                 let server = AssistantServer(configuration: configuration)
                 let outcome = Outcome()
                 let done = DispatchSemaphore(value: 0)
