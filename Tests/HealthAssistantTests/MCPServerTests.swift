@@ -311,6 +311,9 @@ enum MCPHarness {
         #expect(policy.read["HKCategoryTypeIdentifierSleepAnalysis"] == .denied)
         #expect(policy.share["HKQuantityTypeIdentifierBodyMass"] == .sharingAuthorized)
         #expect(policy.read[MCPHarness.steps] == .granted, "decided before: unchanged")
+        // Written by renaming a finished temporary file into place: nothing else is left.
+        let folder = URL(fileURLWithPath: session.policyFile).deletingLastPathComponent().path
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["assistant.json"])
         #expect(forms.all.count == 1)
         let keys = forms.all.first?.requestedSchema.properties.keys.sorted() ?? []
         #expect(keys == ["read_BodyMass", "read_SleepAnalysis", "share_BodyMass"], "only undecided types are asked")
