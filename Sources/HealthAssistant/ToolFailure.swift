@@ -19,6 +19,11 @@ struct ToolFailure: Error, Sendable {
         ToolFailure("errorInvalidArgument: '\(name)' \(expected)")
     }
 
+    static let argumentNames = [
+        ("--anchor-date", "anchorDate"), ("--unit", "unit"), ("--type", "type"), ("--tz", "timeZone"), ("--where", "predicate"),
+        ("--strict-start", "strictStartDate"), ("--strict-end", "strictEndDate"), ("--options", "options"), ("--sort", "sort"),
+    ]
+
     init(_ error: RunError) {
         var text: String
         switch error.category {
@@ -27,6 +32,8 @@ struct ToolFailure: Error, Sendable {
             text = error.message
         case .invalidRequest:
             text = error.message.hasPrefix("error") ? error.message : "errorInvalidArgument: " + error.message
+            // The engine speaks the CLI's option names; here they are arguments.
+            for (option, argument) in Self.argumentNames { text = text.replacingOccurrences(of: option, with: "'\(argument)'") }
         case .invalidConfiguration:
             text = "the policy file is not valid (the person can fix it, or decide again with healthport auth request): " + error.description
         case .cancelled:
