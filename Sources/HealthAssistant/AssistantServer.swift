@@ -86,14 +86,21 @@ public actor AssistantServer {
     }
 
     /// Gives the tool calls still in flight when the input ended up to `limit` to be answered
-    /// (a client that writes its requests and closes its end still gets its answers). A
-    /// request still waiting for the person then fails with `stop()`, and writes nothing.
-    public func finishCallsInFlight(limit: Duration = .seconds(5)) async {
+    /// (a client that writes its requests and closes its end still gets its answers): returns
+    /// once no call has been in flight for a fifth of a second. A request still waiting for
+    /// the person then fails with `stop()`, and writes nothing.
+    public func finishCallsInFlight(limit: Duration = .seconds(10)) async {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: limit)
-        while callsInFlight > 0 && clock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
+        // A request read just before the end may not have reached its handler yet: wait for a
+        // quiet spell, not only for the count to be zero.
+        var quiet = Duration.zero
+        while quiet < .milliseconds(200) && clock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(10))
+            quiet = callsInFlight == 0 ? quiet + .milliseconds(10) : .zero
+        }
         // The SDK sends an answer just after the handler returns.
-        try? await Task.sleep(for: .milliseconds(100))
+        try? await Task.sleep(for: .milliseconds(50))
     }
 
     public func stop() async {
