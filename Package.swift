@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "HealthQuery", targets: ["HealthQuery"]),
         .library(name: "HealthStore", targets: ["HealthStore"]),
         .library(name: "HealthEngine", targets: ["HealthEngine"]),
+        .library(name: "HealthAssistant", targets: ["HealthAssistant"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -22,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
     ],
     targets: [
         // libxml2 through pkg-config. Named CLibXML2, never `libxml2`: the macOS SDK ships a module
@@ -82,12 +84,23 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // The assistant interface: a Model Context Protocol server (the official Swift SDK, stdio
+        // only) whose tools call the engine's runs through the one policy gate, and whose two
+        // request tools ask the person through MCP elicitation before the policy is written.
+        .target(
+            name: "HealthAssistant",
+            dependencies: [
+                "HealthModel", "HealthQuery", "HealthOutput", "HealthStore", "HealthEngine",
+                .product(name: "MCP", package: "swift-sdk"), .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         // The command-line tool: argument parsing and one call into the engine, nothing else.
         .executableTarget(
             name: "healthport",
             dependencies: [
                 "HealthModel", "HealthExport", "HealthQuery", "HealthOutput", "HealthStore", "HealthEngine",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "HealthAssistant",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "MCP", package: "swift-sdk"),
             ]
         ),
         // Deterministic synthetic exports with known answers, for tests, SampleData and benchmarks.
@@ -118,6 +131,13 @@ let package = Package(
         .testTarget(
             name: "HealthEngineTests",
             dependencies: ["HealthEngine", "HealthModel", "HealthExport", "HealthQuery", "HealthOutput", "HealthStore", "HealthTestSupport"]
+        ),
+        .testTarget(
+            name: "HealthAssistantTests",
+            dependencies: [
+                "HealthAssistant", "HealthEngine", "HealthModel", "HealthQuery", "HealthStore", "HealthTestSupport",
+                .product(name: "MCP", package: "swift-sdk"),
+            ]
         ),
         .testTarget(
             name: "healthportTests",

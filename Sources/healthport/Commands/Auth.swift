@@ -98,12 +98,7 @@ extension Healthport.Auth {
         func run() throws {
             try Diagnostics().run {
                 let (share, read) = try requested.resolved()
-                let shouldRequest: Bool
-                if FileManager.default.fileExists(atPath: policyFile.policy) {
-                    shouldRequest = try AuthorizationPolicy.load(from: policyFile.policy).shouldRequest(share: share, read: read)
-                } else {
-                    shouldRequest = !(share.isEmpty && read.isEmpty)
-                }
+                let shouldRequest = try AuthorizationRequest.shouldRequest(policyFile: policyFile.policy, share: share, read: read)
                 FileHandle.standardOutput.write(Data((shouldRequest ? "shouldRequest\n" : "unnecessary\n").utf8))
             }
         }
@@ -142,46 +137,33 @@ extension Healthport.Auth {
         func run() throws {
             try Diagnostics().run {
                 let (share, read) = try requested.resolved()
-                try AuthorizationPolicy.validateRequest(share: share, read: read)
-                var policy: AuthorizationPolicy
-                if FileManager.default.fileExists(atPath: policyFile.policy) {
-                    policy = try AuthorizationPolicy.load(from: policyFile.policy)
-                } else {
-                    guard let consumer else {
-                        throw QueryError(.errorInvalidArgument, "\(policyFile.policy) does not exist: name the consumer with --consumer")
-                    }
-                    policy = AuthorizationPolicy(
-                        consumer: AuthorizationPolicy.Consumer(name: consumer, bundleIdentifier: bundleIdentifier))
+                var request = AuthorizationRequest(
+                    policyFile: policyFile.policy, share: share, read: read, consumer: consumer, bundleIdentifier: bundleIdentifier)
+                request.ownSources = ownSource
+                let pending = try request.prepare()
+                if !pending.asksAnything || grant || deny {
+                    try pending.recordAll(allow: grant)
+                    return
                 }
-                for source in ownSource where !policy.ownSources.contains(source) { policy.ownSources.append(source) }
-                let shareQuestions = share.filter { policy.share[$0] == nil }
-                let readQuestions = read.filter { policy.read[$0] == nil }
-                if !shareQuestions.isEmpty || !readQuestions.isEmpty {
-                    if grant || deny {
-                        for type in shareQuestions { policy.share[type] = grant ? .sharingAuthorized : .sharingDenied }
-                        for type in readQuestions { policy.read[type] = grant ? .granted : .denied }
-                    } else {
-                        guard Terminal.isInteractive else {
-                            throw QueryError(.errorInvalidArgument, "standard input is not a terminal: answer with --grant or --deny")
-                        }
-                        FileHandle.standardError.write(Data("“\(policy.consumer.name)” would like to access your health data.\n".utf8))
-                        var answers = policy
-                        for type in readQuestions {
-                            guard let yes = Terminal.ask("Allow reading \(TypeCatalogue.shortName(of: type))?") else {
-                                throw AuthorizationError(.errorUserCanceled, "the request was cancelled; the policy is unchanged")
-                            }
-                            answers.read[type] = yes ? .granted : .denied
-                        }
-                        for type in shareQuestions {
-                            guard let yes = Terminal.ask("Allow saving \(TypeCatalogue.shortName(of: type))?") else {
-                                throw AuthorizationError(.errorUserCanceled, "the request was cancelled; the policy is unchanged")
-                            }
-                            answers.share[type] = yes ? .sharingAuthorized : .sharingDenied
-                        }
-                        policy = answers
-                    }
+                guard Terminal.isInteractive else {
+                    throw QueryError(.errorInvalidArgument, "standard input is not a terminal: answer with --grant or --deny")
                 }
-                try policy.save(to: policyFile.policy)
+                FileHandle.standardError.write(Data("“\(pending.consumerName)” would like to access your health data.\n".utf8))
+                var readAnswers: [String: Bool] = [:]
+                var shareAnswers: [String: Bool] = [:]
+                for type in pending.readQuestions {
+                    guard let yes = Terminal.ask("Allow reading \(TypeCatalogue.shortName(of: type))?") else {
+                        throw AuthorizationRequest.Pending.cancelled
+                    }
+                    readAnswers[type] = yes
+                }
+                for type in pending.shareQuestions {
+                    guard let yes = Terminal.ask("Allow saving \(TypeCatalogue.shortName(of: type))?") else {
+                        throw AuthorizationRequest.Pending.cancelled
+                    }
+                    shareAnswers[type] = yes
+                }
+                try pending.record(read: readAnswers, share: shareAnswers)
             }
         }
     }
@@ -213,52 +195,33 @@ extension Healthport.Auth {
 
         func run() throws {
             try Diagnostics().run {
-                guard let identifier = try TypeNameResolver.resolve([type]).first,
-                    AuthorizationPolicy.perObjectTypes.contains(identifier)
-                else {
+                guard let identifier = try TypeNameResolver.resolve([type]).first else {
                     throw AuthorizationError(.errorInvalidArgument, "\(type) is not authorized object by object")
                 }
-                var policy = try AuthorizationPolicy.load(from: policyFile.policy)
-                var query = ObjectQuery(types: [identifier])
-                if let text = self.where { query.predicate = try PredicateParser.parse(text) }
-                let offered = try PerObjectOfferRun(export: input.export, query: query).run(cancellation: Signals.cancellation)
-                var grants = policy.perObject[identifier] ?? AuthorizationPolicy.PerObjectGrants()
-                if offered.isEmpty {
+                let request = PerObjectAuthorizationRequest(
+                    policyFile: policyFile.policy, input: .export(input.export), type: identifier,
+                    predicate: try self.where.map { try PredicateParser.parse($0) })
+                let pending = try request.prepare(cancellation: Signals.cancellation)
+                if pending.offered.isEmpty {
                     FileHandle.standardError.write(Data("healthport: no \(TypeCatalogue.shortName(of: identifier)) objects to offer\n".utf8))
                 }
-                if !(grant || deny) && !offered.isEmpty && !Terminal.isInteractive {
+                if grant || deny || pending.offered.isEmpty {
+                    try pending.recordAll(allow: grant)
+                    return
+                }
+                guard Terminal.isInteractive else {
                     throw QueryError(.errorInvalidArgument, "standard input is not a terminal: answer with --grant or --deny")
                 }
-                for object in offered {
-                    let uuid = object.uuid.uuidString
-                    let allow: Bool
-                    if grant || deny {
-                        allow = grant
-                    } else {
-                        FileHandle.standardError.write(Data((Self.describe(object) + "\n").utf8))
-                        guard let answer = Terminal.ask("Allow “\(policy.consumer.name)” to read this one?") else {
-                            throw AuthorizationError(.errorUserCanceled, "the request was cancelled; the policy is unchanged")
-                        }
-                        allow = answer
+                var answers: [ObjectUUID: Bool] = [:]
+                for object in pending.offered {
+                    FileHandle.standardError.write(Data(("  " + PerObjectAuthorizationRequest.describe(object) + "\n").utf8))
+                    guard let answer = Terminal.ask("Allow “\(pending.consumerName)” to read this one?") else {
+                        throw AuthorizationRequest.Pending.cancelled
                     }
-                    grants.granted.removeAll { $0 == uuid }
-                    grants.revokedOwn.removeAll { $0 == uuid }
-                    if allow { grants.granted.append(uuid) } else { grants.revokedOwn.append(uuid) }
+                    answers[object.uuid] = answer
                 }
-                grants.granted.sort()
-                grants.revokedOwn.sort()
-                policy.perObject[identifier] = grants
-                try policy.save(to: policyFile.policy)
+                try pending.record(answers)
             }
-        }
-
-        static func describe(_ object: HealthObject) -> String {
-            guard case .visionPrescription(let v) = object else { return object.uuid.uuidString }
-            var parts = [v.prescriptionType ?? "prescription"]
-            if let issued = v.dateIssued { parts.append("issued \(issued.iso8601.prefix(10))") }
-            if let expires = v.expirationDate { parts.append("expires \(expires.iso8601.prefix(10))") }
-            if let brand = v.brand { parts.append(brand) }
-            return "  " + parts.joined(separator: ", ") + " (\(v.uuid.uuidString))"
         }
     }
 }
