@@ -37,9 +37,11 @@ final class ParquetColumnBuffer {
     var rowCount: Int { definitionLevels.count }
     var valueCount: Int { rowCount - nullCount }
 
-    /// What the buffered values hold in memory, roughly: what the row group budget counts.
+    /// What the buffered values hold in memory: the arrays' capacities (what was allocated,
+    /// not what is used), the strings and about 48 bytes a dictionary entry for its hash table
+    /// slot and string header. The row group budget counts this.
     var memoryBytes: Int {
-        definitionLevels.count + fixedValues.count + indices.count * 4 + dictionaryBytes + dictionaryEntries.count * 48
+        definitionLevels.capacity + fixedValues.capacity + indices.capacity * 4 + dictionaryBytes + dictionaryEntries.capacity * 48
     }
 
     // MARK: Appending

@@ -24,9 +24,17 @@ struct ParquetColumnChunkWriter {
     static let dictionaryPage: Int32 = 2
 
     let compressor: ParquetPageCompressor
+    /// For uuid columns: 16 random bytes a value do not compress (zstd made them larger and
+    /// spent 5 % of a conversion trying), and the codec is a column chunk's own choice.
+    private let uncompressed = ParquetPageCompressor(.none)
+
+    init(compressor: ParquetPageCompressor) {
+        self.compressor = compressor
+    }
 
     /// Writes `column`'s chunk to `out`, whose first byte lands at file offset `offset`.
     func write(_ column: ParquetColumnBuffer, to out: OutputBuffer, at offset: Int64) throws -> ParquetColumnChunkMetadata {
+        let compressor = column.type == .uuid ? uncompressed : self.compressor
         var metadata = ParquetColumnChunkMetadata(
             name: column.name, type: column.type, codec: compressor.compression.codec, rowCount: Int64(column.rowCount),
             nullCount: Int64(column.nullCount))
@@ -40,7 +48,7 @@ struct ParquetColumnChunkWriter {
             body.reserveCapacity(column.dictionaryBytes + 4 * entryBytes.count)
             for entry in entryBytes { Self.appendPlain(entry, to: &body) }
             metadata.dictionaryPageOffset = position
-            position += try writePage(body, into: out, metadata: &metadata) { header in
+            position += try writePage(body, into: out, compressor: compressor, metadata: &metadata) { header in
                 header.field(1, i32: Self.dictionaryPage)
                 return { header in
                     header.field(7) { dictionary in  // dictionary_page_header
@@ -94,7 +102,7 @@ struct ParquetColumnChunkWriter {
                 for i in firstValue..<value { Self.appendPlain(entryBytes[Int(column.indices[i])], to: &body) }
             }
             let rows = Int32(row - firstRow)
-            position += try writePage(body, into: out, metadata: &metadata) { header in
+            position += try writePage(body, into: out, compressor: compressor, metadata: &metadata) { header in
                 header.field(1, i32: Self.dataPage)
                 return { header in
                     header.field(5) { data in  // data_page_header
@@ -130,7 +138,7 @@ struct ParquetColumnChunkWriter {
     /// Compresses `body`, writes its page header (the first field from `head`, the
     /// page-specific header from what `head` returns) and the page; returns the bytes written.
     private func writePage(
-        _ body: [UInt8], into out: OutputBuffer, metadata: inout ParquetColumnChunkMetadata,
+        _ body: [UInt8], into out: OutputBuffer, compressor: ParquetPageCompressor, metadata: inout ParquetColumnChunkMetadata,
         head: (inout ThriftCompactWriter) -> ((inout ThriftCompactWriter) -> Void)
     ) throws -> Int64 {
         let compressed = try compressor.compress(body)

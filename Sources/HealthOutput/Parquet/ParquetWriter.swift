@@ -185,7 +185,7 @@ public struct ParquetOptions: Sendable, Equatable {
     public var memoryBudget: Int
 
     public static let defaultRowGroupRows = 1 << 20
-    public static let defaultMemoryBudget = 24 << 20
+    public static let defaultMemoryBudget = 16 << 20
 
     public init(
         compression: ParquetCompression = .zstd, rowGroupRows: Int = ParquetOptions.defaultRowGroupRows,
