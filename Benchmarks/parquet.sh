@@ -37,8 +37,9 @@ parquet8=$(measure "$BIN/healthport" convert "$WORK/export-8y-d1.xml" --format p
 
 # One-year lakes, both formats, for DuckDB.
 rm -rf "$WORK/lake-parquet" "$WORK/lake-csv"
-"$BIN/healthport" convert "$file" --quiet --format parquet --partition person,type --person-id <(printf '%s,ada\n' "$file") --output "$WORK/lake-parquet" --jobs 1
-"$BIN/healthport" convert "$file" --quiet --format csv --partition person,type --person-id <(printf '%s,ada\n' "$file") --output "$WORK/lake-csv" --jobs 1
+printf '%s,ada\n' "$file" > "$WORK/persons.csv"
+"$BIN/healthport" convert "$file" --quiet --format parquet --partition person,type --person-id "$WORK/persons.csv" --output "$WORK/lake-parquet" --jobs 1
+"$BIN/healthport" convert "$file" --quiet --format csv --partition person,type --person-id "$WORK/persons.csv" --output "$WORK/lake-csv" --jobs 1
 
 "$VENV/bin/python" - "$WORK" "$parquet" "$csv" "$parquet8" "$RUNS" <<'PY'
 import json, os, sys, time

@@ -5,9 +5,10 @@ import HealthModel
 /// schema is the CSV table's, typed.
 final class ParquetTableBuffer {
     let file: ParquetFileWriter
-    private(set) var columns: [ParquetColumnBuffer] = []
+    // One thread at a time (see `ParquetColumnBuffer`): no dynamic exclusivity checks.
+    @exclusivity(unchecked) private(set) var columns: [ParquetColumnBuffer] = []
     /// Rows collected since the last row group.
-    private(set) var rowCount = 0
+    @exclusivity(unchecked) private(set) var rowCount = 0
     /// JSON cells are written here, then taken as text.
     let scratch = OutputBuffer(descriptor: -1, capacity: 1024)
 
