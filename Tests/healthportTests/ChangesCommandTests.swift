@@ -170,6 +170,39 @@ import HealthTestSupport
         #expect(try healthport("changes", pair.new, "--anchor", directory.appendingPathComponent("none.anchor").path).status == 64)
     }
 
+    /// An anchor from another export is known to be foreign only after the whole export is
+    /// read; with more additions before that than the run holds in memory (5,000), standard
+    /// output printed them before the refusal (issue 22). It is held until the stream is
+    /// complete: a refused anchor prints nothing at all.
+    @Test func aForeignAnchorPrintsNothingEvenAfterThousandsOfAdditions() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        func generate(_ name: String, days: Int, seed: UInt64) throws -> String {
+            var options = ExportGenerator.Options()
+            options.days = days
+            options.seed = seed
+            let path = directory.appendingPathComponent(name).path
+            FileManager.default.createFile(atPath: path, contents: nil)
+            _ = ExportGenerator(options: options).writeDocument(to: try FileHandle(forWritingTo: URL(fileURLWithPath: path)))
+            return path
+        }
+        let stranger = try generate("stranger.xml", days: 8, seed: 12345)
+        let big = try generate("big.xml", days: 30, seed: 777)
+        let anchor = directory.appendingPathComponent("stranger.anchor").path
+        #expect(try healthport("anchor", stranger, "-o", anchor, "-q").status == 0)
+        let everything = try healthport("changes", big, "-q")
+        #expect(everything.stdoutText.split(separator: "\n").count > 6000)
+        for format in ["ndjson", "json"] {
+            let foreign = try healthport("changes", big, "--anchor", anchor, "--format", format, "-q")
+            #expect(foreign.status == 64 && foreign.stderrText.contains("does not belong to this export"))
+            #expect(foreign.stdout.isEmpty, "\(format): \(foreign.stdout.count) bytes printed before the refusal")
+        }
+        // A good anchor still streams its changes to standard output.
+        let own = directory.appendingPathComponent("own.anchor").path
+        #expect(try healthport("anchor", stranger, "-o", own, "-q").status == 0)
+        let same = try healthport("changes", stranger, "--anchor", own, "-q")
+        #expect(same.status == 0 && same.stdoutText.contains("\"type\":\"end\""))
+    }
+
     @Test func exportsInTheWrongOrderAreAWarningNotACrash() throws {
         let pair = try Self.makePair()
         let result = try healthport("diff", pair.new, pair.old)

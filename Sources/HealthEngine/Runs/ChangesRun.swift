@@ -56,7 +56,11 @@ public struct ChangesRun: Sendable {
             throw AnchorError("\(anchorName ?? "the anchor"): the anchor was made for another query (types, predicate, dates, sources or policy)")
         }
         let reader = try ExportReader.open(export)
-        let writer = try ChangeWriter.make(format, to: OutputDestination(output), parquet: parquet)
+        let writer = try ChangeWriter.make(
+            format, to: OutputDestination(output), parquet: parquet,
+            // An anchor from another export is known only at the end: hold standard output until
+            // then, so a refused anchor prints nothing (a file output is never put in place).
+            holdingStandardOutput: base.base.count > 0)
         let tracker = ChangeTracker(anchor: base, limit: limit, keepsNewAnchor: anchorOutput != nil)
         let sink = ChangeSink(tracker: tracker, writer: writer, baseExportDate: base.baseExportDate, reporter: reporter)
         do {

@@ -16,6 +16,9 @@ public final class ChangeWriter {
     private let out: OutputBuffer?
     private let file: AtomicFile?
     private let tables: (any DeletedObjectTableWriter)?
+    /// Standard output's buffer, when the stream is held in `spool` until it is complete.
+    private let heldFor: OutputBuffer?
+    private let spool: UnsafeMutablePointer<FILE>?
     private var firstAdded = true
     private var firstDeleted = true
     private var inDeleted = false
@@ -26,6 +29,30 @@ public final class ChangeWriter {
         self.file = file
         self.out = file?.buffer ?? buffer
         self.tables = nil
+        self.heldFor = nil
+        self.spool = nil
+    }
+
+    /// Writes NDJSON or JSON to standard output (`buffer`) only once the whole stream is
+    /// written: until `finish`, it goes to an unnamed temporary file (`tmpfile(3)`: removed when
+    /// closed, even by a crash), so a run that fails at the end (an anchor that turns out not to
+    /// belong to the export) prints nothing, as a file output is never put in place.
+    ///
+    /// - Throws: `OutputError.cannotCreate` when no temporary file can be made.
+    public init(format: Format, holdingUntilComplete buffer: OutputBuffer) throws {
+        guard let spool = tmpfile() else {
+            throw OutputError(.cannotCreate, "cannot make a temporary file: \(String(cString: strerror(errno)))")
+        }
+        self.format = format
+        self.file = nil
+        self.out = OutputBuffer(descriptor: fileno(spool))
+        self.tables = nil
+        self.heldFor = buffer
+        self.spool = spool
+    }
+
+    deinit {
+        if let spool { fclose(spool) }
     }
 
     /// Writes tables into a folder (`CSVWriter`, `ParquetWriter`).
@@ -34,6 +61,8 @@ public final class ChangeWriter {
         out = nil
         file = nil
         self.tables = tables
+        heldFor = nil
+        spool = nil
     }
 
     public func begin(_ header: ExportHeader) throws {
@@ -165,7 +194,29 @@ public final class ChangeWriter {
             try tables?.finish()
             return
         }
-        if let file { try file.commit() } else { try out?.flush() }
+        if let file {
+            try file.commit()
+        } else if let heldFor, let spool, let out {
+            try out.flush()
+            try Self.copy(spool, to: heldFor)
+        } else {
+            try out?.flush()
+        }
+    }
+
+    /// Copies the held stream to standard output.
+    private static func copy(_ spool: UnsafeMutablePointer<FILE>, to destination: OutputBuffer) throws {
+        let descriptor = fileno(spool)
+        guard lseek(descriptor, 0, SEEK_SET) == 0 else { throw OutputError(.ioError, "cannot read back the held changes") }
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { throw OutputError(.ioError, "cannot read back the held changes") }
+            if n == 0 { break }
+            try chunk.withUnsafeBytes { try destination.appendRecords(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+        }
+        try destination.flush()
     }
 
     public func abandon() {

@@ -2,13 +2,20 @@ extension ChangeWriter {
     /// The change writer for a format and a destination: NDJSON or JSON to a file or standard
     /// output, CSV or Parquet tables into a folder.
     ///
+    /// - Parameter holdingStandardOutput: NDJSON or JSON for standard output is held in a
+    ///   temporary file until the stream is complete (`ChangeWriter.init(format:holdingUntilComplete:)`).
     /// - Throws: `OutputError.invalidRequest` for tables to standard output or `.export`;
     ///   `OutputError.cannotCreate`.
     public static func make(
-        _ format: ObjectFormat, to destination: OutputDestination, parquet: ParquetOptions = .fromEnvironment()
+        _ format: ObjectFormat, to destination: OutputDestination, parquet: ParquetOptions = .fromEnvironment(),
+        holdingStandardOutput: Bool = false
     ) throws -> ChangeWriter {
         switch format {
         case .ndjson, .json:
+            if holdingStandardOutput && destination == .standardOutput {
+                return try ChangeWriter(
+                    format: format == .json ? .json : .ndjson, holdingUntilComplete: OutputDestination.standardOutputBuffer())
+            }
             let opened = try destination.open()
             return ChangeWriter(format: format == .json ? .json : .ndjson, buffer: opened.buffer, file: opened.file)
         case .csv:
