@@ -31,4 +31,29 @@ import HealthTestSupport
         #expect(result.status == 0, "\(result.stderrText)")
         #expect(result.stdout == expected)
     }
+
+    /// A file name that is not UTF-8 would be decoded lossily (U+FFFD) and name another file:
+    /// refused with status 64 before anything is read or written (issue 22).
+    @Test func aFileNameThatIsNotUTF8IsRefusedNotReplaced() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let script = """
+            set -e
+            cd '\(directory.path)'
+            input=$(printf 'in\\377.zip'); output=$(printf 'out\\377.ndjson')
+            cp '\(sampleZip)' "$input"
+            printf 'keep' > "$(printf 'out\\357\\277\\275.ndjson')"
+            status=0; '\(healthportBinary.path)' convert "$input" --output out.ndjson -q || status=$?
+            echo "input $status"
+            status=0; '\(healthportBinary.path)' convert '\(sampleZip)' --output "$output" -q || status=$?
+            echo "output $status"
+            """
+        let result = try CommandRunner.run(URL(fileURLWithPath: "/bin/bash"), ["-c", script])
+        #expect(result.stdoutText == "input 64\noutput 64\n", "\(result.stdoutText) \(result.stderrText)")
+        #expect(result.stderrText.contains("not valid UTF-8"))
+        // Nothing written: not the lossy name (whose file was kept), not the requested one.
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(!names.contains("out.ndjson"))
+        #expect(try String(contentsOf: directory.appendingPathComponent("out\u{FFFD}.ndjson"), encoding: .utf8) == "keep")
+        #expect(names.count == 2, "\(names)")
+    }
 }
