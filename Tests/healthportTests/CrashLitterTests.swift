@@ -84,4 +84,20 @@ import HealthTestSupport
             #expect(staged.isEmpty, "\(staged)")
         }
     }
+
+    /// Past the file size limit (`ulimit -f`, RLIMIT_FSIZE) the kernel sent SIGXFSZ and killed
+    /// healthport mid-write (status 153), leaving a CSV folder's staging behind; writes now fail
+    /// with EFBIG and every output kind ends as on a full disk: status 74, nothing left.
+    @Test(arguments: [
+        "--format ndjson --output out.ndjson", "--format csv --output tables", "--format parquet --output parquet",
+        "--format parquet --type HeartRate --output hr.parquet", "--format export --output export.zip",
+    ])
+    func theFileSizeLimitEndsARunCleanly(output: String) throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let script = "cd '\(directory.path)' && ulimit -f 40 && exec '\(healthportBinary.path)' convert '\(sampleZip)' \(output) -q"
+        let result = try CommandRunner.run(URL(fileURLWithPath: "/bin/bash"), ["-c", script])
+        #expect(result.status == 74, "\(output): \(result.status) \(result.stderrText)")
+        #expect(result.stderrText.contains("File too large"), "\(output): \(result.stderrText)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty, "\(output)")
+    }
 }

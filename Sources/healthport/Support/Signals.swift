@@ -26,6 +26,9 @@ enum Signals {
     static func install() {
         guard state.installOnce() else { return }
         signal(SIGPIPE, SIG_IGN)
+        // Past RLIMIT_FSIZE (`ulimit -f`), a write fails with EFBIG instead of the kernel killing
+        // the process: the run then ends as on a full disk (status 74), its temporaries removed.
+        signal(SIGXFSZ, SIG_IGN)
         for number in handled {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
