@@ -69,14 +69,18 @@ mkdir -p "$WORK/one"
 "$HEALTHPORT" query SampleData/export.zip --quiet --type StepCount --start 2024-01-05 --format parquet --output "$WORK/one/steps.parquet"
 "$HEALTHPORT" query SampleData/export.zip --quiet --type StepCount --start 2024-01-05 > "$WORK/one/steps.ndjson"
 "$HEALTHPORT" convert SampleData/export.zip --quiet --type HeartRate > "$WORK/one/hr.ndjson"
+"$HEALTHPORT" convert SampleData/export.zip --quiet --type HeartRate --start 2099-01-01 --format parquet --output "$WORK/one/none.parquet"
 status=0
 "$HEALTHPORT" convert SampleData/export.zip --quiet --format parquet --output "$WORK/one/all.parquet" 2>/dev/null || status=$?
 [ "$status" = 64 ] && [ ! -e "$WORK/one/all.parquet" ] && echo "ok   several types into one .parquet file: refused (64), nothing written" \
     || fail "several types into one .parquet file: status $status"
 
 # Changes between two exports: the added tables and deleted.parquet.
+# (export-older holds a subset of export: 783 added one way, 783 deleted the other.)
 "$HEALTHPORT" diff SampleData/export-older.zip SampleData/export.zip --quiet --format parquet --output "$WORK/delta"
 "$HEALTHPORT" diff SampleData/export-older.zip SampleData/export.zip --quiet | tail -n 1 > "$WORK/delta.end"
+"$HEALTHPORT" diff SampleData/export.zip SampleData/export-older.zip --quiet --format parquet --output "$WORK/delta-back"
+"$HEALTHPORT" diff SampleData/export.zip SampleData/export-older.zip --quiet | tail -n 1 > "$WORK/delta-back.end"
 
 # A lake of three exports, and one with small row groups for the statistics.
 "$HEALTHPORT" convert "$WORK"/exports/*.zip --quiet --format parquet --partition person,type --jobs 2 --output "$WORK/lake"
@@ -103,14 +107,19 @@ hr = pq.read_table(work + "/one/hr.parquet")
 hr_json = ndjson(work + "/one/hr.ndjson")
 check("hr.parquet: one table, the NDJSON's uuids", sorted(str(u).upper() for u in hr.column("uuid").to_pylist()), sorted(o["uuid"] for o in hr_json))
 check("hr.parquet: the NDJSON's values", sorted(hr.column("quantity_value").to_pylist()), sorted(o["quantity"]["value"] for o in hr_json))
+none = pq.read_table(work + "/one/none.parquet")
+check("an empty selection: no rows, the table's columns", (none.num_rows, none.schema.names), (0, hr.schema.names))
+check("an empty selection: DuckDB reads it", duckdb.sql("select count(*) from '%s'" % (work + "/one/none.parquet")).fetchall()[0][0], 0)
 steps = pq.read_table(work + "/one/steps.parquet")
 steps_json = ndjson(work + "/one/steps.ndjson")
 check("query --start into steps.parquet: the NDJSON's rows", steps.num_rows, len(steps_json))
 check("query --start: no row before the window", min(steps.column("startDate").to_pylist()) >= datetime(2024, 1, 5, tzinfo=timezone.utc) - __import__("datetime").timedelta(hours=14), True)
 
 end = json.loads(open(work + "/delta.end").read())
-deleted = pq.read_table(work + "/delta/deleted.parquet") if os.path.exists(work + "/delta/deleted.parquet") else None
-check("diff: deleted.parquet rows = NDJSON's deleted", deleted.num_rows if deleted is not None else 0, end["deleted"])
+back = json.loads(open(work + "/delta-back.end").read())
+deleted = pq.read_table(work + "/delta-back/deleted.parquet")
+check("diff back: deleted.parquet rows = NDJSON's deleted", (deleted.num_rows, back["deleted"] > 0), (back["deleted"], True))
+check("diff back: deleted.parquet's columns", deleted.schema.names, ["uuid", "sampleType"])
 added = sum(pq.read_metadata(work + "/delta/" + n).num_rows for n in os.listdir(work + "/delta")
             if n.endswith(".parquet") and n not in ("deleted.parquet", "export.parquet") and not n.startswith(("workout-", "instantaneous-", "audiogram-")))
 check("diff: rows of the added tables = NDJSON's added", added, end["added"])

@@ -107,7 +107,8 @@ public struct ConversionRun: Sendable {
                 return data
             },
             additionalFiles: { try Self.additionalArchiveFiles(reader: reader, executor: executor, reporter: reporter) })
-        return try ObjectWriterFactory.make(format, to: OutputDestination(output), csvLayout: .folderOfTables, archive: archive, parquet: parquet)
+        return try ObjectWriterFactory.make(format, to: OutputDestination(output), csvLayout: .folderOfTables, archive: archive, parquet: parquet,
+            selectedType: query.types?.count == 1 ? query.types?.first : nil)
     }
 
     /// What an export archive carries besides the side files its objects name: the ECG files

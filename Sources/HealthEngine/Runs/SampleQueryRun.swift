@@ -53,7 +53,8 @@ public struct SampleQueryRun: Sendable {
             throw QueryError(
                 .errorInvalidArgument, "query writes export.xml; make an export archive with healthport convert --format export --output X.zip")
         }
-        let writer = try ObjectWriterFactory.make(format, to: OutputDestination(output), csvLayout: .singleTable, parquet: parquet).writer
+        let writer = try ObjectWriterFactory.make(format, to: OutputDestination(output), csvLayout: .singleTable, parquet: parquet,
+            selectedType: query.types?.count == 1 ? query.types?.first : nil).writer
         let sink = SortingLimitingSink(
             writer: writer, sorter: sortDescriptors.isEmpty ? nil : ExternalSorter(sortDescriptors: sortDescriptors, limit: limit),
             limit: limit)

@@ -47,11 +47,13 @@ public enum ObjectWriterFactory {
     ///     export.xml.
     ///   - parquet: how Parquet files are written. A Parquet path ending in `.parquet` is one
     ///     table's file, any other path a folder of tables.
+    ///   - selectedType: the one type selected, if one is: an empty `.parquet` file still has
+    ///     its columns.
     /// - Throws: `OutputError.cannotCreate` when the destination cannot be created;
     ///   `OutputError.invalidRequest` for Parquet to standard output.
     public static func make(
         _ format: ObjectFormat, to destination: OutputDestination, csvLayout: CSVLayout, archive: ArchiveContents? = nil,
-        parquet: ParquetOptions = .fromEnvironment()
+        parquet: ParquetOptions = .fromEnvironment(), selectedType: String? = nil
     ) throws -> Made {
         switch (format, destination) {
         case (.ndjson, .standardOutput):
@@ -72,7 +74,11 @@ public enum ObjectWriterFactory {
         case (.parquet, .standardOutput):
             throw OutputError(.invalidRequest, ParquetWriter.notOnStandardOutput)
         case (.parquet, .path(let path)):
-            if ParquetWriter.isSingleFile(path) { return .whole(ParquetWriter(file: try AtomicFile(destination: path), options: parquet)) }
+            if ParquetWriter.isSingleFile(path) {
+                let writer = ParquetWriter(file: try AtomicFile(destination: path), options: parquet)
+                writer.selectedType = selectedType
+                return .whole(writer)
+            }
             return .whole(try ParquetWriter(folder: path, options: parquet))
         case (.export, .standardOutput):
             return .whole(ExportXMLWriter(buffer: OutputDestination.standardOutputBuffer()))

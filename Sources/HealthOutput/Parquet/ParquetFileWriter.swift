@@ -42,6 +42,11 @@ final class ParquetFileWriter {
         rowCount += Int64(rows)
     }
 
+    /// Declares the file's columns when no row group did (a table with no rows).
+    func declareColumns(_ buffers: [ParquetColumnBuffer]) {
+        if columns.isEmpty { columns = buffers.map { ($0.name, $0.type) } }
+    }
+
     /// Writes the footer; the caller then commits the file.
     func finish() throws {
         var footer = ThriftCompactWriter()

@@ -11,6 +11,8 @@ final class ParquetTableBuffer {
     @exclusivity(unchecked) private(set) var rowCount = 0
     /// JSON cells are written here, then taken as text.
     let scratch = OutputBuffer(descriptor: -1, capacity: 1024)
+    /// Rows only declare the columns (an empty table's schema): no value is kept.
+    var declaresColumnsOnly = false
 
     init(file: ParquetFileWriter) {
         self.file = file
@@ -31,7 +33,7 @@ final class ParquetTableBuffer {
     /// Ends the row being built.
     @inline(__always)
     func endRow() {
-        rowCount += 1
+        if !declaresColumnsOnly { rowCount += 1 }
     }
 
     /// Writes the collected rows as a row group.
@@ -41,9 +43,10 @@ final class ParquetTableBuffer {
         rowCount = 0
     }
 
-    /// Writes the last row group and the footer.
+    /// Writes the last row group and the footer (with the columns even when no row came).
     func finish() throws {
         try flushRowGroup()
+        file.declareColumns(columns)
         try file.finish()
     }
 }
@@ -59,32 +62,33 @@ struct ParquetRow: TableRowBuilder {
         self.table = table
     }
 
+    /// The column at the next index; `nil` when the row only declares its columns.
     @inline(__always)
-    private mutating func next(_ name: String, _ type: ParquetColumnType) -> ParquetColumnBuffer {
+    private mutating func next(_ name: String, _ type: ParquetColumnType) -> ParquetColumnBuffer? {
         let column = table.column(index, name, type)
         index += 1
-        return column
+        return table.declaresColumnsOnly ? nil : column
     }
 
     mutating func string(_ column: String, _ value: String?) {
-        let buffer = next(column, .string)
+        guard let buffer = next(column, .string) else { return }
         if let value { buffer.append(string: value) } else { buffer.appendNull() }
     }
 
     mutating func number(_ column: String, _ value: ExportNumber?) {
-        let buffer = next(column, .double)
+        guard let buffer = next(column, .double) else { return }
         if let value { buffer.append(double: value.value) } else { buffer.appendNull() }
     }
 
     mutating func int(_ column: String, _ value: Int?) {
-        let buffer = next(column, .int64)
+        guard let buffer = next(column, .int64) else { return }
         if let value { buffer.append(int64: Int64(value)) } else { buffer.appendNull() }
     }
 
     mutating func date(_ column: String, _ value: ExportTimestamp?) {
-        let instant = next(column, .timestamp)
-        let offset = table.column(index, column + "_utcOffset", .utcOffset)
-        index += 1
+        let instantColumn = next(column, .timestamp)
+        let offsetColumn = next(column + "_utcOffset", .utcOffset)
+        guard let instant = instantColumn, let offset = offsetColumn else { return }
         if let value {
             instant.append(int64: value.secondsSince1970 &* 1_000_000)
             offset.append(int32: value.utcOffsetSeconds)
@@ -95,12 +99,12 @@ struct ParquetRow: TableRowBuilder {
     }
 
     mutating func uuid(_ column: String, _ value: ObjectUUID?) {
-        let buffer = next(column, .uuid)
+        guard let buffer = next(column, .uuid) else { return }
         if let value { buffer.append(uuid: value) } else { buffer.appendNull() }
     }
 
     mutating func json(_ column: String, _ body: ((inout JSONEmitter) -> Void)?) {
-        let buffer = next(column, .json)
+        guard let buffer = next(column, .json) else { return }
         guard let body else {
             buffer.appendNull()
             return

@@ -145,7 +145,8 @@ public final class ParquetWriter: ObjectWriter, TableSink {
             case .folder(let staging):
                 try staging.publish()
             case .file(let file):
-                // Nothing selected: still a Parquet file, so a reader opens it (as no rows).
+                // Nothing selected: still a Parquet file, so a reader opens it (as no rows),
+                // with the selected type's columns where they are known.
                 if singleTable == nil { try writeEmptyFile(to: file.buffer) }
                 try file.commit()
             }
@@ -167,11 +168,31 @@ public final class ParquetWriter: ObjectWriter, TableSink {
         }
     }
 
-    /// A file with no table (an empty selection): a valid Parquet file with no columns and no
-    /// rows, which readers open as an empty table.
+    /// The one type a single file holds (`--type`): when nothing is selected, the file still
+    /// has that type's columns, so engines read it as an empty table of the right shape.
+    public var selectedType: String? = nil
+
+    /// A file with no rows (an empty selection): the selected quantity or category type's
+    /// columns, declared by its table's row function over a placeholder sample; for other types
+    /// a file with no columns (which pyarrow reads and DuckDB refuses).
     private func writeEmptyFile(to out: OutputBuffer) throws {
-        let file = ParquetFileWriter(out: out, compressor: compressor)
-        try file.finish()
+        let buffer = ParquetTableBuffer(file: ParquetFileWriter(out: out, compressor: compressor))
+        if let type = selectedType.map(ObjectType.init(recordType:)) {
+            let instant = ExportTimestamp(secondsSince1970: 0, utcOffsetSeconds: 0)
+            let sample = SampleAttributes(
+                sampleType: type, sourceRevision: SourceRevision(source: Source(name: "")), startDate: instant, endDate: instant)
+            buffer.declaresColumnsOnly = true
+            var row = ParquetRow(buffer)
+            switch type.kind {
+            case .quantity:
+                TableRows.quantitySample(QuantitySample(sample: sample, quantity: Quantity(value: ExportNumber(0), unit: "")), into: &row)
+            case .category:
+                TableRows.categorySample(CategorySample(sample: sample, value: CategoryValue(rawValue: 0, name: nil)), into: &row)
+            default:
+                break
+            }
+        }
+        try buffer.finish()
     }
 }
 
