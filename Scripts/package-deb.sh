@@ -62,7 +62,10 @@ export SOURCE_DATE_EPOCH
 echo "== release build, Swift runtime linked statically ($scratch)" >&2
 # -z now (with the -z relro the linker already applies): the GOT is read-only before main
 # runs, as Debian's hardening flags make it (lintian: hardening-no-bindnow). A link flag only.
-build=(swift build -c release --static-swift-stdlib --scratch-path "$scratch" -Xlinker -z -Xlinker now)
+# -lcurl: the MCP SDK imports FoundationNetworking (its HTTP transport; healthport's server speaks
+# over stdio only), whose static library calls libcurl, loaded from Debian's libcurl4
+# (libcurl4-openssl-dev to build).
+build=(swift build -c release --static-swift-stdlib --scratch-path "$scratch" -Xlinker -z -Xlinker now -Xlinker -lcurl)
 "${build[@]}" --product healthport >&2
 built="$("${build[@]}" --show-bin-path)/healthport"
 
