@@ -10,7 +10,7 @@ struct Healthport: ParsableCommand {
 
     static let configuration = CommandConfiguration(
         commandName: "healthport",
-        abstract: "Stream Apple Health exports into HealthKit-shaped JSON, NDJSON and CSV.",
+        abstract: "Stream Apple Health exports into HealthKit-shaped JSON, NDJSON, CSV and Parquet.",
         discussion: """
             Reads export.zip as the Health app writes it, the unzipped folder, a bare export.xml, \
             or - for standard input. Data goes to standard output, diagnostics to standard error. \

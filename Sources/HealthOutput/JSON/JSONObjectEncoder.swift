@@ -85,7 +85,7 @@ enum JSONObjectEncoder {
 
 /// Facts about healthport's output formats.
 public enum HealthOutputFormat {
-    /// The version of the JSON, NDJSON and CSV schemas. Bumped on any incompatible change.
+    /// The version of the JSON, NDJSON, CSV and Parquet schemas. Bumped on any incompatible change.
     public static let version = 1
 }
 
