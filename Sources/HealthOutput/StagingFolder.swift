@@ -20,6 +20,9 @@ public final class StagingFolder {
     /// Whether the writer created `destination` for this output: abandoned, the staging folder
     /// then removes it too if it is empty, so a failed or cancelled run leaves no empty folder.
     private let createdDestination: Bool
+    /// Whether the staging folder is the destination's sibling, to be exchanged with it whole
+    /// (`FolderExchange`) rather than emptied into it file by file.
+    private let besideDestination: Bool
 
     /// Creates the staging folder inside `destination`, which must exist.
     ///
@@ -27,14 +30,38 @@ public final class StagingFolder {
     public init(in destination: String, createdDestination: Bool = false) throws {
         self.destination = destination
         self.createdDestination = createdDestination
+        self.besideDestination = false
+        path = try Self.makeFolder(in: destination, reportedAs: destination)
+    }
+
+    /// Creates the staging folder beside `destination` (in its parent), so that `publish` can
+    /// exchange the two whole; inside it when the parent is not writable.
+    private init(beside destination: String) throws {
+        self.destination = destination
+        self.createdDestination = false
+        let parent = (destination as NSString).deletingLastPathComponent
+        // What a killed run staged inside the folder (before it existed as an output) goes too.
         StaleTemporaries.removeStale(in: destination)
-        // The owner's process id in the name: a later run removes the folder if this one died.
-        var template = Array("\(destination)/\(Self.namePrefix)\(getpid())-XXXXXX".utf8CString)
+        if FolderExchange.isAvailable, let beside = try? Self.makeFolder(in: parent.isEmpty ? "." : parent, reportedAs: destination) {
+            path = beside
+            besideDestination = true
+        } else {
+            path = try Self.makeFolder(in: destination, reportedAs: destination)
+            besideDestination = false
+        }
+    }
+
+    /// A new private folder in `folder`, its name carrying this process's id (a later run
+    /// removes it if this one died), registered with `TemporaryFiles`.
+    private static func makeFolder(in folder: String, reportedAs destination: String) throws -> String {
+        StaleTemporaries.removeStale(in: folder)
+        var template = Array("\(folder)/\(Self.namePrefix)\(getpid())-XXXXXX".utf8CString)
         guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
             throw OutputError(.cannotCreate, "cannot write in the folder: \(String(cString: strerror(errno)))", path: destination)
         }
-        path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         TemporaryFiles.shared.register(path)
+        return path
     }
 
     /// The staging folder of a folder output (CSV or Parquet tables): `folder` is created
@@ -57,7 +84,9 @@ public final class StagingFolder {
                 throw OutputError(.cannotCreate, "cannot create the folder", path: folder)
             }
         }
-        return try StagingFolder(in: folder, createdDestination: created)
+        // A folder that held a previous output changes as a whole: staged beside it and
+        // exchanged with it, so no reader, crash or signal ever sees old and new tables mixed.
+        return created ? try StagingFolder(in: folder, createdDestination: true) : try StagingFolder(beside: folder)
     }
 
     deinit {
@@ -89,6 +118,20 @@ public final class StagingFolder {
             close(file.descriptor)
         }
         files.removeAll()
+        if besideDestination {
+            do {
+                if try FolderExchange.exchange(staged: path, names: Set(names), with: destination) {
+                    // The previous output is now at the staging path.
+                    try? FileManager.default.removeItem(atPath: path)
+                    TemporaryFiles.shared.unregister(path)
+                    finished = true
+                    return
+                }
+            } catch {
+                abandon()
+                throw error
+            }
+        }
         for name in names where rename(path + "/" + name, destination + "/" + name) != 0 {
             let message = String(cString: strerror(errno))
             abandon()

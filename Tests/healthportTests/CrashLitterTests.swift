@@ -66,7 +66,10 @@ import HealthTestSupport
                 kill(process.processIdentifier, SIGKILL)
                 process.waitUntilExit()
             }
-            let names = try FileManager.default.contentsOfDirectory(atPath: output.path).filter { $0.hasPrefix(".") }
+            // A folder output that existed is staged beside it (to be exchanged whole): a killed
+            // run's staging folder is left there, for the next run to remove. Nothing else.
+            let names = try FileManager.default.contentsOfDirectory(atPath: output.path)
+                .filter { $0.hasPrefix(".") && !$0.hasPrefix(".healthport-staging-") }
             #expect(names.isEmpty, "round \(index): \(names)")
             #expect(try String(contentsOf: file, encoding: .utf8) == "previous\n" || (try? JSONSerialization.jsonObject(with: Data(contentsOf: file))) != nil)
         }
@@ -74,6 +77,8 @@ import HealthTestSupport
         #expect(try healthport("convert", sampleZip, "--format", "csv", "--output", tables.path, "-q").status == 0)
         let hidden = try FileManager.default.contentsOfDirectory(atPath: tables.path).filter { $0.hasPrefix(".") }
         #expect(hidden.isEmpty, "\(hidden)")
+        let beside = try FileManager.default.contentsOfDirectory(atPath: output.path).filter { $0.hasPrefix(".") }
+        #expect(beside.isEmpty, "\(beside)")
         // A killed Parquet file never appears half-written: only a complete one, ending in PAR1.
         if let bytes = FileManager.default.contents(atPath: parquetFile.path) {
             #expect(bytes.suffix(4) == Data("PAR1".utf8) && bytes.prefix(4) == Data("PAR1".utf8))
@@ -99,5 +104,41 @@ import HealthTestSupport
         #expect(result.status == 74, "\(output): \(result.status) \(result.stderrText)")
         #expect(result.stderrText.contains("File too large"), "\(output): \(result.stderrText)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty, "\(output)")
+    }
+
+    /// A folder that held a previous output changes as a whole (issue 22: SIGTERM or kill -9
+    /// during the last step left old and new tables mixed, one missing): the new tables are
+    /// staged beside it and the two folders exchanged in one step (Linux), the person's own
+    /// files carried over. A folder holding a subfolder is published file by file, as before.
+    @Test func aFolderOutputIsReplacedWholeAndKeepsOtherFiles() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let tables = directory.appendingPathComponent("tables")
+        try FileManager.default.createDirectory(at: tables, withIntermediateDirectories: true)
+        try Data("my notes".utf8).write(to: tables.appendingPathComponent("notes.txt"))
+        try Data("stale".utf8).write(to: tables.appendingPathComponent("StepCount.csv"))
+        var before = stat()
+        #expect(stat(tables.path, &before) == 0)
+        #expect(try healthport("convert", sampleZip, "--format", "csv", "--output", tables.path, "-q").status == 0)
+        var after = stat()
+        #expect(stat(tables.path, &after) == 0)
+        #if os(Linux)
+        // (Compared across one run only: the file system may reuse the freed inode next time.)
+        #expect(before.st_ino != after.st_ino, "the folder was exchanged, not filled file by file")
+        #endif
+        #expect(try healthport("convert", sampleZip, "--format", "parquet", "--output", tables.path, "-q").status == 0)
+        #expect(try String(contentsOf: tables.appendingPathComponent("notes.txt"), encoding: .utf8) == "my notes")
+        let steps = try String(contentsOf: tables.appendingPathComponent("StepCount.csv"), encoding: .utf8)
+        #expect(steps.hasPrefix("uuid,sampleType,startDate"))
+        let names = try FileManager.default.contentsOfDirectory(atPath: tables.path)
+        #expect(names.contains("StepCount.parquet") && names.contains("HeartRate.csv") && names.contains("notes.txt"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["tables"])
+        // A subfolder cannot be carried over by a link: published file by file, nothing lost.
+        try FileManager.default.createDirectory(at: tables.appendingPathComponent("mine"), withIntermediateDirectories: true)
+        #expect(stat(tables.path, &before) == 0)
+        #expect(try healthport("convert", sampleZip, "--format", "csv", "--output", tables.path, "-q").status == 0)
+        #expect(stat(tables.path, &after) == 0)
+        #expect(before.st_ino == after.st_ino)
+        #expect(FileManager.default.fileExists(atPath: tables.appendingPathComponent("mine").path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["tables"])
     }
 }
