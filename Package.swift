@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "HealthQuery", targets: ["HealthQuery"]),
         .library(name: "HealthStore", targets: ["HealthStore"]),
         .library(name: "HealthEngine", targets: ["HealthEngine"]),
+        .library(name: "HealthKitPort", targets: ["HealthKitPort"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -82,6 +83,13 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // HealthKit's own Swift API (`HKHealthStore`, `HKSampleQueryDescriptor`, …) over exports and
+        // stores: a thin layer whose every call is one of the engine's runs, so HealthKit code
+        // runs on Linux against a person's real data with one changed line (the store's opening).
+        .target(
+            name: "HealthKitPort",
+            dependencies: ["HealthModel", "HealthQuery", "HealthEngine"]
+        ),
         // The command-line tool: argument parsing and one call into the engine, nothing else.
         .executableTarget(
             name: "healthport",
@@ -118,6 +126,10 @@ let package = Package(
         .testTarget(
             name: "HealthEngineTests",
             dependencies: ["HealthEngine", "HealthModel", "HealthExport", "HealthQuery", "HealthOutput", "HealthStore", "HealthTestSupport"]
+        ),
+        .testTarget(
+            name: "HealthKitPortTests",
+            dependencies: ["HealthKitPort", "HealthEngine", "HealthModel", "HealthQuery", "HealthTestSupport"]
         ),
         .testTarget(
             name: "healthportTests",

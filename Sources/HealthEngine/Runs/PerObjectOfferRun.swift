@@ -6,14 +6,19 @@ import HealthQuery
 /// request offers the person, one by one, as HealthKit's sheet does (`healthport auth
 /// request-per-object`). The owner reads here, so no policy applies.
 public struct PerObjectOfferRun: Sendable {
-    public var export: String
+    /// An export or the store.
+    public var input: ObjectInput
     /// One type, and optionally a predicate over it.
     public var query: ObjectQuery
     /// At most this many are offered.
     public static let offerLimit = 10_000
 
     public init(export: String, query: ObjectQuery) {
-        self.export = export
+        self.init(input: .export(export), query: query)
+    }
+
+    public init(input: ObjectInput, query: ObjectQuery) {
+        self.input = input
         self.query = query
     }
 
@@ -22,8 +27,13 @@ public struct PerObjectOfferRun: Sendable {
             let executor = QueryExecutor(query)
             try executor.validate()
             let sink = OfferedObjects()
-            let read = GatedExportRead(reader: try ExportReader.open(export), executor: executor, reporter: .silent, cancellation: cancellation)
-            _ = try read.run(into: sink)
+            switch try OpenedInput(input) {
+            case .export(let reader):
+                let read = GatedExportRead(reader: reader, executor: executor, reporter: .silent, cancellation: cancellation)
+                _ = try read.run(into: sink)
+            case .store(let store):
+                try store.read(query: executor, into: sink, isCancelled: cancellation?.check)
+            }
             return sink.objects
         }
     }

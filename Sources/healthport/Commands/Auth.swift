@@ -142,47 +142,37 @@ extension Healthport.Auth {
         func run() throws {
             try Diagnostics().run {
                 let (share, read) = try requested.resolved()
-                try AuthorizationPolicy.validateRequest(share: share, read: read)
-                var policy: AuthorizationPolicy
-                if FileManager.default.fileExists(atPath: policyFile.policy) {
-                    policy = try AuthorizationPolicy.load(from: policyFile.policy)
-                } else {
-                    guard let consumer else {
-                        throw QueryError(.errorInvalidArgument, "\(policyFile.policy) does not exist: name the consumer with --consumer")
-                    }
-                    policy = AuthorizationPolicy(
-                        consumer: AuthorizationPolicy.Consumer(name: consumer, bundleIdentifier: bundleIdentifier))
-                }
-                for source in ownSource where !policy.ownSources.contains(source) { policy.ownSources.append(source) }
-                let shareQuestions = share.filter { policy.share[$0] == nil }
-                let readQuestions = read.filter { policy.read[$0] == nil }
-                if !shareQuestions.isEmpty || !readQuestions.isEmpty {
+                let request = AuthorizationRequestRun(
+                    policyFile: policyFile.policy, share: share, read: read,
+                    newConsumer: consumer.map { AuthorizationPolicy.Consumer(name: $0, bundleIdentifier: bundleIdentifier) },
+                    ownSources: ownSource)
+                try request.run { sheet in
                     if grant || deny {
-                        for type in shareQuestions { policy.share[type] = grant ? .sharingAuthorized : .sharingDenied }
-                        for type in readQuestions { policy.read[type] = grant ? .granted : .denied }
-                    } else {
-                        guard Terminal.isInteractive else {
-                            throw QueryError(.errorInvalidArgument, "standard input is not a terminal: answer with --grant or --deny")
-                        }
-                        FileHandle.standardError.write(Data("“\(policy.consumer.name)” would like to access your health data.\n".utf8))
-                        var answers = policy
-                        for type in readQuestions {
-                            guard let yes = Terminal.ask("Allow reading \(TypeCatalogue.shortName(of: type))?") else {
-                                throw AuthorizationError(.errorUserCanceled, "the request was cancelled; the policy is unchanged")
-                            }
-                            answers.read[type] = yes ? .granted : .denied
-                        }
-                        for type in shareQuestions {
-                            guard let yes = Terminal.ask("Allow saving \(TypeCatalogue.shortName(of: type))?") else {
-                                throw AuthorizationError(.errorUserCanceled, "the request was cancelled; the policy is unchanged")
-                            }
-                            answers.share[type] = yes ? .sharingAuthorized : .sharingDenied
-                        }
-                        policy = answers
+                        return AuthorizationRequestRun.Answers(
+                            read: Dictionary(sheet.read.map { ($0, grant) }, uniquingKeysWith: { first, _ in first }),
+                            share: Dictionary(sheet.share.map { ($0, grant) }, uniquingKeysWith: { first, _ in first }))
                     }
+                    return try Self.askOnTerminal(sheet)
                 }
-                try policy.save(to: policyFile.policy)
             }
+        }
+
+        /// The terminal sheet: one question per undecided type, reads first; `nil` on a cancel.
+        static func askOnTerminal(_ sheet: AuthorizationRequestRun.Sheet) throws -> AuthorizationRequestRun.Answers? {
+            guard Terminal.isInteractive else {
+                throw QueryError(.errorInvalidArgument, "standard input is not a terminal: answer with --grant or --deny")
+            }
+            FileHandle.standardError.write(Data("“\(sheet.consumer.name)” would like to access your health data.\n".utf8))
+            var answers = AuthorizationRequestRun.Answers()
+            for type in sheet.read {
+                guard let yes = Terminal.ask("Allow reading \(TypeCatalogue.shortName(of: type))?") else { return nil }
+                answers.read[type] = yes
+            }
+            for type in sheet.share {
+                guard let yes = Terminal.ask("Allow saving \(TypeCatalogue.shortName(of: type))?") else { return nil }
+                answers.share[type] = yes
+            }
+            return answers
         }
     }
 
@@ -218,37 +208,28 @@ extension Healthport.Auth {
                 else {
                     throw AuthorizationError(.errorInvalidArgument, "\(type) is not authorized object by object")
                 }
-                var policy = try AuthorizationPolicy.load(from: policyFile.policy)
                 var query = ObjectQuery(types: [identifier])
                 if let text = self.where { query.predicate = try PredicateParser.parse(text) }
-                let offered = try PerObjectOfferRun(export: input.export, query: query).run(cancellation: Signals.cancellation)
-                var grants = policy.perObject[identifier] ?? AuthorizationPolicy.PerObjectGrants()
-                if offered.isEmpty {
-                    FileHandle.standardError.write(Data("healthport: no \(TypeCatalogue.shortName(of: identifier)) objects to offer\n".utf8))
-                }
-                if !(grant || deny) && !offered.isEmpty && !Terminal.isInteractive {
-                    throw QueryError(.errorInvalidArgument, "standard input is not a terminal: answer with --grant or --deny")
-                }
-                for object in offered {
-                    let uuid = object.uuid.uuidString
-                    let allow: Bool
-                    if grant || deny {
-                        allow = grant
-                    } else {
-                        FileHandle.standardError.write(Data((Self.describe(object) + "\n").utf8))
-                        guard let answer = Terminal.ask("Allow “\(policy.consumer.name)” to read this one?") else {
-                            throw AuthorizationError(.errorUserCanceled, "the request was cancelled; the policy is unchanged")
-                        }
-                        allow = answer
+                let request = PerObjectRequestRun(policyFile: policyFile.policy, input: .export(input.export), type: identifier, query: query)
+                try request.run(cancellation: Signals.cancellation) { sheet in
+                    if sheet.objects.isEmpty {
+                        FileHandle.standardError.write(Data("healthport: no \(TypeCatalogue.shortName(of: identifier)) objects to offer\n".utf8))
+                        return [:]
                     }
-                    grants.granted.removeAll { $0 == uuid }
-                    grants.revokedOwn.removeAll { $0 == uuid }
-                    if allow { grants.granted.append(uuid) } else { grants.revokedOwn.append(uuid) }
+                    if grant || deny {
+                        return Dictionary(sheet.objects.map { ($0.uuid, grant) }, uniquingKeysWith: { first, _ in first })
+                    }
+                    guard Terminal.isInteractive else {
+                        throw QueryError(.errorInvalidArgument, "standard input is not a terminal: answer with --grant or --deny")
+                    }
+                    var answers: [ObjectUUID: Bool] = [:]
+                    for object in sheet.objects {
+                        FileHandle.standardError.write(Data((Self.describe(object) + "\n").utf8))
+                        guard let answer = Terminal.ask("Allow “\(sheet.consumer.name)” to read this one?") else { return nil }
+                        answers[object.uuid] = answer
+                    }
+                    return answers
                 }
-                grants.granted.sort()
-                grants.revokedOwn.sort()
-                policy.perObject[identifier] = grants
-                try policy.save(to: policyFile.policy)
             }
         }
 
