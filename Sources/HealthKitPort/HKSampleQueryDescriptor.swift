@@ -18,7 +18,8 @@ import HealthQuery
 public struct HKSampleQueryDescriptor<Sample: HKSample>: Sendable {
     public var predicates: [HKSamplePredicate<Sample>]
     public var sortDescriptors: [SortDescriptor<Sample>]
-    /// At most this many samples; `nil` returns every match.
+    /// At most this many samples; `nil` (or 0, HealthKit's `HKObjectQueryNoLimit`) returns
+    /// every match.
     public var limit: Int?
 
     public init(predicates: [HKSamplePredicate<Sample>], sortDescriptors: [SortDescriptor<Sample>], limit: Int? = nil) {
@@ -34,7 +35,9 @@ public struct HKSampleQueryDescriptor<Sample: HKSample>: Sendable {
     ///   decided; `errorDatabaseInaccessible` for an unreadable input.
     public func result(for healthStore: HKHealthStore) async throws -> [Sample] {
         if let limit, limit < 0 { throw HKError(.errorInvalidArgument, "limit must not be negative") }
-        if limit == 0 || predicates.isEmpty { return [] }
+        if predicates.isEmpty { return [] }
+        // HealthKit's HKObjectQueryNoLimit is 0.
+        let limit = self.limit == 0 ? nil : self.limit
         let engineSort = try Self.engineSortDescriptors(sortDescriptors)
         // One run when every entry shares its predicate (the types are ORed), else one per
         // predicate, merged and sorted here.
