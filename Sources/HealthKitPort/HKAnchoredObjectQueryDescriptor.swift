@@ -26,12 +26,15 @@ import HealthQuery
 /// (`healthport import export.zip`), and over an export they fail with `errorInvalidArgument`.
 /// Entries of `predicates` must share one predicate (or none).
 public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: Sendable {
+    /// The types (and the one shared predicate) to follow; a change matches when it matches any entry.
     public var predicates: [HKSamplePredicate<Sample>]
     /// What was seen; `nil` reads every matching sample.
     public var anchor: HKQueryAnchor?
     /// At most this many changes per result (added and deleted together); `nil` is all.
     public var limit: Int?
 
+    /// A descriptor reading the changes after `anchor` (`nil`: every matching sample), at most
+    /// `limit` per result (`nil` or 0: all).
     public init(predicates: [HKSamplePredicate<Sample>], anchor: HKQueryAnchor?, limit: Int? = nil) {
         self.predicates = predicates
         self.anchor = anchor
@@ -40,7 +43,9 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: Sendable {
 
     /// One batch of changes (HealthKit: `HKAnchoredObjectQueryDescriptor.Result`).
     public struct Result: Sendable {
+        /// The samples added since the anchor, in change order, as the policy lets them through.
         public let addedSamples: [Sample]
+        /// The objects deleted since the anchor (an import that no longer holds them).
         public let deletedObjects: [HKDeletedObject]
         /// Pass it to the next query; it covers the last change returned.
         public let newAnchor: HKQueryAnchor
@@ -68,10 +73,13 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: Sendable {
 
     /// The elements of `results(for:)`.
     public struct Results: AsyncSequence, Sendable {
+        /// One batch of changes.
         public typealias Element = Result
         let descriptor: HKAnchoredObjectQueryDescriptor
         let store: HKHealthStore
 
+        /// Starts following the store: each iterator follows it on its own engine thread, which
+        /// stops when the iteration ends or its task is cancelled.
         public func makeAsyncIterator() -> AsyncIterator {
             let descriptor = self.descriptor, store = self.store
             let stream = AsyncThrowingStream<Result, any Error> { continuation in
@@ -94,9 +102,11 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: Sendable {
             return AsyncIterator(base: stream.makeAsyncIterator())
         }
 
+        /// Yields batches as they are read from the store.
         public struct AsyncIterator: AsyncIteratorProtocol {
             var base: AsyncThrowingStream<Result, any Error>.AsyncIterator
 
+            /// The next batch; waits for an import when the store has nothing new.
             public mutating func next() async throws -> Result? {
                 try await base.next()
             }

@@ -21,16 +21,22 @@ public protocol HKAuthorizationPresenter: Sendable {
 
 /// What a request sheet asks: the consumer's name and the undecided types, each in request order.
 public struct HKAuthorizationRequest: Sendable {
+    /// The consumer's name, as the policy file records it.
     public let consumer: String
+    /// Types to read that were never decided, in request order.
     public let read: [HKObjectType]
+    /// Types to save that were never decided, in request order.
     public let share: [HKSampleType]
 }
 
 /// The person's answers: the types allowed. A type asked and not listed is denied.
 public struct HKAuthorizationResponse: Sendable {
+    /// The types the person allows the consumer to read.
     public var allowedRead: Set<HKObjectType>
+    /// The types the person allows the consumer to save.
     public var allowedShare: Set<HKSampleType>
 
+    /// Answers allowing these types (and denying every other type asked).
     public init(allowedRead: Set<HKObjectType> = [], allowedShare: Set<HKSampleType> = []) {
         self.allowedRead = allowedRead
         self.allowedShare = allowedShare
@@ -39,16 +45,21 @@ public struct HKAuthorizationResponse: Sendable {
 
 /// What a per-object sheet offers: the consumer and the matching objects (possibly none).
 public struct HKPerObjectAuthorizationRequest: Sendable {
+    /// The consumer's name, as the policy file records it.
     public let consumer: String
+    /// The per-object type (vision prescriptions).
     public let objectType: HKObjectType
+    /// The matching samples, in the input's order (the owner's view: all of them).
     public let samples: [HKSample]
 }
 
 /// The answers per object: `true` allows reading it, `false` revokes it; an object not
 /// answered keeps its earlier decision.
 public struct HKPerObjectAuthorizationResponse: Sendable {
+    /// Per sample uuid: `true` allows reading it, `false` does not.
     public var decisions: [UUID: Bool]
 
+    /// Answers per sample uuid.
     public init(decisions: [UUID: Bool]) {
         self.decisions = decisions
     }

@@ -27,14 +27,18 @@ public struct HKError: Error, Sendable, Hashable, CustomStringConvertible, Local
         case errorNoData = 11
     }
 
+    /// HealthKit's code.
     public let code: Code
+    /// healthport's explanation (which file, which type), for people; match on `code`.
     public let message: String
 
+    /// An error with a code and an explanation.
     public init(_ code: Code, _ message: String = "") {
         self.code = code
         self.message = message
     }
 
+    /// The codes as `HKError` members, so that `catch HKError.errorUserCanceled` reads as in HealthKit.
     public static let errorHealthDataUnavailable = Code.errorHealthDataUnavailable
     public static let errorInvalidArgument = Code.errorInvalidArgument
     public static let errorAuthorizationDenied = Code.errorAuthorizationDenied
@@ -46,7 +50,9 @@ public struct HKError: Error, Sendable, Hashable, CustomStringConvertible, Local
     /// HealthKit's error domain.
     public static let errorDomain = "com.apple.healthkit"
 
+    /// `errorUserCanceled (7): the request was cancelled; …`.
     public var description: String { "\(code) (\(code.rawValue))" + (message.isEmpty ? "" : ": \(message)") }
+    /// The description, so `localizedDescription` names the code and the reason.
     public var errorDescription: String? { description }
 }
 

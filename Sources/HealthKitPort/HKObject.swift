@@ -96,8 +96,11 @@ public final class HKSource: NSObject, @unchecked Sendable {
 
 /// A source at a version (HealthKit: `HKSourceRevision`).
 public final class HKSourceRevision: NSObject, @unchecked Sendable {
+    /// The source (its name as exported).
     public let source: HKSource
+    /// The source's version (`sourceVersion` in the export).
     public let version: String?
+    /// Not exported: always `nil` for exported data.
     public let productType: String?
 
     init(_ revision: SourceRevision) {
@@ -111,6 +114,7 @@ public final class HKSourceRevision: NSObject, @unchecked Sendable {
 /// The hardware that generated data (HealthKit: `HKDevice`), parsed from the export's device
 /// description (never its object address).
 public final class HKDevice: NSObject, @unchecked Sendable {
+    /// The device fields HealthKit defines, each `nil` when the export does not print it.
     public let name: String?
     public let manufacturer: String?
     public let model: String?

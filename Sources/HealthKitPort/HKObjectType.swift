@@ -72,6 +72,7 @@ public class HKSampleType: HKObjectType, @unchecked Sendable {}
 
 /// A quantity type (HealthKit: `HKQuantityType`): `HKQuantityType(.stepCount)`.
 public final class HKQuantityType: HKSampleType, @unchecked Sendable {
+    /// The quantity type with this identifier (HealthKit: `HKQuantityType(_:)`).
     public init(_ identifier: HKQuantityTypeIdentifier) {
         super.init(identifier: identifier.rawValue)
     }
@@ -86,6 +87,7 @@ public final class HKQuantityType: HKSampleType, @unchecked Sendable {
 
 /// A category type (HealthKit: `HKCategoryType`): `HKCategoryType(.sleepAnalysis)`.
 public final class HKCategoryType: HKSampleType, @unchecked Sendable {
+    /// The category type with this identifier (HealthKit: `HKCategoryType(_:)`).
     public init(_ identifier: HKCategoryTypeIdentifier) {
         super.init(identifier: identifier.rawValue)
     }

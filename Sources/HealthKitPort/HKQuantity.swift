@@ -9,6 +9,7 @@ public final class HKQuantity: NSObject, @unchecked Sendable {
     let value: Double
     let unit: HKUnit
 
+    /// A quantity of `value` in `unit`.
     public init(unit: HKUnit, doubleValue value: Double) {
         self.unit = unit
         self.value = value

@@ -34,10 +34,14 @@ public class HKQuery: NSObject, @unchecked Sendable {
 
 /// HealthKit's `HKQueryOptions` for date predicates.
 public struct HKQueryOptions: OptionSet, Sendable {
+    /// The options' bits (HealthKit's).
     public let rawValue: UInt
+    /// Options from their bits.
     public init(rawValue: UInt) { self.rawValue = rawValue }
 
+    /// The sample's start must lie in the window.
     public static let strictStartDate = HKQueryOptions(rawValue: 1 << 0)
+    /// The sample's end must lie in the window.
     public static let strictEndDate = HKQueryOptions(rawValue: 1 << 1)
 }
 

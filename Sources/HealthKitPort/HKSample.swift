@@ -8,6 +8,7 @@ public class HKSample: HKObject, @unchecked Sendable {
     public let startDate: Date
     /// When it ends; equal to `startDate` for an instant.
     public let endDate: Date
+    /// The sample's type, of the type's class (`HKQuantityType`, …).
     public let sampleType: HKSampleType
 
     override init(_ object: HealthObject) {
@@ -25,6 +26,7 @@ public class HKSample: HKObject, @unchecked Sendable {
 
 /// A numeric sample (HealthKit: `HKQuantitySample`): steps, heart rate, body mass.
 public final class HKQuantitySample: HKSample, @unchecked Sendable {
+    /// The value and unit as exported.
     public let quantity: HKQuantity
     /// Individual quantities represented: always 1 in exports (series are not exported).
     public let count: Int
@@ -35,6 +37,7 @@ public final class HKQuantitySample: HKSample, @unchecked Sendable {
         super.init(object)
     }
 
+    /// The sample's quantity type.
     public var quantityType: HKQuantityType {
         sampleType as? HKQuantityType ?? HKQuantityType(HKQuantityTypeIdentifier(rawValue: sampleType.identifier))
     }
@@ -51,6 +54,7 @@ public final class HKCategorySample: HKSample, @unchecked Sendable {
         super.init(object)
     }
 
+    /// The sample's category type.
     public var categoryType: HKCategoryType {
         sampleType as? HKCategoryType ?? HKCategoryType(HKCategoryTypeIdentifier(rawValue: sampleType.identifier))
     }
@@ -73,6 +77,7 @@ public final class HKCorrelation: HKSample, @unchecked Sendable {
         super.init(object)
     }
 
+    /// The correlation's type.
     public var correlationType: HKCorrelationType {
         sampleType as? HKCorrelationType ?? HKCorrelationType(identifier: sampleType.identifier)
     }
@@ -84,7 +89,9 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
     public let workoutActivityType: HKWorkoutActivityType
     /// The duration in seconds (the export's, else end − start).
     public let duration: TimeInterval
+    /// The distance: the export's total, else the workout's distance statistic.
     public let totalDistance: HKQuantity?
+    /// The active energy: the export's total, else the workout's energy statistic.
     public let totalEnergyBurned: HKQuantity?
 
     init(_ object: HealthObject, _ workout: Workout) {
@@ -106,9 +113,12 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
 
 /// HealthKit's workout activity type, by raw value (`HKWorkoutActivityType`); `.other` is 3000.
 public struct HKWorkoutActivityType: RawRepresentable, Hashable, Sendable {
+    /// HealthKit's raw value.
     public let rawValue: UInt
+    /// The activity type with this raw value.
     public init?(rawValue: UInt) { self.rawValue = rawValue }
 
+    /// A few common activity types; any raw value is accepted.
     public static let running = HKWorkoutActivityType(rawValue: 37)!
     public static let walking = HKWorkoutActivityType(rawValue: 52)!
     public static let cycling = HKWorkoutActivityType(rawValue: 13)!
@@ -124,7 +134,9 @@ public struct HKWorkoutActivityType: RawRepresentable, Hashable, Sendable {
 public final class HKVisionPrescription: HKSample, @unchecked Sendable {
     /// Glasses (1) or contacts (2), when the export's spelling is recognized.
     public let prescriptionType: HKVisionPrescriptionType
+    /// When the prescription was issued (also its `startDate`).
     public let dateIssued: Date
+    /// When it expires, if exported (also its `endDate`).
     public let expirationDate: Date?
 
     init(_ object: HealthObject, _ prescription: VisionPrescription) {
@@ -150,6 +162,7 @@ public enum HKVisionPrescriptionType: UInt, Sendable {
 /// An object deleted from the store (HealthKit: `HKDeletedObject`): its uuid only (and no
 /// metadata: the store keeps none for a deletion).
 public final class HKDeletedObject: NSObject, @unchecked Sendable {
+    /// The deleted object's uuid, and no metadata.
     public let uuid: UUID
     public let metadata: [String: Any]?
 

@@ -24,24 +24,28 @@ extension HKSamplePredicate where Sample == HKSample {
 }
 
 extension HKSamplePredicate where Sample == HKQuantitySample {
+    /// Quantity samples of `type`, optionally narrowed by `predicate`.
     public static func quantitySample(type: HKQuantityType, predicate: NSPredicate? = nil) -> HKSamplePredicate<HKQuantitySample> {
         HKSamplePredicate(type: type, predicate: predicate)
     }
 }
 
 extension HKSamplePredicate where Sample == HKCategorySample {
+    /// Category samples of `type`, optionally narrowed by `predicate`.
     public static func categorySample(type: HKCategoryType, predicate: NSPredicate? = nil) -> HKSamplePredicate<HKCategorySample> {
         HKSamplePredicate(type: type, predicate: predicate)
     }
 }
 
 extension HKSamplePredicate where Sample == HKCorrelation {
+    /// Correlations of `type` (blood pressure, food), optionally narrowed by `predicate`.
     public static func correlation(type: HKCorrelationType, predicate: NSPredicate? = nil) -> HKSamplePredicate<HKCorrelation> {
         HKSamplePredicate(type: type, predicate: predicate)
     }
 }
 
 extension HKSamplePredicate where Sample == HKWorkout {
+    /// Workouts, optionally narrowed by `predicate`.
     public static func workout(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKWorkout> {
         HKSamplePredicate(type: HKObjectType.workoutType(), predicate: predicate)
     }

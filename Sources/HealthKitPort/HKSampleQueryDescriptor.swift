@@ -16,12 +16,15 @@ import HealthQuery
 /// result in memory. Without sort descriptors the order is the input's (document order for an
 /// export, change order for a store).
 public struct HKSampleQueryDescriptor<Sample: HKSample>: Sendable {
+    /// The entries; a sample matches when it matches any of them.
     public var predicates: [HKSamplePredicate<Sample>]
+    /// The order of the result; empty keeps the input's order.
     public var sortDescriptors: [SortDescriptor<Sample>]
     /// At most this many samples; `nil` (or 0, HealthKit's `HKObjectQueryNoLimit`) returns
     /// every match.
     public var limit: Int?
 
+    /// A descriptor for the samples matching any entry of `predicates`, sorted, at most `limit`.
     public init(predicates: [HKSamplePredicate<Sample>], sortDescriptors: [SortDescriptor<Sample>], limit: Int? = nil) {
         self.predicates = predicates
         self.sortDescriptors = sortDescriptors

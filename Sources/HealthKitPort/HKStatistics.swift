@@ -5,9 +5,12 @@ import HealthQuery
 /// distance), averages, minima and maxima for discrete ones (heart rate); asking a type for an
 /// option its aggregation style does not allow is `errorInvalidArgument`, as in HealthKit.
 public struct HKStatisticsOptions: OptionSet, Sendable, Hashable {
+    /// The options' bits (HealthKit's).
     public let rawValue: UInt
+    /// Options from their bits.
     public init(rawValue: UInt) { self.rawValue = rawValue }
 
+    /// HealthKit's options, with HealthKit's bits.
     public static let separateBySource = HKStatisticsOptions(rawValue: 1 << 0)
     public static let discreteAverage = HKStatisticsOptions(rawValue: 1 << 1)
     public static let discreteMin = HKStatisticsOptions(rawValue: 1 << 2)
@@ -27,7 +30,9 @@ public struct HKStatisticsOptions: OptionSet, Sendable, Hashable {
 /// in `count/min`); convert with `doubleValue(for:)`. A statistic not asked for, or over no
 /// samples, is `nil`.
 public final class HKStatistics: NSObject, @unchecked Sendable {
+    /// The type the statistics summarize.
     public let quantityType: HKQuantityType
+    /// The interval (closed at its start, open at its end).
     public let startDate: Date
     public let endDate: Date
     /// The sources with samples in the interval, with `.separateBySource`; else `nil`.
@@ -49,18 +54,26 @@ public final class HKStatistics: NSObject, @unchecked Sendable {
 
     private func quantity(_ value: Double?) -> HKQuantity? { value.map { HKQuantity(unit: unit, doubleValue: $0) } }
 
+    /// The merged sum (cumulative types).
     public func sumQuantity() -> HKQuantity? { quantity(values.sum) }
+    /// The average (discrete types).
     public func averageQuantity() -> HKQuantity? { quantity(values.average) }
+    /// The minimum (discrete types).
     public func minimumQuantity() -> HKQuantity? { quantity(values.minimum) }
+    /// The maximum (discrete types).
     public func maximumQuantity() -> HKQuantity? { quantity(values.maximum) }
+    /// The value of the sample that ends last.
     public func mostRecentQuantity() -> HKQuantity? { quantity(values.mostRecent) }
     /// The time covered by the samples (the union of their intervals), in seconds.
     public func duration() -> HKQuantity? { values.duration.map { HKQuantity(unit: .second(), doubleValue: $0) } }
 
     /// The source's own sum, with `.separateBySource`.
     public func sumQuantity(for source: HKSource) -> HKQuantity? { quantity(bySource[source.name]?.sum) }
+    /// The source's own average, with `.separateBySource`.
     public func averageQuantity(for source: HKSource) -> HKQuantity? { quantity(bySource[source.name]?.average) }
+    /// The source's own minimum, with `.separateBySource`.
     public func minimumQuantity(for source: HKSource) -> HKQuantity? { quantity(bySource[source.name]?.minimum) }
+    /// The source's own maximum, with `.separateBySource`.
     public func maximumQuantity(for source: HKSource) -> HKQuantity? { quantity(bySource[source.name]?.maximum) }
 }
 

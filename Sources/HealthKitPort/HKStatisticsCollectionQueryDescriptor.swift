@@ -12,11 +12,16 @@ import HealthQuery
 /// name most often (their `HKTimeZone` metadata), else the export's UTC offset — not the
 /// machine's zone, which says nothing about the person (HealthKit uses the phone's calendar).
 public struct HKStatisticsCollectionQueryDescriptor: Sendable {
+    /// The one quantity type (and an optional predicate) to summarize.
     public var predicate: HKSamplePredicate<HKQuantitySample>
+    /// What to compute; empty asks for the type's defaults (a sum, or average, minimum, maximum).
     public var options: HKStatisticsOptions
+    /// An instant the intervals align with.
     public var anchorDate: Date
+    /// Each interval's length: one calendar unit and a count.
     public var intervalComponents: DateComponents
 
+    /// A descriptor for statistics of `predicate`'s samples per `intervalComponents`, aligned with `anchorDate`.
     public init(predicate: HKSamplePredicate<HKQuantitySample>, options: HKStatisticsOptions, anchorDate: Date, intervalComponents: DateComponents) {
         self.predicate = predicate
         self.options = options

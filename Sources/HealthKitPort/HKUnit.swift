@@ -53,36 +53,66 @@ public final class HKUnit: NSObject, @unchecked Sendable {
         text.contains(where: { "/.*·^".contains($0) }) ? "(\(text))" : text
     }
 
+    // HealthKit's unit factories, each the unit of the string it names (`kilocalorie()` is `kcal`,
+    // `gramUnit(with: .kilo)` is `kg`), with HealthKit's definitions.
+
+    /// `count`.
     public class func count() -> HKUnit { HKUnit(from: "count") }
+    /// `%`.
     public class func percent() -> HKUnit { HKUnit(from: "%") }
+    /// `s`.
     public class func second() -> HKUnit { HKUnit(from: "s") }
+    /// `min`.
     public class func minute() -> HKUnit { HKUnit(from: "min") }
+    /// `hr`.
     public class func hour() -> HKUnit { HKUnit(from: "hr") }
+    /// `d`.
     public class func day() -> HKUnit { HKUnit(from: "d") }
+    /// `m`.
     public class func meter() -> HKUnit { HKUnit(from: "m") }
+    /// The unit with a metric prefix: `"m"` prefixed.
     public class func meterUnit(with prefix: HKMetricPrefix) -> HKUnit { HKUnit(from: prefix.symbol + "m") }
+    /// `mi`.
     public class func mile() -> HKUnit { HKUnit(from: "mi") }
+    /// `ft`.
     public class func foot() -> HKUnit { HKUnit(from: "ft") }
+    /// `in`.
     public class func inch() -> HKUnit { HKUnit(from: "in") }
+    /// `yd`.
     public class func yard() -> HKUnit { HKUnit(from: "yd") }
+    /// `g`.
     public class func gram() -> HKUnit { HKUnit(from: "g") }
+    /// The unit with a metric prefix: `"g"` prefixed.
     public class func gramUnit(with prefix: HKMetricPrefix) -> HKUnit { HKUnit(from: prefix.symbol + "g") }
+    /// `lb`.
     public class func pound() -> HKUnit { HKUnit(from: "lb") }
+    /// `oz`.
     public class func ounce() -> HKUnit { HKUnit(from: "oz") }
+    /// `L`.
     public class func liter() -> HKUnit { HKUnit(from: "L") }
+    /// The unit with a metric prefix: `"L"` prefixed.
     public class func literUnit(with prefix: HKMetricPrefix) -> HKUnit { HKUnit(from: prefix.symbol + "L") }
+    /// `kcal`.
     public class func kilocalorie() -> HKUnit { HKUnit(from: "kcal") }
+    /// `Cal`.
     public class func largeCalorie() -> HKUnit { HKUnit(from: "Cal") }
+    /// `J`.
     public class func joule() -> HKUnit { HKUnit(from: "J") }
+    /// The unit with a metric prefix: `"J"` prefixed.
     public class func jouleUnit(with prefix: HKMetricPrefix) -> HKUnit { HKUnit(from: prefix.symbol + "J") }
+    /// `degC`.
     public class func degreeCelsius() -> HKUnit { HKUnit(from: "degC") }
+    /// `degF`.
     public class func degreeFahrenheit() -> HKUnit { HKUnit(from: "degF") }
+    /// `mmHg`.
     public class func millimeterOfMercury() -> HKUnit { HKUnit(from: "mmHg") }
+    /// `dBASPL`.
     public class func decibelAWeightedSoundPressureLevel() -> HKUnit { HKUnit(from: "dBASPL") }
 }
 
 /// A metric prefix (HealthKit: `HKMetricPrefix`).
 public enum HKMetricPrefix: Int, Sendable {
+    // HealthKit's raw values.
     case none = 0, pico, nano, micro, milli, centi, deci, deca, hecto, kilo, mega, giga, tera, femto
 
     var symbol: String {
