@@ -141,3 +141,21 @@ actor Updates {
         #expect(counts.count >= count)
     }
 }
+
+/// Read denial is invisible to anchored queries too: a denied type's changes are absent, with
+/// no error, while a granted type's arrive.
+@Suite struct AnchoredQueryPolicyTests {
+    @Test func aDeniedTypeHasNoChanges() async throws {
+        let policy = try AuthorizationTests.policyFile([
+            "HKQuantityTypeIdentifierHeartRate": .denied, "HKQuantityTypeIdentifierStepCount": .granted,
+        ])
+        let store = try HKHealthStore(opening: Reference.store(), policy: policy)
+        let heartRates = try await HKAnchoredObjectQueryDescriptor(predicates: [.quantitySample(type: HKQuantityType(.heartRate))], anchor: nil)
+            .result(for: store)
+        #expect(heartRates.addedSamples.isEmpty)
+        #expect(heartRates.deletedObjects.isEmpty)
+        let steps = try await HKAnchoredObjectQueryDescriptor(predicates: [.quantitySample(type: HKQuantityType(.stepCount))], anchor: nil)
+            .result(for: store)
+        #expect(steps.addedSamples.count == 336)
+    }
+}

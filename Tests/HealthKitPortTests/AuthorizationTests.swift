@@ -226,3 +226,20 @@ import Testing
         #expect(presenter.offered.count == 2)
     }
 }
+
+/// A denied per-object offer reaches the policy file as `auth request-per-object --deny` writes it.
+@Suite struct PerObjectDenialTests {
+    @Test func aDeniedOfferMatchesTheCommandLinesFile() async throws {
+        let viaSwift = try AuthorizationTests.policyFile(["HKQuantityTypeIdentifierStepCount": .granted])
+        let viaRun = try AuthorizationTests.policyFile(["HKQuantityTypeIdentifierStepCount": .granted])
+        let store = try HKHealthStore(opening: Reference.export, policy: viaSwift, presenter: ScriptedPresenter(.denyAll))
+        try await store.requestPerObjectReadAuthorization(for: .visionPrescriptionType(), predicate: nil)
+        // What `healthport auth request-per-object --type VisionPrescription --deny` does.
+        try PerObjectRequestRun(policyFile: viaRun.path, input: .export(Reference.export.path), type: "HKVisionPrescriptionTypeIdentifier")
+            .run { sheet in Dictionary(sheet.objects.map { ($0.uuid, false) }, uniquingKeysWith: { a, _ in a }) }
+        #expect(try Data(contentsOf: viaSwift) == Data(contentsOf: viaRun))
+        let saved = try AuthorizationPolicy.load(from: viaSwift.path)
+        #expect(saved.perObject["HKVisionPrescriptionTypeIdentifier"]?.revokedOwn.count == 1)
+        #expect(try await HKSampleQueryDescriptor(predicates: [.visionPrescription()], sortDescriptors: []).result(for: store).isEmpty)
+    }
+}
