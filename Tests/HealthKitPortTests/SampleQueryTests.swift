@@ -96,6 +96,20 @@ import Testing
         #expect(fromExport.contains { $0 is HKWorkout })
     }
 
+    /// The unzipped folder and its `export.xml` open like the zip, with the same answers.
+    @Test func aFolderAndABareExportXMLOpenLikeTheZip() async throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let unzip = try CommandRunner.run(URL(fileURLWithPath: "/usr/bin/unzip"), ["-q", Reference.export.path, "-d", folder.path])
+        try #require(unzip.status == 0)
+        let root = folder.appendingPathComponent("apple_health_export")
+        let descriptor = HKSampleQueryDescriptor(
+            predicates: [.quantitySample(type: HKQuantityType(.stepCount))], sortDescriptors: [SortDescriptor(\.endDate, order: .reverse)], limit: 20)
+        let fromZip = try await descriptor.result(for: HKHealthStore(opening: Reference.export)).map(\.uuid)
+        #expect(fromZip.count == 20)
+        #expect(try await descriptor.result(for: HKHealthStore(opening: root)).map(\.uuid) == fromZip)
+        #expect(try await descriptor.result(for: HKHealthStore(opening: root.appendingPathComponent("export.xml"))).map(\.uuid) == fromZip)
+    }
+
     @Test func unitsConvertAsHealthKitsDo() {
         let mass = HKQuantity(unit: .gramUnit(with: .kilo), doubleValue: 70)
         #expect(mass.doubleValue(for: .gram()) == 70_000)
