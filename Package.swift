@@ -132,7 +132,8 @@ let package = Package(
         ),
         .testTarget(
             name: "HealthKitPortTests",
-            dependencies: ["HealthKitPort", "HealthEngine", "HealthModel", "HealthQuery", "HealthTestSupport"]
+            // `healthport` itself: one test imports from another process while a query follows the store.
+            dependencies: ["HealthKitPort", "HealthEngine", "HealthModel", "HealthQuery", "HealthTestSupport", "healthport"]
         ),
         .testTarget(
             name: "healthportTests",
