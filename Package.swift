@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "HealthStore", targets: ["HealthStore"]),
         .library(name: "HealthEngine", targets: ["HealthEngine"]),
         .library(name: "HealthAssistant", targets: ["HealthAssistant"]),
+        .library(name: "HealthKitPort", targets: ["HealthKitPort"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -94,6 +95,16 @@ let package = Package(
                 .product(name: "MCP", package: "swift-sdk"), .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // HealthKit's own Swift API (`HKHealthStore`, `HKSampleQueryDescriptor`, …) over exports and
+        // stores: a thin layer whose every call is one of the engine's runs, so HealthKit code
+        // runs on Linux against a person's real data with one changed line (the store's opening).
+        .target(
+            name: "HealthKitPort",
+            dependencies: ["HealthModel", "HealthQuery", "HealthEngine"]
+        ),
+        // The code of Apple's HealthKit documentation, unchanged but for its import and the store's
+        // opening, run against an export or a store (`swift run healthkitport-seeds EXPORT`).
+        .executableTarget(name: "healthkitport-seeds", dependencies: ["HealthKitPort"], path: "Examples/HealthKitPortSeeds"),
         // The command-line tool: argument parsing and one call into the engine, nothing else.
         .executableTarget(
             name: "healthport",
@@ -138,6 +149,11 @@ let package = Package(
                 "HealthAssistant", "HealthEngine", "HealthModel", "HealthQuery", "HealthStore", "HealthTestSupport",
                 .product(name: "MCP", package: "swift-sdk"),
             ]
+        ),
+        .testTarget(
+            name: "HealthKitPortTests",
+            // `healthport` itself: one test imports from another process while a query follows the store.
+            dependencies: ["HealthKitPort", "HealthEngine", "HealthModel", "HealthQuery", "HealthTestSupport", "healthport"]
         ),
         .testTarget(
             name: "healthportTests",

@@ -14,16 +14,25 @@ public struct PerObjectAuthorizationRequest: Sendable {
     public var input: ObjectInput
     /// A per-object type's identifier.
     public var type: String
-    /// Offer only the objects matching this predicate.
-    public var predicate: QueryPredicate?
+    /// Offer only the objects this query admits (its types are `type`): a predicate, a date
+    /// window (HealthKit's `predicate` argument).
+    public var query: ObjectQuery
     /// The consumer's name, needed when the policy file does not exist yet.
     public var consumer: String?
 
     public init(policyFile: String, input: ObjectInput, type: String, predicate: QueryPredicate? = nil, consumer: String? = nil) {
+        var query = ObjectQuery(types: [type])
+        query.predicate = predicate
+        self.init(policyFile: policyFile, input: input, type: type, query: query, consumer: consumer)
+    }
+
+    public init(policyFile: String, input: ObjectInput, type: String, query: ObjectQuery, consumer: String? = nil) {
         self.policyFile = policyFile
         self.input = input
         self.type = type
-        self.predicate = predicate
+        var query = query
+        query.types = [type]
+        self.query = query
         self.consumer = consumer
     }
 
@@ -92,8 +101,6 @@ public struct PerObjectAuthorizationRequest: Sendable {
             } else {
                 policy = try AuthorizationPolicy.load(from: policyFile)
             }
-            var query = ObjectQuery(types: [type])
-            query.predicate = predicate
             let offered = try PerObjectOfferRun(input: input, query: query).run(cancellation: cancellation)
             return Pending(policyFile: policyFile, policy: policy, type: type, offered: offered)
         }

@@ -43,7 +43,6 @@ public struct SampleQueryRun: Sendable {
 
     private func execute(reporter: RunReporter, cancellation: RunCancellation?) throws -> Summary {
         let context = try RunContext(query: query, reporter: reporter, cancellation: cancellation)
-        let executor = context.executor
         try SingleTableOutput.check(query, format: format, output: output, csvIsOneTable: true)
         switch input {
         case .export(let path), .store(let path): try OutputInputGuard.check(outputs: [output], inputs: [path])
@@ -53,8 +52,31 @@ public struct SampleQueryRun: Sendable {
             throw QueryError(
                 .errorInvalidArgument, "query writes export.xml; make an export archive with healthport convert --format export --output X.zip")
         }
-        let writer = try ObjectWriterFactory.make(format, to: OutputDestination(output), csvLayout: .singleTable, parquet: parquet,
-            selectedType: query.types?.count == 1 ? query.types?.first : nil).writer
+        let writer = try ObjectWriterFactory.make(
+            format, to: OutputDestination(output), csvLayout: .singleTable, parquet: parquet,
+            selectedType: query.types?.count == 1 ? query.types?.first : nil
+        ).writer
+        return try read(opened, context: context, into: writer, cancellation: cancellation)
+    }
+
+    /// The objects the query admits, sorted and limited exactly as `run` writes them, as
+    /// values: what a Swift API (`HealthKitPort`'s `HKSampleQueryDescriptor`) returns.
+    ///
+    /// The same path as `run` (the gate, the external sorter, the limit), with a writer that
+    /// keeps the objects instead of printing them; `format` and `output` are not used.
+    ///
+    /// - Complexity: holds every returned object in memory: pass a `limit` for large types.
+    public func objects(reporter: RunReporter = .silent, cancellation: RunCancellation? = nil) throws(RunError) -> [HealthObject] {
+        try RunError.wrapping {
+            let context = try RunContext(query: query, reporter: reporter, cancellation: cancellation)
+            let writer = CollectingObjectWriter()
+            _ = try read(try OpenedInput(input), context: context, into: writer, cancellation: cancellation)
+            return writer.objects
+        }
+    }
+
+    private func read(_ opened: OpenedInput, context: RunContext, into writer: any ObjectWriter, cancellation: RunCancellation?) throws -> Summary {
+        let executor = context.executor
         let sink = SortingLimitingSink(
             writer: writer, sorter: sortDescriptors.isEmpty ? nil : ExternalSorter(sortDescriptors: sortDescriptors, limit: limit),
             limit: limit)

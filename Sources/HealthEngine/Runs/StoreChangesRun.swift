@@ -97,31 +97,91 @@ public struct StoreChangesRun: Sendable {
                 throw RunError(.invalidRequest, "--follow writes NDJSON to standard output, a batch after another (use --format ndjson and no --output)")
             }
         }
-        var query = self.query
         let executor = QueryExecutor(query)
         try executor.validate()
         let store = try HealthStore.openForReading(at: self.store)
         guard follow else { return try batch(of: store, executor: executor, since: anchor, cancellation: cancellation) }
+        try following(store: store, cancellation: cancellation) { executor, anchor, first in
+            // The first batch is written even when empty (HealthKit's first result); later
+            // ones only when an import brought changes this query sees.
+            try batch(of: store, executor: executor, since: anchor, cancellation: cancellation, writeEmpty: first)
+        }
+    }
 
+    /// The follow loop: `batch` for the changes since the anchor, again at once while a batch
+    /// ends short of the store's anchor (a `limit`), then again after every import another
+    /// process commits, until cancelled (`CancellationError`). The policy file is read again
+    /// before each batch when it changed.
+    func following(
+        store: HealthStore, cancellation: RunCancellation?, batch: (_ executor: QueryExecutor, _ anchor: Int, _ first: Bool) throws -> Summary
+    ) throws -> Never {
+        var query = self.query
         let monitor = try StoreChangeMonitor(path: self.store)
         var policy = PolicyFileWatch(path: policyFile)
         var anchor = self.anchor
-        var total = Summary(added: 0, deleted: 0, newAnchor: anchor, complete: true)
         var first = true
         while true {
             if let reloaded = try policy.reloadIfChanged() { query.policy = reloaded }
-            let executor = QueryExecutor(query)
-            // The first batch is written even when empty (HealthKit's first result); later
-            // ones only when an import brought changes this query sees.
-            let summary = try batch(of: store, executor: executor, since: anchor, cancellation: cancellation, writeEmpty: first)
+            let summary = try batch(QueryExecutor(query), anchor, first)
             first = false
             anchor = summary.newAnchor
-            total = Summary(added: total.added + summary.added, deleted: total.deleted + summary.deleted, newAnchor: anchor, complete: summary.complete)
             if !summary.complete { continue }
             guard try monitor.waitForCommit(isCancelled: { cancellation?.isCancelled == true }) else {
                 throw CancellationError()
             }
         }
+    }
+
+    /// One batch of changes as values (HealthKit: `HKAnchoredObjectQueryDescriptor.Result`).
+    public struct Changes: Sendable {
+        public var added: [HealthObject]
+        /// The uuid and type of each deleted object, in change order.
+        public var deleted: [(uuid: ObjectUUID, type: String)]
+        public var newAnchor: Int
+        /// Whether the batch reached the store's current anchor.
+        public var complete: Bool
+    }
+
+    /// The changes after `anchor`, at most `limit` of them, as values: the batch `run` writes,
+    /// through the same gate (`HealthStore.changes`). `format`, `output`, `anchorOutput` and
+    /// `follow` are not used.
+    public func changes(cancellation: RunCancellation? = nil) throws(RunError) -> Changes {
+        try RunError.wrapping {
+            let executor = QueryExecutor(query)
+            try executor.validate()
+            return try collect(of: try HealthStore.openForReading(at: store), executor: executor, since: anchor, cancellation: cancellation)
+        }
+    }
+
+    /// Follows the store as `run` does with `follow` (the changes since the anchor, then those
+    /// of every import another process commits), handing each batch to `body` as values: the
+    /// first batch even when empty, later ones only when they hold changes. Returns only by
+    /// throwing: `RunError.Category.cancelled` when `cancellation` is cancelled, or what
+    /// `body` throws.
+    public func follow(cancellation: RunCancellation? = nil, _ body: (Changes) throws -> Void) throws(RunError) {
+        try RunError.wrapping {
+            let executor = QueryExecutor(query)
+            try executor.validate()
+            let store = try HealthStore.openForReading(at: self.store)
+            try following(store: store, cancellation: cancellation) { executor, anchor, first in
+                let changes = try collect(of: store, executor: executor, since: anchor, cancellation: cancellation)
+                if first || !changes.added.isEmpty || !changes.deleted.isEmpty { try body(changes) }
+                return Summary(added: changes.added.count, deleted: changes.deleted.count, newAnchor: changes.newAnchor, complete: changes.complete)
+            }
+        }
+    }
+
+    func collect(of store: HealthStore, executor: QueryExecutor, since anchor: Int, cancellation: RunCancellation?) throws -> Changes {
+        var added: [HealthObject] = []
+        var deleted: [(uuid: ObjectUUID, type: String)] = []
+        let batch = try store.changes(
+            since: anchor, query: executor, limit: limit,
+            added: { object in
+                if cancellation?.isCancelled == true { throw CancellationError() }
+                added.append(object)
+            },
+            deleted: { uuid, type in deleted.append((uuid, type)) })
+        return Changes(added: added, deleted: deleted, newAnchor: batch.newAnchor, complete: batch.complete)
     }
 
     /// One batch: the changes after `anchor`, then the anchor file, written after the changes

@@ -1,0 +1,139 @@
+import Foundation
+import HealthEngine
+import HealthModel
+import HealthQuery
+
+/// An anchored object query (HealthKit: `HKAnchoredObjectQueryDescriptor`): the samples added
+/// and the objects deleted since an anchor, over a store made by `healthport import`.
+///
+/// Runs `StoreChangesRun`, the run behind `healthport changes --store`: the same changes, in
+/// the same (change) order, with the same new anchor number. A `limit` counts added and deleted
+/// objects together; batch until both lists come back empty:
+/// ```swift
+/// var anchor: HKQueryAnchor? = nil
+/// while true {
+///     let r = try await HKAnchoredObjectQueryDescriptor(
+///         predicates: [.quantitySample(type: HKQuantityType(.stepCount))], anchor: anchor, limit: 100
+///     ).result(for: store)
+///     anchor = r.newAnchor
+///     if r.addedSamples.isEmpty && r.deletedObjects.isEmpty { break }
+/// }
+/// ```
+/// (Apple's article ends its loop with `while (added != []) && (deleted != [])`, which stops at
+/// the first batch without deletions.)
+///
+/// An export is one frozen snapshot with no change history: anchored queries need a store
+/// (`healthport import export.zip`), and over an export they fail with `errorInvalidArgument`.
+/// Entries of `predicates` must share one predicate (or none).
+public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: Sendable {
+    /// The types (and the one shared predicate) to follow; a change matches when it matches any entry.
+    public var predicates: [HKSamplePredicate<Sample>]
+    /// What was seen; `nil` reads every matching sample.
+    public var anchor: HKQueryAnchor?
+    /// At most this many changes per result (added and deleted together); `nil` is all.
+    public var limit: Int?
+
+    /// A descriptor reading the changes after `anchor` (`nil`: every matching sample), at most
+    /// `limit` per result (`nil` or 0: all).
+    public init(predicates: [HKSamplePredicate<Sample>], anchor: HKQueryAnchor?, limit: Int? = nil) {
+        self.predicates = predicates
+        self.anchor = anchor
+        self.limit = limit
+    }
+
+    /// One batch of changes (HealthKit: `HKAnchoredObjectQueryDescriptor.Result`).
+    public struct Result: Sendable {
+        /// The samples added since the anchor, in change order, as the policy lets them through.
+        public let addedSamples: [Sample]
+        /// The objects deleted since the anchor (an import that no longer holds them).
+        public let deletedObjects: [HKDeletedObject]
+        /// Pass it to the next query; it covers the last change returned.
+        public let newAnchor: HKQueryAnchor
+    }
+
+    /// The changes after the anchor, at most `limit` of them.
+    ///
+    /// - Throws: `HKError`: `errorInvalidArgument` over an export, for an anchor ahead of the
+    ///   store (from another store) or entries with different predicates;
+    ///   `errorAuthorizationNotDetermined` for a type the policy never decided.
+    public func result(for healthStore: HKHealthStore) async throws -> Result {
+        let run = try storeRun(for: healthStore)
+        let changes = try await runEngine { cancellation in try run.changes(cancellation: cancellation) }
+        return Self.result(changes)
+    }
+
+    /// A long-running query: an `AsyncSequence` whose first element holds the changes now in
+    /// the store after the anchor, and whose later elements hold the changes of each import
+    /// another process (`healthport import`, `import --watch`) commits, as they land — the
+    /// mechanism of `healthport changes --store --follow`. A policy change made meanwhile
+    /// applies from the next element. Stop it by cancelling the task that iterates it.
+    public func results(for healthStore: HKHealthStore) -> Results {
+        Results(descriptor: self, store: healthStore)
+    }
+
+    /// The elements of `results(for:)`.
+    public struct Results: AsyncSequence, Sendable {
+        /// One batch of changes.
+        public typealias Element = Result
+        let descriptor: HKAnchoredObjectQueryDescriptor
+        let store: HKHealthStore
+
+        /// Starts following the store: each iterator follows it on its own engine thread, which
+        /// stops when the iteration ends or its task is cancelled.
+        public func makeAsyncIterator() -> AsyncIterator {
+            let descriptor = self.descriptor, store = self.store
+            let stream = AsyncThrowingStream<Result, any Error> { continuation in
+                let cancellation = RunCancellation()
+                continuation.onTermination = { _ in cancellation.cancel() }
+                Thread.detachNewThread {
+                    do {
+                        var run = try descriptor.storeRun(for: store)
+                        if let path = store.policyPath, FileManager.default.fileExists(atPath: path) { run.policyFile = path }
+                        try run.follow(cancellation: cancellation) { changes in continuation.yield(HKAnchoredObjectQueryDescriptor.result(changes)) }
+                    } catch let error as RunError where error.category == .cancelled {
+                        continuation.finish()
+                    } catch let error as RunError {
+                        continuation.finish(throwing: HKError(error))
+                    } catch {
+                        continuation.finish(throwing: error)
+                    }
+                }
+            }
+            return AsyncIterator(base: stream.makeAsyncIterator())
+        }
+
+        /// Yields batches as they are read from the store.
+        public struct AsyncIterator: AsyncIteratorProtocol {
+            var base: AsyncThrowingStream<Result, any Error>.AsyncIterator
+
+            /// The next batch; waits for an import when the store has nothing new.
+            public mutating func next() async throws -> Result? {
+                try await base.next()
+            }
+        }
+    }
+
+    /// The engine's run for this descriptor over `healthStore`.
+    func storeRun(for healthStore: HKHealthStore) throws -> StoreChangesRun {
+        guard case .store(let path) = healthStore.input else {
+            throw HKError(
+                .errorInvalidArgument,
+                "anchored queries need a store (an export has no change history): make one with `healthport import EXPORT --store FILE`")
+        }
+        if let limit, limit < 0 { throw HKError(.errorInvalidArgument, "limit must not be negative") }
+        let distinct = Set(predicates.map { $0.nsPredicate.map(ObjectIdentifier.init) })
+        guard distinct.count <= 1 else {
+            throw HKError(.errorInvalidArgument, "the entries of an anchored query must share one predicate")
+        }
+        var query = ObjectQuery(types: Set(predicates.map(\.type.identifier)))
+        try HKPortPredicate.apply(predicates.first?.nsPredicate, to: &query)
+        return StoreChangesRun(store: path, query: try healthStore.authorized(query), anchor: anchor?.value ?? 0, limit: limit == 0 ? nil : limit)
+    }
+
+    static func result(_ changes: StoreChangesRun.Changes) -> Result {
+        Result(
+            addedSamples: changes.added.compactMap { HKObject.make($0) as? Sample },
+            deletedObjects: changes.deleted.compactMap { UUID(uuidString: $0.uuid.uuidString).map(HKDeletedObject.init) },
+            newAnchor: HKQueryAnchor(fromValue: changes.newAnchor))
+    }
+}

@@ -1,0 +1,196 @@
+import Foundation
+import HealthEngine
+@testable import HealthKitPort
+import HealthQuery
+import HealthTestSupport
+import Testing
+
+/// `HKAnchoredObjectQueryDescriptor` over a store, against `healthport changes --store`.
+@Suite struct AnchoredQueryTests {
+    /// Seed 004's batch loop (with the loop condition fixed, see healthkit-reference.md §5.2):
+    /// every step sample once, in the order `changes --store` writes them, batch by batch.
+    @Test func theSeedsBatchLoop() async throws {
+        let storeURL = try Reference.store()
+        let store = try HKHealthStore(opening: storeURL)
+
+        let stepType = HKQuantityType(.stepCount)
+
+        // Start by reading all matching data.
+        var anchor: HKQueryAnchor? = nil
+        var results: HKAnchoredObjectQueryDescriptor<HKQuantitySample>.Result
+
+        var added: [HKQuantitySample] = []
+        var batches = 0
+        repeat {
+            // Create a query descriptor that reads a batch
+            // of 100 matching samples.
+            let anchorDescriptor =
+            HKAnchoredObjectQueryDescriptor(
+                predicates: [.quantitySample(type: stepType)],
+                anchor: anchor,
+                limit: 100
+            )
+
+            results = try await anchorDescriptor.result(for: store)
+            anchor = results.newAnchor
+
+            // Process the batch of results here.
+            added += results.addedSamples
+            batches += 1
+            #expect(results.addedSamples.count <= 100)
+        } while !(results.addedSamples == [] && results.deletedObjects == [])
+
+        let cli = try Reference.changeLines(StoreChangesRun(store: storeURL.path, query: ObjectQuery(types: ["HKQuantityTypeIdentifierStepCount"])))
+        let cliAdded = cli.filter { $0["type"] as? String == "added" }
+        let expectedUUIDs = cliAdded.compactMap { ($0["object"] as? [String: Any])?["uuid"] as? String }
+        #expect(!expectedUUIDs.isEmpty)
+        #expect(added.map(\.uuid.uuidString) == expectedUUIDs)
+        #expect(batches == (expectedUUIDs.count + 99) / 100 + 1)
+        let end = try #require(cli.last)
+        #expect(((end["newAnchor"] as? [String: Any])?["anchor"] as? NSNumber)?.intValue == anchor?.value)
+    }
+
+    /// Deletions: a store that held the newer export, then the older one (what went away is
+    /// deleted), answers with `HKDeletedObject`s with the uuids `changes --store` reports.
+    @Test func deletionsAreDeletedObjects() async throws {
+        let storeURL = try Reference.store(from: Reference.export)
+        let first = try await HKAnchoredObjectQueryDescriptor(predicates: [.quantitySample(type: HKQuantityType(.stepCount))], anchor: nil)
+            .result(for: HKHealthStore(opening: storeURL))
+        var reimport = ImportRun(export: Reference.olderExport.path, store: storeURL.path)
+        reimport.force = true
+        _ = try reimport.run()
+        let second = try await HKAnchoredObjectQueryDescriptor(predicates: [.quantitySample(type: HKQuantityType(.stepCount))], anchor: first.newAnchor)
+            .result(for: HKHealthStore(opening: storeURL))
+        let cli = try Reference.changeLines(
+            StoreChangesRun(store: storeURL.path, query: ObjectQuery(types: ["HKQuantityTypeIdentifierStepCount"]), anchor: first.newAnchor.value))
+        let deleted = cli.filter { $0["type"] as? String == "deleted" }.compactMap { $0["uuid"] as? String }
+        #expect(!deleted.isEmpty)
+        #expect(second.deletedObjects.map(\.uuid.uuidString) == deleted)
+        #expect(Set(deleted).isSubset(of: Set(first.addedSamples.map(\.uuid.uuidString))))
+    }
+
+    @Test func overAnExportItIsAnInvalidArgument() async throws {
+        let store = try HKHealthStore(opening: Reference.export)
+        do {
+            _ = try await HKAnchoredObjectQueryDescriptor(predicates: [.quantitySample(type: HKQuantityType(.stepCount))], anchor: nil)
+                .result(for: store)
+            Issue.record("expected errorInvalidArgument")
+        } catch HKError.errorInvalidArgument {}
+    }
+
+    @Test func anAnchorAheadOfTheStoreIsAnInvalidArgument() async throws {
+        let store = try HKHealthStore(opening: Reference.store())
+        do {
+            _ = try await HKAnchoredObjectQueryDescriptor(
+                predicates: [.quantitySample(type: HKQuantityType(.stepCount))], anchor: HKQueryAnchor(fromValue: 10_000_000)
+            ).result(for: store)
+            Issue.record("expected errorInvalidArgument")
+        } catch HKError.errorInvalidArgument {}
+    }
+
+    /// Seed 004's monitoring loop: the first element is what the store holds; the next arrives
+    /// when an import lands.
+    @Test func theSeedsMonitoringLoopSeesAnImport() async throws {
+        let storeURL = try Reference.store(from: Reference.olderExport)
+        let store = try HKHealthStore(opening: storeURL)
+        let anchor: HKQueryAnchor? = nil
+
+        let stepType = HKQuantityType(.stepCount)
+
+        // Create a query descriptor.
+        let anchorDescriptor =
+        HKAnchoredObjectQueryDescriptor(
+            predicates: [.quantitySample(type: stepType)],
+            anchor: anchor
+        )
+
+        let updateQueue = anchorDescriptor.results(for: store)
+
+        let updates = Updates()
+        let updateTask = Task {
+            for try await update in updateQueue {
+                // Process the update here.
+                print(update.addedSamples.count, update.deletedObjects.count)
+                await updates.append(update.addedSamples.count)
+            }
+        }
+        defer { updateTask.cancel() }
+        try await updates.waitFor(count: 1)
+        let firstCount = await updates.counts[0]
+        #expect(firstCount > 0)
+
+        var reimport = ImportRun(export: Reference.export.path, store: storeURL.path)
+        reimport.force = true
+        _ = try reimport.run()
+        try await updates.waitFor(count: 2)
+        let counts = await updates.counts
+        #expect(counts[1] > 0)
+        updateTask.cancel()
+    }
+}
+
+/// `results(for:)` sees an import that another process (`healthport import`) commits.
+@Suite struct FollowAcrossProcessesTests {
+    static var healthportBinary: URL {
+        if let path = ProcessInfo.processInfo.environment["HEALTHPORT_BINARY"] { return URL(fileURLWithPath: path) }
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent("healthport")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        return Fixtures.packageRoot.appendingPathComponent(".build/debug/healthport")
+    }
+
+    @Test func anImportByAnotherProcessArrives() async throws {
+        let storeURL = try Reference.store(from: Reference.olderExport)
+        let store = try HKHealthStore(opening: storeURL)
+        let descriptor = HKAnchoredObjectQueryDescriptor(predicates: [.quantitySample(type: HKQuantityType(.stepCount))], anchor: nil)
+        let updates = Updates()
+        let task = Task {
+            for try await update in descriptor.results(for: store) { await updates.append(update.addedSamples.count) }
+        }
+        defer { task.cancel() }
+        try await updates.waitFor(count: 1)
+        let imported = try CommandRunner.run(Self.healthportBinary, ["import", Reference.export.path, "--store", storeURL.path, "-q"])
+        #expect(imported.status == 0, "\(imported.stderrText)")
+        try await updates.waitFor(count: 2)
+        // The first element is every step sample of the older export; the second holds the import's additions.
+        let counts = await updates.counts
+        let older = try await HKSampleQueryDescriptor(predicates: [.quantitySample(type: HKQuantityType(.stepCount))], sortDescriptors: [])
+            .result(for: HKHealthStore(opening: Reference.olderExport))
+        #expect(counts.first == older.count)
+        #expect(counts[1] > 0)
+    }
+}
+
+actor Updates {
+    var counts: [Int] = []
+    func append(_ count: Int) { counts.append(count) }
+
+    /// Waits up to 30 s for `count` elements.
+    func waitFor(count: Int) async throws {
+        for _ in 0..<300 where counts.count < count {
+            try await Task.sleep(nanoseconds: 100_000_000)
+        }
+        #expect(counts.count >= count)
+    }
+}
+
+/// Read denial is invisible to anchored queries too: a denied type's changes are absent, with
+/// no error, while a granted type's arrive.
+@Suite struct AnchoredQueryPolicyTests {
+    @Test func aDeniedTypeHasNoChanges() async throws {
+        let policy = try AuthorizationTests.policyFile([
+            "HKQuantityTypeIdentifierHeartRate": .denied, "HKQuantityTypeIdentifierStepCount": .granted,
+        ])
+        let store = try HKHealthStore(opening: Reference.store(), policy: policy)
+        let heartRates = try await HKAnchoredObjectQueryDescriptor(predicates: [.quantitySample(type: HKQuantityType(.heartRate))], anchor: nil)
+            .result(for: store)
+        #expect(heartRates.addedSamples.isEmpty)
+        #expect(heartRates.deletedObjects.isEmpty)
+        let steps = try await HKAnchoredObjectQueryDescriptor(predicates: [.quantitySample(type: HKQuantityType(.stepCount))], anchor: nil)
+            .result(for: store)
+        #expect(steps.addedSamples.count == 336)
+    }
+}
