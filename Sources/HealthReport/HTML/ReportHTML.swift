@@ -251,9 +251,16 @@ public enum ReportHTML {
             w.text(date)
             w.raw("</dd>\n")
         }
-        w.raw("<dt>Workout route files</dt><dd>\(q.workoutRouteFiles)</dd>\n<dt>ECG files</dt><dd>\(q.electrocardiogramFiles)</dd>\n<dt>Clinical record files</dt><dd>\(q.clinicalRecordFiles)</dd>\n")
-        w.raw("<dt>Missing route files</dt><dd>\(q.missingRouteFiles)</dd>\n<dt>Missing clinical record files</dt><dd>\(q.missingClinicalRecordFiles)</dd>\n")
-        w.raw("<dt>Repaired bytes</dt><dd>\(q.replacedByteCount) (characters XML forbids, replaced)</dd>\n</dl>\n")
+        // Only what there is: a line reading "0" for a kind of file would name a kind of data
+        // that a policy may have hidden.
+        let lines: [(String, Int, String)] = [
+            ("Workout route files", q.workoutRouteFiles, ""), ("ECG files", q.electrocardiogramFiles, ""),
+            ("Clinical record files", q.clinicalRecordFiles, ""), ("Missing route files", q.missingRouteFiles, ""),
+            ("Missing clinical record files", q.missingClinicalRecordFiles, ""),
+            ("Repaired bytes", q.replacedByteCount, " (characters XML forbids, replaced)"),
+        ]
+        for (name, count, note) in lines where count > 0 { w.raw("<dt>\(name)</dt><dd>\(count)\(note)</dd>\n") }
+        w.raw("</dl>\n")
         for (title, rows, column) in [("Passed through (not in healthport's model)", q.passedThrough, "Elements"), ("Warnings", q.warnings, "Times")] where !rows.isEmpty {
             w.raw("<h3>\(title)</h3>\n<div class=\"scroll\"><table><thead><tr><th scope=\"col\">\(title == "Warnings" ? "Warning" : "Element")</th><th scope=\"col\" class=\"n\">\(column)</th></tr></thead><tbody>\n")
             for row in rows {
