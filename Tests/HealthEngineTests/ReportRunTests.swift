@@ -14,7 +14,7 @@ import Testing
     static func tableRows(of type: String, in html: String) -> [(start: String, cells: [String])] {
         guard let figureStart = html.range(of: "data-type=\"\(type)\"") else { return [] }
         let rest = html[figureStart.upperBound...]
-        let figure = rest[..<(rest.range(of: "</figure>")?.lowerBound ?? rest.endIndex)]
+        let figure = rest[..<(rest.range(of: "</article>")?.lowerBound ?? rest.endIndex)]
         return figure.components(separatedBy: "<tr><td><time datetime=\"").dropFirst().map { row in
             (String(row.prefix { $0 != "\"" }), row.components(separatedBy: "<td class=\"n\">").dropFirst().map { String($0.prefix { $0 != "<" }) })
         }

@@ -16,7 +16,7 @@ import Testing
     static func tableRows(of type: String, in html: String) -> [(start: String, cells: [String])] {
         guard let figureStart = html.range(of: "data-type=\"\(type)\"") else { return [] }
         let rest = html[figureStart.upperBound...]
-        let figure = rest[..<(rest.range(of: "</figure>")?.lowerBound ?? rest.endIndex)]
+        let figure = rest[..<(rest.range(of: "</article>")?.lowerBound ?? rest.endIndex)]
         var rows: [(String, [String])] = []
         for row in figure.components(separatedBy: "<tr><td><time datetime=\"").dropFirst() {
             let start = String(row.prefix { $0 != "\"" })
@@ -93,7 +93,7 @@ import Testing
         let (status, html, stderr, _) = try Self.report(sampleZip, "--policy", policy.path, "--tz", "UTC", "-q")
         #expect(status == 0, "\(stderr)")
         #expect(html.contains("data-type=\"HKQuantityTypeIdentifierStepCount\""))
-        #expect(html.components(separatedBy: "<figure").count - 1 == 1, "one chart: the steps")
+        #expect(html.components(separatedBy: "<article").count - 1 == 1, "one chart: the steps")
         for trace in [
             "Heart", "HeartRate", "Sleep", "Workout", "Running", "Body Mass", "BodyMass", "Blood", "Pressure", "ECG", "Electrocardiogram",
             "Sinus", "Omron", "MyFitnessPal", "Distance", "Energy", "Stand", "Mindful", "Headache", "Clinical", "Audiogram",

@@ -15,7 +15,7 @@ public enum ReportHTML {
         let sections = sections(of: report)
         w.raw("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
         w.raw("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
-        w.raw("<meta name=\"generator\" content=\"healthport\">\n")
+        w.raw("<meta name=\"generator\" content=\"healthport\">\n<meta name=\"color-scheme\" content=\"light dark\">\n")
         // Nothing may be fetched: a policy that forbids it even if some markup tried.
         w.raw("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n")
         w.raw("<title>Health report</title>\n<style>\n\(ReportStyle.css)\n</style>\n</head>\n<body>\n<main>\n")
@@ -94,7 +94,7 @@ public enum ReportHTML {
         if report.isUnderPolicy { w.raw(" that the policy grants") }
         w.raw(".</p>\n")
         if !o.types.isEmpty {
-            w.raw("<h3>Types</h3>\n<div class=\"scroll\"><table><thead><tr><th scope=\"col\">Type</th><th scope=\"col\" class=\"n\">Count</th><th scope=\"col\">First</th><th scope=\"col\">Last</th></tr></thead><tbody>\n")
+            w.raw("<details class=\"types\"><summary>Objects per type (\(o.types.count) types)</summary>\n<div class=\"scroll\"><table><thead><tr><th scope=\"col\">Type</th><th scope=\"col\" class=\"n\">Count</th><th scope=\"col\">First</th><th scope=\"col\">Last</th></tr></thead><tbody>\n")
             for t in o.types {
                 w.raw("<tr><td>")
                 w.text(ReportNames.words(TypeCatalogue.shortName(of: t.identifier)))
@@ -104,7 +104,7 @@ public enum ReportHTML {
                 w.text(t.last.map { String($0.prefix(10)) } ?? "")
                 w.raw("</td></tr>\n")
             }
-            w.raw("</tbody></table></div>\n")
+            w.raw("</tbody></table></div></details>\n")
         }
         for (title, rows) in [("Sources", o.sources), ("Devices", o.devices)] where !rows.isEmpty {
             w.raw("<h3>\(title)</h3>\n<div class=\"scroll\"><table><thead><tr><th scope=\"col\">Name</th><th scope=\"col\" class=\"n\">Objects</th></tr></thead><tbody>\n")
@@ -118,11 +118,11 @@ public enum ReportHTML {
     }
 
     static func series(_ series: TypeSeries, id: String, _ w: HTMLWriter) {
-        w.raw("<figure class=\"chart\" data-type=\"")
+        w.raw("<article class=\"chart\" data-type=\"")
         w.text(series.identifier)
         w.raw("\" data-kind=\"\(series.kind.rawValue)\" data-resolution=\"\(series.resolution.rawValue)\">\n<h3>")
         w.text(series.title)
-        w.raw("</h3>\n")
+        w.raw("</h3>\n<figure>")
         w.raw(SVGCharts.series(series, id: id))
         w.raw("\n<figcaption>")
         switch series.kind {
@@ -133,7 +133,7 @@ public enum ReportHTML {
         }
         w.raw("; unit ")
         w.text(series.unit)
-        w.raw(".</figcaption>\n<details><summary>The numbers</summary><div class=\"scroll\"><table><thead><tr><th scope=\"col\">Start</th>")
+        w.raw(".</figcaption></figure>\n<details><summary>The numbers</summary><div class=\"scroll\"><table><thead><tr><th scope=\"col\">Start</th>")
         switch series.kind {
         case .cumulative: w.raw("<th scope=\"col\" class=\"n\">Sum (\(HTMLText.escape(series.unit)))</th>")
         case .discrete:
@@ -150,37 +150,38 @@ public enum ReportHTML {
             }
             w.raw("</tr>\n")
         }
-        w.raw("</tbody></table></div></details>\n</figure>\n")
+        w.raw("</tbody></table></div></details>\n</article>\n")
     }
 
     static func bloodPressure(_ readings: [BloodPressureReading], id: String, _ w: HTMLWriter) {
-        w.raw("<figure class=\"chart\" data-chart=\"blood-pressure\">\n<h3>Blood pressure</h3>\n")
+        w.raw("<article class=\"chart\" data-chart=\"blood-pressure\">\n<h3>Blood pressure</h3>\n")
         w.raw("<ul class=\"legend\"><li style=\"--swatch:var(--s3)\">Systolic</li><li style=\"--swatch:var(--s1)\">Diastolic</li></ul>\n")
+        w.raw("<figure>")
         w.raw(SVGCharts.bloodPressure(readings, id: id))
-        w.raw("\n<figcaption>Each reading (a blood pressure correlation: systolic and diastolic measured together); unit mmHg.</figcaption>\n")
+        w.raw("\n<figcaption>Each reading (a blood pressure correlation: systolic and diastolic measured together); unit mmHg.</figcaption></figure>\n")
         w.raw("<details><summary>The numbers</summary><div class=\"scroll\"><table><thead><tr><th scope=\"col\">Date</th><th scope=\"col\" class=\"n\">Systolic (mmHg)</th><th scope=\"col\" class=\"n\">Diastolic (mmHg)</th></tr></thead><tbody>\n")
         for r in readings {
             w.raw("<tr><td><time datetime=\"\(r.date.iso8601)\">\(r.date.iso8601.prefix(16).replacingOccurrences(of: "T", with: " "))</time></td><td class=\"n\">\(ReportNumber.text(r.systolic))</td><td class=\"n\">\(ReportNumber.text(r.diastolic))</td></tr>\n")
         }
-        w.raw("</tbody></table></div></details>\n</figure>\n")
+        w.raw("</tbody></table></div></details>\n</article>\n")
     }
 
     static func electrocardiogram(_ trace: ElectrocardiogramTrace, id: String, _ w: HTMLWriter) {
         let when = trace.recorded.map { $0.iso8601.prefix(16).replacingOccurrences(of: "T", with: " ") } ?? "undated"
         let title = "ECG \(when)" + (trace.classification.map { ": \($0)" } ?? "")
-        w.raw("<figure class=\"chart\" data-chart=\"ecg\">\n<h3>")
+        w.raw("<article class=\"chart\" data-chart=\"ecg\">\n<h3>")
         w.text(title)
-        w.raw("</h3>\n")
+        w.raw("</h3>\n<figure>")
         w.raw(SVGCharts.electrocardiogram(trace, id: id, title: title))
         w.raw("\n<figcaption>The first \(ChartNumber.text(Double(trace.voltages.count) / trace.samplingFrequency, decimals: 2)) seconds, \(ChartNumber.text(trace.samplingFrequency, decimals: 3)) samples per second as drawn; unit ")
         w.text(trace.unit)
-        w.raw(".</figcaption>\n<details><summary>The numbers</summary><div class=\"scroll\"><table><thead><tr><th scope=\"col\" class=\"n\">Time (s)</th><th scope=\"col\" class=\"n\">Voltage (")
+        w.raw(".</figcaption></figure>\n<details><summary>The numbers</summary><div class=\"scroll\"><table><thead><tr><th scope=\"col\" class=\"n\">Time (s)</th><th scope=\"col\" class=\"n\">Voltage (")
         w.text(trace.unit)
         w.raw(")</th></tr></thead><tbody>\n")
         for (i, v) in trace.voltages.enumerated() {
             w.raw("<tr><td class=\"n\">\(ChartNumber.text(Double(i) / trace.samplingFrequency, decimals: 4))</td><td class=\"n\">\(ReportNumber.text(v))</td></tr>\n")
         }
-        w.raw("</tbody></table></div></details>\n</figure>\n")
+        w.raw("</tbody></table></div></details>\n</article>\n")
     }
 
     static func sleep(_ nights: [SleepNight], id: String, _ w: HTMLWriter) {
@@ -188,14 +189,15 @@ public enum ReportHTML {
         let present = SleepNight.Stage.allCases.filter { stage in nights.contains { ($0.seconds[stage] ?? 0) > 0 } }
         let order: [SleepNight.Stage] = [.inBed, .deep, .core, .rem, .asleepUnspecified, .awake]
         let stages = order.filter(present.contains)
-        w.raw("<figure class=\"chart\" data-chart=\"sleep\">\n<h3>Sleep stages per night</h3>\n<ul class=\"legend\">")
+        w.raw("<article class=\"chart\" data-chart=\"sleep\">\n<h3>Sleep stages per night</h3>\n<ul class=\"legend\">")
         let swatch: [SleepNight.Stage: String] = [.inBed: "s4", .asleepUnspecified: "s5", .awake: "s3", .core: "s2", .deep: "s1", .rem: "s6"]
         for stage in stages {
             w.raw("<li\(stage == .inBed ? " class=\"hollow\"" : "") style=\"--swatch:var(--\(swatch[stage]!))\">\(stage.title)</li>")
         }
         w.raw("</ul>\n")
+        w.raw("<figure>")
         w.raw(SVGCharts.sleep(nights, stages: stages, id: id))
-        w.raw("\n<figcaption>Hours per stage and night (a night is dated by the evening it began); the outline is the time in bed.</figcaption>\n")
+        w.raw("\n<figcaption>Hours per stage and night (a night is dated by the evening it began)\(stages.contains(.inBed) ? "; the outline is the time in bed" : "").</figcaption></figure>\n")
         w.raw("<details><summary>The numbers</summary><div class=\"scroll\"><table><thead><tr><th scope=\"col\">Night</th>")
         for stage in stages { w.raw("<th scope=\"col\" class=\"n\">\(stage.title) (h)</th>") }
         w.raw("</tr></thead><tbody>\n")
@@ -204,7 +206,7 @@ public enum ReportHTML {
             for stage in stages { w.raw("<td class=\"n\">\(ChartNumber.text((night.seconds[stage] ?? 0) / 3600, decimals: 2))</td>") }
             w.raw("</tr>\n")
         }
-        w.raw("</tbody></table></div></details>\n</figure>\n")
+        w.raw("</tbody></table></div></details>\n</article>\n")
     }
 
     static func workouts(_ workouts: [WorkoutEntry], _ w: HTMLWriter) {

@@ -9,7 +9,7 @@
 /// colour.
 enum ReportStyle {
     static let css = """
-    :root{color-scheme:light dark;--bg:#fff;--fg:#1b1b1b;--muted:#5b5b5b;--rule:#d8d8d8;--panel:#f6f6f4;\
+    :root{--bg:#fff;--fg:#1b1b1b;--muted:#5b5b5b;--rule:#d8d8d8;--panel:#f6f6f4;\
     --s1:#0072B2;--s2:#56B4E9;--s3:#D55E00;--s4:#E69F00;--s5:#009E73;--s6:#CC79A7;--paper:#f3c4c4}
     @media (prefers-color-scheme:dark){:root{--bg:#141414;--fg:#ececec;--muted:#a8a8a8;--rule:#3a3a3a;--panel:#1f1f1f;\
     --s1:#56B4E9;--s2:#0072B2;--paper:#4a2a2a}}
@@ -24,7 +24,8 @@ enum ReportStyle {
     p.note,figcaption,.muted{color:var(--muted);font-size:.9rem}
     nav ul{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:.25rem 1rem}
     nav a{color:var(--s1)}
-    figure{margin:.5rem 0 1rem}
+    figure{margin:.5rem 0 .25rem}
+    article.chart{margin:0 0 1.25rem}
     svg.plot{width:100%;height:auto;display:block;background:var(--panel);border-radius:4px}
     svg text{fill:var(--fg);font-size:12px}
     svg .axis-label{font-size:13px;fill:var(--muted)}
@@ -72,7 +73,7 @@ enum ReportStyle {
     nav{display:none}
     section{break-before:page}
     section:first-of-type{break-before:auto}
-    figure,tr,.routes figure{break-inside:avoid}
+    article.chart,figure,tr{break-inside:avoid}
     details>summary{display:none}
     a{color:inherit;text-decoration:none}
     @page{margin:1.5cm}
