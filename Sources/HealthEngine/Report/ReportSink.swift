@@ -162,11 +162,12 @@ final class ReportSink: ObjectSink {
         return (0..<limit).map { points[min(points.count - 1, Int((Double($0) * step).rounded()))] }
     }
 
-    /// An ECG's first seconds, as drawn: at most `seconds` of it, at most 256 samples a second.
+    /// An ECG's first seconds, as drawn: at most `seconds` of it, every second sample of a 512 Hz
+    /// recording (a 180-pixel-high trace shows no more; a ten-year export has hundreds of ECGs).
     static func trace(of ecg: Electrocardiogram, seconds: Double = 3) -> ElectrocardiogramTrace? {
         guard let frequency = ecg.samplingFrequency, frequency > 0, frequency.isFinite, !ecg.voltages.isEmpty else { return nil }
         let kept = ecg.voltages.prefix(Int(frequency * seconds))
-        let stride = max(1, Int((frequency / 256).rounded(.up)))
+        let stride = max(1, Int(frequency / 256))
         let voltages = Swift.stride(from: kept.startIndex, to: kept.endIndex, by: stride).map { kept[$0] }
         return ElectrocardiogramTrace(
             recorded: ecg.recordedDate, classification: ecg.classification, samplingFrequency: frequency / Double(stride),

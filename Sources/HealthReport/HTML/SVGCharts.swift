@@ -94,7 +94,7 @@ enum SVGCharts {
         case .discrete:
             let values = points.flatMap { [$0.minimum, $0.average, $0.maximum].compactMap { $0 } }
             scale = ChartScale(values: values, includeZero: false)
-            yLabel = "Per \(per): min–average–max (\(series.unit))"
+            yLabel = "Value (\(series.unit))"
             // Runs of consecutive intervals; a gap in the data is a gap in the band.
             var runs: [[TypeSeries.Point]] = []
             for point in points where point.average != nil {
@@ -143,7 +143,7 @@ enum SVGCharts {
         let slot = (plotRight - left) / Double(nights.count)
         let barWidth = max(0.4, slot * 0.8)
         var body = ""
-        let tickEvery = max(1, nights.count / 6)
+        let tickEvery = max(1, Int((Double(nights.count) / 5).rounded(.up)))
         var ticks: [(Double, String)] = []
         for (i, night) in nights.enumerated() {
             let x0 = left + Double(i) * slot + (slot - barWidth) / 2
@@ -237,10 +237,14 @@ enum SVGCharts {
         let points = trace.voltages.enumerated().map { "\(C.coordinate(x(Double($0.offset) / trace.samplingFrequency))),\(C.coordinate(y($0.element)))" }
         body += "<polyline class=\"trace\" points=\"\(points.joined(separator: " "))\"/>"
         var ticks: [(Double, String)] = []
-        var second = 0.0
-        while second <= seconds + 1e-9 {
-            ticks.append((x(second), "\(Int(second)) s"))
-            second += 1
+        if seconds >= 2 {
+            var second = 0.0
+            while second <= seconds + 1e-9 {
+                ticks.append((x(second), "\(Int(second)) s"))
+                second += 1
+            }
+        } else {
+            ticks = (0...4).map { i in (x(seconds * Double(i) / 4), "\(ChartNumber.text(seconds * Double(i) / 4, decimals: 3)) s") }
         }
         return frame(id: id, title: title, yLabel: "Voltage (\(trace.unit))", xLabel: "Time from the start of the recording (s)", yScale: scale, xTicks: ticks, height: h, body: body)
     }
