@@ -16,7 +16,7 @@ import Testing
         let rest = html[figureStart.upperBound...]
         let figure = rest[..<(rest.range(of: "</article>")?.lowerBound ?? rest.endIndex)]
         return figure.components(separatedBy: "<tr><td><time datetime=\"").dropFirst().map { row in
-            (String(row.prefix { $0 != "\"" }), row.components(separatedBy: "<td class=\"n\">").dropFirst().map { String($0.prefix { $0 != "<" }) })
+            (String(row.prefix { $0 != "\"" }), row.components(separatedBy: "<td>").dropFirst().map { String($0.prefix { $0 != "<" }) })
         }
     }
 

@@ -20,7 +20,7 @@ import Testing
         var rows: [(String, [String])] = []
         for row in figure.components(separatedBy: "<tr><td><time datetime=\"").dropFirst() {
             let start = String(row.prefix { $0 != "\"" })
-            let cells = row.components(separatedBy: "<td class=\"n\">").dropFirst().map { String($0.prefix { $0 != "<" }) }
+            let cells = row.components(separatedBy: "<td>").dropFirst().map { String($0.prefix { $0 != "<" }) }
             rows.append((start, cells))
         }
         return rows

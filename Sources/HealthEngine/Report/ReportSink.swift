@@ -88,15 +88,38 @@ final class ReportSink: ObjectSink {
         return entry
     }
 
+    /// The last type's collector and the last unit seen: exports list a type's samples
+    /// together, so the lookups by name are made once per run of samples, not per sample.
+    private var last: (identifier: String, quantities: Quantities?)?
+    private var lastUnit: (text: String, unit: HealthUnit)?
+
     private func add(_ sample: QuantitySample) {
         let identifier = sample.sample.sampleType.identifier
-        guard let entry = TypeCatalogue.entry(for: identifier), entry.kind == .quantity, let style = entry.aggregationStyle,
-            let unit = try? HealthUnit.cached(entry.canonicalUnit ?? "count")
-        else { return }
-        let quantities = collector(for: identifier, style: style, unit: unit)
-        guard let from = try? HealthUnit.cached(sample.quantity.unit), from.isCompatible(with: unit),
-            let value = try? from.convert(sample.quantity.value.value, to: unit)
-        else {
+        let quantities: Quantities
+        if let last, last.identifier == identifier {
+            guard let known = last.quantities else { return }
+            quantities = known
+        } else {
+            guard let entry = TypeCatalogue.entry(for: identifier), entry.kind == .quantity, let style = entry.aggregationStyle,
+                let unit = try? HealthUnit.cached(entry.canonicalUnit ?? "count")
+            else {
+                last = (identifier, nil)
+                return
+            }
+            quantities = collector(for: identifier, style: style, unit: unit)
+            last = (identifier, quantities)
+        }
+        let from: HealthUnit
+        if let lastUnit, lastUnit.text == sample.quantity.unit {
+            from = lastUnit.unit
+        } else if let parsed = try? HealthUnit.cached(sample.quantity.unit) {
+            from = parsed
+            lastUnit = (sample.quantity.unit, parsed)
+        } else {
+            unconvertible += 1
+            return
+        }
+        guard from.isCompatible(with: quantities.unit), let value = try? from.convert(sample.quantity.value.value, to: quantities.unit) else {
             unconvertible += 1
             return
         }

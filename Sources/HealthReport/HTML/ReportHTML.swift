@@ -133,20 +133,20 @@ public enum ReportHTML {
         }
         w.raw("; unit ")
         w.text(series.unit)
-        w.raw(".</figcaption></figure>\n<details><summary>The numbers</summary><div class=\"scroll\"><table><thead><tr><th scope=\"col\">Start</th>")
+        w.raw(".</figcaption></figure>\n<details><summary>The numbers</summary><div class=\"scroll\"><table class=\"num\"><thead><tr><th scope=\"col\">Start</th>")
         switch series.kind {
-        case .cumulative: w.raw("<th scope=\"col\" class=\"n\">Sum (\(HTMLText.escape(series.unit)))</th>")
+        case .cumulative: w.raw("<th scope=\"col\">Sum (\(HTMLText.escape(series.unit)))</th>")
         case .discrete:
-            for name in ["Minimum", "Average", "Maximum"] { w.raw("<th scope=\"col\" class=\"n\">\(name) (\(HTMLText.escape(series.unit)))</th>") }
+            for name in ["Minimum", "Average", "Maximum"] { w.raw("<th scope=\"col\">\(name) (\(HTMLText.escape(series.unit)))</th>") }
         }
         w.raw("</tr></thead><tbody>\n")
         for point in series.points {
             let start = point.start.iso8601
             w.raw("<tr><td><time datetime=\"\(start)\">\(start.prefix(10))</time></td>")
             switch series.kind {
-            case .cumulative: w.raw("<td class=\"n\">\(ReportNumber.text(point.sum))</td>")
+            case .cumulative: w.raw("<td>\(ReportNumber.text(point.sum))</td>")
             case .discrete:
-                w.raw("<td class=\"n\">\(ReportNumber.text(point.minimum))</td><td class=\"n\">\(ReportNumber.text(point.average))</td><td class=\"n\">\(ReportNumber.text(point.maximum))</td>")
+                w.raw("<td>\(ReportNumber.text(point.minimum))</td><td>\(ReportNumber.text(point.average))</td><td>\(ReportNumber.text(point.maximum))</td>")
             }
             w.raw("</tr>\n")
         }
@@ -175,11 +175,11 @@ public enum ReportHTML {
         w.raw(SVGCharts.electrocardiogram(trace, id: id, title: title))
         w.raw("\n<figcaption>The first \(ChartNumber.text(Double(trace.voltages.count) / trace.samplingFrequency, decimals: 2)) seconds, \(ChartNumber.text(trace.samplingFrequency, decimals: 3)) samples per second as drawn; unit ")
         w.text(trace.unit)
-        w.raw(".</figcaption></figure>\n<details><summary>The numbers</summary><div class=\"scroll\"><table><thead><tr><th scope=\"col\" class=\"n\">Time (s)</th><th scope=\"col\" class=\"n\">Voltage (")
+        w.raw(".</figcaption></figure>\n<details><summary>The numbers</summary><div class=\"scroll\"><table class=\"num\"><thead><tr><th scope=\"col\">Time (s)</th><th scope=\"col\">Voltage (")
         w.text(trace.unit)
         w.raw(")</th></tr></thead><tbody>\n")
         for (i, v) in trace.voltages.enumerated() {
-            w.raw("<tr><td class=\"n\">\(ChartNumber.text(Double(i) / trace.samplingFrequency, decimals: 4))</td><td class=\"n\">\(ReportNumber.text(v))</td></tr>\n")
+            w.raw("<tr><td>\(ChartNumber.text(Double(i) / trace.samplingFrequency, decimals: 4))</td><td>\(ReportNumber.text(v))</td></tr>\n")
         }
         w.raw("</tbody></table></div></details>\n</article>\n")
     }

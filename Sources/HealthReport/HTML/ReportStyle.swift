@@ -31,7 +31,7 @@ enum ReportStyle {
     svg .axis-label{font-size:13px;fill:var(--muted)}
     svg .grid line{stroke:var(--rule);stroke-width:1}
     svg .axis,svg .tick .mark{stroke:var(--muted);stroke-width:1}
-    svg .bars rect{fill:var(--s1)}
+    svg .bars rect,svg .bars path{fill:var(--s1)}
     svg .band polygon,svg .band line{fill:var(--s2);stroke:var(--s2);fill-opacity:.35;stroke-opacity:.6}
     svg .line polyline{fill:none;stroke:var(--s1);stroke-width:1.5}
     svg .dots.s1 circle{fill:var(--s1)}
@@ -59,7 +59,7 @@ enum ReportStyle {
     .scroll{overflow-x:auto}
     table{border-collapse:collapse;font-size:.9rem;margin:.5rem 0;font-variant-numeric:tabular-nums}
     th,td{padding:.2rem .6rem;border-bottom:1px solid var(--rule);text-align:left;vertical-align:top}
-    td.n,th.n{text-align:right}
+    td.n,th.n,table.num td+td,table.num th+th{text-align:right}
     details{margin:.25rem 0 1rem}
     summary{cursor:pointer;color:var(--s1)}
     dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}

@@ -23,6 +23,9 @@ enum SVGCharts {
 
     typealias C = ChartNumber
 
+    /// Charts of more points than this carry no tooltip per mark.
+    static let tooltipLimit = 400
+
     /// The frame every chart shares: the SVG element, its title, the grid and the axes.
     static func frame(id: String, title: String, yLabel: String, xLabel: String, yScale: ChartScale, xTicks: [(Double, String)], height: Double = height, body: String) -> String {
         let bottomY = height - bottom
@@ -83,13 +86,21 @@ enum SVGCharts {
             let zero = scale.position(0, from: plotBottom, to: top)
             let barWidth = max(0.4, (x(step) - x(0)) * 0.8)
             body += "<g class=\"bars s1\">"
+            // A bar per interval with its value as a tooltip; past `tooltipLimit` bars, one path
+            // (a tooltip per bar would weigh more than the chart, and the table has the numbers).
+            var path = ""
             for point in points {
                 guard let sum = point.sum else { continue }
                 let y = scale.position(sum, from: plotBottom, to: top)
                 let x0 = x(Double(point.start.secondsSince1970)) + (x(step) - x(0) - barWidth) / 2
-                body += "<rect x=\"\(C.coordinate(x0))\" y=\"\(C.coordinate(min(y, zero)))\" width=\"\(C.coordinate(barWidth))\" height=\"\(C.coordinate(abs(zero - y)))\">"
-                body += "<title>\(time.date(Double(point.start.secondsSince1970))): \(ReportNumber.text(sum)) \(HTMLText.escape(series.unit))</title></rect>"
+                if points.count > tooltipLimit {
+                    path += "M\(C.coordinate(x0)) \(C.coordinate(zero))V\(C.coordinate(y))h\(C.coordinate(barWidth))V\(C.coordinate(zero))z"
+                } else {
+                    body += "<rect x=\"\(C.coordinate(x0))\" y=\"\(C.coordinate(min(y, zero)))\" width=\"\(C.coordinate(barWidth))\" height=\"\(C.coordinate(abs(zero - y)))\">"
+                    body += "<title>\(time.date(Double(point.start.secondsSince1970))): \(ReportNumber.text(sum)) \(HTMLText.escape(series.unit))</title></rect>"
+                }
             }
+            if !path.isEmpty { body += "<path d=\"\(path)\"/>" }
             body += "</g>"
         case .discrete:
             let values = points.flatMap { [$0.minimum, $0.average, $0.maximum].compactMap { $0 } }
