@@ -65,7 +65,7 @@ enum ReportStyle {
     dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}
     dt{color:var(--muted)}
     dd{margin:0}
-    @media (max-width:40rem){body{font-size:15px}main{padding:.6rem}svg text{font-size:14px}}
+    @media (max-width:40rem){body{font-size:15px}main{padding:.6rem}svg.plot text{font-size:18px}svg.plot .axis-label{font-size:17px}svg.plot .tick text.alt{display:none}}
     @media print{
     :root{--bg:#fff;--fg:#000;--muted:#444;--rule:#bbb;--panel:#fff;--s1:#0072B2;--s2:#56B4E9;--paper:#f3c4c4}
     body{font-size:11pt}

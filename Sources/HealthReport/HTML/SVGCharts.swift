@@ -45,7 +45,9 @@ enum SVGCharts {
             // The outer labels lean inwards, so none is cut at the edges.
             let anchor = xTicks.count > 1 && index == xTicks.count - 1 && x > plotRight - 40 ? "end" : (index == 0 && x < left + 40 ? "start" : "middle")
             svg += "<line class=\"mark\" x1=\"\(C.coordinate(x))\" x2=\"\(C.coordinate(x))\" y1=\"\(C.coordinate(bottomY))\" y2=\"\(C.coordinate(bottomY + 5))\"/>"
-            svg += "<text x=\"\(C.coordinate(x))\" y=\"\(C.coordinate(bottomY + 18))\" text-anchor=\"\(anchor)\">\(HTMLText.escape(label))</text>"
+            // Every other date is left out on a phone, where the chart is half as wide.
+            let alternate = index != 0 && index != xTicks.count - 1 && (index % 2 == 1 || index == xTicks.count - 2) ? " class=\"alt\"" : ""
+            svg += "<text\(alternate) x=\"\(C.coordinate(x))\" y=\"\(C.coordinate(bottomY + 18))\" text-anchor=\"\(anchor)\">\(HTMLText.escape(label))</text>"
         }
         svg += "</g>"
         svg += "<line class=\"axis\" x1=\"\(C.coordinate(left))\" x2=\"\(C.coordinate(plotRight))\" y1=\"\(C.coordinate(bottomY))\" y2=\"\(C.coordinate(bottomY))\"/>"
