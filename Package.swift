@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "HealthEngine", targets: ["HealthEngine"]),
         .library(name: "HealthAssistant", targets: ["HealthAssistant"]),
         .library(name: "HealthKitPort", targets: ["HealthKitPort"]),
+        .library(name: "HealthReport", targets: ["HealthReport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -74,6 +75,12 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
+        // The report a person opens: what it shows as values, and those values as one
+        // self-contained HTML file (inline CSS and SVG, nothing fetched).
+        .target(
+            name: "HealthReport",
+            dependencies: ["HealthModel", "HealthOutput"]
+        ),
         // The runs every face calls (the CLI today; a server, a report, a Swift API next):
         // conversion, sample queries, anchored changes, batches, statistics, the inventory,
         // imports. Each reads an object source through the one policy gate (`QueryGate`), reports
@@ -81,7 +88,7 @@ let package = Package(
         .target(
             name: "HealthEngine",
             dependencies: [
-                "HealthModel", "HealthExport", "HealthQuery", "HealthOutput", "HealthStore",
+                "HealthModel", "HealthExport", "HealthQuery", "HealthOutput", "HealthStore", "HealthReport",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

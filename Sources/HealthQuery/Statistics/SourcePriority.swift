@@ -36,9 +36,27 @@ public final class SourcePriority {
         if case .number(let n)? = sample.metadata["HKWasUserEntered"], n.value == 1 { return 0 }
         if sample.sourceRevision.source.name == "Health" { return 0 }
         if let device = sample.device, device.manufacturer?.hasPrefix("Apple") == true {
-            let model = (device.model ?? device.name ?? "").lowercased()
-            return model.contains("watch") ? 1 : 2
+            return containsWatch(device.model ?? device.name ?? "") ? 1 : 2
         }
         return 3
+    }
+
+    /// Whether `text` contains "watch" in any case: the same answer as
+    /// `text.lowercased().contains("watch")` (no other character lowercases to these ASCII
+    /// letters), without its allocation and Foundation's string search, once per sample.
+    static func containsWatch(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            let needle: (UInt8, UInt8, UInt8, UInt8, UInt8) = (0x77, 0x61, 0x74, 0x63, 0x68)
+            guard bytes.count >= 5 else { return false }
+            // ASCII letters: setting bit 0x20 lowercases them (and leaves other bytes unequal).
+            for start in 0...(bytes.count - 5)
+            where bytes[start] | 0x20 == needle.0 && bytes[start + 1] | 0x20 == needle.1 && bytes[start + 2] | 0x20 == needle.2
+                && bytes[start + 3] | 0x20 == needle.3 && bytes[start + 4] | 0x20 == needle.4
+            {
+                return true
+            }
+            return false
+        }
     }
 }

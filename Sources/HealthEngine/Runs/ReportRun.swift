@@ -1,0 +1,248 @@
+import Foundation
+import HealthExport
+import HealthModel
+import HealthOutput
+import HealthQuery
+import HealthReport
+import HealthStore
+
+/// The report a person opens (`healthport report`): one self-contained HTML file of what an
+/// export (or the store) holds, through the query's gate, in one pass.
+///
+/// Per quantity type, its statistics per day as `healthport stats` computes them (cumulative
+/// types summed with sources merged, discrete types as minimum, average and maximum), reduced
+/// to weeks or months when a series would have more than `maximumPoints` points; sleep stages
+/// per night; blood pressure from its correlations; workouts with their routes drawn from the
+/// GPX files; the first seconds of each ECG; and what the reader met (as `healthport info`
+/// reports it). Under a policy only what it grants is read, so a denied type leaves no trace.
+///
+/// The file is written atomically, mode 0600, after the whole input was read.
+public struct ReportRun: Sendable {
+    public var input: ObjectInput
+    public var query: ObjectQuery
+    /// The zone days and nights are cut in; `nil`: the samples' most frequent `HKTimeZone`,
+    /// else the export's own UTC offset (as `StatisticsRun` decides).
+    public var timeZone: TimeZone?
+    /// A file, or `-` for standard output.
+    public var output: String
+    /// A series with more points than this is drawn per week, then per month.
+    public var maximumPoints = 1500
+    /// At most this many ECGs (the most recent) and route maps are drawn.
+    public var maximumElectrocardiograms = 60
+    public var maximumRoutes = 400
+
+    public init(input: ObjectInput, query: ObjectQuery = ObjectQuery(), output: String) {
+        self.input = input
+        self.query = query
+        self.output = output
+    }
+
+    public struct Summary: Sendable {
+        /// The report's size.
+        public var bytes: Int64
+        /// The sections written, in order (`overview`, `activity`, …).
+        public var sections: [String]
+        public var warnings: [RepeatedWarning]
+    }
+
+    public func run(reporter: RunReporter = .silent, cancellation: RunCancellation? = nil) throws(RunError) -> Summary {
+        try RunError.wrapping { try execute(reporter: reporter, cancellation: cancellation) }
+    }
+
+    private func execute(reporter: RunReporter, cancellation: RunCancellation?) throws -> Summary {
+        let inputPath: String
+        switch input {
+        case .export(let path): inputPath = path
+        case .store(let path): inputPath = path
+        }
+        try OutputInputGuard.check(outputs: [output], inputs: [inputPath])
+        var query = self.query
+        // Quantities are read in their own units and converted by the collectors.
+        query.outputUnit = nil
+        let context = try RunContext(query: query, reporter: reporter, cancellation: cancellation)
+        let sink = ReportSink()
+        var warnings: [RepeatedWarning] = []
+        var quality: DataQuality? = nil
+        var reader: ExportReader? = nil
+        switch try OpenedInput(input) {
+        case .export(let opened):
+            reader = opened
+            let (summary, usedGate) = try context.read(opened).run(into: sink, objects: { sink.inventory.objectCount })
+            warnings = context.warnings(of: summary)
+            // ECGs are side files the document does not list: read after the pass, through
+            // the same gate.
+            var electrocardiograms = 0
+            try ElectrocardiogramFiles.visible(in: opened, through: usedGate, reporter: context.reporter) { _, ecg in
+                if cancellation?.isCancelled == true { throw CancellationError() }
+                electrocardiograms += 1
+                if let trace = ReportSink.trace(of: ecg) { sink.electrocardiograms.append(trace) }
+            }
+            var inventory = sink.inventory
+            inventory.sort()
+            let info = ExportInfo(
+                reader: opened, summary: summary, header: context.executor.header(summary.header), inventory: inventory,
+                underPolicy: context.isUnderPolicy, isSelection: query.types != nil, electrocardiograms: electrocardiograms)
+            quality = Self.quality(of: info)
+        case .store(let store):
+            try store.read(query: context.executor, into: sink, isCancelled: cancellation?.check)
+        }
+        var report = HealthReport(timeZone: "", isUnderPolicy: context.isUnderPolicy)
+        let zone = decideTimeZone(sink)
+        report.timeZone = zone.identifier
+        report.quality = quality
+        report.overview = Self.overview(of: sink.inventory)
+        report.period = Self.period(of: sink.inventory)
+        report.series = try series(of: sink, zone: zone, cancellation: cancellation)
+        report.sleep = Self.nights(sink.sleep, zone: zone)
+        report.bloodPressure = sink.bloodPressure.sorted { $0.date < $1.date }
+        report.workouts = try workouts(of: sink, reader: reader, reporter: context.reporter)
+        report.electrocardiograms = Array(
+            sink.electrocardiograms.sorted { ($0.recorded?.secondsSince1970 ?? 0) < ($1.recorded?.secondsSince1970 ?? 0) }
+                .suffix(maximumElectrocardiograms))
+        if sink.unconvertible > 0 && !context.isUnderPolicy {
+            context.reporter.warning(
+                ExportWarning(
+                    key: "report-units", message: "\(sink.unconvertible) samples in a unit that does not convert to their type's were left out of the report",
+                    location: nil))
+        }
+        let opened = try OutputDestination(output).open()
+        do {
+            try ReportHTML.write(report, into: opened.buffer)
+            let bytes = opened.buffer.bytesWritten + Int64(opened.buffer.count)
+            try opened.commit()
+            return Summary(bytes: bytes, sections: ReportHTML.sections(of: report).map(\.rawValue), warnings: warnings)
+        } catch {
+            opened.abandon()
+            throw error
+        }
+    }
+
+    /// Days, else weeks (from a Monday, as `stats --interval week`), else months.
+    static let resolutions: [(TypeSeries.Resolution, CalendarIntervals.Unit, String)] = [
+        (.day, .day, "2000-01-01"), (.week, .week, "2000-01-03"), (.month, .month, "2000-01-01"),
+    ]
+
+    /// `timeZone`, else the samples' most frequent `HKTimeZone`, else the export's offset.
+    private func decideTimeZone(_ sink: ReportSink) -> TimeZone {
+        if let timeZone { return timeZone }
+        if let name = sink.timeZoneCounts.max(by: { ($0.value, $1.key) < ($1.value, $0.key) })?.key, let zone = TimeZone(identifier: name) {
+            return zone
+        }
+        if let offset = sink.exportOffset, let zone = TimeZone(secondsFromGMT: Int(offset)) { return zone }
+        return TimeZone(secondsFromGMT: 0)!
+    }
+
+    /// Each type's statistics per day, or per week or month when days are too many; each
+    /// collector is released once read.
+    private func series(of sink: ReportSink, zone: TimeZone, cancellation: RunCancellation?) throws -> [TypeSeries] {
+        var result: [TypeSeries] = []
+        for identifier in sink.quantities.keys.sorted() {
+            if cancellation?.isCancelled == true { throw CancellationError() }
+            guard let quantities = sink.quantities.removeValue(forKey: identifier), quantities.collector.sampleCount > 0 else { continue }
+            var chosen: (TypeSeries.Resolution, [IntervalStatistics]) = (.day, [])
+            for (resolution, unit, anchor) in Self.resolutions {
+                guard let seconds = PredicateValue.parseDate(anchor, timeZone: zone) else { continue }
+                quantities.collector.intervals = CalendarIntervals(unit: unit, anchor: Date(timeIntervalSince1970: seconds), timeZone: zone)
+                chosen = (resolution, quantities.collector.results())
+                if chosen.1.count <= maximumPoints { break }
+            }
+            let points = chosen.1.map { statistics in
+                TypeSeries.Point(
+                    start: ExportTimestamp(
+                        secondsSince1970: Int64(statistics.start.timeIntervalSince1970),
+                        utcOffsetSeconds: Int32(zone.secondsFromGMT(for: statistics.start))),
+                    sum: statistics.sum, minimum: statistics.minimum, average: statistics.average, maximum: statistics.maximum)
+            }
+            let unit = identifier == ReportSink.standHour ? "hours stood" : quantities.unit.text
+            result.append(TypeSeries(identifier: identifier, kind: quantities.kind, unit: unit, resolution: chosen.0, points: points))
+        }
+        return result
+    }
+
+    /// Sleep per night: each stage's samples united per night, the night being the day twelve
+    /// hours before a sample starts.
+    static func nights(_ spans: [ReportSink.SleepSpan], zone: TimeZone) -> [SleepNight] {
+        var byNight: [String: [SleepNight.Stage: [(Int64, Int64)]]] = [:]
+        for span in spans where span.end > span.start {
+            let shifted = span.start - 43_200
+            let offset = Int32(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(shifted))))
+            let night = String(ExportTimestamp(secondsSince1970: shifted, utcOffsetSeconds: offset).iso8601.prefix(10))
+            byNight[night, default: [:]][span.stage, default: []].append((span.start, span.end))
+        }
+        return byNight.keys.sorted().map { night in
+            var seconds: [SleepNight.Stage: Double] = [:]
+            for (stage, intervals) in byNight[night]! {
+                var total: Int64 = 0
+                var current: (Int64, Int64)? = nil
+                for (s, e) in intervals.sorted(by: { $0.0 < $1.0 }) {
+                    if let (cs, ce) = current, s <= ce {
+                        current = (cs, max(ce, e))
+                    } else {
+                        if let (cs, ce) = current { total += ce - cs }
+                        current = (s, e)
+                    }
+                }
+                if let (cs, ce) = current { total += ce - cs }
+                seconds[stage] = Double(total)
+            }
+            return SleepNight(night: night, seconds: seconds)
+        }
+    }
+
+    /// The workouts in time order, each route's points read from its GPX file (the most recent
+    /// `maximumRoutes` routes).
+    private func workouts(of sink: ReportSink, reader: ExportReader?, reporter: RunReporter) throws -> [WorkoutEntry] {
+        var workouts = sink.workouts
+        let drawn = sink.routes.sorted { workouts[$0.workout].start < workouts[$1.workout].start }.suffix(maximumRoutes)
+        let loading = reader.map { RouteLoading(reader: $0, reporter: reporter) }
+        for route in drawn {
+            var points = route.points
+            if let reference = route.fileReference, let loading, let (read, _) = try loading.points(reference) {
+                points = ReportSink.reduced(read.map { WorkoutEntry.Point(latitude: $0.latitude.value, longitude: $0.longitude.value) })
+            }
+            if !points.isEmpty { workouts[route.workout].routes.append(points) }
+        }
+        return workouts.sorted { $0.start < $1.start }
+    }
+
+    static func overview(of inventory: ExportInventory) -> Overview {
+        var overview = Overview()
+        var sorted = inventory
+        sorted.sort()
+        overview.objectCount = sorted.objectCount
+        overview.types = sorted.types.map {
+            Overview.TypeCount(identifier: $0.type, kind: $0.kind, count: $0.count, first: $0.firstStartDate, last: $0.lastStartDate)
+        }
+        overview.sources = sorted.sources.map { Overview.Count(name: $0.name, count: $0.count) }
+        overview.devices = sorted.devices.map { device in
+            let name = device.description ?? [device.name, device.manufacturer, device.model, device.hardwareVersion].compactMap { $0 }.joined(separator: ", ")
+            return Overview.Count(name: name, count: device.count)
+        }
+        return overview
+    }
+
+    static func period(of inventory: ExportInventory) -> (first: String, last: String)? {
+        let firsts = inventory.types.compactMap(\.firstStartDate), lasts = inventory.types.compactMap(\.lastStartDate)
+        func instant(_ text: String) -> Double { PredicateValue.parseDate(text, timeZone: TimeZone(secondsFromGMT: 0)!) ?? 0 }
+        guard let first = firsts.min(by: { instant($0) < instant($1) }), let last = lasts.max(by: { instant($0) < instant($1) }) else { return nil }
+        return (first, last)
+    }
+
+    /// What `healthport info` reports about the read, as the report shows it.
+    static func quality(of info: ExportInfo) -> DataQuality {
+        let d = info.document
+        var quality = DataQuality(input: d.input, container: d.container)
+        quality.exportDate = d.exportDate
+        quality.replacedByteCount = d.replacedByteCount
+        if let files = d.sideFiles {
+            quality.workoutRouteFiles = files.workoutRoutes
+            quality.electrocardiogramFiles = files.electrocardiograms
+            quality.clinicalRecordFiles = files.clinicalRecords
+            quality.missingRouteFiles = files.missingRouteFiles.count
+            quality.missingClinicalRecordFiles = files.missingClinicalRecordFiles.count
+        }
+        quality.passedThrough = d.passedThrough.keys.sorted().map { Overview.Count(name: $0, count: d.passedThrough[$0]!) }
+        quality.warnings = d.warnings.map { Overview.Count(name: ($0.location.map { "\($0): " } ?? "") + $0.message, count: $0.count) }
+        return quality
+    }
+}
