@@ -172,6 +172,19 @@ import HealthTestSupport
         #expect(throws: ExportError.self) { try ElectrocardiogramReader.read(Data("Name,X\nLead,I\n".utf8), file: "ecg.csv") }
     }
 
+    /// A damaged voltage line is located, never quoted: it is a recording of the person's heart
+    /// (issue 22's audit: the message quoted the line).
+    @Test func aBadVoltageLineIsLocatedNotQuoted() throws {
+        let damaged = Self.ecg("Recorded Date,2026-05-30 16:32:18 -0700\nSample Rate,512 hertz\n", samples: ["1.5", "-873.25x", "2"])
+        do {
+            _ = try ElectrocardiogramReader.read(damaged, file: "electrocardiograms/ecg.csv")
+            Issue.record("a bad voltage line was accepted")
+        } catch let error as ExportError {
+            #expect(error.description.contains("line 5") && error.description.contains("(8 characters)"), "\(error)")
+            #expect(!error.description.contains("873"), "\(error)")
+        }
+    }
+
     @Test func theECGCommandWritesTypedHeadersWithoutPersonalData() throws {
         let result = try healthport("ecg", sampleZip, "-q")
         #expect(result.status == 0)

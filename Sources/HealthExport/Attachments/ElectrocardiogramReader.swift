@@ -33,7 +33,9 @@ public enum ElectrocardiogramReader {
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
         var ecg = Electrocardiogram(file: file)
         var inData = false
+        var lineNumber = 0
         for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+            lineNumber += 1
             let line = rawLine.trimmingCharacters(in: CharacterSet(charactersIn: "\r"))
             if line.isEmpty { continue }
             if let voltage = Self.voltage(line) {
@@ -42,7 +44,9 @@ public enum ElectrocardiogramReader {
                 continue
             }
             guard !inData else {
-                throw ExportError(.invalidAttribute, "\(file): line \"\(line.prefix(40))\" in the voltage samples is not a number")
+                // Where, never what: the line is a recording of the person's heart.
+                throw ExportError(
+                    .invalidAttribute, "\(file): line \(lineNumber) in the voltage samples is not a number (\(line.count) characters)")
             }
             let fields = Self.fields(line)
             guard fields.count >= 2, let key = Self.keys[fields[0].lowercased()] else { continue }
