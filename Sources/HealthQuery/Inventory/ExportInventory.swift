@@ -7,13 +7,40 @@ public struct ExportInventory: Sendable, Codable {
         public var type: String
         public var kind: String
         public var count: Int
-        public var firstStartDate: String?
-        public var lastStartDate: String?
-        /// First and last as instants, for comparisons.
-        var firstSeconds: Int64?
-        var lastSeconds: Int64?
+        /// The earliest and latest start, kept as instants and printed only when read: an
+        /// export's objects come mostly in time order, so the latest changes with nearly every
+        /// object, and formatting it each time was a tenth of a report's run.
+        var firstStart: ExportTimestamp?
+        var lastStart: ExportTimestamp?
+
+        public var firstStartDate: String? { firstStart?.iso8601 }
+        public var lastStartDate: String? { lastStart?.iso8601 }
+
+        init(type: String, kind: String, count: Int) {
+            self.type = type
+            self.kind = kind
+            self.count = count
+        }
 
         enum CodingKeys: String, CodingKey { case type, kind, count, firstStartDate, lastStartDate }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            type = try container.decode(String.self, forKey: .type)
+            kind = try container.decode(String.self, forKey: .kind)
+            count = try container.decode(Int.self, forKey: .count)
+            firstStart = try container.decodeIfPresent(String.self, forKey: .firstStartDate).flatMap(ExportTimestamp.parse)
+            lastStart = try container.decodeIfPresent(String.self, forKey: .lastStartDate).flatMap(ExportTimestamp.parse)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(type, forKey: .type)
+            try container.encode(kind, forKey: .kind)
+            try container.encode(count, forKey: .count)
+            try container.encodeIfPresent(firstStartDate, forKey: .firstStartDate)
+            try container.encodeIfPresent(lastStartDate, forKey: .lastStartDate)
+        }
     }
 
     public struct SourceEntry: Sendable, Codable {
@@ -40,6 +67,10 @@ public struct ExportInventory: Sendable, Codable {
     public var clinicalResourcePaths: [String] = []
 
     private var typeIndex: [String: Int] = [:]
+    /// The last type and device met, and their entries: Apple writes runs of one type from one
+    /// device, so most objects skip the lookups (and the device key's making).
+    private var lastType: (identifier: String, index: Int)? = nil
+    private var lastDevice: (device: Device, index: Int)? = nil
     private var sourceIndex: [String: Int] = [:]
     private var deviceIndex: [String: Int] = [:]
 
@@ -51,13 +82,16 @@ public struct ExportInventory: Sendable, Codable {
         objectCount += 1
         let type = object.objectType
         let index: Int
-        if let existing = typeIndex[type.identifier] {
+        if let last = lastType, last.identifier == type.identifier {
+            index = last.index
+        } else if let existing = typeIndex[type.identifier] {
             index = existing
         } else {
             index = types.count
             typeIndex[type.identifier] = index
             types.append(TypeEntry(type: type.identifier, kind: object.kindName, count: 0))
         }
+        lastType = (type.identifier, index)
         types[index].count += 1
         var start = object.startDate
         if start == nil, case .activitySummary(let summary) = object, let day = summary.dateComponents {
@@ -67,13 +101,11 @@ public struct ExportInventory: Sendable, Codable {
                 utcOffsetSeconds: 0)
         }
         if let start {
-            if types[index].firstSeconds.map({ start.secondsSince1970 < $0 }) ?? true {
-                types[index].firstSeconds = start.secondsSince1970
-                types[index].firstStartDate = start.iso8601
+            if types[index].firstStart.map({ start.secondsSince1970 < $0.secondsSince1970 }) ?? true {
+                types[index].firstStart = start
             }
-            if types[index].lastSeconds.map({ start.secondsSince1970 > $0 }) ?? true {
-                types[index].lastSeconds = start.secondsSince1970
-                types[index].lastStartDate = start.iso8601
+            if types[index].lastStart.map({ start.secondsSince1970 > $0.secondsSince1970 }) ?? true {
+                types[index].lastStart = start
             }
         }
         if let sample = object.sampleAttributes {
@@ -104,10 +136,16 @@ public struct ExportInventory: Sendable, Codable {
     }
 
     private mutating func countDevice(_ device: Device) {
+        if let last = lastDevice, last.device == device {
+            devices[last.index].count += 1
+            return
+        }
         let key = device.identityKey
         if let i = deviceIndex[key] {
             devices[i].count += 1
+            lastDevice = (device, i)
         } else if devices.count < 10_000 {
+            lastDevice = (device, devices.count)
             deviceIndex[key] = devices.count
             devices.append(
                 DeviceEntry(
@@ -124,5 +162,7 @@ public struct ExportInventory: Sendable, Codable {
         typeIndex = [:]
         sourceIndex = [:]
         deviceIndex = [:]
+        lastType = nil
+        lastDevice = nil
     }
 }
