@@ -7,9 +7,9 @@ import Foundation
 ///
 /// Files of the destination that the new output does not replace (a person's notes, a table of
 /// a type no longer selected) are carried over as hard links first. A destination holding
-/// anything else (a subfolder, a link, another run's staging), one on another file system than
-/// its parent, or a kernel or file system without the exchange: the caller publishes file by
-/// file instead, as before.
+/// anything else (a subfolder, a link, another run's staging), a destination that is itself a
+/// symbolic link, one on another file system than its parent, or a kernel or file system
+/// without the exchange: the caller publishes file by file instead, as before.
 enum FolderExchange {
     private typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
 
@@ -35,6 +35,10 @@ enum FolderExchange {
     /// - Throws: `OutputError.cannotCreate` when the destination cannot be listed.
     static func exchange(staged: String, names: Set<String>, with destination: String) throws -> Bool {
         guard let renameat2 else { return false }
+        // A symbolic link to a folder is followed, as for files: exchanging would replace the
+        // link itself. Published file by file into its target instead.
+        var own = stat()
+        guard lstat(destination, &own) == 0, own.st_mode & S_IFMT == S_IFDIR else { return false }
         let entries: [String]
         do {
             entries = try FileManager.default.contentsOfDirectory(atPath: destination)

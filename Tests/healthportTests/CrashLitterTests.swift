@@ -132,6 +132,14 @@ import HealthTestSupport
         let names = try FileManager.default.contentsOfDirectory(atPath: tables.path)
         #expect(names.contains("StepCount.parquet") && names.contains("HeartRate.csv") && names.contains("notes.txt"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["tables"])
+        // A symbolic link to the folder stays a link; the tables go into its target.
+        let link = directory.appendingPathComponent("link")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: tables)
+        try Data("stale".utf8).write(to: tables.appendingPathComponent("HeartRate.csv"))
+        #expect(try healthport("convert", sampleZip, "--format", "csv", "--output", link.path, "-q").status == 0)
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link.path)) == tables.path)
+        #expect(try String(contentsOf: tables.appendingPathComponent("HeartRate.csv"), encoding: .utf8).hasPrefix("uuid,"))
+        try FileManager.default.removeItem(at: link)
         // A subfolder cannot be carried over by a link: published file by file, nothing lost.
         try FileManager.default.createDirectory(at: tables.appendingPathComponent("mine"), withIntermediateDirectories: true)
         #expect(stat(tables.path, &before) == 0)
