@@ -149,4 +149,43 @@ import HealthTestSupport
         #expect(FileManager.default.fileExists(atPath: tables.appendingPathComponent("mine").path))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["tables"])
     }
+
+    /// `auth request` killed with SIGKILL at moments spread over its run leaves the policy
+    /// file as it was or as the answer made it, valid either way, and nothing beside it.
+    @Test func aKilledAuthorizationRequestLeavesTheOldPolicyOrTheNew() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let policy = directory.appendingPathComponent("policy.json").path
+        #expect(try healthport("auth", "request", "--policy", policy, "--consumer", "Study", "--read", "StepCount", "--grant").status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: policy))
+        // How long a whole request takes here: the kills are spread over it.
+        let start = Date()
+        #expect(try healthport("auth", "request", "--policy", policy, "--read", "HeartRate", "--deny").status == 0)
+        let duration = Date().timeIntervalSince(start)
+        var answered = 0
+        for round in 0..<12 {
+            try before.write(to: URL(fileURLWithPath: policy))
+            let process = Process()
+            process.executableURL = healthportBinary
+            process.arguments = ["auth", "request", "--policy", policy, "--read", "HeartRate", "--deny"]
+            process.standardError = FileHandle.nullDevice
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            // The first kill comes at once, the last round runs to its end: at least one of each.
+            if round < 11 {
+                Thread.sleep(forTimeInterval: duration * 1.2 * Double(round) / 11)
+                kill(process.processIdentifier, SIGKILL)
+            }
+            process.waitUntilExit()
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["policy.json"], "round \(round)")
+            let after = try Data(contentsOf: URL(fileURLWithPath: policy))
+            let object = try JSONSerialization.jsonObject(with: after) as? [String: Any]
+            let read = object?["read"] as? [String: String]
+            #expect(read?["HKQuantityTypeIdentifierStepCount"] == "granted", "round \(round)")
+            if after != before {
+                #expect(read?["HKQuantityTypeIdentifierHeartRate"] == "denied", "round \(round)")
+                answered += 1
+            }
+        }
+        #expect(answered > 0 && answered < 12, "\(answered) of 12 rounds wrote the answer")
+    }
 }
