@@ -188,4 +188,21 @@ import HealthTestSupport
         }
         #expect(answered > 0 && answered < 12, "\(answered) of 12 rounds wrote the answer")
     }
+
+    /// A first import that fails (here past the file size limit) removes the store it created:
+    /// it left an empty store file behind (issue 22); an existing store is kept as it was.
+    @Test func aFailedFirstImportLeavesNoStore() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let script = "cd '\(directory.path)' && ulimit -f 100 && exec '\(healthportBinary.path)' import '\(sampleZip)' --store health.sqlite -q"
+        let result = try CommandRunner.run(URL(fileURLWithPath: "/bin/bash"), ["-c", script])
+        #expect(result.status == 74, "\(result.status) \(result.stderrText)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+        // A refused export into an existing store keeps the store.
+        let store = directory.appendingPathComponent("health.sqlite").path
+        #expect(try healthport("import", sampleZip, "--store", store, "-q").status == 0)
+        let broken = directory.appendingPathComponent("broken.xml")
+        try Data("<HealthData><Record".utf8).write(to: broken)
+        #expect(try healthport("import", broken.path, "--store", store, "-q").status != 0)
+        #expect(FileManager.default.fileExists(atPath: store))
+    }
 }

@@ -27,19 +27,34 @@ public struct ImportRun: Sendable {
         try RunError.wrapping {
             try OutputInputGuard.check(outputs: [store], inputs: [export])
             let reader = try ExportReader.open(export)
-            let healthStore = try HealthStore.openForWriting(at: store)
-            let objects = ObjectCount()
-            let source = ExportObjectSource(
-                reader, warning: { reporter.warning($0) },
-                progress: { value in
-                    reporter.progress(RunProgress(bytesRead: value.bytesRead, totalBytes: value.totalBytes, objects: objects.value))
-                })
-            let result = try healthStore.importObjects(
-                from: CancellableSource(source, cancellation: cancellation),
-                inputName: export == "-" ? "-" : URL(fileURLWithPath: export).lastPathComponent, force: force,
-                objectsRead: { objects.value = $0 })
-            return Summary(result: result, warnings: source.summary?.repeatedWarnings(underPolicy: false) ?? [])
+            // A store this import creates and cannot fill (a refused export, a full disk) is
+            // removed again: a failed first import leaves nothing, as every output.
+            let storeExisted = FileManager.default.fileExists(atPath: store)
+            do {
+                return try importInto(try HealthStore.openForWriting(at: store), from: reader, reporter: reporter, cancellation: cancellation)
+            } catch {
+                if !storeExisted {
+                    for suffix in ["", "-wal", "-shm", "-journal"] { unlink(store + suffix) }
+                }
+                throw error
+            }
         }
+    }
+
+    private func importInto(
+        _ healthStore: HealthStore, from reader: ExportReader, reporter: RunReporter, cancellation: RunCancellation?
+    ) throws -> Summary {
+        let objects = ObjectCount()
+        let source = ExportObjectSource(
+            reader, warning: { reporter.warning($0) },
+            progress: { value in
+                reporter.progress(RunProgress(bytesRead: value.bytesRead, totalBytes: value.totalBytes, objects: objects.value))
+            })
+        let result = try healthStore.importObjects(
+            from: CancellableSource(source, cancellation: cancellation),
+            inputName: export == "-" ? "-" : URL(fileURLWithPath: export).lastPathComponent, force: force,
+            objectsRead: { objects.value = $0 })
+        return Summary(result: result, warnings: source.summary?.repeatedWarnings(underPolicy: false) ?? [])
     }
 }
 
