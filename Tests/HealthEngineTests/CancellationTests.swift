@@ -43,8 +43,21 @@ import Testing
         } catch {
             #expect(error.category == .cancelled)
         }
-        let changes = try StoreChangesRun(store: store, output: folder.appendingPathComponent("c.ndjson").path).run()
-        #expect(changes.added == 0 && changes.newAnchor == 0)
+        // It did not exist before: a cancelled first import leaves none.
+        #expect(!FileManager.default.fileExists(atPath: store))
+        // An existing store stays at its anchor.
+        _ = try ImportRun(export: Self.export, store: store).run()
+        let before = try StoreChangesRun(store: store, output: folder.appendingPathComponent("c0.ndjson").path).run()
+        var again = ImportRun(export: Self.export, store: store)
+        again.force = true
+        do {
+            _ = try again.run(cancellation: cancellation)
+            Issue.record("the import was not cancelled")
+        } catch {
+            #expect(error.category == .cancelled)
+        }
+        let after = try StoreChangesRun(store: store, output: folder.appendingPathComponent("c1.ndjson").path).run()
+        #expect(before.newAnchor > 0 && after.newAnchor == before.newAnchor && after.added == before.added)
     }
 
     @Test func everyModuleErrorHasACategory() throws {
