@@ -64,8 +64,10 @@ struct ParquetRow: TableRowBuilder {
 
     /// The column at the next index; `nil` when the row only declares its columns.
     @inline(__always)
-    private mutating func next(_ name: String, _ type: ParquetColumnType) -> ParquetColumnBuffer? {
-        let column = table.column(index, name, type)
+    /// The name is made only for the first row (`<date>_utcOffset` would otherwise be a string
+    /// concatenation per date cell).
+    private mutating func next(_ name: @autoclosure () -> String, _ type: ParquetColumnType) -> ParquetColumnBuffer? {
+        let column = table.column(index, name(), type)
         index += 1
         return table.declaresColumnsOnly ? nil : column
     }
