@@ -43,6 +43,14 @@ public final class ExportReader {
     /// zip is inflated on one thread while the document is parsed on another.
     public var jobs = 1
 
+    /// The parser of the document's body: healthport's scanner, or libxml2 alone (the
+    /// reference). Both read the same objects, uuids, warnings and errors.
+    public var parser: ExportXMLParser = ExportReader.defaultParser
+
+    /// The parser a reader opened in this task uses unless told otherwise: how a face chooses it
+    /// for every run it starts (the CLI's `--parser`) without passing it through each.
+    @TaskLocal public static var defaultParser: ExportXMLParser = .scanner
+
     var source: Source
     var consumed = false
     /// A second handle on the zip for side files, so they can be read while the document streams
@@ -176,6 +184,46 @@ public final class ExportReader {
         /// With `salvage`: where a broken export stopped being readable. The objects before it
         /// were delivered; the one the break cut was not.
         public var salvageStop: ExportError? = nil
+        /// Which parser read the body, and how much of it.
+        public var parsing = Parsing(requested: .libxml2)
+    }
+
+    /// How the body of `export.xml` was read: by healthport's scanner up to where it handed the
+    /// rest to libxml2, if it did before the document's end.
+    public struct Parsing: Sendable, Equatable {
+        /// Where the scanner handed the rest of the document to libxml2.
+        public struct Handover: Sendable, Equatable {
+            /// `rootEnd` (the body ended: the usual end), `endOfInput`, `markup`, `text`,
+            /// `name`, `attributeValue`, `malformed` or `limit` (`HandoverPoint.Reason`).
+            public var reason: String
+            /// The line it happened at.
+            public var line: Int
+        }
+
+        public var requested: ExportXMLParser
+        /// Bytes of the body, and top-level elements, the scanner read.
+        public var scannedBytes: Int64 = 0
+        public var scannedElements = 0
+        /// Where the scanner handed over (`nil`: it did not read, or read to the end of the input).
+        public var handover: Handover? = nil
+
+        /// Whether libxml2 read part of the body: the scanner stopped before the body's end.
+        public var fellBack: Bool {
+            guard requested == .scanner else { return false }
+            guard let handover else { return true }
+            return handover.reason != "rootEnd"
+        }
+
+        /// Adds the next part of a read cut in parts (a parallel read's chunks, each closed by a
+        /// synthetic `</HealthData>`): the first handover other than the body's end is kept,
+        /// its line moved by `lineOffset` to the file's.
+        mutating func absorb(_ part: Parsing, lineOffset: Int) {
+            scannedBytes += part.scannedBytes
+            scannedElements += part.scannedElements
+            guard var next = part.handover, handover == nil || handover?.reason == "rootEnd" else { return }
+            next.line += lineOffset
+            handover = next
+        }
     }
 
     /// Whether the input is a zip that was cut off (readable only with `salvage`).
@@ -262,7 +310,7 @@ public final class ExportReader {
         reportsReplacements: Bool = true, feed: (_ push: (UnsafeRawBufferPointer, Bool) throws -> Void) throws -> Void
     ) throws -> Summary {
         let location = documentLocation
-        let chain = ExportParseChain(mapper: mapper, filter: initialFilter)
+        let chain = ExportParseChain(mapper: mapper, filter: initialFilter, parser: parser)
         var bytesRead: Int64 = progressBase
         let total = layout.documentSize
 
@@ -277,25 +325,24 @@ public final class ExportReader {
             try chain.finish()
             if let error = chain.pendingError { throw error }
         } catch let error as XMLSyntaxError {
-            let filter = chain.filter
             let located = ExportError(
                 .malformedXML, error.explained(shiftingLinesBy: mapper.lineOffset),
-                at: mapper.location(chain.parser).with(line: error.line + mapper.lineOffset, column: correctedColumn(error, filter)))
+                at: mapper.location(chain.parser).with(line: error.line + mapper.lineOffset, column: correctedColumn(error, chain.filter)))
             guard salvage else { throw located }
-            return salvaged(located, mapper: mapper, filter: filter, warnings: warnings)
+            return salvaged(located, mapper: mapper, chain: chain, warnings: warnings)
         } catch var error as ExportError {
             if error.location == nil { error.location = location }
             let salvageable: Set<ExportError.Code> = [.malformedXML, .invalidAttribute, .malformedArchive, .limitExceeded]
             guard salvage, salvageable.contains(error.code) else { throw error }
-            return salvaged(error, mapper: mapper, filter: chain.filter, warnings: warnings)
+            return salvaged(error, mapper: mapper, chain: chain, warnings: warnings)
         }
         let filter = chain.filter
 
-        let replacedCount = replacedBefore + filter.replacedCount
+        let replacedCount = replacedBefore + chain.replacedCount
         if replacedCount > 0 && reportsReplacements {
             warnings.warn(
                 "replacedBytes",
-                "replaced \(replacedCount) byte(s) that XML forbids (first at byte offset \(firstReplacementBefore ?? filter.firstReplacementOffset ?? 0)); values containing them differ from the export",
+                "replaced \(replacedCount) byte(s) that XML forbids (first at byte offset \(firstReplacementBefore ?? chain.firstReplacementOffset ?? 0)); values containing them differ from the export",
                 at: location)
         }
         var isFragment = false
@@ -310,7 +357,8 @@ public final class ExportReader {
         var summary = Summary(
             header: header, objectCount: mapper.objectCount, replacedByteCount: replacedCount,
             isFragment: isFragment, passedThrough: mapper.passedThrough, warnings: warnings.summary)
-        summary.firstReplacementOffset = firstReplacementBefore ?? filter.firstReplacementOffset
+        summary.firstReplacementOffset = firstReplacementBefore ?? chain.firstReplacementOffset
+        summary.parsing = chain.parsing
         return summary
     }
 
@@ -336,13 +384,14 @@ public final class ExportReader {
     }
 
     /// The summary of a salvaged read: what was delivered before `error`.
-    func salvaged(_ error: ExportError, mapper: ExportMapper, filter: XMLPreFilter, warnings: WarningCollector) -> Summary {
+    func salvaged(_ error: ExportError, mapper: ExportMapper, chain: ExportParseChain, warnings: WarningCollector) -> Summary {
         var header = mapper.header
-        header.exportVersion = filter.exportVersion
+        header.exportVersion = chain.filter.exportVersion
         var summary = Summary(
-            header: header, objectCount: mapper.objectCount, replacedByteCount: filter.replacedCount,
+            header: header, objectCount: mapper.objectCount, replacedByteCount: chain.replacedCount,
             isFragment: false, passedThrough: mapper.passedThrough, warnings: warnings.summary)
         summary.salvageStop = error
+        summary.parsing = chain.parsing
         return summary
     }
 

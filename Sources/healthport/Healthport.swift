@@ -1,4 +1,5 @@
 import ArgumentParser
+import HealthExport
 
 /// The `healthport` command: streams Apple Health exports into HealthKit-shaped data.
 ///
@@ -39,6 +40,13 @@ struct Healthport: ParsableCommand {
                 exit(withError: ValidationError("unknown command '\(typed.prefix(60))'\(hint)"))
             }
         }
-        main(nil)
+        do {
+            var command = try parseAsRoot(arguments)
+            // Every export the command reads is read with the parser it names (`--parser`).
+            let parser = (command as? ReadsExports)?.parsing.parser ?? .scanner
+            try ExportReader.$defaultParser.withValue(parser) { try command.run() }
+        } catch {
+            exit(withError: error)
+        }
     }
 }

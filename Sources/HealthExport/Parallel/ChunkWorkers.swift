@@ -18,6 +18,8 @@ struct ChunkResult<ChunkSink> {
     var replacedCount: Int
     var firstReplacement: Int64?
     var lineBreaks: Int
+    /// How the chunk's body was read.
+    var parsing: ExportReader.Parsing
     var isLast: Bool
     /// The chunk itself, in case it must be read again on the merging thread.
     var bytes: [UInt8]
@@ -37,6 +39,7 @@ final class ChunkWorkers<ChunkSink: ObjectSink>: @unchecked Sendable {
     private let types: Set<String>?
     private let clinicalTypes: ClinicalTypeResolver?
     private let makeSink: @Sendable () -> ChunkSink
+    private let parser: ExportXMLParser
     /// Where an unsplittable rest begins, once the splitter met it.
     var finalOffset: Int64? = nil
     /// The header chunk 0 ended with (after `Me`), for the summary.
@@ -44,9 +47,11 @@ final class ChunkWorkers<ChunkSink: ObjectSink>: @unchecked Sendable {
 
     init(
         jobs: Int, prolog: [UInt8], prologLineBreaks: Int, prologReplacements: Int, location: SourceLocation,
-        types: Set<String>?, clinicalTypes: ClinicalTypeResolver?, makeSink: @escaping @Sendable () -> ChunkSink
+        types: Set<String>?, clinicalTypes: ClinicalTypeResolver?, parser: ExportXMLParser,
+        makeSink: @escaping @Sendable () -> ChunkSink
     ) {
         self.clinicalTypes = clinicalTypes
+        self.parser = parser
         self.prologReplacements = prologReplacements
         self.prolog = prolog
         self.prologLineBreaks = prologLineBreaks
@@ -136,7 +141,8 @@ final class ChunkWorkers<ChunkSink: ObjectSink>: @unchecked Sendable {
         mapper.lineOffset = chunk.isFirst ? 0 : -(prologLineBreaks + 1)
         let prefix = chunk.isFirst ? [] : prolog + [0x0A]
         let chain = ExportParseChain(
-            mapper: mapper, filter: XMLPreFilter(startingAt: chunk.offset - Int64(prefix.count)), tracksSyntheticRoot: false)
+            mapper: mapper, filter: XMLPreFilter(startingAt: chunk.offset - Int64(prefix.count)), tracksSyntheticRoot: false,
+            parser: parser)
         var parsed = true
         func push(_ bytes: UnsafeRawBufferPointer, isLast: Bool) throws {
             try chain.push(bytes, isLast: isLast)
@@ -153,11 +159,12 @@ final class ChunkWorkers<ChunkSink: ObjectSink>: @unchecked Sendable {
         }
         let filter = chain.filter
         let lineBreaks = chunk.bytes.withUnsafeBytes { Self.lineBreaks(in: $0) }
+        let parsing = chain.parsing
         let result = ChunkResult(
             index: chunk.index, offset: chunk.offset, byteCount: chunk.bytes.count, parsed: parsed, sink: sink,
             header: mapper.deliveredHeader ?? mapper.header, headerDeliveredByElement: mapper.headerDeliveredByElement, steps: mapper.assigner.journal ?? [], warnings: warnings,
-            objectCount: mapper.objectCount, passedThrough: mapper.passedThrough, replacedCount: filter.replacedCount - (chunk.isFirst ? 0 : prologReplacements),
-            firstReplacement: filter.firstReplacementOffset, lineBreaks: lineBreaks, isLast: chunk.isLast, bytes: chunk.bytes)
+            objectCount: mapper.objectCount, passedThrough: mapper.passedThrough, replacedCount: chain.replacedCount - (chunk.isFirst ? 0 : prologReplacements),
+            firstReplacement: chain.firstReplacementOffset, lineBreaks: lineBreaks, parsing: parsing, isLast: chunk.isLast, bytes: chunk.bytes)
         var finalHeader = mapper.header
         finalHeader.exportVersion = filter.exportVersion
         return (result, finalHeader)

@@ -84,7 +84,7 @@ extension ExportReader {
         let workers = ChunkWorkers<ChunkSink>(
             jobs: jobs, prolog: splitter.prolog, prologLineBreaks: splitter.prologLineBreaks,
             prologReplacements: splitter.prologReplacements, location: location, types: types,
-            clinicalTypes: makeClinicalTypeResolver(), makeSink: makeChunkSink)
+            clinicalTypes: makeClinicalTypeResolver(), parser: parser, makeSink: makeChunkSink)
         defer { workers.stop() }
 
         var assigner = ObjectIdentityAssigner()
@@ -100,6 +100,7 @@ extension ExportReader {
         var splitterDone = false
         var sequentialFrom: Int64? = nil
         var statistics = ParallelStatistics()
+        var parsing = Parsing(requested: parser)
         var headerDelivered = false
 
         merging: while true {
@@ -152,6 +153,7 @@ extension ExportReader {
                 passedThrough.merge(result.passedThrough, uniquingKeysWith: +)
                 replacedCount += result.replacedCount
                 if firstReplacement == nil { firstReplacement = result.firstReplacement }
+                parsing.absorb(result.parsing, lineOffset: line - 1)
                 statistics.merged += 1
             } else {
                 // The chunk needed what came before it (a duplicate of an object in an earlier
@@ -167,6 +169,7 @@ extension ExportReader {
                 passedThrough.merge(summary.passedThrough, uniquingKeysWith: +)
                 replacedCount += summary.replacedByteCount
                 if firstReplacement == nil { firstReplacement = summary.firstReplacementOffset }
+                parsing.absorb(summary.parsing, lineOffset: 0)
                 statistics.reread += 1
             }
             line += result.lineBreaks
@@ -188,6 +191,8 @@ extension ExportReader {
             summary.passedThrough.merge(passedThrough, uniquingKeysWith: +)
             statistics.sequentialFrom = offset
             summary.parallel = statistics
+            parsing.absorb(summary.parsing, lineOffset: 0)
+            summary.parsing = parsing
             return summary
         }
 
@@ -208,6 +213,7 @@ extension ExportReader {
             passedThrough: passedThrough, warnings: warnings.summary)
         summary.firstReplacementOffset = firstReplacement
         summary.parallel = statistics
+        summary.parsing = parsing
         return summary
     }
 

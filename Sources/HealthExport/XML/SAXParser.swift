@@ -104,6 +104,19 @@ final class SAXParser: ElementEventSource {
         return Int(input.pointee.col)
     }
 
+    /// Sets the position libxml2 counts from, for the bytes it is given next.
+    ///
+    /// healthport's scanner reads the body while libxml2 waits inside the root element; when the
+    /// scanner hands the rest of the document back (`ExportBodyScanner`), libxml2 resumes there
+    /// and must count lines and columns as if it had read the bytes in between itself, so that
+    /// what it reports is located as a libxml2-only read locates it. libxml2 keeps the position
+    /// in the public fields `line` and `col` of its current input.
+    func resume(atLine line: Int, column: Int) {
+        guard let input = context?.pointee.input else { return }
+        input.pointee.line = Int32(clamping: line)
+        input.pointee.col = Int32(clamping: column)
+    }
+
     /// Bytes libxml2 has consumed.
     var byteOffset: Int64 {
         guard let context else { return 0 }

@@ -65,6 +65,67 @@ struct XMLPreFilter {
         consumedOffset = offset
     }
 
+    /// A filter for the body of a document whose prolog another filter read, from `offset` in
+    /// the file on: where healthport's scanner hands the rest of a document to libxml2.
+    init(continuingBodyAt offset: Int64, exportVersion: Int?) {
+        consumedOffset = offset
+        document = .healthData
+        self.exportVersion = exportVersion
+    }
+
+    /// How far `processProlog` got.
+    enum PrologProgress {
+        /// The root element has not begun yet: more bytes are needed.
+        case needMore
+        /// The prolog was emitted; the body, from the root's start tag on, is returned unfiltered.
+        case body(rest: [UInt8])
+        /// A fragment: everything, synthetic root included, went through the filter as
+        /// `process` does, and the rest must too.
+        case fragment
+    }
+
+    /// Filters the prolog only: emits it (its DOCTYPE blanked) and returns the bytes from the
+    /// root element's start tag on as they are, for a parser that repairs them itself
+    /// (`ExportBodyScanner`) or for `process`. A fragment is filtered whole, as by `process`.
+    mutating func processProlog(
+        _ chunk: UnsafeRawBufferPointer, isLast: Bool,
+        emit: (UnsafeRawBufferPointer, PreFilterFindings) throws -> Void
+    ) throws -> PrologProgress {
+        precondition(document == nil, "processProlog reads the prolog once")
+        prolog.append(contentsOf: chunk)
+        guard let rootStart = try scanProlog(isLast: isLast) else { return .needMore }
+        rootStartOffset = consumedOffset + Int64(rootStart)
+        var head = Array(prolog[0..<rootStart])
+        let rest = Array(prolog[rootStart...])
+        prolog = []
+        let base = consumedOffset
+        head.withUnsafeMutableBytes { buffer in
+            _ = filter(buffer, from: 0, isLast: true, baseOffset: base)
+        }
+        consumedOffset += Int64(head.count)
+        try head.withUnsafeBytes { try emit($0, findings) }
+        if case .fragment = document {
+            var line = 1
+            var column = 1
+            for b in head {
+                if b == 0x0A {
+                    line += 1
+                    column = 1
+                } else {
+                    column += 1
+                }
+            }
+            syntheticRootPosition = (line, column)
+            try Self.syntheticRootOpen.withUnsafeBytes { try emit($0, findings) }
+            try rest.withUnsafeBytes { try processBody($0, isLast: isLast, emit: emit) }
+            return .fragment
+        }
+        return .body(rest: rest)
+    }
+
+    /// Where the next byte `process` filters lies in the file.
+    var nextOffset: Int64 { consumedOffset + Int64(carry.count) }
+
     /// Filters a chunk and hands the bytes that are ready to `emit`.
     ///
     /// - Throws: `ExportError` (`notAnExport`, `limitExceeded`) from the prolog, or whatever
@@ -81,33 +142,9 @@ struct XMLPreFilter {
         emit: (UnsafeRawBufferPointer, PreFilterFindings) throws -> Void
     ) throws {
         if document == nil {
-            prolog.append(contentsOf: chunk)
-            guard let rootStart = try scanProlog(isLast: isLast) else { return }
-            rootStartOffset = consumedOffset + Int64(rootStart)
-            var head = Array(prolog[0..<rootStart])
-            let rest = Array(prolog[rootStart...])
-            prolog = []
-            let base = consumedOffset
-            head.withUnsafeMutableBytes { buffer in
-                _ = filter(buffer, from: 0, isLast: true, baseOffset: base)
+            if case .body(let rest) = try processProlog(chunk, isLast: isLast, emit: emit) {
+                try rest.withUnsafeBytes { try processBody($0, isLast: isLast, emit: emit) }
             }
-            consumedOffset += Int64(head.count)
-            try head.withUnsafeBytes { try emit($0, findings) }
-            if case .fragment = document {
-                var line = 1
-                var column = 1
-                for b in head {
-                    if b == 0x0A {
-                        line += 1
-                        column = 1
-                    } else {
-                        column += 1
-                    }
-                }
-                syntheticRootPosition = (line, column)
-                try Self.syntheticRootOpen.withUnsafeBytes { try emit($0, findings) }
-            }
-            try rest.withUnsafeBytes { try processBody($0, isLast: isLast, emit: emit) }
             return
         }
         try processBody(chunk, isLast: isLast, emit: emit)
@@ -317,7 +354,7 @@ struct XMLPreFilter {
             let c = p[i]
             if c < 0x80 {
                 if c < 0x20 {
-                    if c != 0x09 && c != 0x0A && c != 0x0D {
+                    if ByteRepair.isForbiddenControl(c) {
                         if readOnly { return Self.needsCopy }
                         p[i] = 0x20
                         replaced(i)
@@ -327,110 +364,49 @@ struct XMLPreFilter {
                     if i + 1 >= n {
                         if !isLast { return i }
                     } else if p[i + 1] == 0x23 {
-                        var j = i + 2
-                        var hex = false
-                        if j < n && (p[j] == 0x78) {
-                            hex = true
-                            j += 1
-                        }
-                        var value: UInt32 = 0
-                        var digits = 0
-                        var complete = false
-                        while j < n && digits <= 8 {
-                            let d = p[j]
-                            if d == 0x3B {
-                                complete = digits > 0
-                                break
-                            }
-                            var v: UInt32
-                            if d >= 0x30 && d <= 0x39 {
-                                v = UInt32(d - 0x30)
-                            } else if hex && d >= 0x61 && d <= 0x66 {
-                                v = UInt32(d - 0x61 + 10)
-                            } else if hex && d >= 0x41 && d <= 0x46 {
-                                v = UInt32(d - 0x41 + 10)
-                            } else {
-                                break
-                            }
-                            if value < 0x0100_0000 { value = value * (hex ? 16 : 10) + v } else { v = 0 }
-                            digits += 1
-                            j += 1
-                        }
-                        if j >= n && !complete && !isLast && digits <= 8 { return i }
-                        if complete && !Self.isXMLChar(value) {
+                        switch ByteRepair.judgeReference(UnsafePointer(p), i, n) {
+                        case .incomplete:
+                            if !isLast { return i }
+                        case .forbidden:
                             if readOnly { return Self.needsCopy }
                             p[i] = 0x3F
                             replaced(i)
+                        case .allowed, .other:
+                            break
                         }
                     }
                 }
                 i += 1
                 continue
             }
-            // Multi-byte UTF-8.
-            let length: Int
-            switch c {
-            case 0xC2...0xDF: length = 2
-            case 0xE0...0xEF: length = 3
-            case 0xF0...0xF4: length = 4
-            default:
+            // Multi-byte UTF-8 (`ByteRepair` judges it for this filter and for the scanner alike).
+            switch ByteRepair.judge(UnsafePointer(p), i, n) {
+            case .character(let length):
+                i += length
+            case .replacementCharacter:
+                if readOnly { return Self.needsCopy }
+                p[i] = 0xEF
+                p[i + 1] = 0xBF
+                p[i + 2] = 0xBD
+                replaced(i)
+                i += 3
+            case .questionMark:
                 if readOnly { return Self.needsCopy }
                 p[i] = 0x3F
                 replaced(i)
                 i += 1
-                continue
-            }
-            if i + length > n {
+            case .incomplete:
                 if !isLast { return i }
                 // Cut off at the very end: replace what is there.
                 if readOnly { return Self.needsCopy }
                 p[i] = 0x3F
                 replaced(i)
                 i += 1
-                continue
             }
-            let c1 = p[i + 1]
-            var valid = c1 >= 0x80 && c1 <= 0xBF
-            if valid {
-                switch c {
-                case 0xE0: valid = c1 >= 0xA0
-                case 0xF0: valid = c1 >= 0x90
-                case 0xF4: valid = c1 <= 0x8F
-                default: break
-                }
-            }
-            if valid && length >= 3 { valid = p[i + 2] >= 0x80 && p[i + 2] <= 0xBF }
-            if valid && length == 4 { valid = p[i + 3] >= 0x80 && p[i + 3] <= 0xBF }
-            if !valid {
-                if readOnly { return Self.needsCopy }
-                p[i] = 0x3F
-                replaced(i)
-                i += 1
-                continue
-            }
-            if length == 3 {
-                // Encoded surrogates (ED A0..BF xx) and U+FFFE/U+FFFF become U+FFFD.
-                if (c == 0xED && c1 >= 0xA0) || (c == 0xEF && c1 == 0xBF && (p[i + 2] == 0xBE || p[i + 2] == 0xBF)) {
-                    if readOnly { return Self.needsCopy }
-                    p[i] = 0xEF
-                    p[i + 1] = 0xBF
-                    p[i + 2] = 0xBD
-                    replaced(i)
-                }
-            }
-            i += length
         }
         return n
     }
 
     /// XML 1.0's `Char` production.
-    static func isXMLChar(_ v: UInt32) -> Bool {
-        switch v {
-        case 0x09, 0x0A, 0x0D: return true
-        case 0x20...0xD7FF: return true
-        case 0xE000...0xFFFD: return true
-        case 0x1_0000...0x10_FFFF: return true
-        default: return false
-        }
-    }
+    static func isXMLChar(_ v: UInt32) -> Bool { ByteRepair.isXMLChar(v) }
 }

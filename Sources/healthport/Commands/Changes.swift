@@ -102,6 +102,7 @@ extension Healthport {
         @Argument(help: ArgumentHelp("The newer export.", valueName: "new-export"), completion: .file(extensions: ["zip", "xml"]))
         var newExport: String
 
+        @OptionGroup var parsing: ParserOptions
         @OptionGroup var output: OutputOptions
         @OptionGroup var filter: FilterOptions
 

@@ -23,6 +23,7 @@ extension Healthport {
             completion: .file(extensions: ["zip", "xml"]))
         var exports: [String]
 
+        @OptionGroup var parsing: ParserOptions
         @OptionGroup var output: OutputOptions
         @OptionGroup var filter: FilterOptions
         @Flag(name: .long, help: "Workouts carry their route points inline (read from the GPX files).")

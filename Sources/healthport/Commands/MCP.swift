@@ -24,6 +24,8 @@ extension Healthport {
             completion: .file(extensions: ["zip", "xml"]))
         var export: String? = nil
 
+        @OptionGroup var parsing: ParserOptions
+
         @Option(
             name: .long,
             help: ArgumentHelp(

@@ -8,6 +8,8 @@ struct InputOptions: ParsableArguments {
         help: ArgumentHelp("The export: export.zip, the unzipped folder, export.xml, or - for standard input.", valueName: "export"),
         completion: .file(extensions: ["zip", "xml"]))
     var export: String
+
+    @OptionGroup var parsing: ParserOptions
 }
 
 /// How chatty the command is on standard error.
@@ -33,6 +35,8 @@ struct ExportOrStoreOptions: ParsableArguments {
             "Read the store at this path instead of an export (default without an export: $HEALTHPORT_STORE, else ~/.local/share/healthport/health.sqlite).",
             valueName: "path"))
     var store: String? = nil
+
+    @OptionGroup var parsing: ParserOptions
 
     func validate() throws {
         if export != nil && store != nil { throw ValidationError("give an export or --store, not both") }
