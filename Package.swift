@@ -185,6 +185,7 @@ if ProcessInfo.processInfo.environment["HEALTHPORT_FUZZ"] != nil {
         ("gpx", ["HealthExport"]),
         ("ecg", ["HealthExport"]),
         ("json", ["HealthExport", "HealthModel", "HealthOutput"]),
+        ("scanner", ["HealthExport", "HealthTestSupport"]),
     ]
     for (name, dependencies) in harnesses {
         package.targets.append(.executableTarget(name: "fuzz-\(name)", dependencies: ["FuzzSupport"] + dependencies, path: "Fuzz/\(name)"))

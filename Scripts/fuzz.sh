@@ -5,13 +5,13 @@
 # the script with status 1 and leaves the input in Fuzz/findings/<harness>/ (turn it into a
 # regression test). Prints executions per harness.
 #
-#   Scripts/fuzz.sh [SECONDS] [HARNESS...]      # harnesses: export predicate policy anchor gpx ecg json
+#   Scripts/fuzz.sh [SECONDS] [HARNESS...]      # harnesses: export scanner predicate policy anchor gpx ecg json
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH="${1:-60}"
 shift || true
 HARNESSES=("$@")
-[ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=(export predicate policy anchor gpx ecg json)
+[ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=(export scanner predicate policy anchor gpx ecg json)
 SCRATCH=".build/fuzz"
 WORK="Fuzz/work"
 SHARED="Tests/Fixtures/samples"
@@ -48,6 +48,21 @@ seed() {
             # Cut-off zips, for the salvage path.
             head -c 90000 SampleData/export.zip > "$corpus/cut-off.zip"
             head -c 4000 SampleData/export-older.zip > "$corpus/cut-early.zip"
+            ;;
+        scanner)
+            # Export documents only (the harness reads bytes as export.xml): the real samples,
+            # a generated head, and one document per construct the scanner hands to libxml2.
+            { find "$SHARED" -name '*.xml' -size -200k 2>/dev/null | head -n 20 | while read -r f; do cp "$f" "$corpus/$(basename "$(dirname "$f")")-$(basename "$f")"; done; } || true
+            { unzip -p SampleData/export.zip apple_health_export/export.xml | head -c 30000 > "$corpus/generated-head.xml"; } || true
+            head='<?xml version="1.0" encoding="UTF-8"?>\n<HealthData locale="en_US">\n <ExportDate value="2024-01-01 10:00:00 +0100"/>\n'
+            record=' <Record type="HKQuantityTypeIdentifierHeartRate" sourceName="Watch" unit="count/min" startDate="2024-01-01 09:00:00 +0100" endDate="2024-01-01 09:00:00 +0100" value="72"'
+            i=0
+            for body in "$record/>" "$record>\n  <MetadataEntry key=\"k\" value=\"a&amp;b&#183;&#11;\tc\"/>\n </Record>" \
+                "$record note='x'\n  other=\"&lt;&gt;&quot;&apos;\"/>" " <!-- c --><?pi x?>$record/>" " <Future>text<![CDATA[x]]></Future>" \
+                "$record\r\n/>" " <Workout sourceName=\"W\" startDate=\"2024-01-01 09:00:00 +0100\" endDate=\"2024-01-01 09:30:00 +0100\">\n  <WorkoutEvent type=\"HKWorkoutEventTypePause\" date=\"2024-01-01 09:10:00 +0100\"/>\n </Workout>"; do
+                printf "$head%b\n</HealthData>\n" "$body" > "$corpus/construct-$i.xml"
+                i=$((i + 1))
+            done
             ;;
         predicate)
             for p in 'quantity > "100 count/min"' 'startDate >= "2024-01-01" AND metadata.HKMetadataKeyHeartRateMotionContext == 1' \

@@ -58,7 +58,7 @@ extension ExportReader {
                 throw ExportError(.limitExceeded, "\(relative) is larger than \(Self.maximumAttachmentSize >> 20) MiB")
             }
             return FileManager.default.contents(atPath: resolved)
-        case .standardInputXML, .ndjsonFile, .standardInputNDJSON, .cutOffZip:
+        case .standardInputXML, .ndjsonFile, .standardInputNDJSON, .cutOffZip, .documentBytes:
             return nil
         }
     }
@@ -90,7 +90,7 @@ extension ExportReader {
             let path = URL(fileURLWithPath: documentPath).deletingLastPathComponent().appendingPathComponent(relative).path
             guard let file = FileByteSource.open(path: path) else { return }
             try stream(file, prefix: []) { bytes, isLast in try body(bytes, isLast) }
-        case .standardInputXML, .ndjsonFile, .standardInputNDJSON, .cutOffZip:
+        case .standardInputXML, .ndjsonFile, .standardInputNDJSON, .cutOffZip, .documentBytes:
             return
         }
     }

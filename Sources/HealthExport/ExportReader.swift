@@ -37,6 +37,8 @@ public final class ExportReader {
         case standardInputNDJSON(prefix: [UInt8])
         /// A zip whose end (the central directory) is missing: only `--salvage` reads it.
         case cutOffZip(CutOffZip)
+        /// An XML document in memory, pushed in pieces of `chunkSize` bytes (tests, fuzzing).
+        case documentBytes([UInt8], chunkSize: Int)
     }
 
     /// Threads the read may use (the CLI's `--jobs`, by default the cores). With two or more, a
@@ -150,6 +152,17 @@ public final class ExportReader {
                 }
             }
         }
+    }
+
+    /// A reader of an XML document held in memory, pushed through the parse chain in pieces of
+    /// `chunkSize` bytes: for the tests and fuzz harnesses that compare the two parsers, where
+    /// the pieces' ends are part of what is tested (`ParserDifferential`). Diagnostics name
+    /// the document `displayName`.
+    package init(documentBytes: [UInt8], chunkSize: Int = ExportReader.chunkSize, displayName: String = "export.xml") {
+        input = .path(displayName)
+        source = .documentBytes(documentBytes, chunkSize: max(1, chunkSize))
+        layout = ExportLayout(
+            container: .xml, documentPath: nil, exportRoot: "", sideFiles: [], documentSize: Int64(documentBytes.count))
     }
 
     /// How diagnostics locate the document: the path given, plus the member inside a zip or folder.
@@ -274,6 +287,16 @@ public final class ExportReader {
                 try stream(FileByteSource(descriptor: streamDescriptor, ownsDescriptor: false), prefix: prefix, push: push)
             case .ndjsonFile, .standardInputNDJSON:
                 preconditionFailure("NDJSON is read by readNDJSON")
+            case .documentBytes(let bytes, let chunkSize):
+                try bytes.withUnsafeBytes { all in
+                    var offset = 0
+                    while offset < all.count {
+                        let end = min(all.count, offset + chunkSize)
+                        try push(UnsafeRawBufferPointer(rebasing: all[offset..<end]), false)
+                        offset = end
+                    }
+                }
+                try push(UnsafeRawBufferPointer(start: nil, count: 0), true)
             case .cutOffZip(let zip):
                 guard salvage else {
                     let size = (try? FileManager.default.attributesOfItem(atPath: zip.path)[.size] as? NSNumber)?.int64Value ?? 0

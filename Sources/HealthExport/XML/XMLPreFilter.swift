@@ -202,6 +202,8 @@ struct XMLPreFilter {
         let n = b.count
         var i = 0
         if n >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF { i = 3 }
+        // A byte-order mark arriving in pieces: wait for the rest of it.
+        if n < 3 && n > 0 && [0xEF, 0xBB, 0xBF].starts(with: b) && !isLast { return nil }
         if n >= 2 && ((b[0] == 0xFF && b[1] == 0xFE) || (b[0] == 0xFE && b[1] == 0xFF)) {
             throw ExportError(.notAnExport, "UTF-16 is not an Apple Health export encoding")
         }

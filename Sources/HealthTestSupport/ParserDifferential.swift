@@ -1,0 +1,99 @@
+import HealthExport
+import HealthModel
+
+/// Reads one document with both parsers — libxml2 (the reference) and healthport's scanner —
+/// and says where they differ: the proof that the scanner is a faster libxml2 and nothing else.
+///
+/// Everything a read hands to its caller is compared: the header, every object (uuids
+/// included), every warning with its location and count, the error with its message and
+/// location, and the summary (objects, bytes repaired and where, a fragment, what was passed
+/// through, where a salvaged read stopped). The scanner reads the document in pieces of each
+/// of several sizes, so that every carry and handover path meets the same bytes; libxml2 reads
+/// it in the reader's usual chunks.
+///
+/// Used by `ScannerDifferentialTests` (the samples, the generated exports, the quirks) and the
+/// `scanner` fuzz harness (`Scripts/fuzz.sh scanner`).
+public enum ParserDifferential {
+    /// What one read gave, as comparable values.
+    public struct Reading: Equatable {
+        public var header: ExportHeader?
+        public var objects: [HealthObject]
+        /// Each warning as its caller got it (first occurrence, located), then the counts.
+        public var warnings: [String]
+        public var error: String?
+        public var summary: [String]
+        /// How the body was read (not compared: the point of the scanner).
+        public var parsing: ExportReader.Parsing?
+
+        public static func == (a: Reading, b: Reading) -> Bool {
+            a.header == b.header && a.objects == b.objects && a.warnings == b.warnings && a.error == b.error
+                && a.summary == b.summary
+        }
+    }
+
+    final class Collector: ObjectSink {
+        var header: ExportHeader? = nil
+        var objects: [HealthObject] = []
+        func exportDidBegin(_ header: ExportHeader) throws { self.header = header }
+        func consume(_ object: HealthObject) throws { objects.append(object) }
+    }
+
+    /// Reads `bytes` (an XML document) with `parser`, pushed in pieces of `chunkSize` bytes.
+    public static func read(_ bytes: [UInt8], parser: ExportXMLParser, chunkSize: Int, salvage: Bool = false) -> Reading {
+        let reader = ExportReader(documentBytes: bytes, chunkSize: chunkSize)
+        reader.parser = parser
+        let sink = Collector()
+        var warnings: [String] = []
+        var reading = Reading(header: nil, objects: [], warnings: [], error: nil, summary: [])
+        do {
+            let summary = try reader.read(into: sink, warning: { warnings.append("\($0)") }, salvage: salvage)
+            warnings += summary.warnings.map { "\($0.warning.key) x\($0.count)" }
+            reading.summary = [
+                "objects \(summary.objectCount)", "fragment \(summary.isFragment)",
+                "passed through \(summary.passedThrough.sorted { $0.key < $1.key })",
+            ]
+            if let stop = summary.salvageStop {
+                // After a break the repairs counted depend on how far ahead the pre-filter had
+                // read (a chunk), not on the document: not compared.
+                reading.summary.append("salvaged up to \(stop)")
+            } else {
+                reading.summary.append("repaired \(summary.replacedByteCount) first at \(summary.firstReplacementOffset.map(String.init) ?? "-")")
+            }
+            reading.parsing = summary.parsing
+        } catch {
+            reading.error = "\(error)"
+        }
+        reading.header = sink.header
+        reading.objects = sink.objects
+        reading.warnings = warnings
+        return reading
+    }
+
+    /// The first way a scanner read (in each of `chunkSizes`) differs from the libxml2 read, or
+    /// `nil` when every read agrees.
+    public static func difference(_ bytes: [UInt8], chunkSizes: [Int], salvage: Bool = false) -> String? {
+        let reference = read(bytes, parser: .libxml2, chunkSize: ExportReader.chunkSize, salvage: salvage)
+        for chunkSize in chunkSizes {
+            let scanned = read(bytes, parser: .scanner, chunkSize: chunkSize, salvage: salvage)
+            if let difference = describe(reference, scanned) { return "chunks of \(chunkSize) bytes: \(difference)" }
+        }
+        return nil
+    }
+
+    /// What differs between the reference read and the scanner's, in a line or two.
+    public static func describe(_ reference: Reading, _ scanned: Reading) -> String? {
+        if reference.error != scanned.error {
+            return "error: libxml2 '\(reference.error ?? "none")', scanner '\(scanned.error ?? "none")'"
+        }
+        if reference.header != scanned.header { return "header: \(String(describing: reference.header)) vs \(String(describing: scanned.header))" }
+        if reference.objects.count != scanned.objects.count {
+            return "objects: \(reference.objects.count) vs \(scanned.objects.count)"
+        }
+        for (index, (a, b)) in zip(reference.objects, scanned.objects).enumerated() where a != b {
+            return "object \(index): \(a) vs \(b)"
+        }
+        if reference.warnings != scanned.warnings { return "warnings: \(reference.warnings) vs \(scanned.warnings)" }
+        if reference.summary != scanned.summary { return "summary: \(reference.summary) vs \(scanned.summary)" }
+        return nil
+    }
+}
