@@ -4,6 +4,7 @@
 With REFERENCE set (a shell-quoted command), the reference runs before each run of the command
 and its best time is printed too ("reference_seconds"): a ratio of two bests taken side by side
 stays meaningful on a machine whose speed drifts over minutes, as these shared VMs' does.
+REFERENCE2, a second reference, runs alike ("reference2_seconds").
 
 Output goes to /dev/null (the benchmark measures conversion, not the disk)."""
 import json, os, shlex, subprocess, sys, time
@@ -24,12 +25,17 @@ def run_once(argv):
 runs = int(sys.argv[1])
 argv = sys.argv[2:]
 reference = shlex.split(os.environ.get("REFERENCE", ""))
-results, references = [], []
+reference2 = shlex.split(os.environ.get("REFERENCE2", ""))
+results, references, references2 = [], [], []
 for _ in range(runs):
     if reference:
         references.append(run_once(reference)[0])
+    if reference2:
+        references2.append(run_once(reference2)[0])
     results.append(run_once(argv))
 report = {"seconds": min(results)[0], "peak_rss_mb": max(r[1] for r in results)}
 if references:
     report["reference_seconds"] = min(references)
+if references2:
+    report["reference2_seconds"] = min(references2)
 print(json.dumps(report))

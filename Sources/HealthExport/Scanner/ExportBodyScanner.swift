@@ -33,47 +33,50 @@ final class ExportBodyScanner: ElementEventSource {
     static let maximumElementBytes = 8 << 20
 
     /// The handler, not reference-counted on each call (as `SAXParser` does); the chain holds it.
+    /// The scanner's state is read and written on the parsing thread only, with no access
+    /// overlapping another, so it opts out of dynamic exclusivity checks (`@exclusivity`), which
+    /// cost a runtime call per access on this path.
     private unowned(unsafe) let mapper: ExportMapper
 
     /// Bytes after the last element delivered, when a chunk ended inside the next one.
-    private var carry: [UInt8] = []
+    @exclusivity(unchecked) private var carry: [UInt8] = []
     /// The carry with the beginning of the next chunk, while that element is completed.
-    private var work: [UInt8] = []
-    private var unit = ScannedUnit()
+    @exclusivity(unchecked) private var work: [UInt8] = []
+    @exclusivity(unchecked) private var unit = ScannedUnit()
     /// Attribute slots handed to the mapper (`AttributeView`), reused.
     private let slots: UnsafeMutablePointer<UnsafePointer<UInt8>?>
 
     // Where the next element starts, in the current window (the chunk, or the carry).
-    private var accepted = 0
-    private var acceptedLine: Int
+    @exclusivity(unchecked) private var accepted = 0
+    @exclusivity(unchecked) private var acceptedLine: Int
     /// Where the accepted position's line starts in the window; -1: before it.
-    private var acceptedLineStart = -1
+    @exclusivity(unchecked) private var acceptedLineStart = -1
     /// Characters of the current line before the window's first byte (when the line starts
     /// before the window).
-    private var windowColumnBase: Int
+    @exclusivity(unchecked) private var windowColumnBase: Int
     /// The file offset of the window's first byte.
-    private var windowFileOffset: Int64
+    @exclusivity(unchecked) private var windowFileOffset: Int64
 
     // The event being delivered, for `line` and `column`.
-    private var eventWindow: UnsafePointer<UInt8>? = nil
-    private var eventLine = 0
-    private var eventPosition = 0
-    private var eventLineStart = -1
+    @exclusivity(unchecked) private var eventWindow: UnsafePointer<UInt8>? = nil
+    @exclusivity(unchecked) private var eventLine = 0
+    @exclusivity(unchecked) private var eventPosition = 0
+    @exclusivity(unchecked) private var eventLineStart = -1
     /// The last column computed in this window, so that asking on every element of a long
     /// line costs the line once, not once per element.
-    private var columnCache: (lineStart: Int, position: Int, column: Int)? = nil
+    @exclusivity(unchecked) private var columnCache: (lineStart: Int, position: Int, column: Int)? = nil
 
     /// Bytes repaired (`ByteRepair`) in the elements delivered, and the file offset of the first.
-    private(set) var replacedCount = 0
-    private(set) var firstReplacementOffset: Int64? = nil
+    @exclusivity(unchecked) private(set) var replacedCount = 0
+    @exclusivity(unchecked) private(set) var firstReplacementOffset: Int64? = nil
     /// Top-level elements delivered.
-    private(set) var elementCount = 0
+    @exclusivity(unchecked) private(set) var elementCount = 0
     /// Bytes of the body read by the scanner, up to the handover.
-    private(set) var scannedBytes: Int64 = 0
+    @exclusivity(unchecked) private(set) var scannedBytes: Int64 = 0
     /// Where the rest went to libxml2, once it has.
     private(set) var handover: HandoverPoint? = nil
 
-    private(set) var pendingError: (any Error)? = nil
+    @exclusivity(unchecked) private(set) var pendingError: (any Error)? = nil
 
     /// A scanner for a body that starts at `fileOffset`, at `line` and `column` (libxml2's
     /// position after the root's start tag).
@@ -230,32 +233,32 @@ final class ExportBodyScanner: ElementEventSource {
     private func deliver(_ p: UnsafePointer<UInt8>) {
         eventWindow = p
         defer { eventWindow = nil }
-        unit.arena.withUnsafeBufferPointer { arena in
-            let decoded = arena.baseAddress ?? p
-            for event in unit.events {
-                eventLine = event.line
-                eventPosition = event.position
-                eventLineStart = event.lineStart
-                let name = ElementName(bytes: UnsafeRawBufferPointer(start: p + event.nameStart, count: event.nameLength))
-                if event.isStart {
-                    var slot = slots
-                    for k in event.firstAttribute..<(event.firstAttribute + event.attributeCount) {
-                        let attribute = unit.attributes[k]
-                        let values = attribute.valueIsDecoded ? decoded : p
-                        slot[0] = p + attribute.nameStart
-                        slot[1] = p + attribute.nameEnd
-                        slot[2] = nil
-                        slot[3] = values + attribute.valueStart
-                        slot[4] = values + attribute.valueEnd
-                        slot += AttributeView.slotsPerAttribute
-                    }
-                    mapper.startElement(
-                        name, AttributeView(slots: slots, count: event.attributeCount, namesEndInSecondSlot: true), self)
-                } else {
-                    mapper.endElement(name, self)
+        let decoded = UnsafePointer(unit.arena.base)
+        let events = unit.events.base
+        let attributes = unit.attributes.base
+        for e in 0..<unit.events.count {
+            let event = events[e]
+            eventLine = event.line
+            eventPosition = event.position
+            eventLineStart = event.lineStart
+            let name = ElementName(bytes: UnsafeRawBufferPointer(start: p + event.nameStart, count: event.nameLength))
+            if event.isStart {
+                var slot = slots
+                for k in event.firstAttribute..<(event.firstAttribute + event.attributeCount) {
+                    let attribute = attributes[k]
+                    let values = attribute.valueIsDecoded ? decoded : p
+                    slot[0] = p + attribute.nameStart
+                    slot[1] = p + attribute.nameEnd
+                    slot[2] = nil
+                    slot[3] = values + attribute.valueStart
+                    slot[4] = values + attribute.valueEnd
+                    slot += AttributeView.slotsPerAttribute
                 }
-                if pendingError != nil { return }
+                mapper.startElement(name, AttributeView(slots: slots, count: event.attributeCount, namesEndInSecondSlot: true), self)
+            } else {
+                mapper.endElement(name, self)
             }
+            if pendingError != nil { return }
         }
     }
 

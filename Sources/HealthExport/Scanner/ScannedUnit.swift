@@ -6,7 +6,7 @@
 /// (`ExportBodyScanner`). Keeping the element as offsets into the window (and into `arena` for
 /// decoded values) costs no copy of the document; the arrays are reused from one element to
 /// the next, so the steady state allocates nothing.
-struct ScannedUnit {
+struct ScannedUnit: ~Copyable {
     /// A start or end tag, with the position libxml2 reports during its callback: at the `>`
     /// or `/` that ends a start tag, after the `>` of an end tag or the `/>` of an empty one.
     struct Event {
@@ -32,22 +32,27 @@ struct ScannedUnit {
         var valueIsDecoded: Bool
     }
 
-    var events: [Event] = []
-    var attributes: [Attribute] = []
+    /// A name in the window: where the open elements' names are, while scanning.
+    struct Name {
+        var start: Int
+        var length: Int
+    }
+
+    var events = ScratchBuffer<Event>()
+    var attributes = ScratchBuffer<Attribute>()
     /// Values that differed from their bytes in the document: references decoded, white space
     /// normalized (XML 1.0 §3.3.3), forbidden bytes repaired.
-    var arena: [UInt8] = []
-    /// Names of the open elements while scanning (start, length).
-    var open: [(start: Int, length: Int)] = []
+    var arena = ScratchBuffer<UInt8>(capacity: 4096)
+    var open = ScratchBuffer<Name>()
     /// Repairs made in this element, committed when it is delivered.
     var replacements = 0
     var firstReplacement: Int? = nil
 
     mutating func reset() {
-        events.removeAll(keepingCapacity: true)
-        attributes.removeAll(keepingCapacity: true)
-        arena.removeAll(keepingCapacity: true)
-        open.removeAll(keepingCapacity: true)
+        events.removeAll()
+        attributes.removeAll()
+        arena.removeAll()
+        open.removeAll()
         replacements = 0
         firstReplacement = nil
     }

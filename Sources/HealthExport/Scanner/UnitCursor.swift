@@ -87,7 +87,8 @@ struct UnitCursor {
     /// `</name S?>` at `i`; `nil` to go on, `.complete` when it closes the top-level element.
     @inline(__always)
     private mutating func endTag(into unit: inout ScannedUnit) -> Outcome? {
-        guard let open = unit.open.last else { return .handover(.malformed) }
+        guard !unit.open.isEmpty else { return .handover(.malformed) }
+        let open = unit.open.last
         let nameStart = i + 2
         guard nameStart + open.length <= n else { return .needMore }
         guard memcmp(p + nameStart, p + open.start, open.length) == 0 else { return .handover(.malformed) }
@@ -130,7 +131,7 @@ struct UnitCursor {
                         attributeCount: unit.attributes.count - firstAttribute, position: i, line: line, lineStart: lineStart))
                 i += 1
                 guard unit.open.count < Self.maximumDepth else { return .handover(.limit) }
-                unit.open.append((nameStart, nameLength))
+                unit.open.append(ScannedUnit.Name(start: nameStart, length: nameLength))
                 return nil
             }
             if c == 0x2F {
@@ -288,11 +289,11 @@ struct UnitCursor {
     /// decoded. Returns `nil` when the closing quote was reached (`i` after it).
     private mutating func decodeValue(_ quote: UInt8, from start: Int, into unit: inout ScannedUnit) -> Outcome? {
         let quoteMask = UInt64(quote) &* 0x0101_0101_0101_0101
-        unit.arena.append(contentsOf: UnsafeBufferPointer(start: p + start, count: i - start))
+        unit.arena.append(p + start, count: i - start)
         while true {
             let run = i
             skipOrdinaryValueBytes(quote: quote, quoteMask: quoteMask)
-            if i > run { unit.arena.append(contentsOf: UnsafeBufferPointer(start: p + run, count: i - run)) }
+            unit.arena.append(p + run, count: i - run)
             guard i < n else { return .needMore }
             let c = p[i]
             switch c {
@@ -319,7 +320,7 @@ struct UnitCursor {
             default:
                 switch ByteRepair.judge(p, i, n) {
                 case .character(let length):
-                    unit.arena.append(contentsOf: UnsafeBufferPointer(start: p + i, count: length))
+                    unit.arena.append(p + i, count: length)
                     i += length
                 case .replacementCharacter:
                     unit.arena.append(0xEF)
@@ -388,7 +389,7 @@ struct UnitCursor {
         return nil
     }
 
-    private static func appendUTF8(_ v: UInt32, to bytes: inout [UInt8]) {
+    private static func appendUTF8(_ v: UInt32, to bytes: inout ScratchBuffer<UInt8>) {
         switch v {
         case 0..<0x80:
             bytes.append(UInt8(v))
