@@ -174,4 +174,8 @@ public final class HKDeletedObject: NSObject, @unchecked Sendable {
 
     public override func isEqual(_ object: Any?) -> Bool { (object as? HKDeletedObject)?.uuid == uuid }
     public override var hash: Int { uuid.hashValue }
+
+    /// `HKDeletedObject 5F1C…`, as `HKObject` describes itself, so that printing a result (the
+    /// seed's `print(update)`) shows which objects went, not memory addresses.
+    public override var description: String { "HKDeletedObject \(uuid.uuidString)" }
 }

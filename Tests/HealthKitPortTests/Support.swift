@@ -37,6 +37,24 @@ enum Reference {
         return try lines(out)
     }
 
+    /// The `changes EXPORT` NDJSON lines for `run`.
+    static func changeLines(_ run: ChangesRun) throws -> [[String: Any]] {
+        var run = run
+        let out = try Fixtures.temporaryDirectory().appendingPathComponent("changes.ndjson")
+        run.format = .ndjson
+        run.output = out.path
+        _ = try run.run()
+        return try lines(out)
+    }
+
+    /// The uuids of a change stream's added objects, then of its deleted ones, in stream order.
+    static func changedUUIDs(_ lines: [[String: Any]]) -> (added: [String], deleted: [String]) {
+        (
+            lines.filter { $0["type"] as? String == "added" }.compactMap { ($0["object"] as? [String: Any])?["uuid"] as? String },
+            lines.filter { $0["type"] as? String == "deleted" }.compactMap { $0["uuid"] as? String }
+        )
+    }
+
     static func lines(_ url: URL) throws -> [[String: Any]] {
         let text = String(decoding: try Data(contentsOf: url), as: UTF8.self)
         return text.split(separator: "\n").compactMap {
