@@ -95,13 +95,13 @@ public final class HKQueryAnchor: NSObject, NSSecureCoding, @unchecked Sendable 
     }
 
     /// `HKQueryAnchor(5)` for a store's anchor; an export's anchor says how many objects it has
-    /// seen (and, within a batch loop, how many changes of the export were returned).
+    /// seen (and, within a batch loop over an export, how many of its changes were returned).
     public override var description: String {
         switch position {
         case .store(let value): return "HKQueryAnchor(\(value))"
         case .export(let anchor):
             return "HKQueryAnchor(export: \(anchor.base.count) objects"
-                + (anchor.target == nil ? ")" : ", \(anchor.position) changes of the next export returned)")
+                + (anchor.target == nil ? ")" : ", batch loop at \(anchor.position))")
         }
     }
 }

@@ -122,17 +122,6 @@ import Testing
 
 /// `results(for:)` sees an import that another process (`healthport import`) commits.
 @Suite struct FollowAcrossProcessesTests {
-    static var healthportBinary: URL {
-        if let path = ProcessInfo.processInfo.environment["HEALTHPORT_BINARY"] { return URL(fileURLWithPath: path) }
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent("healthport")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory = directory.deletingLastPathComponent()
-        }
-        return Fixtures.packageRoot.appendingPathComponent(".build/debug/healthport")
-    }
-
     @Test func anImportByAnotherProcessArrives() async throws {
         let storeURL = try Reference.store(from: Reference.olderExport)
         let store = try HKHealthStore(opening: storeURL)
@@ -143,7 +132,7 @@ import Testing
         }
         defer { task.cancel() }
         try await updates.waitFor(count: 1)
-        let imported = try CommandRunner.run(Self.healthportBinary, ["import", Reference.export.path, "--store", storeURL.path, "-q"])
+        let imported = try CommandRunner.run(Reference.healthportBinary, ["import", Reference.export.path, "--store", storeURL.path, "-q"])
         #expect(imported.status == 0, "\(imported.stderrText)")
         try await updates.waitFor(count: 2)
         // The first element is every step sample of the older export; the second holds the import's additions.

@@ -3,12 +3,33 @@ import HealthEngine
 import HealthKitPort
 import HealthQuery
 import HealthTestSupport
+import Testing
 
 /// Inputs and reference answers: what `healthport query` / `changes --store` print for the same
 /// data, produced by the same engine runs the command line calls (NDJSON, parsed).
 enum Reference {
     static let export = Fixtures.sampleData.appendingPathComponent("export.zip")
     static let olderExport = Fixtures.sampleData.appendingPathComponent("export-older.zip")
+
+    /// The `healthport` binary built beside the tests (`HEALTHPORT_BINARY` names another).
+    static var healthportBinary: URL {
+        if let path = ProcessInfo.processInfo.environment["HEALTHPORT_BINARY"] { return URL(fileURLWithPath: path) }
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent("healthport")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        return Fixtures.packageRoot.appendingPathComponent(".build/debug/healthport")
+    }
+
+    /// Runs `healthport` with `arguments`, expecting success.
+    @discardableResult
+    static func healthport(_ arguments: String...) throws -> CommandRunner.Result {
+        let result = try CommandRunner.run(healthportBinary, arguments)
+        #expect(result.status == 0, "healthport \(arguments.joined(separator: " ")): \(result.stderrText)")
+        return result
+    }
 
     /// A fresh store holding `export` (`healthport import`).
     static func store(from export: URL = Reference.export) throws -> URL {
