@@ -85,8 +85,11 @@ public final class HKQueryAnchor: NSObject, NSSecureCoding, @unchecked Sendable 
         super.init()
     }
 
+    /// Two anchors are equal when they stand for the same position: the same store number, or
+    /// the same export anchor (what was seen, for which query, and how far a batch loop got).
     public override func isEqual(_ object: Any?) -> Bool { (object as? HKQueryAnchor)?.position == position }
 
+    /// Consistent with `isEqual(_:)`, so anchors can be kept in sets and dictionaries.
     public override var hash: Int {
         switch position {
         case .store(let value): return value
