@@ -1,6 +1,5 @@
 // swift-tools-version: 6.1
-// The code of Apple's HealthKit documentation (../../docs/seeds in the project's shared docs),
-// as a package of its own that depends on healthport's HealthKitPort by path, the way an app's
+// The code of Apple's HealthKit documentation (the project's docs/seeds), as a package of its own that depends on healthport's HealthKitPort by path, the way an app's
 // package would depend on it. Only the import and the lines that open the store differ from
 // Apple's code. Build and run it from here:
 //
