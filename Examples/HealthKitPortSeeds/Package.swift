@@ -1,7 +1,8 @@
 // swift-tools-version: 6.1
-// The code of Apple's HealthKit documentation (the project's docs/seeds), as a package of its own that depends on healthport's HealthKitPort by path, the way an app's
-// package would depend on it. Only the import and the lines that open the store differ from
-// Apple's code. Build and run it from here:
+// The code of Apple's HealthKit documentation (the project's docs/seeds), as a package of its
+// own that depends on healthport's HealthKitPort by path, the way an app's package would depend
+// on it. Only the import and the lines that open the store differ from Apple's code. Build and
+// run it from here:
 //
 //     swift run healthkitport-seeds batches ../../SampleData/export.zip
 //
