@@ -109,9 +109,6 @@ let package = Package(
             name: "HealthKitPort",
             dependencies: ["HealthModel", "HealthQuery", "HealthEngine"]
         ),
-        // The code of Apple's HealthKit documentation, unchanged but for its import and the store's
-        // opening, run against an export or a store (`swift run healthkitport-seeds EXPORT`).
-        .executableTarget(name: "healthkitport-seeds", dependencies: ["HealthKitPort"], path: "Examples/HealthKitPortSeeds"),
         // The command-line tool: argument parsing and one call into the engine, nothing else.
         .executableTarget(
             name: "healthport",

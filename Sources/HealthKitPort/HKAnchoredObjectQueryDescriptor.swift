@@ -4,11 +4,13 @@ import HealthModel
 import HealthQuery
 
 /// An anchored object query (HealthKit: `HKAnchoredObjectQueryDescriptor`): the samples added
-/// and the objects deleted since an anchor, over a store made by `healthport import`.
+/// and the objects deleted since an anchor, over a store made by `healthport import` or over an
+/// export.
 ///
-/// Runs `StoreChangesRun`, the run behind `healthport changes --store`: the same changes, in
-/// the same (change) order, with the same new anchor number. A `limit` counts added and deleted
-/// objects together; batch until both lists come back empty:
+/// Over a store it runs `StoreChangesRun`, the run behind `healthport changes --store`; over an
+/// export, `ChangesRun`, the run behind `healthport changes EXPORT --anchor FILE`. Either way
+/// the changes, their order and the new anchor are the command line's. A `limit` counts added
+/// and deleted objects together; batch until both lists come back empty:
 /// ```swift
 /// var anchor: HKQueryAnchor? = nil
 /// while true {
@@ -22,8 +24,16 @@ import HealthQuery
 /// (Apple's article ends its loop with `while (added != []) && (deleted != [])`, which stops at
 /// the first batch without deletions.)
 ///
-/// An export is one frozen snapshot with no change history: anchored queries need a store
-/// (`healthport import export.zip`), and over an export they fail with `errorInvalidArgument`.
+/// **Over an export.** An export is one snapshot: with no anchor every matching sample is
+/// added, in the export's order; the new anchor stands for what was seen, so the same query
+/// again returns nothing, and the same query over the person's *next* export (another
+/// `HKHealthStore`) returns what was added and deleted since, as `healthport changes NEW
+/// --anchor OLD` does. The anchor holds the export's identity set (about 20 bytes an object)
+/// and belongs to the query it was made for: types, predicate and policy (an anchor made
+/// before the policy changed is `errorInvalidArgument`; start again without one). Each batch
+/// reads the export again, so batching an export costs a read per batch, where a store answers
+/// each batch from its index.
+///
 /// Entries of `predicates` must share one predicate (or none).
 public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: Sendable {
     /// The types (and the one shared predicate) to follow; a change matches when it matches any entry.
@@ -53,13 +63,22 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: Sendable {
 
     /// The changes after the anchor, at most `limit` of them.
     ///
-    /// - Throws: `HKError`: `errorInvalidArgument` over an export, for an anchor ahead of the
-    ///   store (from another store) or entries with different predicates;
-    ///   `errorAuthorizationNotDetermined` for a type the policy never decided.
+    /// - Throws: `HKError`: `errorInvalidArgument` for an anchor of the other kind of input (a
+    ///   store's over an export, or the reverse), a store anchor ahead of the store (from
+    ///   another store), an export anchor made for another query or an unrelated export, or
+    ///   entries with different predicates; `errorAuthorizationNotDetermined` for a type the
+    ///   policy never decided.
     public func result(for healthStore: HKHealthStore) async throws -> Result {
-        let run = try storeRun(for: healthStore)
-        let changes = try await runEngine { cancellation in try run.changes(cancellation: cancellation) }
-        return Self.result(changes)
+        switch healthStore.input {
+        case .store:
+            let run = try storeRun(for: healthStore)
+            let changes = try await runEngine { cancellation in try run.changes(cancellation: cancellation) }
+            return Self.result(changes)
+        case .export:
+            let run = try exportRun(for: healthStore)
+            let changes = try await runEngine { cancellation in try run.changes(cancellation: cancellation) }
+            return Self.result(changes)
+        }
     }
 
     /// A long-running query: an `AsyncSequence` whose first element holds the changes now in
@@ -67,6 +86,11 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: Sendable {
     /// another process (`healthport import`, `import --watch`) commits, as they land — the
     /// mechanism of `healthport changes --store --follow`. A policy change made meanwhile
     /// applies from the next element. Stop it by cancelling the task that iterates it.
+    ///
+    /// Over an export the first element holds the export's changes after the anchor; an
+    /// export never changes, so no element follows, and the sequence waits, as a long-running
+    /// query with nothing new does, until its task is cancelled. (`limit` applies to each
+    /// element; with a limit, the first element over an export is its first batch.)
     public func results(for healthStore: HKHealthStore) -> Results {
         Results(descriptor: self, store: healthStore)
     }
@@ -87,6 +111,12 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: Sendable {
                 continuation.onTermination = { _ in cancellation.cancel() }
                 Thread.detachNewThread {
                     do {
+                        if case .export = store.input {
+                            // One snapshot: its changes, then nothing until the task ends.
+                            let run = try descriptor.exportRun(for: store)
+                            continuation.yield(HKAnchoredObjectQueryDescriptor.result(try run.changes(cancellation: cancellation)))
+                            return
+                        }
                         var run = try descriptor.storeRun(for: store)
                         if let path = store.policyPath, FileManager.default.fileExists(atPath: path) { run.policyFile = path }
                         try run.follow(cancellation: cancellation) { changes in continuation.yield(HKAnchoredObjectQueryDescriptor.result(changes)) }
@@ -113,21 +143,49 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: Sendable {
         }
     }
 
-    /// The engine's run for this descriptor over `healthStore`.
+    /// The engine's run for this descriptor over a store.
     func storeRun(for healthStore: HKHealthStore) throws -> StoreChangesRun {
-        guard case .store(let path) = healthStore.input else {
+        guard case .store(let path) = healthStore.input else { throw HKError(.errorInvalidArgument, "not a store") }
+        let number: Int
+        switch anchor?.position {
+        case nil: number = 0
+        case .store(let value): number = value
+        case .export:
             throw HKError(
-                .errorInvalidArgument,
-                "anchored queries need a store (an export has no change history): make one with `healthport import EXPORT --store FILE`")
+                .errorInvalidArgument, "this anchor was made over an export; a store's anchors are its own numbers (start without an anchor)")
         }
+        return StoreChangesRun(store: path, query: try query(for: healthStore), anchor: number, limit: try batchLimit())
+    }
+
+    /// The engine's run for this descriptor over an export.
+    func exportRun(for healthStore: HKHealthStore) throws -> ChangesRun {
+        guard case .export(let path) = healthStore.input else { throw HKError(.errorInvalidArgument, "not an export") }
+        let base: QueryAnchor?
+        switch anchor?.position {
+        case nil: base = nil
+        case .export(let value): base = value
+        case .store:
+            throw HKError(
+                .errorInvalidArgument, "this anchor is a store's number; over an export, use an anchor an export query returned (or none)")
+        }
+        return ChangesRun(export: path, query: try query(for: healthStore), anchor: base, limit: try batchLimit())
+    }
+
+    /// `limit` as the runs take it: `nil` for all.
+    func batchLimit() throws -> Int? {
         if let limit, limit < 0 { throw HKError(.errorInvalidArgument, "limit must not be negative") }
+        return limit == 0 ? nil : limit
+    }
+
+    /// The descriptor's types and shared predicate, with the store's current policy.
+    func query(for healthStore: HKHealthStore) throws -> ObjectQuery {
         let distinct = Set(predicates.map { $0.nsPredicate.map(ObjectIdentifier.init) })
         guard distinct.count <= 1 else {
             throw HKError(.errorInvalidArgument, "the entries of an anchored query must share one predicate")
         }
         var query = ObjectQuery(types: Set(predicates.map(\.type.identifier)))
         try HKPortPredicate.apply(predicates.first?.nsPredicate, to: &query)
-        return StoreChangesRun(store: path, query: try healthStore.authorized(query), anchor: anchor?.value ?? 0, limit: limit == 0 ? nil : limit)
+        return try healthStore.authorized(query)
     }
 
     static func result(_ changes: StoreChangesRun.Changes) -> Result {
@@ -135,5 +193,12 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: Sendable {
             addedSamples: changes.added.compactMap { HKObject.make($0) as? Sample },
             deletedObjects: changes.deleted.compactMap { UUID(uuidString: $0.uuid.uuidString).map(HKDeletedObject.init) },
             newAnchor: HKQueryAnchor(fromValue: changes.newAnchor))
+    }
+
+    static func result(_ changes: ChangesRun.Changes) -> Result {
+        Result(
+            addedSamples: changes.added.compactMap { HKObject.make($0) as? Sample },
+            deletedObjects: changes.deleted.compactMap { UUID(uuidString: $0.uuid.uuidString).map(HKDeletedObject.init) },
+            newAnchor: HKQueryAnchor(changes.newAnchor))
     }
 }

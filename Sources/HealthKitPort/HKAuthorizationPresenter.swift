@@ -6,8 +6,9 @@ import Foundation
 /// `HKHealthStore` calls it only when a request has something to ask (HealthKit's rule: only
 /// types never decided), and always for a per-object request. The answers are saved to the
 /// policy file atomically, exactly as `healthport auth request` and `auth request-per-object`
-/// save them. healthport's command line is one such sheet (on the terminal); a test scripts
-/// one; a server could ask through its client.
+/// save them. healthport ships the command line's own sheet as `HKTerminalAuthorizationPresenter`
+/// (questions on standard error, answers from standard input); a test scripts one; a server
+/// could ask through its client.
 ///
 /// Return `nil` for a cancel: the request then fails with `HKError.errorUserCanceled` and the
 /// policy file is left as it was.

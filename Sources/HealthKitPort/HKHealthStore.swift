@@ -45,8 +45,9 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
     ///     `nil` reads as the owner, with no authorization.
     ///   - consumer: the consumer's name, written into a new policy file (the name the sheet
     ///     shows); by default the process's name.
-    ///   - presenter: the authorization sheet; without one, a request that has something to
-    ///     ask fails with `errorAuthorizationNotDetermined` (see `HKAuthorizationPresenter`).
+    ///   - presenter: the authorization sheet, for instance `HKTerminalAuthorizationPresenter()`
+    ///     (the sheet of `healthport auth request`); without one, a request that has something
+    ///     to ask fails with `errorAuthorizationNotDetermined` (see `HKAuthorizationPresenter`).
     /// - Throws: `HKError.errorDatabaseInaccessible` when `url` does not exist.
     public init(
         opening url: URL, policy: URL? = nil, consumer: String = ProcessInfo.processInfo.processName,

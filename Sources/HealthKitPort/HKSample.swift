@@ -159,11 +159,13 @@ public enum HKVisionPrescriptionType: UInt, Sendable {
     }
 }
 
-/// An object deleted from the store (HealthKit: `HKDeletedObject`): its uuid only (and no
-/// metadata: the store keeps none for a deletion).
+/// An object deleted from the store, or absent from a later export (HealthKit:
+/// `HKDeletedObject`): its uuid only (and no metadata: none is kept for a deletion).
 public final class HKDeletedObject: NSObject, @unchecked Sendable {
-    /// The deleted object's uuid, and no metadata.
+    /// The deleted object's uuid, the one `healthport changes` reports as deleted.
     public let uuid: UUID
+    /// Always `nil`: a deletion found by comparing exports or imports carries no metadata (on a
+    /// phone it holds at most the sync identifier and version an app saved; exports have none).
     public let metadata: [String: Any]?
 
     init(uuid: UUID) {
@@ -172,6 +174,12 @@ public final class HKDeletedObject: NSObject, @unchecked Sendable {
         super.init()
     }
 
+    /// Two deleted objects are equal when their uuids are, as `HKObject`s are.
     public override func isEqual(_ object: Any?) -> Bool { (object as? HKDeletedObject)?.uuid == uuid }
+    /// The uuid's hash, consistent with `isEqual(_:)`.
     public override var hash: Int { uuid.hashValue }
+
+    /// `HKDeletedObject 5F1C…`, as `HKObject` describes itself, so that printing a result (the
+    /// seed's `print(update)`) shows which objects went, not memory addresses.
+    public override var description: String { "HKDeletedObject \(uuid.uuidString)" }
 }

@@ -109,27 +109,6 @@ import Testing
         #expect(try await healthStore.statusForAuthorizationRequest(toShare: shareList, read: readList) == .unnecessary)
     }
 
-    /// Allowing reaches the file as `auth request --grant` writes it, and the data appears.
-    @Test func anAllowedRequestMatchesTheCommandLinesFile() async throws {
-        let folder = try Fixtures.temporaryDirectory()
-        let viaSwift = folder.appendingPathComponent("swift.json")
-        let viaRun = folder.appendingPathComponent("cli.json")
-        let healthStore = try HKHealthStore(opening: Reference.export, policy: viaSwift, consumer: "Run Club", presenter: ScriptedPresenter(.allowAll))
-        try await healthStore.requestAuthorization(toShare: [HKQuantityType(.bodyMass)], read: [HKQuantityType(.stepCount), HKQuantityType(.heartRate)])
-        // What `healthport auth request --consumer "Run Club" --share BodyMass --read HeartRate,StepCount --grant` does.
-        try AuthorizationRequestRun(
-            policyFile: viaRun.path, share: [Self.bodyMass], read: [Self.heartRate, Self.steps], newConsumer: .init(name: "Run Club")
-        ).run { sheet in .init(read: Dictionary(sheet.read.map { ($0, true) }, uniquingKeysWith: { a, _ in a }), share: Dictionary(sheet.share.map { ($0, true) }, uniquingKeysWith: { a, _ in a })) }
-        #expect(try Data(contentsOf: viaSwift) == Data(contentsOf: viaRun))
-
-        let steps = try await HKSampleQueryDescriptor(predicates: [.quantitySample(type: HKQuantityType(.stepCount))], sortDescriptors: [])
-            .result(for: healthStore)
-        let owner = try await HKSampleQueryDescriptor(predicates: [.quantitySample(type: HKQuantityType(.stepCount))], sortDescriptors: [])
-            .result(for: HKHealthStore(opening: Reference.export))
-        #expect(!steps.isEmpty)
-        #expect(steps.map(\.uuid) == owner.map(\.uuid))
-    }
-
     @Test func aCancelledRequestIsUserCanceledAndChangesNothing() async throws {
         let policy = try Self.policyFile([Self.steps: .granted])
         let before = try Data(contentsOf: policy)
@@ -224,22 +203,5 @@ import Testing
         // The system always asks again, even after a grant.
         try await store.requestPerObjectReadAuthorization(for: .visionPrescriptionType(), predicate: nil)
         #expect(presenter.offered.count == 2)
-    }
-}
-
-/// A denied per-object offer reaches the policy file as `auth request-per-object --deny` writes it.
-@Suite struct PerObjectDenialTests {
-    @Test func aDeniedOfferMatchesTheCommandLinesFile() async throws {
-        let viaSwift = try AuthorizationTests.policyFile(["HKQuantityTypeIdentifierStepCount": .granted])
-        let viaRun = try AuthorizationTests.policyFile(["HKQuantityTypeIdentifierStepCount": .granted])
-        let store = try HKHealthStore(opening: Reference.export, policy: viaSwift, presenter: ScriptedPresenter(.denyAll))
-        try await store.requestPerObjectReadAuthorization(for: .visionPrescriptionType(), predicate: nil)
-        // What `healthport auth request-per-object --type VisionPrescription --deny` does.
-        try PerObjectRequestRun(policyFile: viaRun.path, input: .export(Reference.export.path), type: "HKVisionPrescriptionTypeIdentifier")
-            .run { sheet in Dictionary(sheet.objects.map { ($0.uuid, false) }, uniquingKeysWith: { a, _ in a }) }
-        #expect(try Data(contentsOf: viaSwift) == Data(contentsOf: viaRun))
-        let saved = try AuthorizationPolicy.load(from: viaSwift.path)
-        #expect(saved.perObject["HKVisionPrescriptionTypeIdentifier"]?.revokedOwn.count == 1)
-        #expect(try await HKSampleQueryDescriptor(predicates: [.visionPrescription()], sortDescriptors: []).result(for: store).isEmpty)
     }
 }

@@ -3,12 +3,33 @@ import HealthEngine
 import HealthKitPort
 import HealthQuery
 import HealthTestSupport
+import Testing
 
 /// Inputs and reference answers: what `healthport query` / `changes --store` print for the same
 /// data, produced by the same engine runs the command line calls (NDJSON, parsed).
 enum Reference {
     static let export = Fixtures.sampleData.appendingPathComponent("export.zip")
     static let olderExport = Fixtures.sampleData.appendingPathComponent("export-older.zip")
+
+    /// The `healthport` binary built beside the tests (`HEALTHPORT_BINARY` names another).
+    static var healthportBinary: URL {
+        if let path = ProcessInfo.processInfo.environment["HEALTHPORT_BINARY"] { return URL(fileURLWithPath: path) }
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent("healthport")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        return Fixtures.packageRoot.appendingPathComponent(".build/debug/healthport")
+    }
+
+    /// Runs `healthport` with `arguments`, expecting success.
+    @discardableResult
+    static func healthport(_ arguments: String...) throws -> CommandRunner.Result {
+        let result = try CommandRunner.run(healthportBinary, arguments)
+        #expect(result.status == 0, "healthport \(arguments.joined(separator: " ")): \(result.stderrText)")
+        return result
+    }
 
     /// A fresh store holding `export` (`healthport import`).
     static func store(from export: URL = Reference.export) throws -> URL {
@@ -35,6 +56,24 @@ enum Reference {
         run.output = out.path
         _ = try run.run()
         return try lines(out)
+    }
+
+    /// The `changes EXPORT` NDJSON lines for `run`.
+    static func changeLines(_ run: ChangesRun) throws -> [[String: Any]] {
+        var run = run
+        let out = try Fixtures.temporaryDirectory().appendingPathComponent("changes.ndjson")
+        run.format = .ndjson
+        run.output = out.path
+        _ = try run.run()
+        return try lines(out)
+    }
+
+    /// The uuids of a change stream's added objects, then of its deleted ones, in stream order.
+    static func changedUUIDs(_ lines: [[String: Any]]) -> (added: [String], deleted: [String]) {
+        (
+            lines.filter { $0["type"] as? String == "added" }.compactMap { ($0["object"] as? [String: Any])?["uuid"] as? String },
+            lines.filter { $0["type"] as? String == "deleted" }.compactMap { $0["uuid"] as? String }
+        )
     }
 
     static func lines(_ url: URL) throws -> [[String: Any]] {

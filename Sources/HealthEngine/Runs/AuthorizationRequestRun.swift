@@ -34,6 +34,14 @@ public struct AuthorizationRequestRun: Sendable {
         public var consumer: AuthorizationPolicy.Consumer
         public var read: [String]
         public var share: [String]
+
+        /// A sheet's questions, made by a face that holds them in its own shape (HealthKitPort's
+        /// `HKAuthorizationRequest`) to show them on a shared sheet (`TerminalAuthorizationSheet`).
+        public init(consumer: AuthorizationPolicy.Consumer, read: [String], share: [String]) {
+            self.consumer = consumer
+            self.read = read
+            self.share = share
+        }
     }
 
     /// The person's answers: `true` allows, `false` denies, per type. A type without an
@@ -45,6 +53,14 @@ public struct AuthorizationRequestRun: Sendable {
         public init(read: [String: Bool] = [:], share: [String: Bool] = [:]) {
             self.read = read
             self.share = share
+        }
+
+        /// The same answer to every question of `sheet`: what `--grant` and `--deny` answer
+        /// without showing the sheet.
+        public static func all(_ sheet: Sheet, allow: Bool) -> Answers {
+            Answers(
+                read: Dictionary(sheet.read.map { ($0, allow) }, uniquingKeysWith: { first, _ in first }),
+                share: Dictionary(sheet.share.map { ($0, allow) }, uniquingKeysWith: { first, _ in first }))
         }
     }
 
@@ -102,6 +118,14 @@ public struct PerObjectRequestRun: Sendable {
     public struct Sheet: Sendable {
         public var consumer: AuthorizationPolicy.Consumer
         public var objects: [HealthObject]
+
+        /// An offer, made by a face that holds it in its own shape (HealthKitPort's
+        /// `HKPerObjectAuthorizationRequest`) to show it on a shared sheet
+        /// (`TerminalAuthorizationSheet`).
+        public init(consumer: AuthorizationPolicy.Consumer, objects: [HealthObject]) {
+            self.consumer = consumer
+            self.objects = objects
+        }
     }
 
     /// - Parameter present: shows the sheet (also when it offers nothing) and answers per

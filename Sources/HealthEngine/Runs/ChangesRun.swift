@@ -87,6 +87,72 @@ public struct ChangesRun: Sendable {
     }
 }
 
+extension ChangesRun {
+    /// One batch of changes as values (HealthKit: `HKAnchoredObjectQueryDescriptor.Result`
+    /// over an export).
+    public struct Changes: Sendable {
+        /// Objects the anchor has not seen, in the export's document order.
+        public var added: [HealthObject]
+        /// The uuid and type of each object the anchor holds and the export does not, by uuid.
+        public var deleted: [(uuid: ObjectUUID, type: String)]
+        /// The anchor after this batch: caught up with the export, or, when `limit` cut the
+        /// batch short, in the middle of a batch loop over this export.
+        public var newAnchor: QueryAnchor
+        /// Whether the batch returned the last change (`newAnchor` is caught up).
+        public var complete: Bool
+    }
+
+    /// The changes after `anchor`, at most `limit` of them, as values: the batch `run` writes
+    /// (`healthport changes EXPORT --anchor FILE --limit N`), through the same gate and the same
+    /// `ChangeTracker`, so the objects, their order and the new anchor are the command line's.
+    /// `format`, `output` and `anchorOutput` are not used, and the reader's warnings are not
+    /// reported (the caller has no channel for them).
+    ///
+    /// Each batch reads the whole export again: a batch loop over an export costs one read per
+    /// batch, against a store's one indexed query.
+    ///
+    /// - Throws: `RunError`: `.invalidRequest` for an anchor made for another query or another
+    ///   export (the same checks as `run`), or what reading the export throws.
+    public func changes(cancellation: RunCancellation? = nil) throws(RunError) -> Changes {
+        try RunError.wrapping {
+            let context = try RunContext(query: query, reporter: .silent, cancellation: cancellation)
+            let hash = query.identityHash
+            let base = anchor ?? .origin(queryHash: hash)
+            guard base.queryHash == hash else {
+                throw AnchorError("\(anchorName ?? "the anchor"): the anchor was made for another query (types, predicate, dates, sources or policy)")
+            }
+            let tracker = ChangeTracker(anchor: base, limit: limit)
+            let sink = ChangeCollector(tracker: tracker)
+            _ = try context.read(try ExportReader.open(export)).run(into: sink)
+            var deleted: [(uuid: ObjectUUID, type: String)] = []
+            let newAnchor = try tracker.finish(exportDate: sink.header.exportDate?.secondsSince1970) { uuid, type in
+                deleted.append((uuid, type))
+            }
+            return Changes(added: sink.added, deleted: deleted, newAnchor: newAnchor, complete: newAnchor.target == nil)
+        }
+    }
+}
+
+/// After the gate: objects the anchor has not seen are kept as added (`ChangesRun.changes`).
+final class ChangeCollector: ObjectSink {
+    let tracker: ChangeTracker
+    var header = ExportHeader()
+    var added: [HealthObject] = []
+
+    init(tracker: ChangeTracker) {
+        self.tracker = tracker
+    }
+
+    func exportDidBegin(_ header: ExportHeader) throws {
+        self.header = header
+        try tracker.checkTarget(exportDate: header.exportDate?.secondsSince1970)
+    }
+
+    func consume(_ object: HealthObject) throws {
+        tracker.consume(object) { added.append($0) }
+    }
+}
+
 /// After the gate: objects the anchor has not seen are written as added.
 final class ChangeSink: ObjectSink {
     let tracker: ChangeTracker

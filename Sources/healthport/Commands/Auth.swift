@@ -44,25 +44,6 @@ struct RequestedTypes: ParsableArguments {
     }
 }
 
-/// Asks yes/no questions on the terminal: prompts on standard error, answers from standard input.
-enum Terminal {
-    static var isInteractive: Bool { isatty(0) == 1 }
-
-    /// `true` for yes, `false` for no, `nil` when the person cancels (`q` or end of input).
-    static func ask(_ question: String) -> Bool? {
-        while true {
-            FileHandle.standardError.write(Data((question + " [y/n/q] ").utf8))
-            guard let line = readLine() else { return nil }
-            switch line.trimmingCharacters(in: .whitespaces).lowercased() {
-            case "y", "yes": return true
-            case "n", "no": return false
-            case "q", "quit", "cancel": return nil
-            default: continue
-            }
-        }
-    }
-}
-
 extension Healthport.Auth {
     struct Status: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -137,33 +118,19 @@ extension Healthport.Auth {
         func run() throws {
             try Diagnostics().run {
                 let (share, read) = try requested.resolved()
-                var request = AuthorizationRequest(
-                    policyFile: policyFile.policy, share: share, read: read, consumer: consumer, bundleIdentifier: bundleIdentifier)
-                request.ownSources = ownSource
-                let pending = try request.prepare()
-                if !pending.asksAnything || grant || deny {
-                    try pending.recordAll(allow: grant)
-                    return
-                }
-                guard Terminal.isInteractive else {
-                    throw QueryError(.errorInvalidArgument, "standard input is not a terminal: answer with --grant or --deny")
-                }
-                FileHandle.standardError.write(Data("“\(pending.consumerName)” would like to access your health data.\n".utf8))
-                var readAnswers: [String: Bool] = [:]
-                var shareAnswers: [String: Bool] = [:]
-                for type in pending.readQuestions {
-                    guard let yes = Terminal.ask("Allow reading \(TypeCatalogue.shortName(of: type))?") else {
-                        throw AuthorizationRequest.Pending.cancelled
+                let request = AuthorizationRequestRun(
+                    policyFile: policyFile.policy, share: share, read: read,
+                    newConsumer: consumer.map { AuthorizationPolicy.Consumer(name: $0, bundleIdentifier: bundleIdentifier) },
+                    ownSources: ownSource)
+                // The sheet is shown only when a type is undecided (HealthKit asks nothing otherwise).
+                try request.run { questions in
+                    if grant || deny { return .all(questions, allow: grant) }
+                    let sheet = TerminalAuthorizationSheet()
+                    guard sheet.isInteractive else {
+                        throw QueryError(.errorInvalidArgument, "standard input is not a terminal: answer with --grant or --deny")
                     }
-                    readAnswers[type] = yes
+                    return sheet.ask(questions)
                 }
-                for type in pending.shareQuestions {
-                    guard let yes = Terminal.ask("Allow saving \(TypeCatalogue.shortName(of: type))?") else {
-                        throw AuthorizationRequest.Pending.cancelled
-                    }
-                    shareAnswers[type] = yes
-                }
-                try pending.record(read: readAnswers, share: shareAnswers)
             }
         }
     }
@@ -198,29 +165,22 @@ extension Healthport.Auth {
                 guard let identifier = try TypeNameResolver.resolve([type]).first else {
                     throw AuthorizationError(.errorInvalidArgument, "\(type) is not authorized object by object")
                 }
-                let request = PerObjectAuthorizationRequest(
-                    policyFile: policyFile.policy, input: .export(input.export), type: identifier,
-                    predicate: try self.where.map { try PredicateParser.parse($0) })
-                let pending = try request.prepare(cancellation: Signals.cancellation)
-                if pending.offered.isEmpty {
-                    FileHandle.standardError.write(Data("healthport: no \(TypeCatalogue.shortName(of: identifier)) objects to offer\n".utf8))
-                }
-                if grant || deny || pending.offered.isEmpty {
-                    try pending.recordAll(allow: grant)
-                    return
-                }
-                guard Terminal.isInteractive else {
-                    throw QueryError(.errorInvalidArgument, "standard input is not a terminal: answer with --grant or --deny")
-                }
-                var answers: [ObjectUUID: Bool] = [:]
-                for object in pending.offered {
-                    FileHandle.standardError.write(Data(("  " + PerObjectAuthorizationRequest.describe(object) + "\n").utf8))
-                    guard let answer = Terminal.ask("Allow “\(pending.consumerName)” to read this one?") else {
-                        throw AuthorizationRequest.Pending.cancelled
+                var query = ObjectQuery(types: [identifier])
+                query.predicate = try self.where.map { try PredicateParser.parse($0) }
+                let request = PerObjectRequestRun(policyFile: policyFile.policy, input: .export(input.export), type: identifier, query: query)
+                // The sheet is shown every time, even when answered before (HealthKit always asks).
+                try request.run(cancellation: Signals.cancellation) { offer in
+                    if offer.objects.isEmpty {
+                        FileHandle.standardError.write(Data("healthport: no \(TypeCatalogue.shortName(of: identifier)) objects to offer\n".utf8))
+                        return [:]
                     }
-                    answers[object.uuid] = answer
+                    if grant || deny { return Dictionary(offer.objects.map { ($0.uuid, grant) }, uniquingKeysWith: { first, _ in first }) }
+                    let sheet = TerminalAuthorizationSheet()
+                    guard sheet.isInteractive else {
+                        throw QueryError(.errorInvalidArgument, "standard input is not a terminal: answer with --grant or --deny")
+                    }
+                    return sheet.offer(offer)
                 }
-                try pending.record(answers)
             }
         }
     }
