@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The byte pass between the input and libxml2 that makes real exports parseable without
 /// changing a single byte offset.
 ///
@@ -50,6 +56,10 @@ struct XMLPreFilter {
     static let syntheticRootClose: [UInt8] = Array("</HealthData>".utf8)
 
     private var prolog: [UInt8] = []
+    /// The prolog's length at its last scan that needed more bytes: it is scanned again only
+    /// once it has grown by half, so a prolog arriving in small pieces costs linear time, not
+    /// quadratic (a DTD pushed a few bytes at a time was rescanned from its start each time).
+    private var prologScannedLength = 0
     private var carry: [UInt8] = []
     private var work: [UInt8] = []
     /// Bytes consumed before the current work buffer, for replacement offsets.
@@ -93,7 +103,11 @@ struct XMLPreFilter {
     ) throws -> PrologProgress {
         precondition(document == nil, "processProlog reads the prolog once")
         prolog.append(contentsOf: chunk)
-        guard let rootStart = try scanProlog(isLast: isLast) else { return .needMore }
+        guard isLast || prolog.count >= prologScannedLength + prologScannedLength / 2 else { return .needMore }
+        guard let rootStart = try scanProlog(isLast: isLast) else {
+            prologScannedLength = prolog.count
+            return .needMore
+        }
         rootStartOffset = consumedOffset + Int64(rootStart)
         var head = Array(prolog[0..<rootStart])
         let rest = Array(prolog[rootStart...])
@@ -217,13 +231,20 @@ struct XMLPreFilter {
             return nil
         }
         func find(_ pattern: [UInt8], from start: Int) -> Int? {
-            guard pattern.count <= n else { return nil }
-            var j = start
-            while j + pattern.count <= n {
-                if b[j] == pattern[0] && Array(b[j..<(j + pattern.count)]) == pattern { return j }
-                j += 1
+            guard start < n, pattern.count <= n - start else { return nil }
+            // memchr for the first byte, memcmp for the rest: no array per position.
+            return b.withUnsafeBytes { bytes in
+                pattern.withUnsafeBytes { needle in
+                    let base = bytes.baseAddress!
+                    var j = start
+                    while j + pattern.count <= n, let hit = memchr(base + j, Int32(pattern[0]), n - pattern.count + 1 - j) {
+                        j = base.distance(to: UnsafeRawPointer(hit))
+                        if memcmp(base + j, needle.baseAddress!, pattern.count) == 0 { return j }
+                        j += 1
+                    }
+                    return nil
+                }
             }
-            return nil
         }
         func isNameStart(_ c: UInt8) -> Bool {
             (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x5F || c == 0x3A || c >= 0x80
