@@ -202,6 +202,39 @@ import HealthTestSupport
         Self.expectAlike(bytes, pieces: [5, ExportReader.chunkSize], salvage: true, name + " (salvage)")
     }
 
+    // MARK: What the fuzzer found
+
+    /// Every input that once made the scanner differ (`Fuzz/regressions/scanner`), in the
+    /// harness's piece sizes and more.
+    @Test func theFuzzerFindingsReadAlike() throws {
+        let folder = Fixtures.packageRoot.appendingPathComponent("Fuzz/regressions/scanner")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(!names.isEmpty)
+        for name in names {
+            let bytes = try [UInt8](Data(contentsOf: folder.appendingPathComponent(name)))
+            Self.expectAlike(bytes, pieces: [1, 50, 97, ExportReader.chunkSize], name)
+            Self.expectAlike(bytes, pieces: [50], salvage: true, name + " (salvage)")
+        }
+    }
+
+    /// libxml2 waits for a tag's `>` before parsing it, and where it looks depends on the pieces
+    /// it was given: an error in the middle of a document whose last tag is cut can be reported
+    /// only when the input ends. It is still that error, not a cut-off document, in any pieces.
+    @Test func anErrorReportedWhenTheInputEndsIsACutOnlyAtTheEnd() throws {
+        let bytes = try [UInt8](Data(contentsOf: Fixtures.packageRoot.appendingPathComponent(
+            "Fuzz/regressions/scanner/error-reported-at-the-end-is-no-cut.xml")))
+        let whole = ParserDifferential.read(bytes, parser: .libxml2, chunkSize: ExportReader.chunkSize)
+        #expect(whole.error?.contains(":3:205: Specification mandates value") == true, "\(whole.error ?? "")")
+        for pieces in [1, 50, 300] {
+            let read = ParserDifferential.read(bytes, parser: .libxml2, chunkSize: pieces)
+            #expect(read.error == whole.error, "pieces of \(pieces)")
+        }
+        // A document that really stops in a tag is still called cut off.
+        let cut = Array(Self.document(Self.record()).prefix(200))
+        let reading = ParserDifferential.read(cut, parser: .libxml2, chunkSize: 7)
+        #expect(reading.error?.contains("cut off") == true, "\(reading.error ?? "")")
+    }
+
     // MARK: Every cut, every bad byte
 
     /// A document cut after every byte: the same objects before the cut, the same error at the

@@ -29,7 +29,7 @@ final class SAXParser: ElementEventSource {
     /// A failure raised inside a callback, rethrown by `feed`/`finish`.
     @exclusivity(unchecked) private(set) var pendingError: (any Error)?
     /// libxml2's first error: message, line, column.
-    @exclusivity(unchecked) private(set) var xmlError: (message: String, line: Int, column: Int)?
+    @exclusivity(unchecked) private(set) var xmlError: (message: String, line: Int, column: Int, inputExhausted: Bool)?
     private var handlerTable = xmlSAXHandler()
 
     init(handler: any ElementEventHandler) {
@@ -145,11 +145,29 @@ final class SAXParser: ElementEventSource {
         xmlStopParser(context)
     }
 
+    /// Whether libxml2 stands at the end of what it was given, or only white space from it: an
+    /// error found there is about the document ending (cut off), whenever libxml2 reports it.
+    ///
+    /// libxml2 waits for a tag's `>` before it parses the tag, and where it looks for one
+    /// depends on where the pieces it was given end; so an error in the middle of the document
+    /// can be reported only when the input ends. What it says about, and the file's place it
+    /// names, depend on the bytes alone; this flag must too (found by `Fuzz/scanner`: the same
+    /// document in other pieces was called cut off).
+    private var inputExhausted: Bool {
+        guard let input = context?.pointee.input, var cur = input.pointee.cur, let end = input.pointee.end else { return true }
+        while cur < end {
+            let c = cur.pointee
+            guard c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D else { return false }
+            cur += 1
+        }
+        return true
+    }
+
     private func record(_ error: xmlError) {
         guard error.level.rawValue >= XML_ERR_ERROR.rawValue, xmlError == nil else { return }
         var message = error.message.map { String(cString: $0) } ?? "XML error \(error.code)"
         while message.last == "\n" || message.last == " " { message.removeLast() }
-        xmlError = (message, Int(error.line), Int(error.int2))
+        xmlError = (message, Int(error.line), Int(error.int2), inputExhausted)
         // libxml2 is inside its own error path here; the next callback, or `feed`, stops it.
         stopRequested = true
     }
@@ -172,13 +190,13 @@ final class SAXParser: ElementEventSource {
         } while offset < bytes.count
     }
 
-    /// Tells libxml2 the input has ended. An error here means the document stopped before
-    /// it was complete: the usual sign of an export cut off in transfer.
+    /// Tells libxml2 the input has ended. An error found where the input ends means the
+    /// document stopped before it was complete: the usual sign of an export cut off in transfer.
     func finish() throws {
         do {
             try feed(UnsafeRawBufferPointer(start: nil, count: 0), terminate: true)
         } catch var error as XMLSyntaxError {
-            error.atEndOfInput = true
+            error.atEndOfInput = xmlError?.inputExhausted ?? true
             throw error
         }
     }
