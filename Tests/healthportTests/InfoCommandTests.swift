@@ -33,6 +33,32 @@ import HealthTestSupport
         #expect(result.stdoutText.contains("Export version: 14"))
     }
 
+    /// `--parser` chooses the parser, and info says which read the body and where libxml2 took
+    /// over: nowhere in the sample; at the first carriage return of a CRLF file.
+    @Test func infoSaysWhichParserReadTheBody() throws {
+        func parser(_ arguments: String...) throws -> [String: Any] {
+            let result = try healthport(["info", "--format", "json", "-q"] + arguments)
+            #expect(result.status == 0, "\(result.stderrText)")
+            let report = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+            return try #require(report["parser"] as? [String: Any])
+        }
+        let scanner = try parser(sampleZip)
+        #expect(scanner["name"] as? String == "scanner")
+        #expect((scanner["scannedElements"] as? Int ?? 0) > 5000)
+        #expect(scanner["libxml2From"] == nil)
+        let libxml2 = try parser(sampleZip, "--parser", "libxml2")
+        #expect(libxml2["name"] as? String == "libxml2" && libxml2["scannedElements"] == nil)
+        let crlf = try Fixtures.temporaryDirectory().appendingPathComponent("export.xml")
+        let record = " <Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"x\" unit=\"count\" value=\"1\" startDate=\"2024-01-01 00:00:00 +0000\" endDate=\"2024-01-01 00:00:00 +0000\"/>\r\n"
+        try Data(("<?xml version=\"1.0\"?>\n<HealthData>\n" + record + record + "</HealthData>\n").utf8).write(to: crlf)
+        let handover = try #require(try parser(crlf.path)["libxml2From"] as? [String: Any])
+        #expect(handover["line"] as? Int == 3 && handover["reason"] as? String == "text", "\(handover)")
+        let text = try healthport("info", crlf.path, "-q").stdoutText
+        #expect(text.contains("Parser:         scanner, then libxml2 from line 3 (text, or white space such as a carriage return)"), "\(text)")
+        let refused = try healthport("info", sampleZip, "--parser", "expat")
+        #expect(refused.status == 64)
+    }
+
     @Test
     func aMissingRouteFileIsReportedNotFatal() throws {
         let result = try healthport("info", Fixtures.samples.appendingPathComponent("dogsheep-healthkit-to-sqlite/zip_contents").path, "--format", "json")

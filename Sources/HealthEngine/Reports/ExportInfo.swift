@@ -27,6 +27,52 @@ public struct ExportInfo: Sendable {
         public var count: Int
     }
 
+    /// Which parser read the document's body (`--parser`), and where libxml2 took over from
+    /// healthport's scanner, if it did: the first thing to look at when an export reads slowly.
+    public struct Parser: Codable, Sendable, Equatable {
+        /// `scanner` or `libxml2`: the parser asked for.
+        public var name: String
+        /// Top-level elements the scanner read (with the scanner).
+        public var scannedElements: Int?
+        /// Where libxml2 read the rest of the body, and why (with the scanner, when it did).
+        public var libxml2From: Handover?
+
+        public struct Handover: Codable, Sendable, Equatable {
+            /// The line libxml2 took over at (`nil` for a fragment, libxml2's from its start).
+            public var line: Int?
+            public var reason: String
+        }
+
+        init?(reader: ExportReader, summary: ExportReader.Summary) {
+            guard reader.layout.container != .ndjson else { return nil }
+            let parsing = summary.parsing
+            name = parsing.requested.rawValue
+            guard parsing.requested == .scanner else { return }
+            scannedElements = parsing.scannedElements
+            if summary.isFragment {
+                libxml2From = Handover(line: nil, reason: "fragment")
+            } else if parsing.fellBack {
+                libxml2From = Handover(line: parsing.handover?.line, reason: parsing.handover?.reason ?? "prolog")
+            }
+        }
+
+        /// The reason in words.
+        var explanation: String {
+            switch libxml2From?.reason {
+            case "fragment": return "a fragment, without the HealthData root"
+            case "endOfInput": return "the input ends inside the body"
+            case "markup": return "a comment, processing instruction or CDATA section"
+            case "text": return "text, or white space such as a carriage return"
+            case "name": return "a namespace prefix or a non-ASCII name"
+            case "attributeValue": return "an attribute value with an entity or character the scanner leaves to libxml2"
+            case "malformed": return "XML that is not well-formed"
+            case "limit": return "an element beyond the scanner's bounds"
+            case let other?: return other
+            case nil: return ""
+            }
+        }
+    }
+
     public struct Document: Codable, Sendable {
         public var input: String
         public var container: String
@@ -46,6 +92,8 @@ public struct ExportInfo: Sendable {
         public var replacedByteCount: Int
         public var warnings: [Warning]
         public var cda: CDAReader.Summary? = nil
+        /// Which parser read the body (absent under a policy, and for healthport's NDJSON).
+        public var parser: Parser? = nil
     }
 
     public var document: Document
@@ -109,6 +157,8 @@ public struct ExportInfo: Sendable {
                 : summary.warnings.map {
                     Warning(message: $0.warning.message, location: $0.warning.location?.description, count: $0.count)
                 })
+        // Where libxml2 took over tells something of the document: left out under a policy.
+        if !underPolicy { document.parser = Parser(reader: reader, summary: summary) }
     }
 
     public func json() throws -> String {
@@ -126,6 +176,14 @@ public struct ExportInfo: Sendable {
         lines.append("Export date:    \(d.exportDate ?? "-")")
         lines.append("Locale:         \(d.locale ?? "-")")
         lines.append("Export version: \(d.exportVersion.map(String.init) ?? "- (no DTD)")")
+        if let parser = d.parser {
+            if let handover = parser.libxml2From {
+                let from = handover.line.map { " from line \($0)" } ?? ""
+                lines.append("Parser:         \(parser.name), then libxml2\(from) (\(parser.explanation))")
+            } else {
+                lines.append("Parser:         \(parser.name)")
+            }
+        }
         if d.isFragment { lines.append("Fragment:       yes (no <HealthData> root)") }
         if !d.characteristics.isEmpty {
             lines.append("Characteristics:")

@@ -106,10 +106,12 @@ public struct BatchConversionRun: Sendable {
         let next = Counter()
         let work = pending
         let workers = max(1, min(jobs, work.count))
+        // The worker threads do not see this task's values: the parser is handed to them.
+        let parser = ExportReader.defaultParser
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while cancellation?.isCancelled != true, let position = next.take(below: work.count) {
                 let index = work[position]
-                let entry = convert(index, executor: executor, reporter: reporter, cancellation: cancellation)
+                let entry = convert(index, parser: parser, executor: executor, reporter: reporter, cancellation: cancellation)
                 state.record(entry)
                 do {
                     try state.save(folder: root)
@@ -124,7 +126,9 @@ public struct BatchConversionRun: Sendable {
     }
 
     /// Converts one export and publishes its files; never throws: a failure is recorded.
-    private func convert(_ index: Int, executor: QueryExecutor, reporter: RunReporter, cancellation: RunCancellation?) -> BatchManifest.Input {
+    private func convert(
+        _ index: Int, parser: ExportXMLParser, executor: QueryExecutor, reporter: RunReporter, cancellation: RunCancellation?
+    ) -> BatchManifest.Input {
         let input = inputs[index]
         let person = persons[index]
         let (size, modified) = Self.fingerprint(input) ?? (0, 0)
@@ -144,6 +148,7 @@ public struct BatchConversionRun: Sendable {
         defer { stagingFolder.abandon() }
         do {
             let reader = try ExportReader(.path(input))
+            reader.parser = parser
             let writer: any ObjectWriter
             let writtenFiles: () -> [String]
             var knownRows: () -> [String: Int64] = { [:] }
