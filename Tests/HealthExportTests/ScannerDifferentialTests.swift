@@ -7,7 +7,8 @@ import HealthTestSupport
 
 /// healthport's scanner against libxml2, the reference: on every real sample, generated export
 /// and quirk, both parsers must give the same objects, uuids, warnings, errors and positions
-/// (`ParserDifferential`), whatever pieces the document arrives in. The fuzz harness
+/// (`ParserDifferential`), in whatever pieces the document arrives (the same for both: libxml2
+/// places some errors in malformed documents by where its pieces end). The fuzz harness
 /// `Fuzz/scanner` does the same on inputs no one wrote.
 @Suite struct ScannerDifferentialTests {
     static let pieceSizes = [61, 4096, 65_536, ExportReader.chunkSize]
