@@ -203,6 +203,37 @@ import HealthTestSupport
         Self.expectAlike(bytes, pieces: [5, ExportReader.chunkSize], salvage: true, name + " (salvage)")
     }
 
+    // MARK: Large elements
+
+    /// A workout with a legacy inline route of `points` locations: one element of about
+    /// 120 bytes a point.
+    static func workout(points: Int) -> String {
+        var text = " <Workout workoutActivityType=\"HKWorkoutActivityTypeRunning\" duration=\"30\" durationUnit=\"min\" sourceName=\"Watch\" startDate=\"2024-01-01 09:00:00 +0100\" endDate=\"2024-01-01 09:30:00 +0100\">\n  <WorkoutRoute sourceName=\"Watch\" startDate=\"2024-01-01 09:00:00 +0100\" endDate=\"2024-01-01 09:30:00 +0100\">\n"
+        text.reserveCapacity(points * 130)
+        for k in 0..<points {
+            text += "   <Location date=\"2024-01-01 09:00:00 +0100\" latitude=\"48.\(k)\" longitude=\"2.\(k)\" altitude=\"3\" speed=\"2.5\"/>\n"
+        }
+        return text + "  </WorkoutRoute>\n </Workout>\n"
+    }
+
+    /// An element over several chunks is read by the scanner, once (from its checkpoints, not
+    /// again from its start with each chunk); one beyond the bound it holds (2 MiB) goes to
+    /// libxml2 with the rest of the document. Both read as libxml2 reads them, in linear time
+    /// (adding each point copied the route's points before: 97 s for 90,000 points).
+    @Test func largeElementsReadAlike() throws {
+        let large = Self.document(Self.record() + Self.workout(points: 15_000) + Self.record())
+        #expect(large.count > 1 << 20)
+        Self.expectAlike(large, pieces: [65_536, ExportReader.chunkSize], "a 1.7 MB workout")
+        let read = try ExportReader(documentBytes: large).read(into: ObjectCollector())
+        #expect(!read.parsing.fellBack && read.parsing.scannedElements == 4, "\(read.parsing)")
+
+        let beyond = Self.document(Self.record() + Self.workout(points: 40_000) + Self.record())
+        #expect(beyond.count > 4 << 20)
+        Self.expectAlike(beyond, pieces: [ExportReader.chunkSize], "a 4.5 MB workout")
+        let fallback = try ExportReader(documentBytes: beyond).read(into: ObjectCollector())
+        #expect(fallback.parsing.handover?.reason == "limit" && fallback.parsing.scannedElements == 2, "\(fallback.parsing)")
+    }
+
     // MARK: What the fuzzer found
 
     /// Every input that once made the scanner differ (`Fuzz/regressions/scanner`), in the

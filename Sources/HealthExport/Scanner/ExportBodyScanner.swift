@@ -29,8 +29,15 @@
 /// `maximumElementBytes` is handed to libxml2 rather than held.
 final class ExportBodyScanner: ElementEventSource {
     /// The largest top-level element held whole (a workout with a legacy inline route is the
-    /// largest real one, a few hundred kilobytes).
-    static let maximumElementBytes = 8 << 20
+    /// largest real one: about 110 bytes a point, 800 KB for two hours at one point a second).
+    /// Held, it takes about four times its size (the carry, its copy while the next chunk is
+    /// joined, the tokens), so 2 MiB keeps a conversion well under the 64 MB memory goal (a
+    /// 90,000-point workout read to this bound peaked 18 MB above libxml2's read at 4 MiB);
+    /// a larger element goes to libxml2, which streams it.
+    static let maximumElementBytes = 2 << 20
+
+    /// The largest piece read at once: window offsets are kept in 32 bits (`ScannedUnit`).
+    static let maximumPieceBytes = 1 << 30
 
     /// The handler, not reference-counted on each call (as `SAXParser` does); the chain holds it.
     /// The scanner's state is read and written on the parsing thread only, with no access
@@ -43,6 +50,9 @@ final class ExportBodyScanner: ElementEventSource {
     /// The carry with the beginning of the next chunk, while that element is completed.
     @exclusivity(unchecked) private var work: [UInt8] = []
     @exclusivity(unchecked) private var unit = ScannedUnit()
+    /// Whether the next window starts where the last one did, so that the element it cut can
+    /// be read on from its checkpoint (`ScannedUnit.resume`) rather than from its start.
+    @exclusivity(unchecked) private var resumable = false
     /// Attribute slots handed to the mapper (`AttributeView`), reused.
     private let slots: UnsafeMutablePointer<UnsafePointer<UInt8>?>
 
@@ -129,6 +139,16 @@ final class ExportBodyScanner: ElementEventSource {
         rest: (UnsafeRawBufferPointer) throws -> Void
     ) throws {
         precondition(self.handover == nil, "the scanner handed the document over")
+        if chunk.count > Self.maximumPieceBytes {
+            var offset = 0
+            while offset < chunk.count, self.handover == nil {
+                let end = min(chunk.count, offset + Self.maximumPieceBytes)
+                try feed(UnsafeRawBufferPointer(rebasing: chunk[offset..<end]), isLast: isLast && end == chunk.count, handover: handover, rest: rest)
+                offset = end
+            }
+            if offset < chunk.count { try rest(UnsafeRawBufferPointer(rebasing: chunk[offset...])) }
+            return
+        }
         var chunkStart = 0
         if !carry.isEmpty {
             // Complete the carried element with as little of the chunk as it needs.
@@ -143,14 +163,21 @@ final class ExportBodyScanner: ElementEventSource {
                 }
                 switch outcome {
                 case .needMore where accepted <= carry.count && take < chunk.count:
+                    // The same window, longer: the element is read on from its checkpoint.
                     take = min(chunk.count, take * 4)
+                    resumable = accepted == 0
                     continue
                 case .needMore where accepted <= carry.count:
                     // All of the chunk belongs to the element still open.
                     let keep = accepted
                     work.withUnsafeBufferPointer { rebaseWindow(at: keep, in: $0.baseAddress!) }
-                    carry.removeAll(keepingCapacity: true)
-                    carry.append(contentsOf: work[keep...])
+                    if keep == 0 {
+                        swap(&carry, &work)
+                    } else {
+                        carry.removeAll(keepingCapacity: true)
+                        carry.append(contentsOf: work[keep...])
+                    }
+                    resumable = keep == 0
                     if carry.count > Self.maximumElementBytes { try handOverCarry(handover, rest) }
                     return
                 case .needMore:
@@ -202,8 +229,11 @@ final class ExportBodyScanner: ElementEventSource {
     /// Reads and delivers the elements of a window from `accepted` on.
     private func scanWindow(_ p: UnsafePointer<UInt8>, _ n: Int, isLast: Bool) throws -> WindowOutcome {
         columnCache = nil
+        var first = true
         while true {
-            unit.reset()
+            if !(first && resumable) { unit.reset() }
+            first = false
+            resumable = false
             var cursor = UnitCursor(p: p, n: n, i: accepted, line: acceptedLine, lineStart: acceptedLineStart)
             switch cursor.scan(into: &unit) {
             case .complete:

@@ -64,6 +64,12 @@ struct ScratchBuffer<Element: BitwiseCopyable>: ~Copyable {
         count = 0
     }
 
+    /// Drops the values after the first `newCount`.
+    @inline(__always)
+    mutating func truncate(to newCount: Int) {
+        count = min(count, newCount)
+    }
+
     private mutating func grow(to needed: Int) {
         var newCapacity = capacity * 2
         while newCapacity < needed { newCapacity *= 2 }

@@ -60,7 +60,16 @@ struct UnitCursor {
 
     // MARK: One element
 
+    /// Reads the element from `i`, or, when `unit.resume` is set, from that checkpoint of an
+    /// earlier scan of the same window (same offsets) that the window's end cut short.
     mutating func scan(into unit: inout ScannedUnit) -> Outcome {
+        if let checkpoint = unit.resume {
+            unit.restore(checkpoint)
+            i = checkpoint.i
+            line = checkpoint.line
+            lineStart = checkpoint.lineStart
+            return tags(into: &unit)
+        }
         _ = skipWhiteSpace()
         guard i < n else { return .needMore }
         guard p[i] == 0x3C else { return .handover(.text) }
@@ -68,8 +77,16 @@ struct UnitCursor {
         let first = p[i + 1]
         if first == 0x2F { return .handover(.rootEnd) }
         guard NameBytes.isNameStart(first) else { return .handover(.markup) }
-        // At a '<' with one more byte available.
+        return tags(into: &unit)
+    }
+
+    /// The element's tags, from one at `i` (a `<` with one more byte available).
+    private mutating func tags(into unit: inout ScannedUnit) -> Outcome {
         while true {
+            unit.resume = ScannedUnit.Checkpoint(
+                i: i, line: line, lineStart: lineStart, events: unit.events.count, attributes: unit.attributes.count,
+                arena: unit.arena.count, open: unit.open.count, replacements: unit.replacements,
+                firstReplacement: unit.firstReplacement)
             if p[i + 1] == 0x2F {
                 if let outcome = endTag(into: &unit) { return outcome }
             } else {
