@@ -24,9 +24,10 @@
 /// ending a start tag, after an end tag. Lines are counted while scanning; columns only when
 /// asked (`ColumnCounter`), since only errors and warnings ask.
 ///
-/// **Memory.** The caller's chunk is read in place. Only the element that straddles two
-/// chunks is copied (with the white space before it), and an element over
-/// `maximumElementBytes` is handed to libxml2 rather than held.
+/// **Memory and time.** The caller's chunk is read in place. Only the element that straddles
+/// two chunks is copied (with the white space before it), and read on from the start of its
+/// last tag as chunks arrive (`ScannedUnit.Checkpoint`), so every byte is read about once; an
+/// element over `maximumElementBytes` is handed to libxml2 rather than held.
 final class ExportBodyScanner: ElementEventSource {
     /// The largest top-level element held whole (a workout with a legacy inline route is the
     /// largest real one: about 110 bytes a point, 800 KB for two hours at one point a second).
@@ -40,10 +41,11 @@ final class ExportBodyScanner: ElementEventSource {
     static let maximumPieceBytes = 1 << 30
 
     /// The handler, not reference-counted on each call (as `SAXParser` does); the chain holds it.
-    /// The scanner's state is read and written on the parsing thread only, with no access
-    /// overlapping another, so it opts out of dynamic exclusivity checks (`@exclusivity`), which
-    /// cost a runtime call per access on this path.
     private unowned(unsafe) let mapper: ExportMapper
+
+    // The scanner's state is read and written on the parsing thread only, with no access
+    // overlapping another, so it opts out of dynamic exclusivity checks (`@exclusivity`), which
+    // cost a runtime call per access on this path.
 
     /// Bytes after the last element delivered, when a chunk ended inside the next one.
     @exclusivity(unchecked) private var carry: [UInt8] = []
