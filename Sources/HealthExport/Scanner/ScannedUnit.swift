@@ -102,12 +102,15 @@ struct ScannedUnit: ~Copyable {
     }
     var resume: Checkpoint? = nil
 
-    /// Back to a checkpoint: what was read after it is forgotten.
+    /// Back to a checkpoint: what was read after it is forgotten. Between a checkpoint (taken
+    /// at a tag's `<`) and the window's end only that tag is read: events, attributes and arena
+    /// bytes are appended, and the open elements gain one (a start tag) or lose one (an end
+    /// tag, whose name stays in the buffer until the next push, which only a later tag makes).
     mutating func restore(_ checkpoint: Checkpoint) {
-        events.truncate(to: checkpoint.events)
-        attributes.truncate(to: checkpoint.attributes)
-        arena.truncate(to: checkpoint.arena)
-        open.truncate(to: checkpoint.open)
+        events.rewind(to: checkpoint.events)
+        attributes.rewind(to: checkpoint.attributes)
+        arena.rewind(to: checkpoint.arena)
+        open.rewind(to: checkpoint.open)
         replacements = checkpoint.replacements
         firstReplacement = checkpoint.firstReplacement
     }

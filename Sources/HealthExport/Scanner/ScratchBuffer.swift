@@ -64,10 +64,15 @@ struct ScratchBuffer<Element: BitwiseCopyable>: ~Copyable {
         count = 0
     }
 
-    /// Drops the values after the first `newCount`.
+    /// Goes back to holding the first `newCount` values it held at some earlier point, as they
+    /// were then: the values after them are dropped, and ones removed since (`removeLast`, which
+    /// only lowers the count) are back, provided nothing was appended over them. The scanner's
+    /// checkpoints rely on this (`ScannedUnit.restore`): an end tag read after a checkpoint has
+    /// removed its element from the open ones, and a rewind must put it back.
     @inline(__always)
-    mutating func truncate(to newCount: Int) {
-        count = min(count, newCount)
+    mutating func rewind(to newCount: Int) {
+        precondition(newCount <= capacity)
+        count = newCount
     }
 
     private mutating func grow(to needed: Int) {
