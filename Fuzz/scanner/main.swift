@@ -18,6 +18,13 @@ func test(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     if let difference = ParserDifferential.describe(reference, scanned) {
         fatalError("the scanner differs from libxml2 (pieces of \(pieces) bytes): \(difference)")
     }
+    // The scanner's own decisions (elements read, where it handed over) do not depend on pieces.
+    if reference.error == nil, pieces != ExportReader.chunkSize, let parsing = scanned.parsing {
+        let whole = ParserDifferential.read(bytes, parser: .scanner, chunkSize: ExportReader.chunkSize)
+        if let other = whole.parsing, other.scannedElements != parsing.scannedElements || other.handover != parsing.handover {
+            fatalError("the scanner decided otherwise in pieces of \(pieces) bytes: \(parsing) vs \(other)")
+        }
+    }
     if reference.error != nil && selector & 1 == 1 {
         let salvaged = ParserDifferential.read(bytes, parser: .libxml2, chunkSize: pieces, salvage: true)
         let scannedSalvage = ParserDifferential.read(bytes, parser: .scanner, chunkSize: pieces, salvage: true)
