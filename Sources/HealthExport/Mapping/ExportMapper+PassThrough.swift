@@ -3,6 +3,34 @@ import HealthModel
 
 /// Elements and attributes the model does not know, kept whole as `GenericElement`s.
 extension ExportMapper {
+    /// Names passed through told apart at most: past this many, only their total is kept, under
+    /// `otherPassedThrough` (a hostile export can bring a new name with every element).
+    static let maximumPassedThroughNames = 10_000
+    static let otherPassedThrough = "(more than 10000 names)"
+
+    /// Counts one element or attribute passed through, by name.
+    func notePassedThrough(_ name: String) {
+        if let other = passedThrough[Self.otherPassedThrough] {
+            passedThrough[Self.otherPassedThrough] = other + 1
+            return
+        }
+        passedThrough[name, default: 0] += 1
+        if passedThrough.count > Self.maximumPassedThroughNames { passedThrough = Self.collapsed(passedThrough) }
+    }
+
+    /// Adds the counts of another part of the read (a parallel read's chunk). Past the bound the
+    /// map is one total, whichever part went past it: the same as a sequential read's.
+    static func mergePassedThrough(_ counts: inout [String: Int], _ more: [String: Int]) {
+        counts.merge(more, uniquingKeysWith: +)
+        if counts.count > maximumPassedThroughNames || (counts[otherPassedThrough] != nil && counts.count > 1) {
+            counts = collapsed(counts)
+        }
+    }
+
+    private static func collapsed(_ counts: [String: Int]) -> [String: Int] {
+        [otherPassedThrough: counts.values.reduce(0, +)]
+    }
+
     func startGeneric(_ name: ElementName, _ attributes: AttributeView, _ parser: any ElementEventSource) {
         guard genericStack.count < Self.maximumUnknownNesting else {
             fail(parser, .limitExceeded, "elements nested more than \(Self.maximumUnknownNesting) levels deep inside one object")
@@ -17,7 +45,7 @@ extension ExportMapper {
                     value: String(decoding: attributes.value(i), as: UTF8.self)))
         }
         if genericStack.isEmpty {
-            passedThrough[elementName, default: 0] += 1
+            notePassedThrough(elementName)
             let parentName = stack.last.map { "\($0.kind)" } ?? "root"
             warnings.warn(
                 "element:\(elementName)@\(parentName)",

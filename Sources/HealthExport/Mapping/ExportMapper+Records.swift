@@ -48,7 +48,7 @@ extension ExportMapper {
                 let name = String(decoding: attributes.name(i), as: UTF8.self)
                 record.extensions.attributes.append(
                     GenericAttribute(name: name, value: String(decoding: value, as: UTF8.self)))
-                passedThrough["Record@" + name, default: 0] += 1
+                notePassedThrough("Record@" + name)
                 warnings.warn(
                     "attribute:Record@\(name)",
                     "attribute \(name) on <Record> is not part of healthport's model; passed through",

@@ -53,7 +53,7 @@ extension ExportMapper {
             default:
                 if !extra(name, value) {
                     extensions.attributes.append(GenericAttribute(name: name, value: String(decoding: value, as: UTF8.self)))
-                    passedThrough["\(element)@\(name)", default: 0] += 1
+                    notePassedThrough("\(element)@\(name)")
                     warnings.warn(
                         "attribute:\(element)@\(name)",
                         "attribute \(name.prefix(60)) on <\(element)> is not part of healthport's model; passed through",
@@ -93,7 +93,7 @@ extension ExportMapper {
 
     func unknownAttribute(_ element: String, _ name: String, _ value: UnsafeRawBufferPointer, into extensions: inout Extensions, _ parser: any ElementEventSource) {
         extensions.attributes.append(GenericAttribute(name: name, value: String(decoding: value, as: UTF8.self)))
-        passedThrough["\(element)@\(name)", default: 0] += 1
+        notePassedThrough("\(element)@\(name)")
         warnings.warn(
             "attribute:\(element)@\(name)",
             "attribute \(name.prefix(60)) on <\(element)> is not part of healthport's model; passed through",

@@ -129,7 +129,7 @@ extension ExportMapper {
             case "course": location.course = number(value, name, "Location", parser)
             case "speed": location.speed = number(value, name, "Location", parser)
             default:
-                passedThrough["Location@\(name)", default: 0] += 1
+                notePassedThrough("Location@\(name)")
             }
         }
         return location

@@ -154,6 +154,9 @@ final class ChunkWorkers<ChunkSink: ObjectSink>: @unchecked Sendable {
             try push(UnsafeRawBufferPointer(start: nil, count: 0), isLast: true)
             try chain.finish()
             if chain.pendingError != nil { parsed = false }
+            // Warning kinds past the bound are counted together here, with no names to tell
+            // them from the kinds the chunks before met: such a chunk is read again in order.
+            if warnings.overflowed { parsed = false }
         } catch {
             parsed = false
         }

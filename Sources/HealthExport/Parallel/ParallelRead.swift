@@ -152,7 +152,7 @@ extension ExportReader {
                 assigner.advance(over: result.steps)
                 try merge(result.sink)
                 objectCount += result.objectCount
-                passedThrough.merge(result.passedThrough, uniquingKeysWith: +)
+                ExportMapper.mergePassedThrough(&passedThrough, result.passedThrough)
                 replacedCount += result.replacedCount
                 if firstReplacement == nil { firstReplacement = result.firstReplacement }
                 parsing.absorb(result.parsing, lineOffset: line - 1)
@@ -168,7 +168,7 @@ extension ExportReader {
                 assigner = mapper.assigner
                 headerDelivered = mapper.hasDeliveredHeader
                 objectCount = mapper.objectCount
-                passedThrough.merge(summary.passedThrough, uniquingKeysWith: +)
+                ExportMapper.mergePassedThrough(&passedThrough, summary.passedThrough)
                 replacedCount += summary.replacedByteCount
                 if firstReplacement == nil { firstReplacement = summary.firstReplacementOffset }
                 parsing.absorb(summary.parsing, lineOffset: 0)
@@ -190,7 +190,7 @@ extension ExportReader {
                 headerDelivered: headerDelivered, objectCount: objectCount, warnings: warnings, progress: progress,
                 replacedBefore: replacedCount - (offset == 0 ? 0 : splitter.prologReplacements),
                 firstReplacementBefore: firstReplacement)
-            summary.passedThrough.merge(passedThrough, uniquingKeysWith: +)
+            ExportMapper.mergePassedThrough(&summary.passedThrough, passedThrough)
             statistics.sequentialFrom = offset
             summary.parallel = statistics
             parsing.absorb(summary.parsing, lineOffset: 0)
