@@ -79,4 +79,20 @@ import HealthQuery
         #expect(inventory.sources.map(\.name) == ["Watch", "Phone"])
         #expect(inventory.devices.count == 1)
     }
+
+    /// An export making a new type with every object (unknown element names) lists 10,000 of
+    /// them, and still counts every object and its source.
+    @Test func inventoryListsAtMostTenThousandTypes() {
+        var inventory = ExportInventory()
+        let t = ExportTimestamp(secondsSince1970: 100, utcOffsetSeconds: 0)
+        for k in 0..<10_500 {
+            let sample = SampleAttributes(
+                sampleType: ObjectType(recordType: "HKQuantityTypeIdentifierFuture\(k)"),
+                sourceRevision: SourceRevision(source: Source(name: "Watch")), startDate: t, endDate: t)
+            inventory.add(.quantitySample(QuantitySample(sample: sample, quantity: Quantity(value: ExportNumber(1), unit: "count"))))
+        }
+        #expect(inventory.types.count == 10_000)
+        #expect(inventory.objectCount == 10_500)
+        #expect(inventory.sources.first?.count == 10_500)
+    }
 }

@@ -81,31 +81,37 @@ public struct ExportInventory: Sendable, Codable {
     public mutating func add(_ object: HealthObject) {
         objectCount += 1
         let type = object.objectType
-        let index: Int
+        let index: Int?
         if let last = lastType, last.identifier == type.identifier {
             index = last.index
         } else if let existing = typeIndex[type.identifier] {
             index = existing
+        } else if types.count >= 10_000 {
+            // At most 10,000 types are listed, as sources and devices: an export making a new
+            // one with every element (unknown element names) would hold them all.
+            index = nil
         } else {
             index = types.count
-            typeIndex[type.identifier] = index
+            typeIndex[type.identifier] = types.count
             types.append(TypeEntry(type: type.identifier, kind: object.kindName, count: 0))
         }
-        lastType = (type.identifier, index)
-        types[index].count += 1
-        var start = object.startDate
-        if start == nil, case .activitySummary(let summary) = object, let day = summary.dateComponents {
-            // A calendar day has no zone; report it at midnight UTC, as the day itself.
-            start = ExportTimestamp(
-                secondsSince1970: Int64(CalendarDate.daysFromCivil(year: day.year, month: day.month, day: day.day)) * 86_400,
-                utcOffsetSeconds: 0)
-        }
-        if let start {
-            if types[index].firstStart.map({ start.secondsSince1970 < $0.secondsSince1970 }) ?? true {
-                types[index].firstStart = start
+        if let index {
+            lastType = (type.identifier, index)
+            types[index].count += 1
+            var start = object.startDate
+            if start == nil, case .activitySummary(let summary) = object, let day = summary.dateComponents {
+                // A calendar day has no zone; report it at midnight UTC, as the day itself.
+                start = ExportTimestamp(
+                    secondsSince1970: Int64(CalendarDate.daysFromCivil(year: day.year, month: day.month, day: day.day)) * 86_400,
+                    utcOffsetSeconds: 0)
             }
-            if types[index].lastStart.map({ start.secondsSince1970 > $0.secondsSince1970 }) ?? true {
-                types[index].lastStart = start
+            if let start {
+                if types[index].firstStart.map({ start.secondsSince1970 < $0.secondsSince1970 }) ?? true {
+                    types[index].firstStart = start
+                }
+                if types[index].lastStart.map({ start.secondsSince1970 > $0.secondsSince1970 }) ?? true {
+                    types[index].lastStart = start
+                }
             }
         }
         if let sample = object.sampleAttributes {
