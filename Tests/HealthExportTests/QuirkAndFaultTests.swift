@@ -69,6 +69,25 @@ import HealthTestSupport
         try expectError(Self.head + " <Record type=\"x\" startDate=\"2024-01-01 09:00:00 +0100\">\n </Workout>\n</HealthData>\n", .malformedXML, line: 5)
     }
 
+    /// An encoding other than UTF-8 is refused however the declaration is spaced: with tabs or
+    /// line feeds, or with control characters the pre-filter makes spaces (which libxml2 then
+    /// took as the declaration's white space and read the body as UTF-7).
+    @Test func aDeclaredEncodingOtherThanUTF8IsRefusedHoweverItIsSpaced() throws {
+        let body = "<HealthData locale=\"en_US\">\n" + Self.record() + "</HealthData>\n"
+        for declaration in [
+            "<?xml version=\"1.0\" encoding=\"UTF-7\"?>", "<?xml version=\"1.0\" encoding\t=\t'UTF-16'?>",
+            "<?xml\nversion=\"1.0\"\nencoding\n=\n\"ISO-8859-1\"?>", "<?xml version=\"1.0\" encoding\u{0}\u{0}=\u{1}\"UTF-7\"?>",
+        ] {
+            do {
+                _ = try read(xml: declaration + "\n" + body)
+                Issue.record("expected a refusal: \(declaration)")
+            } catch let error as ExportError {
+                #expect(error.code == .notAnExport && error.message.contains("unsupported encoding"), "\(error)")
+            }
+        }
+        #expect(try read(xml: "<?xml version=\"1.0\"\tencoding = 'utf-8'?>\n" + body).sink.objects.count == 1)
+    }
+
     @Test func aFileThatIsNotAnExportIsRefused() throws {
         try expectError("<?xml version=\"1.0\"?>\n<gpx version=\"1.1\"></gpx>\n", .notAnExport)
         let url = try Fixtures.temporaryDirectory().appendingPathComponent("notes.txt")

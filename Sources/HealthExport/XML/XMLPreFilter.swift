@@ -258,8 +258,13 @@ struct XMLPreFilter {
             if b[i + 1] == 0x3F {
                 // <?xml …?> or another processing instruction.
                 guard let end = find([0x3F, 0x3E], from: i + 2) else { return try needMore() }
-                let text = String(decoding: b[i..<end], as: UTF8.self)
-                if text.hasPrefix("<?xml "), let encoding = Self.declaredEncoding(text) {
+                // Judged as libxml2 will see it, repaired: a control character there becomes a
+                // space, which XML's declaration takes as white space (`encoding\0="UTF-7"` made
+                // libxml2 read the body as UTF-7; found by the scanner fuzz harness).
+                let repaired = b[i..<end].map { ByteRepair.isForbiddenControl($0) ? 0x20 : $0 }
+                let text = String(decoding: repaired, as: UTF8.self)
+                let isDeclaration = text.hasPrefix("<?xml") && text.dropFirst(5).first.map { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" } == true
+                if isDeclaration, let encoding = Self.declaredEncoding(text) {
                     let lowered = encoding.lowercased()
                     if lowered != "utf-8" && lowered != "utf8" && lowered != "us-ascii" {
                         throw ExportError(
@@ -328,7 +333,7 @@ struct XMLPreFilter {
 
     static func declaredEncoding(_ declaration: String) -> String? {
         guard let range = declaration.range(of: "encoding") else { return nil }
-        var rest = declaration[range.upperBound...].drop(while: { $0 == " " || $0 == "=" })
+        var rest = declaration[range.upperBound...].drop(while: { $0 == " " || $0 == "=" || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
         guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
         rest = rest.dropFirst()
         return String(rest.prefix(while: { $0 != quote }))
