@@ -316,5 +316,15 @@ import HealthTestSupport
             let scanned = ParserDifferential.read(bytes, parser: .scanner, chunkSize: pieces)
             #expect(ParserDifferential.describe(reference, scanned) == nil, "\(pieces): \(ParserDifferential.describe(reference, scanned) ?? "")")
         }
+        // Elements on one line of three-byte characters, cut by chunks of every size from 1 to
+        // 64 bytes (so inside a character too): the columns after the cut are libxml2's.
+        let line = (0..<12).map { " <Future\($0) name=\"€€€ 𝄞 €€\"/>" }.joined() + " <Record value=\"€€€\"/>\n"
+        let cut = Self.document(line)
+        let whole = ParserDifferential.read(cut, parser: .libxml2, chunkSize: ExportReader.chunkSize)
+        #expect(whole.warnings.contains { $0.contains(":4:") } && whole.error != nil, "\(whole.warnings) \(whole.error ?? "")")
+        for pieces in 1...64 {
+            let scanned = ParserDifferential.read(cut, parser: .scanner, chunkSize: pieces)
+            if let difference = ParserDifferential.describe(whole, scanned) { Issue.record("\(pieces): \(difference)") }
+        }
     }
 }

@@ -70,9 +70,12 @@ final class ExportBodyScanner: ElementEventSource {
     @exclusivity(unchecked) private var acceptedLine: Int
     /// Where the accepted position's line starts in the window; -1: before it.
     @exclusivity(unchecked) private var acceptedLineStart = -1
-    /// Characters of the current line before the window's first byte (when the line starts
-    /// before the window).
-    @exclusivity(unchecked) private var windowColumnBase: Int
+    /// When the current line starts before the window: a point of the window on that line, and
+    /// the characters of the line before it. The point is always between two elements, never
+    /// inside a character: a window that begins where a chunk does can begin inside a UTF-8
+    /// sequence, whose bytes would then be counted on both sides (found by `Fuzz/scanner`: a
+    /// column two too far after a three-byte character cut by the chunk boundary).
+    @exclusivity(unchecked) private var columnAnchor: (offset: Int, characters: Int)
     /// The file offset of the window's first byte.
     @exclusivity(unchecked) private var windowFileOffset: Int64
 
@@ -103,7 +106,7 @@ final class ExportBodyScanner: ElementEventSource {
         self.mapper = mapper
         windowFileOffset = fileOffset
         acceptedLine = line
-        windowColumnBase = max(0, column - 1)
+        columnAnchor = (0, max(0, column - 1))
         slots = .allocate(capacity: UnitCursor.maximumAttributes * AttributeView.slotsPerAttribute)
     }
 
@@ -126,7 +129,7 @@ final class ExportBodyScanner: ElementEventSource {
         if eventLineStart >= 0 {
             column = 1 + ColumnCounter.characters(window, from: eventLineStart, to: eventPosition)
         } else {
-            column = 1 + windowColumnBase + ColumnCounter.characters(window, from: 0, to: eventPosition)
+            column = 1 + columnAnchor.characters + ColumnCounter.characters(window, from: columnAnchor.offset, to: eventPosition)
         }
         columnCache = (eventLineStart, eventPosition, column)
         return column
@@ -304,15 +307,13 @@ final class ExportBodyScanner: ElementEventSource {
     // MARK: Windows
 
     /// Makes the next window start at offset `start` of the current one (at or before
-    /// `accepted`): the line state at `accepted` carries over.
+    /// `accepted`): the line state at `accepted` carries over, its column anchored at `accepted`
+    /// itself (between two elements), wherever the window starts.
     private func rebaseWindow(at start: Int, in p: UnsafePointer<UInt8>) {
         if acceptedLineStart >= start {
             acceptedLineStart -= start
         } else {
-            windowColumnBase =
-                acceptedLineStart >= 0
-                ? ColumnCounter.characters(p, from: acceptedLineStart, to: start)
-                : windowColumnBase + ColumnCounter.characters(p, from: 0, to: start)
+            columnAnchor = (accepted - start, acceptedPosition(p).column - 1)
             acceptedLineStart = -1
         }
         windowFileOffset += Int64(start)
@@ -322,11 +323,11 @@ final class ExportBodyScanner: ElementEventSource {
 
     /// The position of `accepted` in the window `p`, as libxml2 counts it.
     private func acceptedPosition(_ p: UnsafePointer<UInt8>?) -> (line: Int, column: Int) {
-        guard let p else { return (acceptedLine, acceptedLineStart >= 0 ? 1 : windowColumnBase + 1) }
+        guard let p else { return (acceptedLine, acceptedLineStart >= 0 ? 1 : columnAnchor.characters + 1) }
         let column =
             acceptedLineStart >= 0
             ? 1 + ColumnCounter.characters(p, from: acceptedLineStart, to: accepted)
-            : 1 + windowColumnBase + ColumnCounter.characters(p, from: 0, to: accepted)
+            : 1 + columnAnchor.characters + ColumnCounter.characters(p, from: columnAnchor.offset, to: accepted)
         return (acceptedLine, column)
     }
 
