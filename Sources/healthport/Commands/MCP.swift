@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import HealthAssistant
 import HealthEngine
+import HealthExport
 import HealthStore
 import MCP
 
@@ -53,14 +54,19 @@ extension Healthport {
                 let server = AssistantServer(configuration: configuration)
                 let outcome = Outcome()
                 let done = DispatchSemaphore(value: 0)
+                let parser = parsing.parser
                 Task {
-                    do {
-                        try await server.start(transport: StdioTransport())
-                        await server.waitUntilCompleted()
-                        await server.finishCallsInFlight()
-                        await server.stop()
-                    } catch {
-                        outcome.set(error)
+                    // The server's tasks read exports with the parser asked for (a task-local
+                    // value, bound here again since this task starts outside the command's).
+                    await ExportReader.$defaultParser.withValue(parser) {
+                        do {
+                            try await server.start(transport: StdioTransport())
+                            await server.waitUntilCompleted()
+                            await server.finishCallsInFlight()
+                            await server.stop()
+                        } catch {
+                            outcome.set(error)
+                        }
                     }
                     done.signal()
                 }
