@@ -140,6 +140,11 @@ struct XMLPreFilter {
     /// Where the next byte `process` filters lies in the file.
     var nextOffset: Int64 { consumedOffset + Int64(carry.count) }
 
+    /// Whether bytes given to `process` wait for the next chunk instead of having been emitted:
+    /// a UTF-8 sequence or character reference the filter cannot judge yet (a lead byte such
+    /// as `0xF0` followed by fewer bytes than its length, even if they already show it bad).
+    var isHoldingBytes: Bool { !carry.isEmpty }
+
     /// Filters a chunk and hands the bytes that are ready to `emit`.
     ///
     /// - Throws: `ExportError` (`notAnExport`, `limitExceeded`) from the prolog, or whatever
