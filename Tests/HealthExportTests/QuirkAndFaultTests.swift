@@ -88,6 +88,26 @@ import HealthTestSupport
         #expect(try read(xml: "<?xml version=\"1.0\"\tencoding = 'utf-8'?>\n" + body).sink.objects.count == 1)
     }
 
+    /// A processing instruction ends where libxml2 sees it end, after the repairs: an ill-formed
+    /// byte before `>` ends the XML declaration (it becomes `?`). The pre-filter once looked for
+    /// a raw `?>`, found a later one, and left the DOCTYPE between them unblanked (found by the
+    /// scanner fuzz harness). Blanked, the DTD's syntax error and its entity are not seen.
+    @Test func aDeclarationEndedByARepairedByteHasItsDoctypeBlanked() throws {
+        let declaration = Array("<?xml version=\"1.0\" encoding=\"UTF-8\"".utf8) + [0xAE]
+        let rest = ">\n<!DOCTYPE HealthData [\n<!ELEMENT broken ((>\n<!ENTITY y \"injected\">\n]>\n"
+            + "<HealthData locale=\"en_US\">\n<!-- ?><HealthData> -->\n" + Self.record() + "</HealthData>\n"
+        let bytes = declaration + Array(rest.utf8)
+        for parser in [ExportXMLParser.scanner, .libxml2] {
+            for pieces in [1, 7, ExportReader.chunkSize] {
+                let reading = ParserDifferential.read(bytes, parser: parser, chunkSize: pieces)
+                #expect(reading.error == nil && reading.objects.count == 1, "\(parser), pieces of \(pieces): \(reading.error ?? "")")
+            }
+        }
+        let withEntity = declaration + Array(rest.replacingOccurrences(of: "<Record ", with: "<Record note=\"&y;\" ").utf8)
+        let reading = ParserDifferential.read(withEntity, parser: .libxml2, chunkSize: ExportReader.chunkSize)
+        #expect(reading.error?.contains("Entity 'y' not defined") == true, "\(reading.error ?? "")")
+    }
+
     @Test func aFileThatIsNotAnExportIsRefused() throws {
         try expectError("<?xml version=\"1.0\"?>\n<gpx version=\"1.1\"></gpx>\n", .notAnExport)
         let url = try Fixtures.temporaryDirectory().appendingPathComponent("notes.txt")

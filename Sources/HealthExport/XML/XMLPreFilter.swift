@@ -216,6 +216,40 @@ struct XMLPreFilter {
 
     /// Finds the root start tag in `prolog`, blanking a DOCTYPE on the way. Returns `nil` when
     /// more bytes are needed.
+    /// Where the `?>` that ends a processing instruction begins, in the bytes as repaired
+    /// (`ByteRepair`): a `?`, or an ill-formed UTF-8 byte that becomes one, followed by `>`.
+    /// `nil` when the bytes end first.
+    static func processingInstructionEnd(_ b: [UInt8], from start: Int, isLast: Bool) -> Int? {
+        b.withUnsafeBufferPointer { buffer in
+            let p = buffer.baseAddress!
+            let n = buffer.count
+            var j = start
+            while j + 1 < n {
+                let c = p[j]
+                if c < 0x80 {
+                    if c == 0x3F && p[j + 1] == 0x3E { return j }
+                    j += 1
+                    continue
+                }
+                switch ByteRepair.judge(p, j, n) {
+                case .character(let length):
+                    j += length
+                case .replacementCharacter:
+                    j += 3
+                case .questionMark:
+                    if p[j + 1] == 0x3E { return j }
+                    j += 1
+                case .incomplete:
+                    // Judged once more bytes come; at the end, such a byte is repaired as ill-formed.
+                    guard isLast else { return nil }
+                    if p[j + 1] == 0x3E { return j }
+                    j += 1
+                }
+            }
+            return nil
+        }
+    }
+
     private mutating func scanProlog(isLast: Bool) throws -> Int? {
         let b = prolog
         let n = b.count
@@ -261,8 +295,12 @@ struct XMLPreFilter {
                 throw ExportError(.notAnExport, "not an Apple Health export: the file does not start with XML")
             }
             if b[i + 1] == 0x3F {
-                // <?xml …?> or another processing instruction.
-                guard let end = find([0x3F, 0x3E], from: i + 2) else { return try needMore() }
+                // <?xml …?> or another processing instruction, ending where libxml2 will see
+                // its end: after the repairs, so an ill-formed byte before `>` ends it too (it
+                // becomes `?`). Searching the raw bytes put the end at a later `?>`, and markup
+                // between the two, a DOCTYPE above all, was left unblanked (found by
+                // `Fuzz/scanner`).
+                guard let end = Self.processingInstructionEnd(b, from: i + 2, isLast: isLast) else { return try needMore() }
                 // Judged as libxml2 will see it, repaired: a control character there becomes a
                 // space, which XML's declaration takes as white space (`encoding\0="UTF-7"` made
                 // libxml2 read the body as UTF-7; found by the scanner fuzz harness).
