@@ -214,8 +214,6 @@ struct XMLPreFilter {
 
     // MARK: Prolog
 
-    /// Finds the root start tag in `prolog`, blanking a DOCTYPE on the way. Returns `nil` when
-    /// more bytes are needed.
     /// Where the `?>` that ends a processing instruction begins, in the bytes as repaired
     /// (`ByteRepair`): a `?`, or an ill-formed UTF-8 byte that becomes one, followed by `>`.
     /// `nil` when the bytes end first.
@@ -250,6 +248,8 @@ struct XMLPreFilter {
         }
     }
 
+    /// Finds the root start tag in `prolog`, blanking a DOCTYPE on the way. Returns `nil` when
+    /// more bytes are needed.
     private mutating func scanProlog(isLast: Bool) throws -> Int? {
         let b = prolog
         let n = b.count
