@@ -349,7 +349,7 @@ public final class ExportReader {
             if let error = chain.pendingError { throw error }
         } catch let error as XMLSyntaxError {
             let located = ExportError(
-                .malformedXML, error.explained(shiftingLinesBy: mapper.lineOffset),
+                .malformedXML, error.explained(shiftingLinesBy: mapper.lineOffset, unmoved: mapper.prologLines),
                 at: mapper.location(chain.parser).with(line: error.line + mapper.lineOffset, column: correctedColumn(error, chain.filter)))
             guard salvage else { throw located }
             return salvaged(located, mapper: mapper, chain: chain, warnings: warnings)

@@ -264,6 +264,20 @@ import ZIPFoundation
         Self.expectSame(expected, Self.parallel(xml, chunkBytes: 4096), "line in message")
     }
 
+    /// An end tag without its start, deep in the file, names the root's start tag in libxml2's
+    /// message (`… HealthData line 7 and Record`): that line is the prolog's, the file's own,
+    /// and stays as it is when a parallel read reads on after a copy of the prolog.
+    @Test func theRootsLineInLibxml2sMessagesIsTheFiles() throws {
+        var body = ""
+        for i in 0..<150 { body += Self.heartRate(i) }
+        body += " </Record>\n"
+        let xml = try Self.write(Self.prolog + body + "</HealthData>\n")
+        let expected = Self.sequential(xml)
+        let rootLine = Self.prolog.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.hasPrefix("<HealthData") }.map { $0 + 1 }
+        #expect(rootLine != nil && expected.error?.contains("HealthData line \(rootLine ?? 0) and Record") == true, "\(expected.error ?? "")")
+        Self.expectSame(expected, Self.parallel(xml, chunkBytes: 4096), "the root's line in a message")
+    }
+
     /// A zip whose deflate data is damaged partway: the objects before the damage, then the
     /// same error, as in a sequential read.
     @Test func aDamagedZipFailsAfterTheSameObjects() throws {

@@ -36,6 +36,9 @@ final class ExportMapper: ElementEventHandler {
     /// Added to libxml2's line numbers: a parallel read parses a chunk after a copy of the
     /// prolog, so its lines are not the file's.
     @exclusivity(unchecked) var lineOffset = 0
+    /// libxml2's lines that `lineOffset` does not move: those of the copied prolog, which are
+    /// the file's own.
+    @exclusivity(unchecked) var prologLines = 0
 
     // Interners for the values that repeat.
     /// Record types, with whether healthport knows them: asked once per type, not per record

@@ -238,6 +238,7 @@ extension ExportReader {
         let prefix = offset == 0 ? [] : prolog + [0x0A]
         // The first byte read comes after the prolog and its line break.
         mapper.lineOffset = offset == 0 ? 0 : line - (prologLineBreaks + 2)
+        mapper.prologLines = offset == 0 ? 0 : prologLineBreaks + 1
         let summary = try readXML(
             mapper: mapper, filter: XMLPreFilter(startingAt: offset - Int64(prefix.count)), warnings: warnings, salvage: false,
             progress: progress, progressBase: offset, replacedBefore: replacedBefore, firstReplacementBefore: firstReplacementBefore,
