@@ -264,6 +264,18 @@ import ZIPFoundation
         Self.expectSame(expected, Self.parallel(xml, chunkBytes: 4096), "line in message")
     }
 
+    /// Every input on which the export fuzzer's differential check once found a parallel read
+    /// differing (`Fuzz/regressions/export/parallel-*`), read both ways as the harness reads it.
+    @Test func theFuzzerFindingsReadAlikeInParallel() throws {
+        let folder = Fixtures.packageRoot.appendingPathComponent("Fuzz/regressions/export")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("parallel-") }.sorted()
+        #expect(names.count >= 5)
+        for name in names {
+            let path = folder.appendingPathComponent(name).path
+            Self.expectSame(Self.sequential(path), Self.parallel(path, chunkBytes: 4096), Comment(rawValue: name))
+        }
+    }
+
     /// An end tag without its start, deep in the file, names the root's start tag in libxml2's
     /// message (`… HealthData line 7 and Record`): that line is the prolog's, the file's own,
     /// and stays as it is when a parallel read reads on after a copy of the prolog.
