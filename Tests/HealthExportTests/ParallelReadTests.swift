@@ -77,6 +77,13 @@ import ZIPFoundation
 
         """
 
+    /// An export file: the prolog, `count` heart rates, then `tail` before the root's end.
+    static func heartRates(_ count: Int, then tail: String) throws -> String {
+        var body = ""
+        for i in 0..<count { body += heartRate(i) }
+        return try write(prolog + body + tail + "</HealthData>\n")
+    }
+
     static func heartRate(_ i: Int, value: Int? = nil) -> String {
         let minute = String(format: "%02d", i % 60)
         let hour = String(format: "%02d", (i / 60) % 24)
@@ -255,10 +262,7 @@ import ZIPFoundation
     /// libxml2 writes line numbers into some messages (`… MetadataEntry line 134 and Record`):
     /// they are the file's, not the chunk's.
     @Test func linesInsideLibxml2sMessagesAreTheFiles() throws {
-        var body = ""
-        for i in 0..<150 { body += Self.heartRate(i) }
-        body += " <Record type=\"HKQuantityTypeIdentifierHeartRate\" sourceName=\"Watch\" unit=\"count/min\" startDate=\"2024-02-01 10:00:00 +0100\" endDate=\"2024-02-01 10:00:00 +0100\" value=\"70\">\n  <MetadataEntry key=\"a\" value=\"b\">\n </Record>\n"
-        let xml = try Self.write(Self.prolog + body + "</HealthData>\n")
+        let xml = try Self.heartRates(150, then: " <Record type=\"HKQuantityTypeIdentifierHeartRate\" sourceName=\"Watch\" unit=\"count/min\" startDate=\"2024-02-01 10:00:00 +0100\" endDate=\"2024-02-01 10:00:00 +0100\" value=\"70\">\n  <MetadataEntry key=\"a\" value=\"b\">\n </Record>\n")
         let expected = Self.sequential(xml)
         #expect(expected.error?.contains("line \(7 + 150 * 3 + 2)") == true, "\(expected.error ?? "")")
         Self.expectSame(expected, Self.parallel(xml, chunkBytes: 4096), "line in message")
@@ -277,13 +281,10 @@ import ZIPFoundation
     }
 
     /// An end tag without its start, deep in the file, names the root's start tag in libxml2's
-    /// message (`… HealthData line 7 and Record`): that line is the prolog's, the file's own,
+    /// message (`… HealthData line 5 and Record`): that line is the prolog's, the file's own,
     /// and stays as it is when a parallel read reads on after a copy of the prolog.
     @Test func theRootsLineInLibxml2sMessagesIsTheFiles() throws {
-        var body = ""
-        for i in 0..<150 { body += Self.heartRate(i) }
-        body += " </Record>\n"
-        let xml = try Self.write(Self.prolog + body + "</HealthData>\n")
+        let xml = try Self.heartRates(150, then: " </Record>\n")
         let expected = Self.sequential(xml)
         let rootLine = Self.prolog.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.hasPrefix("<HealthData") }.map { $0 + 1 }
         #expect(rootLine != nil && expected.error?.contains("HealthData line \(rootLine ?? 0) and Record") == true, "\(expected.error ?? "")")

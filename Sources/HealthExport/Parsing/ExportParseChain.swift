@@ -106,9 +106,8 @@ final class ExportParseChain {
             // starts if that left the root, and nothing else, open, and the pre-filter passed
             // every byte of the tag on. (It can hold the tag's last bytes: `locale="x\u{F0}">`
             // waits for a fourth byte. Those were lost when the scanner started, and libxml2
-            // saw a tag without its end. The root tag the prolog's scan finds can also be a
-            // later one than libxml2's, when a repaired byte ends the XML declaration early.
-            // Found by `Fuzz/scanner`; `Fuzz/regressions/scanner/root-tag-held-by-the-pre-filter.xml`.)
+            // saw a tag without its end. Found by `Fuzz/scanner`;
+            // `Fuzz/regressions/scanner/root-tag-held-by-the-pre-filter.xml`.)
             guard parser.pendingError == nil, !filter.isHoldingBytes, mapper.isInsideRootOnly else {
                 stage = .libxml2
                 return try pushToLibXML2(body, isLast: isLast)

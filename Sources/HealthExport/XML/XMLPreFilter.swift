@@ -217,7 +217,7 @@ struct XMLPreFilter {
     /// Where the `?>` that ends a processing instruction begins, in the bytes as repaired
     /// (`ByteRepair`): a `?`, or an ill-formed UTF-8 byte that becomes one, followed by `>`.
     /// `nil` when the bytes end first.
-    static func processingInstructionEnd(_ b: [UInt8], from start: Int, isLast: Bool) -> Int? {
+    private static func processingInstructionEnd(_ b: [UInt8], from start: Int, isLast: Bool) -> Int? {
         b.withUnsafeBufferPointer { buffer in
             let p = buffer.baseAddress!
             let n = buffer.count
@@ -234,12 +234,10 @@ struct XMLPreFilter {
                     j += length
                 case .replacementCharacter:
                     j += 3
-                case .questionMark:
-                    if p[j + 1] == 0x3E { return j }
-                    j += 1
-                case .incomplete:
-                    // Judged once more bytes come; at the end, such a byte is repaired as ill-formed.
-                    guard isLast else { return nil }
+                case .incomplete where !isLast:
+                    return nil  // judged once more bytes come
+                case .questionMark, .incomplete:
+                    // Becomes `?` (at the end, an incomplete sequence is repaired as ill-formed).
                     if p[j + 1] == 0x3E { return j }
                     j += 1
                 }
@@ -306,7 +304,7 @@ struct XMLPreFilter {
                 // libxml2 read the body as UTF-7; found by the scanner fuzz harness).
                 let repaired = b[i..<end].map { ByteRepair.isForbiddenControl($0) ? 0x20 : $0 }
                 let text = String(decoding: repaired, as: UTF8.self)
-                let isDeclaration = text.hasPrefix("<?xml") && text.dropFirst(5).first.map { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" } == true
+                let isDeclaration = text.hasPrefix("<?xml") && text.dropFirst(5).first.map(Self.isXMLWhiteSpace) == true
                 if isDeclaration, let encoding = Self.declaredEncoding(text) {
                     let lowered = encoding.lowercased()
                     if lowered != "utf-8" && lowered != "utf8" && lowered != "us-ascii" {
@@ -374,9 +372,14 @@ struct XMLPreFilter {
         "VisionPrescription", "ExportDate", "Me",
     ]
 
+    /// XML's white space (`S`); a CR LF pair is one `Character`.
+    private static func isXMLWhiteSpace(_ c: Character) -> Bool {
+        c == " " || c == "\t" || c == "\n" || c == "\r" || c == "\r\n"
+    }
+
     static func declaredEncoding(_ declaration: String) -> String? {
         guard let range = declaration.range(of: "encoding") else { return nil }
-        var rest = declaration[range.upperBound...].drop(while: { $0 == " " || $0 == "=" || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
+        var rest = declaration[range.upperBound...].drop(while: { $0 == "=" || isXMLWhiteSpace($0) })
         guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
         rest = rest.dropFirst()
         return String(rest.prefix(while: { $0 != quote }))
