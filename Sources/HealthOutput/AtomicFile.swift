@@ -142,8 +142,8 @@ public final class AtomicFile {
 
 extension AtomicFile {
     /// `path` with its symbolic links followed (up to 16), also when the last link points to a
-    /// file that does not exist yet.
-    static func followingLinks(_ path: String) -> String {
+    /// file that does not exist yet: the file a commit replaces.
+    public static func followingLinks(_ path: String) -> String {
         var current = path
         for _ in 0..<16 {
             guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else { return current }

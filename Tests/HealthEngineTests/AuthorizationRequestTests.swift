@@ -43,6 +43,27 @@ import Testing
         #expect(written.read == [Self.steps: .denied, Self.mass: .granted])
     }
 
+    /// Issue 36 (2): requests answered at once on threads of one process (the assistant and
+    /// HealthKitPort answer on their own threads) each keep their decision.
+    @Test func concurrentRecordsInOneProcessKeepEveryDecision() throws {
+        let path = try Self.policyFile()
+        let real = Array(TypeCatalogue.all.filter { $0.kind == .quantity }.prefix(16).map(\.identifier))
+        #expect(real.count == 16)
+        let pendings = try real.map { type in
+            try AuthorizationRequest(policyFile: path, share: [], read: [type], consumer: "Study").prepare()
+        }
+        let failures = ConcurrentResults<Int>(count: pendings.count, initial: 1)
+        DispatchQueue.concurrentPerform(iterations: pendings.count) { index in
+            failures[index] = (try? pendings[index].recordAll(allow: index % 2 == 0)) == nil ? 1 : 0
+        }
+        #expect(failures.all.reduce(0, +) == 0)
+        let written = try AuthorizationPolicy.load(from: path)
+        #expect(written.read.count == 16)
+        for (index, type) in real.enumerated() {
+            #expect(written.read[type] == (index % 2 == 0 ? .granted : .denied), "\(type)")
+        }
+    }
+
     @Test func requestsHealthKitRefusesAreRefusedAndANewFileNeedsAConsumer() throws {
         let path = try Self.policyFile()
         #expect(throws: RunError.self) { try AuthorizationRequest(policyFile: path, share: [], read: [Self.steps]).prepare() }

@@ -100,6 +100,34 @@ import HealthTestSupport
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "{")
     }
 
+    /// Issue 36 (2): sixteen `auth request` processes on one policy file at once, each
+    /// deciding another type; every decision must be in the file afterwards (without the lock,
+    /// 3 to 7 of the 16 survived: each read, changed and replaced the file).
+    @Test func concurrentRequestsOnOnePolicyKeepEveryDecision() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let path = directory.appendingPathComponent("study.json").path
+        #expect(try healthport("auth", "request", "--policy", path, "--consumer", "Study", "--read", "StepCount", "--grant").status == 0)
+        let types = [
+            "HeartRate", "BodyMass", "Height", "BodyFatPercentage", "DistanceWalkingRunning", "ActiveEnergyBurned",
+            "BasalEnergyBurned", "FlightsClimbed", "RestingHeartRate", "WalkingHeartRateAverage", "OxygenSaturation",
+            "RespiratoryRate", "BodyTemperature", "BloodGlucose", "DietaryWater",
+        ]
+        let results = ConcurrentResults<Int32>(count: types.count, initial: -1)
+        DispatchQueue.concurrentPerform(iterations: types.count) { index in
+            let arguments = ["auth", "request", "--policy", path, "--read", types[index], index % 2 == 0 ? "--grant" : "--deny"]
+            results[index] = (try? healthport(arguments).status) ?? -1
+        }
+        #expect(results.all == Array(repeating: 0, count: types.count))
+        let policy = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        let read = try #require(policy["read"] as? [String: String])
+        #expect(read.count == 16)
+        for (index, type) in types.enumerated() {
+            #expect(read["HKQuantityTypeIdentifier" + type] == (index % 2 == 0 ? "granted" : "denied"), "\(type)")
+        }
+        // Nothing left beside it.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["study.json"])
+    }
+
     @Test func perObjectRequestsGrantChosenPrescriptionsOnly() throws {
         let path = try policy("""
             {"version": 1, "consumer": {"name": "Optician"}}

@@ -28,6 +28,10 @@ import HealthTestSupport
             ["diff", zip, xml, "--output", xml],
             ["convert", zip, folder.path, "--partition", "person,type", "--format", "csv", "--output", folder.path],
             ["import", store, "--store", store],
+            // Issue 36 (1): the anchor replaced the export it stands for.
+            ["anchor", zip, "--output", zip],
+            ["anchor", zip, "--output", directory.appendingPathComponent("link.zip").path],
+            ["anchor", folder.path, "--output", xml],
         ]
         for arguments in attempts {
             let result = try healthport(arguments + ["-q"])

@@ -56,25 +56,22 @@ public struct AuthorizationRequest: Sendable {
         /// Records the person's answers and writes the policy atomically. A type without an
         /// answer is denied (a sheet's switches start off). When the file changed on disk
         /// since `prepare()` (another request, a person's edit), the answers go into the file
-        /// as it is now, and a type decided meanwhile keeps that decision.
+        /// as it is now, and a type decided meanwhile keeps that decision; concurrent requests
+        /// on one file are serialized (`AuthorizationPolicy.update`), so none is lost.
         ///
         /// - Returns: the policy written.
         @discardableResult
         public func record(read readAnswers: [String: Bool], share shareAnswers: [String: Bool]) throws(RunError) -> AuthorizationPolicy {
             try RunError.wrapping {
-                var current = policy
-                if FileManager.default.fileExists(atPath: policyFile) {
-                    current = try AuthorizationPolicy.load(from: policyFile)
+                try AuthorizationPolicy.update(file: policyFile, startingFrom: policy) { current in
                     for source in policy.ownSources where !current.ownSources.contains(source) { current.ownSources.append(source) }
+                    for type in readQuestions where current.read[type] == nil {
+                        current.read[type] = readAnswers[type] == true ? .granted : .denied
+                    }
+                    for type in shareQuestions where current.share[type] == nil {
+                        current.share[type] = shareAnswers[type] == true ? .sharingAuthorized : .sharingDenied
+                    }
                 }
-                for type in readQuestions where current.read[type] == nil {
-                    current.read[type] = readAnswers[type] == true ? .granted : .denied
-                }
-                for type in shareQuestions where current.share[type] == nil {
-                    current.share[type] = shareAnswers[type] == true ? .sharingAuthorized : .sharingDenied
-                }
-                try current.save(to: policyFile)
-                return current
             }
         }
 

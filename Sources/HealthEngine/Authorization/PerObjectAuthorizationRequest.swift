@@ -58,24 +58,23 @@ public struct PerObjectAuthorizationRequest: Sendable {
         }
 
         /// Records an answer per offered object (an object without one is denied) and writes
-        /// the policy atomically, into the file as it is now.
+        /// the policy atomically, into the file as it is now, serialized with every other writer
+        /// of the file (`AuthorizationPolicy.update`).
         @discardableResult
         public func record(_ answers: [ObjectUUID: Bool]) throws(RunError) -> AuthorizationPolicy {
             try RunError.wrapping {
-                var current = policy
-                if FileManager.default.fileExists(atPath: policyFile) { current = try AuthorizationPolicy.load(from: policyFile) }
-                var grants = current.perObject[type] ?? AuthorizationPolicy.PerObjectGrants()
-                for object in offered {
-                    let uuid = object.uuid.uuidString
-                    grants.granted.removeAll { $0 == uuid }
-                    grants.revokedOwn.removeAll { $0 == uuid }
-                    if answers[object.uuid] == true { grants.granted.append(uuid) } else { grants.revokedOwn.append(uuid) }
+                try AuthorizationPolicy.update(file: policyFile, startingFrom: policy) { current in
+                    var grants = current.perObject[type] ?? AuthorizationPolicy.PerObjectGrants()
+                    for object in offered {
+                        let uuid = object.uuid.uuidString
+                        grants.granted.removeAll { $0 == uuid }
+                        grants.revokedOwn.removeAll { $0 == uuid }
+                        if answers[object.uuid] == true { grants.granted.append(uuid) } else { grants.revokedOwn.append(uuid) }
+                    }
+                    grants.granted.sort()
+                    grants.revokedOwn.sort()
+                    current.perObject[type] = grants
                 }
-                grants.granted.sort()
-                grants.revokedOwn.sort()
-                current.perObject[type] = grants
-                try current.save(to: policyFile)
-                return current
             }
         }
 

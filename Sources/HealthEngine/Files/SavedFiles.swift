@@ -18,11 +18,18 @@ extension QueryAnchor {
 }
 
 extension AuthorizationPolicy {
-    /// Writes the policy atomically (`AtomicFile`): a failed write leaves the old policy as it
-    /// was.
+    /// Writes the whole policy atomically (`AtomicFile`: a failed write leaves the old policy as
+    /// it was), under the policy lock, so it never lands in the middle of another writer's
+    /// read-modify-write. To change a policy on disk, use `update(file:startingFrom:_:)`: a
+    /// policy read earlier and saved now would undo what others wrote meanwhile.
     ///
     /// - Throws: `PolicyFileError`.
     public func save(to path: String) throws {
+        try PolicyFileLock.holding(for: path) { try writeUnlocked(to: path) }
+    }
+
+    /// The write itself; the caller holds `PolicyFileLock`.
+    func writeUnlocked(to path: String) throws {
         let bytes = try fileBytes()
         do {
             let file = try AtomicFile(destination: path)

@@ -4,13 +4,20 @@ import HealthQuery
 
 /// An anchor standing for everything an export holds that the query admits, so the export
 /// itself can go (`healthport anchor`, and the first half of `diff`).
+///
+/// The anchor file is written by the run, after the output-is-input check every writing run
+/// makes: `healthport anchor e.zip --output e.zip` once replaced the export with its anchor.
 public struct AnchorRun: Sendable {
     public var export: String
     public var query: ObjectQuery
+    /// Where the anchor is written (atomically, mode 0600); `nil` only returns it (`diff`
+    /// keeps it in memory).
+    public var output: String?
 
-    public init(export: String, query: ObjectQuery = ObjectQuery()) {
+    public init(export: String, query: ObjectQuery = ObjectQuery(), output: String? = nil) {
         self.export = export
         self.query = query
+        self.output = output
     }
 
     public struct Summary: Sendable {
@@ -23,6 +30,7 @@ public struct AnchorRun: Sendable {
     }
 
     func execute(reporter: RunReporter, cancellation: RunCancellation?) throws -> Summary {
+        try OutputInputGuard.check(outputs: [output], inputs: [export])
         let context = try RunContext(query: query, reporter: reporter, cancellation: cancellation)
         let reader = try ExportReader.open(export)
         let sink = IdentityCollector()
@@ -31,6 +39,7 @@ public struct AnchorRun: Sendable {
         sink.set.finish()
         let anchor = QueryAnchor(
             base: sink.set, baseExportDate: sink.header.exportDate?.secondsSince1970, queryHash: query.identityHash)
+        if let output { try anchor.save(to: output) }
         return Summary(anchor: anchor, warnings: context.warnings(of: summary))
     }
 }

@@ -83,9 +83,9 @@ extension Healthport {
         func run() throws {
             let log = Diagnostics(quiet: diagnostics.quiet)
             try log.run {
-                let summary = try log.perform(showing: diagnostics) { try AnchorRun(export: input.export, query: try filter.makeQuery()).run(reporter: $0, cancellation: $1) }
+                let run = AnchorRun(export: input.export, query: try filter.makeQuery(), output: output)
+                let summary = try log.perform(showing: diagnostics) { try run.run(reporter: $0, cancellation: $1) }
                 log.repeats(summary.warnings)
-                try summary.anchor.save(to: output)
             }
         }
     }
