@@ -146,10 +146,30 @@ public struct QueryExecutor: Sendable {
         return query.types.map { $0.intersection(enforcer.readableTypes) } ?? enforcer.readableTypes
     }
 
-    /// The export header as the consumer may see it.
+    /// The export header as the consumer may see it, and as the query selects it: the
+    /// characteristics are HealthKit types, so a type filter that does not name one leaves it
+    /// out (`--type StepCount` once kept the date of birth, sex and blood type in every
+    /// format), and the policy leaves out those it does not grant.
     public func header(_ header: ExportHeader) -> ExportHeader {
-        enforcer?.redact(header) ?? header
+        var header = header
+        if let characteristics = header.characteristics {
+            let kept = characteristics.keeping(admitsCharacteristic)
+            header.characteristics = kept.isEmpty ? nil : kept
+        }
+        return header
     }
+
+    /// Whether the consumer sees a characteristic (`HKCharacteristicTypeIdentifierDateOfBirth`,
+    /// …): named by the type filter, if there is one, and granted by the policy, if there is
+    /// one. What decides the header's characteristics, and what else carries them (the date
+    /// of birth an ECG file's header repeats).
+    public func admitsCharacteristic(_ identifier: String) -> Bool {
+        if let types = query.types, !types.contains(identifier) { return false }
+        return enforcer?.mayReadCharacteristic(identifier) ?? true
+    }
+
+    /// Whether the query runs for a consumer under a policy, rather than for the owner.
+    public var isUnderPolicy: Bool { enforcer != nil }
 
     /// Checks the query against the queried types before any data is read: a key path that
     /// none of them has, or an output unit that does not fit them, is `errorInvalidArgument`.

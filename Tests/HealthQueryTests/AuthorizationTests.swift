@@ -76,12 +76,26 @@ import HealthModel
         me.dateOfBirth = "1985-06-15"
         me.biologicalSex = "HKBiologicalSexFemale"
         let header = ExportHeader(locale: "en_US", characteristics: me)
-        let none = policy { _ in }.redact(header)
+        func seen(types: Set<String>? = nil, _ configure: (inout AuthorizationPolicy) -> Void) -> ExportHeader {
+            var query = ObjectQuery(types: types)
+            var policy = AuthorizationPolicy(consumer: .init(name: "Study"))
+            configure(&policy)
+            query.policy = policy
+            return QueryExecutor(query).header(header)
+        }
+        let none = seen { _ in }
         #expect(none.characteristics == nil)
         #expect(none.locale == "en_US")
-        let sex = policy { $0.read["HKCharacteristicTypeIdentifierBiologicalSex"] = .granted }.redact(header)
+        let sex = seen { $0.read["HKCharacteristicTypeIdentifierBiologicalSex"] = .granted }
         #expect(sex.characteristics?.biologicalSex == "HKBiologicalSexFemale")
         #expect(sex.characteristics?.dateOfBirth == nil)
+        // Granted but not named by the type filter: left out (issue 36, 5).
+        let unnamed = seen(types: ["HKQuantityTypeIdentifierStepCount"]) { $0.read["HKCharacteristicTypeIdentifierBiologicalSex"] = .granted }
+        #expect(unnamed.characteristics == nil)
+        // The owner's type filter alone decides.
+        #expect(QueryExecutor(ObjectQuery(types: ["HKQuantityTypeIdentifierStepCount"])).header(header).characteristics == nil)
+        #expect(QueryExecutor(ObjectQuery(types: ["HKCharacteristicTypeIdentifierDateOfBirth"])).header(header).characteristics?.dateOfBirth == "1985-06-15")
+        #expect(QueryExecutor(ObjectQuery()).header(header).characteristics == me)
     }
 
     @Test func correlationsShowOnlyReadableMembers() throws {

@@ -67,6 +67,68 @@ import ZIPFoundation
         #expect(objects.count == (manifest.objectsByType["HKQuantityTypeIdentifierStepCount"] ?? 0) + (manifest.objectsByType["HKWorkoutTypeIdentifier"] ?? 0))
     }
 
+    /// Issue 36 (4): an archive for a consumer granted ECGs carries each ECG file without the
+    /// person's name, and without the date of birth unless that is granted too; the voltages
+    /// and the recording's own fields are as Apple wrote them.
+    @Test func ecgFilesInAnArchiveLoseTheNameAndTheDateOfBirthTheConsumerMayNotSee() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let original = try #require(Self.entries(sampleZip).first { $0.key.contains("electrocardiograms/") })
+        let originalText = String(decoding: original.value, as: UTF8.self)
+        #expect(originalText.contains("Name,") && originalText.contains("Date of Birth,"), "the fixture has both")
+        // What must remain, computed here from the original: every line but those two.
+        let lines = originalText.components(separatedBy: "\n")
+        let withoutName = lines.filter { !$0.hasPrefix("Name,") }.joined(separator: "\n")
+        let withoutBoth = lines.filter { !$0.hasPrefix("Name,") && !$0.hasPrefix("Date of Birth,") }.joined(separator: "\n")
+        func ecgFile(policy read: String) throws -> String {
+            let policy = directory.appendingPathComponent("policy-\(read.count).json").path
+            try Data(#"{"version": 1, "consumer": {"name": "Cardiology"}, "read": {\#(read)}}"#.utf8).write(to: URL(fileURLWithPath: policy))
+            let zip = directory.appendingPathComponent("ecg-\(read.count).zip").path
+            let written = try healthport("convert", sampleZip, "--policy", policy, "--format", "export", "--output", zip, "-q")
+            #expect(written.status == 0, "\(written.stderrText)")
+            let data = try #require(try Self.entries(zip)[original.key])
+            return String(decoding: data, as: UTF8.self)
+        }
+        #expect(try ecgFile(policy: #""Electrocardiogram": "granted""#) == withoutBoth)
+        #expect(try ecgFile(policy: #""Electrocardiogram": "granted", "DateOfBirth": "granted""#) == withoutName)
+        // The owner, without a type filter, gets Apple's file; with one that leaves the date of
+        // birth out, neither line.
+        let owner = directory.appendingPathComponent("owner.zip").path
+        #expect(try healthport("convert", sampleZip, "--type", "Electrocardiogram", "--format", "export", "--output", owner, "-q").status == 0)
+        #expect(String(decoding: try #require(try Self.entries(owner)[original.key]), as: UTF8.self) == withoutBoth)
+        // healthport ecg reads the carried file as it reads the original.
+        #expect(try healthport("ecg", owner, "-q").stdout == (try healthport("ecg", sampleZip, "-q")).stdout)
+    }
+
+    /// Issue 36 (5): characteristics are HealthKit types: a type filter that does not name
+    /// them leaves them out of every format (the date of birth, sex and blood type went into
+    /// `doctor.zip` with `--type StepCount,SleepAnalysis`); naming one keeps that one.
+    @Test func aTypeFilterThatDoesNotNameTheCharacteristicsLeavesThemOut() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let zip = directory.appendingPathComponent("doctor.zip").path
+        #expect(try healthport("convert", sampleZip, "--type", "StepCount,SleepAnalysis", "--format", "export", "--output", zip, "-q").status == 0)
+        let xml = String(decoding: try #require(try Self.entries(zip)["apple_health_export/export.xml"]), as: UTF8.self)
+        // `Me` stays (the DTD requires it), every characteristic unset.
+        #expect(xml.contains(#"<Me HKCharacteristicTypeIdentifierDateOfBirth="" HKCharacteristicTypeIdentifierBiologicalSex="" HKCharacteristicTypeIdentifierBloodType="""#))
+        #expect(!xml.contains("1985-06-15"))
+        let unfiltered = try healthport("convert", sampleZip, "-q", "--format", "export")
+        #expect(unfiltered.stdoutText.contains("HKCharacteristicTypeIdentifierDateOfBirth=\"1985-06-15\""), "the sample has them")
+        for format in ["ndjson", "json", "export"] {
+            let out = try healthport("convert", sampleZip, "--type", "StepCount", "--format", format, "-q")
+            #expect(out.status == 0)
+            #expect(!out.stdoutText.contains("1985-06-15"), "\(format)")
+            #expect(!out.stdoutText.contains("characteristics"), "\(format)")
+        }
+        let csv = directory.appendingPathComponent("csv")
+        #expect(try healthport("convert", sampleZip, "--type", "StepCount", "--format", "csv", "--output", csv.path, "-q").status == 0)
+        #expect(!(try String(contentsOf: csv.appendingPathComponent("export.csv"), encoding: .utf8)).contains("1985-06-15"))
+        // Named, it stays, alone.
+        let named = try healthport("convert", sampleZip, "--type", "StepCount,DateOfBirth", "--format", "export", "-q")
+        #expect(named.stdoutText.contains("HKCharacteristicTypeIdentifierDateOfBirth=\"1985-06-15\""))
+        #expect(!named.stdoutText.contains("HKCharacteristicTypeIdentifierBiologicalSex=\"HKBiologicalSex"))
+        let header = try #require(try ndjsonObjects(try healthport("convert", sampleZip, "--type", "StepCount,DateOfBirth", "-q").stdout).first)
+        #expect((header["characteristics"] as? [String: Any])?.keys.sorted() == ["dateOfBirth"])
+    }
+
     @Test func filteredBareXMLStreamsAndEditedNDJSONBecomesAnExport() throws {
         let directory = try Fixtures.temporaryDirectory()
         // A bare export.xml of one type and window, to standard output.

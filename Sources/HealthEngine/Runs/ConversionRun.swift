@@ -104,11 +104,22 @@ public struct ConversionRun: Sendable {
                     reporter.warning(.sideFile("\(path) is missing from the export; the archive lacks it too"))
                     return nil
                 }
-                return data
+                return Self.carried(data, path: path, executor: executor)
             },
             additionalFiles: { try Self.additionalArchiveFiles(reader: reader, executor: executor, reporter: reporter) })
         return try ObjectWriterFactory.make(format, to: OutputDestination(output), csvLayout: .folderOfTables, archive: archive, parquet: parquet,
             selectedType: query.types?.count == 1 ? query.types?.first : nil)
+    }
+
+    /// A side file as the archive carries it: an ECG file without the person's name (under a
+    /// policy, or when its date of birth is not shown) and without the date of birth the
+    /// consumer does not see; the others as they are.
+    static func carried(_ data: Data, path: String, executor: QueryExecutor) -> Data {
+        guard path.hasPrefix("electrocardiograms/"), path.lowercased().hasSuffix(".csv") else { return data }
+        let dateOfBirth = executor.admitsCharacteristic("HKCharacteristicTypeIdentifierDateOfBirth")
+        // The owner reading everything gets the file as Apple wrote it.
+        if dateOfBirth && !executor.isUnderPolicy { return data }
+        return ElectrocardiogramFileRedaction.redacting(data, keepingDateOfBirth: dateOfBirth)
     }
 
     /// What an export archive carries besides the side files its objects name: the ECG files

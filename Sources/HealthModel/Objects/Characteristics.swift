@@ -22,4 +22,20 @@ public struct Characteristics: Hashable, Sendable {
         dateOfBirth == nil && biologicalSex == nil && bloodType == nil && fitzpatrickSkinType == nil
             && cardioFitnessMedicationsUse == nil && other.isEmpty
     }
+
+    /// The characteristics whose type `isKept` accepts (given the full identifier, e.g.
+    /// `HKCharacteristicTypeIdentifierDateOfBirth`); the others look unset. One rule for the
+    /// policy (what the consumer may read) and the type filter (what the query names), so that
+    /// a characteristic the model learns later is covered by both at once.
+    public func keeping(_ isKept: (String) -> Bool) -> Characteristics {
+        var kept = Characteristics()
+        let prefix = "HKCharacteristicTypeIdentifier"
+        if isKept(prefix + "DateOfBirth") { kept.dateOfBirth = dateOfBirth }
+        if isKept(prefix + "BiologicalSex") { kept.biologicalSex = biologicalSex }
+        if isKept(prefix + "BloodType") { kept.bloodType = bloodType }
+        if isKept(prefix + "FitzpatrickSkinType") { kept.fitzpatrickSkinType = fitzpatrickSkinType }
+        if isKept(prefix + "CardioFitnessMedicationsUse") { kept.cardioFitnessMedicationsUse = cardioFitnessMedicationsUse }
+        kept.other = other.filter { isKept($0.name) }
+        return kept
+    }
 }

@@ -368,7 +368,10 @@ enum ExportXMLEncoder {
             xml.attribute("value", date.exportText)
             xml.closeEmpty()
         }
-        if let me = header.characteristics {
+        // `Me` is always written, as Apple writes it (its DTD requires it): characteristics the
+        // consumer may not see, or the query does not name, look unset, not absent.
+        do {
+            let me = header.characteristics ?? Characteristics()
             xml.open("Me", depth: 1)
             xml.attribute("HKCharacteristicTypeIdentifierDateOfBirth", me.dateOfBirth ?? "")
             xml.attribute("HKCharacteristicTypeIdentifierBiologicalSex", me.biologicalSex ?? "")

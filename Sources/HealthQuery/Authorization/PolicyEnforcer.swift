@@ -109,20 +109,10 @@ package struct PolicyEnforcer: Sendable {
         mayRead(type: statistics.quantityType.identifier, sourceName: nil, start: statistics.startDate)
     }
 
-    /// The export header with only the characteristics granted for reading.
-    package func redact(_ header: ExportHeader) -> ExportHeader {
-        var header = header
-        guard let me = header.characteristics else { return header }
-        func readable(_ suffix: String) -> Bool { policy.read["HKCharacteristicTypeIdentifier" + suffix] == .granted }
-        var visible = Characteristics()
-        if readable("DateOfBirth") { visible.dateOfBirth = me.dateOfBirth }
-        if readable("BiologicalSex") { visible.biologicalSex = me.biologicalSex }
-        if readable("BloodType") { visible.bloodType = me.bloodType }
-        if readable("FitzpatrickSkinType") { visible.fitzpatrickSkinType = me.fitzpatrickSkinType }
-        if readable("CardioFitnessMedicationsUse") { visible.cardioFitnessMedicationsUse = me.cardioFitnessMedicationsUse }
-        visible.other = me.other.filter { policy.read[$0.name] == .granted }
-        header.characteristics = visible.isEmpty ? nil : visible
-        return header
+    /// Whether a characteristic is granted for reading (characteristics have no source, dates
+    /// or objects: the read decision alone).
+    package func mayReadCharacteristic(_ identifier: String) -> Bool {
+        policy.read[identifier] == .granted
     }
 
     /// A query that names a type never decided fails, as HealthKit does for types never requested.
