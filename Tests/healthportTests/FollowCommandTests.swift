@@ -204,4 +204,37 @@ import HealthTestSupport
         let message = (try? String(contentsOf: follower.stderr, encoding: .utf8)) ?? ""
         #expect(message.contains("deleted or replaced"))
     }
+
+    /// Issue 36 (8): `changes --follow | head -n 1` ends when head has its line, though the
+    /// store is idle and nothing more is written (it waited forever): the follower sees its
+    /// reader gone, as `tail -f` does, and stops quietly (status 0, as a closed pipe always is).
+    @Test func anIdleFollowerEndsWhenItsReaderGoes() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let store = directory.appendingPathComponent("health.sqlite").path
+        #expect(try healthport("import", sampleZip, "--store", store, "-q").status == 0)
+        let process = Process()
+        process.executableURL = healthportBinary
+        process.arguments = ["changes", "--store", store, "--follow", "--type", "BodyMass", "-q"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Read the first batch's end line, as a reader would, then go away, as head does.
+        var text = ""
+        while !text.contains("{\"type\":\"end\"") {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        try output.fileHandleForReading.close()
+        // Generous: the follower looks every fifth of a second; a hang never ends.
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        let ended = !process.isRunning
+        if !ended { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        #expect(ended, "the follower kept waiting after its reader left")
+        #expect(!ended || process.terminationStatus == 0)
+        #expect(text.hasPrefix("{\"type\":\"begin\""), "\(text.prefix(200))")
+    }
 }

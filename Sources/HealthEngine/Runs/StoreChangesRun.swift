@@ -101,7 +101,9 @@ public struct StoreChangesRun: Sendable {
         try executor.validate()
         let store = try HealthStore.openForReading(at: self.store)
         guard follow else { return try batch(of: store, executor: executor, since: anchor, cancellation: cancellation) }
-        try following(store: store, cancellation: cancellation) { executor, anchor, first in
+        // A follower writing to a pipe ends when its reader goes, even while idle (`| head -n 1`
+        // once waited forever): as a write would end it, with `EPIPE`, a quiet stop.
+        try following(store: store, cancellation: cancellation, outputClosed: OutputDestination.standardOutputReaderIsGone) { executor, anchor, first in
             // The first batch is written even when empty (HealthKit's first result); later
             // ones only when an import brought changes this query sees.
             try batch(of: store, executor: executor, since: anchor, cancellation: cancellation, writeEmpty: first)
@@ -112,8 +114,12 @@ public struct StoreChangesRun: Sendable {
     /// ends short of the store's anchor (a `limit`), then again after every import another
     /// process commits, until cancelled (`CancellationError`). The policy file is read again
     /// before each batch when it changed.
+    ///
+    /// - Parameter outputClosed: asked while waiting; true ends the follow as a closed output
+    ///   does (`OutputError.brokenPipe`).
     func following(
-        store: HealthStore, cancellation: RunCancellation?, batch: (_ executor: QueryExecutor, _ anchor: Int, _ first: Bool) throws -> Summary
+        store: HealthStore, cancellation: RunCancellation?, outputClosed: (() -> Bool)? = nil,
+        batch: (_ executor: QueryExecutor, _ anchor: Int, _ first: Bool) throws -> Summary
     ) throws -> Never {
         var query = self.query
         let monitor = try StoreChangeMonitor(path: self.store)
@@ -126,9 +132,13 @@ public struct StoreChangesRun: Sendable {
             first = false
             anchor = summary.newAnchor
             if !summary.complete { continue }
-            guard try monitor.waitForCommit(isCancelled: { cancellation?.isCancelled == true }) else {
-                throw CancellationError()
-            }
+            var closed = false
+            let committed = try monitor.waitForCommit(isCancelled: {
+                closed = outputClosed?() == true
+                return closed || cancellation?.isCancelled == true
+            })
+            if closed { throw OutputError(.brokenPipe, "the reader of the output went away") }
+            guard committed else { throw CancellationError() }
         }
     }
 

@@ -19,6 +19,16 @@ public enum OutputDestination: Sendable, Equatable {
         return buffer
     }
 
+    /// Whether standard output is a pipe whose reader has gone (`| head -n 1` after its line):
+    /// what a follower asks while it waits with nothing to write, as `tail -f` does, since no
+    /// write will come to raise `EPIPE`. A pipe's write end reports `POLLERR` once its reader
+    /// closed it (Linux), `POLLHUP` on some systems; a file or a terminal never does.
+    public static func standardOutputReaderIsGone() -> Bool {
+        var descriptor = pollfd(fd: 1, events: Int16(POLLOUT), revents: 0)
+        guard poll(&descriptor, 1, 0) > 0 else { return false }
+        return descriptor.revents & Int16(POLLERR | POLLHUP) != 0
+    }
+
     /// A buffer to write to and what to do at the end: the standard output's buffer, or an
     /// atomic file at the path.
     public func open() throws -> OpenedOutput {
