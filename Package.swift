@@ -66,13 +66,16 @@ let package = Package(
         ),
         // The embedded store: imports into SQLite (through GRDB), queries and anchored changes
         // over it. Bodies are healthport's JSON, so the same writers and predicates apply. It
-        // takes any object source and never links the XML reader.
+        // takes any object source and never links the XML reader. swift-crypto's extras for
+        // the one AES block that makes anchors opaque (`StoreAnchor`).
         .target(
             name: "HealthStore",
             dependencies: [
                 "HealthModel", "HealthQuery", "HealthOutput",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
         // The report a person opens: what it shows as values, and those values as one
@@ -107,7 +110,7 @@ let package = Package(
         // runs on Linux against a person's real data with one changed line (the store's opening).
         .target(
             name: "HealthKitPort",
-            dependencies: ["HealthModel", "HealthQuery", "HealthEngine"]
+            dependencies: ["HealthModel", "HealthQuery", "HealthStore", "HealthEngine"]
         ),
         // The command-line tool: argument parsing and one call into the engine, nothing else.
         .executableTarget(

@@ -64,11 +64,11 @@ check_file() {  # what file expected-file: byte for byte, or both absent
 }
 uuids() { grep -oE '[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}' || true; }
 # A printed `HKAnchoredObjectQueryDescriptor.Result` (the seed's `print(results)`/`print(update)`):
-# its added uuids, deleted uuids, and store anchor number.
+# its added uuids, deleted uuids, and store anchor (a token).
 added_of() { sed -n 's/^Result(addedSamples: \[\(.*\)\], deletedObjects: .*/\1/p' <<<"$1" | uuids; }
 deleted_of() { sed -n 's/.*, deletedObjects: \[\(.*\)\], newAnchor: .*/\1/p' <<<"$1" | uuids; }
-anchor_of() { sed -n 's/.*, newAnchor: HKQueryAnchor(\([0-9]*\)))$/\1/p' <<<"$1"; }
-# The CLI's change stream (NDJSON): added uuids, deleted uuids, the end line's anchor number.
+anchor_of() { sed -n 's/.*, newAnchor: HKQueryAnchor(\([A-Za-z0-9_-]*\)))$/\1/p' <<<"$1"; }
+# The CLI's change stream (NDJSON): added uuids, deleted uuids, the end line's anchor.
 cli_added() { jq -r 'select(.type == "added") | .object.uuid' "$1"; }
 cli_deleted() { jq -r 'select(.type == "deleted") | .uuid' "$1"; }
 cli_anchor() { jq -r 'select(.type == "end") | .newAnchor.anchor' "$1"; }

@@ -41,25 +41,19 @@ final class StoreUpdates: @unchecked Sendable {
     }
 
     private func watch() {
-        guard let monitor = try? StoreChangeMonitor(path: store) else { return }
-        var anchor = (try? StoreChangesRun(store: store, query: ObjectQuery(types: [])).batch().newAnchor) ?? 0
+        guard let notice = try? StoreChangeNotice(store: store) else { return }
         while !isStopped {
-            guard (try? monitor.waitForCommit(isCancelled: { self.isStopped })) == true else { return }
-            guard isSubscribed, FileManager.default.fileExists(atPath: configuration.policyFile),
+            guard (try? notice.waitForCommit(isCancelled: { self.isStopped })) == true else { return }
+            var query: ObjectQuery? = nil
+            if isSubscribed, FileManager.default.fileExists(atPath: configuration.policyFile),
                 let policy = try? AuthorizationPolicy.load(from: configuration.policyFile)
-            else {
-                anchor = (try? StoreChangesRun(store: store, query: ObjectQuery(types: [])).batch().newAnchor) ?? anchor
-                continue
+            {
+                query = ObjectQuery()
+                query?.policy = policy
             }
-            var query = ObjectQuery()
-            query.policy = policy
-            guard let batch = try? StoreChangesRun(store: store, query: query, anchor: anchor, limit: 1).batch() else { continue }
-            if batch.added.isEmpty && batch.deleted.isEmpty {
-                anchor = batch.newAnchor
-                continue
-            }
-            // Something visible changed: announce once, and start again from the store's end.
-            anchor = (try? StoreChangesRun(store: store, query: ObjectQuery(types: [])).batch().newAnchor) ?? batch.newAnchor
+            // Only whether a visible change came: an import of denied types is as silent as
+            // no import, and nothing else about the store reaches the client.
+            guard (try? notice.changedSinceLastLook(visibleTo: query)) == true else { continue }
             let announce = self.announce
             let uri = Self.resource.uri
             let done = DispatchSemaphore(value: 0)

@@ -146,15 +146,15 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: Sendable {
     /// The engine's run for this descriptor over a store.
     func storeRun(for healthStore: HKHealthStore) throws -> StoreChangesRun {
         guard case .store(let path) = healthStore.input else { throw HKError(.errorInvalidArgument, "not a store") }
-        let number: Int
+        let token: String?
         switch anchor?.position {
-        case nil: number = 0
-        case .store(let value): number = value
+        case nil: token = nil
+        case .store(let value): token = value
         case .export:
             throw HKError(
-                .errorInvalidArgument, "this anchor was made over an export; a store's anchors are its own numbers (start without an anchor)")
+                .errorInvalidArgument, "this anchor was made over an export; a store's anchors are its own tokens (start without an anchor)")
         }
-        return StoreChangesRun(store: path, query: try query(for: healthStore), anchor: number, limit: try batchLimit())
+        return StoreChangesRun(store: path, query: try query(for: healthStore), anchor: token, limit: try batchLimit())
     }
 
     /// The engine's run for this descriptor over an export.
@@ -166,7 +166,7 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: Sendable {
         case .export(let value): base = value
         case .store:
             throw HKError(
-                .errorInvalidArgument, "this anchor is a store's number; over an export, use an anchor an export query returned (or none)")
+                .errorInvalidArgument, "this anchor is a store's; over an export, use an anchor an export query returned (or none)")
         }
         return ChangesRun(export: path, query: try query(for: healthStore), anchor: base, limit: try batchLimit())
     }
@@ -192,7 +192,7 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: Sendable {
         Result(
             addedSamples: changes.added.compactMap { HKObject.make($0) as? Sample },
             deletedObjects: changes.deleted.compactMap { UUID(uuidString: $0.uuid.uuidString).map(HKDeletedObject.init) },
-            newAnchor: HKQueryAnchor(fromValue: changes.newAnchor))
+            newAnchor: HKQueryAnchor(token: changes.newAnchor.token))
     }
 
     static func result(_ changes: ChangesRun.Changes) -> Result {

@@ -1,13 +1,16 @@
 import Foundation
 import HealthQuery
+import HealthStore
 
 /// A position in what an anchored query has seen (HealthKit: `HKQueryAnchor`).
 ///
 /// Opaque as in HealthKit. Underneath it is one of healthport's two anchors, because the two
 /// inputs keep history differently:
-/// - over a **store**, the store's anchor number, the one `healthport changes --store` prints
-///   as `newAnchor`, so an anchor saved by a shell job and one saved by Swift code are
-///   interchangeable (`HKQueryAnchor(fromValue:)`);
+/// - over a **store**, the store's anchor token, the one `healthport changes --store` prints
+///   as `newAnchor` (opaque there too: the last change the query saw, never the store's
+///   position, so nothing about types the policy hides can be read from it), so an anchor
+///   saved by a shell job and one saved by Swift code are interchangeable
+///   (`HKQueryAnchor(token:)`);
 /// - over an **export**, the anchor `healthport anchor` and `healthport changes EXPORT
 ///   --anchor-output` write: the identity set of what the query has seen, so that a later
 ///   export of the same person answers with what was added and deleted since.
@@ -25,25 +28,32 @@ import HealthQuery
 public final class HKQueryAnchor: NSObject, NSSecureCoding, @unchecked Sendable {
     /// Which input the anchor is a position in.
     enum Position: Equatable {
-        /// A store's anchor number.
-        case store(Int)
+        /// A store's anchor token (`StoreAnchor.token`), or `0` for the origin.
+        case store(String)
         /// An export anchor (`healthport anchor`'s file format).
         case export(QueryAnchor)
     }
 
     let position: Position
 
-    /// The store's anchor number; `nil` for an export's anchor.
-    var value: Int? {
-        if case .store(let value) = position { return value }
+    /// The store's anchor token; `nil` for an export's anchor.
+    var token: String? {
+        if case .store(let token) = position { return token }
         return nil
     }
 
     /// An anchor from its number (HealthKit: `init(fromValue:)`, kept for the integer anchors
-    /// of the iOS 8 API); here the number `healthport changes --store` prints. A number is
-    /// always a store's anchor.
+    /// of the iOS 8 API). Store anchors are tokens now: 0 (HealthKit's
+    /// `HKAnchoredObjectQueryNoAnchor`) is the origin of any store; any other number is no
+    /// store's anchor, and a query with it fails with `errorInvalidArgument`.
     public init(fromValue value: Int) {
-        position = .store(value)
+        position = .store(String(value))
+        super.init()
+    }
+
+    /// A store's anchor as `healthport changes --store` prints it (its `newAnchor` token).
+    public init(token: String) {
+        position = .store(token)
         super.init()
     }
 
@@ -53,7 +63,7 @@ public final class HKQueryAnchor: NSObject, NSSecureCoding, @unchecked Sendable 
         super.init()
     }
 
-    /// The key the anchor is archived under: a store's number as text, an export's anchor in
+    /// The key the anchor is archived under: a store's token as text, an export's anchor in
     /// its file format (checksummed, so a damaged archive is refused rather than misread).
     static let archiveKey = "healthportAnchor"
 
@@ -61,11 +71,11 @@ public final class HKQueryAnchor: NSObject, NSSecureCoding, @unchecked Sendable 
     public static var supportsSecureCoding: Bool { true }
 
     /// Archives the anchor (HealthKit: `NSSecureCoding`): the bytes `healthport` itself
-    /// saves, a store's number as text or an export's anchor file.
+    /// saves, a store's token as text or an export's anchor file.
     public func encode(with coder: NSCoder) {
         let bytes: Data
         switch position {
-        case .store(let value): bytes = Data("\(value)\n".utf8)
+        case .store(let token): bytes = Data("\(token)\n".utf8)
         case .export(let anchor): bytes = Data(anchor.encoded())
         }
         coder.encode(bytes as NSData, forKey: Self.archiveKey)
@@ -79,29 +89,32 @@ public final class HKQueryAnchor: NSObject, NSSecureCoding, @unchecked Sendable 
             position = .export(anchor)
         } else {
             let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            guard let value = Int(text), value >= 0 else { return nil }
-            position = .store(value)
+            // A token, or a number (`init(fromValue:)` keeps what it was given, and archiving
+            // gives it back; a store refuses numbers other than 0 when the anchor is used).
+            guard StoreAnchor.looksLikeToken(text) || Int(text).map({ $0 >= 0 }) == true else { return nil }
+            position = .store(text)
         }
         super.init()
     }
 
-    /// Two anchors are equal when they stand for the same position: the same store number, or
+    /// Two anchors are equal when they stand for the same position: the same store token, or
     /// the same export anchor (what was seen, for which query, and how far a batch loop got).
     public override func isEqual(_ object: Any?) -> Bool { (object as? HKQueryAnchor)?.position == position }
 
     /// Consistent with `isEqual(_:)`, so anchors can be kept in sets and dictionaries.
     public override var hash: Int {
         switch position {
-        case .store(let value): return value
+        case .store(let token): return token.hashValue
         case .export(let anchor): return anchor.base.digest.hashValue ^ anchor.position
         }
     }
 
-    /// `HKQueryAnchor(5)` for a store's anchor; an export's anchor says how many objects it has
-    /// seen (and, within a batch loop over an export, how many of its changes were returned).
+    /// `HKQueryAnchor(s1…)` for a store's anchor (its token); an export's anchor says how many
+    /// objects it has seen (and, within a batch loop over an export, how many of its changes
+    /// were returned).
     public override var description: String {
         switch position {
-        case .store(let value): return "HKQueryAnchor(\(value))"
+        case .store(let token): return "HKQueryAnchor(\(token))"
         case .export(let anchor):
             return "HKQueryAnchor(export: \(anchor.base.count) objects"
                 + (anchor.target == nil ? ")" : ", batch loop at \(anchor.position))")

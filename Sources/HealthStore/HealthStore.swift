@@ -12,11 +12,24 @@ import HealthModel
 public final class HealthStore {
     public let path: String
     let pool: DatabasePool
+    /// Turns positions into the tokens consumers see, and back (`StoreAnchor`).
+    let anchorCipher: StoreAnchorCipher
     static let pageSize = 16384
 
-    private init(path: String, pool: DatabasePool) {
+    private init(path: String, pool: DatabasePool) throws {
         self.path = path
         self.pool = pool
+        anchorCipher = try Self.wrap(path) { try pool.read { db in try Self.anchorCipher(db, path: path) } }
+    }
+
+    /// The store's anchor key.
+    ///
+    /// - Throws: `StoreError.incompatible` when it is missing or not 16 bytes (a damaged store).
+    private static func anchorCipher(_ db: Database, path: String) throws -> StoreAnchorCipher {
+        guard let key = try Data.fetchOne(db, sql: "SELECT value FROM store_info WHERE key = 'anchor_key'"), key.count == 16 else {
+            throw StoreError(.incompatible, "\(path): the store is damaged (no anchor key)")
+        }
+        return StoreAnchorCipher(keyBytes: Array(key))
     }
 
     /// Opens an existing store for reading; never creates or migrates one.
@@ -31,7 +44,6 @@ public final class HealthStore {
         configuration.readonly = true
         configuration.busyMode = .timeout(30)
         let pool = try wrap(path) { try DatabasePool(path: path, configuration: configuration) }
-        let store = HealthStore(path: path, pool: pool)
         try wrap(path) {
             try pool.read { db in
                 try checkIdentity(db, path: path, allowEmpty: false)
@@ -43,7 +55,7 @@ public final class HealthStore {
                 }
             }
         }
-        return store
+        return try HealthStore(path: path, pool: pool)
     }
 
     /// Opens a store for importing, creating it (mode 0600, its folder 0700) or upgrading its
@@ -86,7 +98,6 @@ public final class HealthStore {
             configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA page_size = \(Self.pageSize)") }
         }
         let pool = try wrap(path) { try DatabasePool(path: path, configuration: configuration) }
-        let store = HealthStore(path: path, pool: pool)
         try wrap(path) {
             try pool.writeWithoutTransaction { db in
                 try checkIdentity(db, path: path, allowEmpty: true)
@@ -94,7 +105,7 @@ public final class HealthStore {
             }
             try StoreSchema.migrator.migrate(pool)
         }
-        return store
+        return try HealthStore(path: path, pool: pool)
     }
 
     /// Refuses a SQLite file that is not a healthport store, or a store from a newer healthport.
@@ -127,8 +138,31 @@ public final class HealthStore {
         }
     }
 
-    /// The store's anchor: the position of its latest change (0 when empty).
-    public func anchor() throws -> Int {
+    /// The store's anchor: its latest change, every type included. The owner's (what `import`
+    /// prints, and what an unfiltered query reaches); never a consumer's, whose anchor stops at
+    /// the last change it sees (`changes(since:query:limit:…)`).
+    public func anchor() throws -> StoreAnchor {
+        try Self.wrap(path) { try pool.read { db in anchorCipher.anchor(position: try Self.anchor(db)) } }
+    }
+
+    /// The anchor a token stands for: a token this store made (`StoreAnchor.token`), or
+    /// `StoreAnchor.originText` for the origin.
+    ///
+    /// - Throws: `StoreError.invalidAnchor` for anything else (another store's token, a
+    ///   position in the clear, a damaged token), naming nothing about this store.
+    public func anchor(token: String) throws -> StoreAnchor {
+        if token == StoreAnchor.originText { return anchorCipher.anchor(position: 0) }
+        guard let position = anchorCipher.position(of: token) else {
+            throw StoreError(
+                .invalidAnchor,
+                "\(path): '\(token.prefix(40))' is not an anchor of this store (anchors are the tokens its changes print, or 0 for the beginning)")
+        }
+        return anchorCipher.anchor(position: position)
+    }
+
+    /// The position of the store's latest change (0 when empty): for the engine only, which
+    /// never shows it.
+    package func position() throws -> Int {
         try Self.wrap(path) { try pool.read { db in try Self.anchor(db) } }
     }
 

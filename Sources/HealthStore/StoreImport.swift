@@ -16,8 +16,9 @@ extension HealthStore {
         public var added: Int
         /// Objects of the store the export no longer holds, now tombstones.
         public var deleted: Int
-        /// The store's anchor after the import (unchanged when nothing changed).
-        public var anchor: Int
+        /// The store's anchor after the import (unchanged when nothing changed): the owner's,
+        /// every type included (`HealthStore.anchor()`).
+        public var anchor: StoreAnchor
         /// Whether the import changed nothing (the same export again): nothing was written.
         public var unchanged: Bool { added == 0 && deleted == 0 }
     }
@@ -50,7 +51,7 @@ extension HealthStore {
                 try db.execute(sql: "PRAGMA cache_size = -\(Self.importCacheKiB)")
                 defer { try? db.execute(sql: "PRAGMA cache_size = -2000") }
                 try db.inTransaction(.immediate) {
-                    let importer = try Importer(db: db, storePath: path, inputName: inputName, force: force)
+                    let importer = try Importer(db: db, storePath: path, inputName: inputName, force: force, anchorCipher: anchorCipher)
                     try importer.run(source, objectsRead: objectsRead)
                     let summary = try importer.finish()
                     result = summary
@@ -74,10 +75,12 @@ final class Importer {
     let reading: ReadingSide
     private let importID: Int64
     private let previousAnchor: Int
+    private let anchorCipher: StoreAnchorCipher
     private var insertedRows = 0
 
-    init(db: Database, storePath: String, inputName: String, force: Bool) throws {
+    init(db: Database, storePath: String, inputName: String, force: Bool, anchorCipher: StoreAnchorCipher) throws {
         self.db = db
+        self.anchorCipher = anchorCipher
         self.storePath = storePath
         self.force = force
         previousAnchor = try HealthStore.anchor(db)
@@ -216,7 +219,8 @@ final class Importer {
                 reading.header.exportDate?.iso8601, String(decoding: headerJSON, as: UTF8.self), reading.objectCount,
                 insertedRows, deleted, anchor, importID,
             ])
-        return HealthStore.ImportSummary(objects: reading.objectCount, added: insertedRows, deleted: deleted, anchor: anchor)
+        return HealthStore.ImportSummary(
+            objects: reading.objectCount, added: insertedRows, deleted: deleted, anchor: anchorCipher.anchor(position: anchor))
     }
 }
 

@@ -40,9 +40,11 @@ extension HealthStore {
     public struct ChangeBatch: Sendable, Equatable {
         public var added: Int
         public var deleted: Int
-        /// The anchor to pass next time.
-        public var newAnchor: Int
-        /// Whether the batch reached the store's current anchor (no more changes now).
+        /// The anchor to pass next time: the last change the query saw, or the anchor passed
+        /// when it saw none.
+        public var newAnchor: StoreAnchor
+        /// Whether the batch returned every change the query sees now (false when `limit`
+        /// stopped it before one it sees).
         public var complete: Bool
     }
 
@@ -50,60 +52,93 @@ extension HealthStore {
     /// them (HealthKit: `HKAnchoredObjectQuery` with a limit). Deleted objects are judged by the
     /// object as it was, so a filtered query reports the deletions a filtered `diff` reports.
     ///
-    /// The header, the added objects and the deletions all pass the query's gate first.
+    /// The header, the added objects and the deletions all pass the query's gate first, and
+    /// nothing the gate hides shows in the answer: the new anchor is the position of the last
+    /// change returned (not the store's), and `complete` is false only when a change the query
+    /// sees is left for the next batch. So an import of hidden types alone, or of nothing, gives
+    /// the same answer as before it (`StoreAnchor`).
     ///
     /// - Throws: `StoreError.invalidAnchor` for an anchor ahead of the store.
     public func changes(
-        since anchor: Int, query executor: QueryExecutor, limit: Int?,
+        since anchor: StoreAnchor, query executor: QueryExecutor, limit: Int?,
         header: (ExportHeader) throws -> Void = { _ in },
         added: (HealthObject) throws -> Void, deleted: (ObjectUUID, String) throws -> Void
     ) throws -> ChangeBatch {
         let gate = QueryGate(executor, into: NoSink())
         return try Self.wrap(path) {
             try pool.read { db in
-                let current = try Self.anchor(db)
-                guard anchor >= 0, anchor <= current else {
+                // A valid token of this store is never ahead of it, unless the store was
+                // replaced by an older copy of itself: the same message, naming no position.
+                guard anchor.position <= (try Self.anchor(db)) else {
                     throw StoreError(
-                        .invalidAnchor,
-                        "\(path): anchor \(anchor) is not a position of this store (its anchor is \(current)); was it made for another store?")
+                        .invalidAnchor, "\(path): the anchor is ahead of this store (was the store restored from an older copy?)")
                 }
                 try header(executor.header(try Self.latestHeader(db)))
-                var conditions = ["anchor > ?"]
-                var arguments: [any DatabaseValueConvertible] = [anchor]
-                if let types = executor.typesToRead {
-                    conditions.append("type IN (\(Array(repeating: "?", count: types.count).joined(separator: ",")))")
-                    arguments.append(contentsOf: types.sorted() as [any DatabaseValueConvertible])
-                }
-                let filter = " WHERE " + conditions.joined(separator: " AND ")
-                let columns = StoredObjectDecoder.columns
-                let sql = """
-                    SELECT \(columns), 0 AS deleted FROM objects\(filter)
-                    UNION ALL
-                    SELECT \(columns), 1 AS deleted FROM deleted_objects\(filter)
-                    ORDER BY anchor
-                    """
-                let decoder = StoredObjectDecoder(db: db, path: path)
-                let cursor = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments + arguments))
-                var batch = ChangeBatch(added: 0, deleted: 0, newAnchor: current, complete: true)
-                while let row = try cursor.next() {
+                var batch = ChangeBatch(added: 0, deleted: 0, newAnchor: anchor, complete: true)
+                try Self.changeRows(db, path: path, after: anchor.position, executor: executor) { position, object, isDeletion in
+                    // Deletions are judged by the object as it was, through the same gate.
+                    guard let object = try gate.visible(object) else { return true }
                     if let limit, batch.added + batch.deleted >= limit {
                         batch.complete = false
-                        break
+                        return false
                     }
-                    // Deletions are judged by the object as it was, through the same gate.
-                    guard let object = try gate.visible(try decoder.decode(row)) else { continue }
-                    if row["deleted"] as Int == 1 {
+                    if isDeletion {
                         try deleted(object.uuid, object.objectType.identifier)
                         batch.deleted += 1
                     } else {
                         try added(object)
                         batch.added += 1
                     }
-                    batch.newAnchor = row[0]
+                    batch.newAnchor = anchorCipher.anchor(position: position)
+                    return true
                 }
-                if batch.complete { batch.newAnchor = current }
                 return batch
             }
+        }
+    }
+
+    /// Whether a change after `position`, up to the store's latest, is one the query sees;
+    /// and that latest position. For the engine's watchers, which remember the store's
+    /// position privately and tell a consumer only that something it sees has changed.
+    package func hasVisibleChange(after position: Int, query executor: QueryExecutor) throws -> (visible: Bool, position: Int) {
+        let gate = QueryGate(executor, into: NoSink())
+        return try Self.wrap(path) {
+            try pool.read { db in
+                let current = try Self.anchor(db)
+                var visible = false
+                try Self.changeRows(db, path: path, after: min(position, current), executor: executor) { _, object, _ in
+                    visible = try gate.visible(object) != nil
+                    return !visible
+                }
+                return (visible, current)
+            }
+        }
+    }
+
+    /// The added objects and tombstones after `position` of the types the query may read, in
+    /// change order, decoded, to `body` (which returns false to stop).
+    private static func changeRows(
+        _ db: Database, path: String, after position: Int, executor: QueryExecutor,
+        _ body: (_ position: Int, _ object: HealthObject, _ isDeletion: Bool) throws -> Bool
+    ) throws {
+        var conditions = ["anchor > ?"]
+        var arguments: [any DatabaseValueConvertible] = [position]
+        if let types = executor.typesToRead {
+            conditions.append("type IN (\(Array(repeating: "?", count: max(types.count, 1)).joined(separator: ",")))")
+            arguments.append(contentsOf: (types.isEmpty ? [""] : types.sorted()) as [any DatabaseValueConvertible])
+        }
+        let filter = " WHERE " + conditions.joined(separator: " AND ")
+        let columns = StoredObjectDecoder.columns
+        let sql = """
+            SELECT \(columns), 0 AS deleted FROM objects\(filter)
+            UNION ALL
+            SELECT \(columns), 1 AS deleted FROM deleted_objects\(filter)
+            ORDER BY anchor
+            """
+        let decoder = StoredObjectDecoder(db: db, path: path)
+        let cursor = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments + arguments))
+        while let row = try cursor.next() {
+            guard try body(row[0], try decoder.decode(row), row["deleted"] as Int == 1) else { return }
         }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// The store's tables, as migrations. The schema is documented in `healthport-store(5)`; a
@@ -138,6 +139,14 @@ enum StoreSchema {
                        source, device, anchor
                 FROM objects WHERE kind = 'workout';
                 """)
+        }
+        // The key that makes anchors opaque (`StoreAnchor`): a consumer is given a position
+        // only as a token enciphered with it. 16 random bytes, made here once per store.
+        migrator.registerMigration("v3") { db in
+            var key = [UInt8](repeating: 0, count: 16)
+            var generator = SystemRandomNumberGenerator()
+            for index in key.indices { key[index] = UInt8.random(in: 0...255, using: &generator) }
+            try db.execute(sql: "INSERT INTO store_info (key, value) VALUES ('anchor_key', ?)", arguments: [Data(key)])
         }
         return migrator
     }

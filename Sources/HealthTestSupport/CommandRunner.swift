@@ -41,12 +41,12 @@ public enum CommandRunner {
         let stderrCollector = Collector()
         group.enter()
         DispatchQueue.global().async {
-            stdoutCollector.data = out.fileHandleForReading.readDataToEndOfFile()
+            stdoutCollector.data = readToEnd(out.fileHandleForReading)
             group.leave()
         }
         group.enter()
         DispatchQueue.global().async {
-            stderrCollector.data = err.fileHandleForReading.readDataToEndOfFile()
+            stderrCollector.data = readToEnd(err.fileHandleForReading)
             group.leave()
         }
         if let stdin {
@@ -56,6 +56,27 @@ public enum CommandRunner {
         group.wait()
         process.waitUntilExit()
         return Result(status: process.terminationStatus, stdout: stdoutCollector.data, stderr: stderrCollector.data)
+    }
+
+    /// Everything a pipe delivers until its writers close it. By hand, because Foundation's
+    /// `readDataToEndOfFile()` traps (`try!`) when a read is interrupted by a signal (`EINTR`),
+    /// which tests that signal their children meet now and then.
+    public static func readToEnd(_ handle: FileHandle) -> Data {
+        var data = Data()
+        while let chunk = readSome(handle) { data.append(chunk) }
+        return data
+    }
+
+    /// What one read of a pipe returns (waiting for it), retried when a signal interrupts it;
+    /// `nil` at its end.
+    public static func readSome(_ handle: FileHandle) -> Data? {
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
+            if count > 0 { return Data(chunk[0..<count]) }
+            if count < 0 && errno == EINTR { continue }
+            return nil
+        }
     }
 }
 

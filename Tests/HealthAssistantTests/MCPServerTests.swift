@@ -192,19 +192,22 @@ enum MCPHarness {
         let rows = stats["intervals"] as? [[String: Any]] ?? []
         #expect(!rows.isEmpty)
         #expect(rows.allSatisfy { $0["sum"] is NSNumber })
-        var anchor = 0
+        var anchor: Value = .int(0)
         var added = 0
         var rounds = 0
         while true {
-            let batch = try await session.json("changes", ["types": ["StepCount"], "anchor": .int(anchor), "limit": 200])
+            let batch = try await session.json("changes", ["types": ["StepCount"], "anchor": anchor, "limit": 200])
             added += (batch["added"] as? [Any])?.count ?? 0
-            anchor = batch["newAnchor"] as? Int ?? 0
+            let token = try #require(batch["newAnchor"] as? String)
+            #expect(token.hasPrefix("s1"))
+            anchor = .string(token)
             rounds += 1
             if batch["complete"] as? Bool == true || rounds > 10 { break }
         }
         #expect(added == 336)
-        let after = try await session.json("changes", ["types": ["StepCount"], "anchor": .int(anchor)])
+        let after = try await session.json("changes", ["types": ["StepCount"], "anchor": anchor])
         #expect((after["added"] as? [Any])?.isEmpty == true)
+        #expect(after["newAnchor"] as? String == anchor.stringValue)
         let status = try await session.json("authorization_status", ["types": ["StepCount", "HeartRate", "BodyMass"]])
         #expect(status["statuses"] as? [String: String] == [
             MCPHarness.steps: "sharingAuthorized", MCPHarness.heartRate: "notDetermined", "HKQuantityTypeIdentifierBodyMass": "notDetermined",

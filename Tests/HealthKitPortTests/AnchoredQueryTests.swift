@@ -47,7 +47,7 @@ import Testing
         #expect(added.map(\.uuid.uuidString) == expectedUUIDs)
         #expect(batches == (expectedUUIDs.count + 99) / 100 + 1)
         let end = try #require(cli.last)
-        #expect(((end["newAnchor"] as? [String: Any])?["anchor"] as? NSNumber)?.intValue == anchor?.value)
+        #expect((end["newAnchor"] as? [String: Any])?["anchor"] as? String == anchor?.token)
     }
 
     /// Deletions: a store that held the newer export, then the older one (what went away is
@@ -62,21 +62,35 @@ import Testing
         let second = try await HKAnchoredObjectQueryDescriptor(predicates: [.quantitySample(type: HKQuantityType(.stepCount))], anchor: first.newAnchor)
             .result(for: HKHealthStore(opening: storeURL))
         let cli = try Reference.changeLines(
-            StoreChangesRun(store: storeURL.path, query: ObjectQuery(types: ["HKQuantityTypeIdentifierStepCount"]), anchor: try #require(first.newAnchor.value)))
+            StoreChangesRun(store: storeURL.path, query: ObjectQuery(types: ["HKQuantityTypeIdentifierStepCount"]), anchor: try #require(first.newAnchor.token)))
         let deleted = cli.filter { $0["type"] as? String == "deleted" }.compactMap { $0["uuid"] as? String }
         #expect(!deleted.isEmpty)
         #expect(second.deletedObjects.map(\.uuid.uuidString) == deleted)
         #expect(Set(deleted).isSubset(of: Set(first.addedSamples.map(\.uuid.uuidString))))
     }
 
-    @Test func anAnchorAheadOfTheStoreIsAnInvalidArgument() async throws {
+    /// A number other than 0 is no store's anchor (positions are never in the clear), nor is
+    /// another store's token.
+    @Test func anAnchorNotOfThisStoreIsAnInvalidArgument() async throws {
         let store = try HKHealthStore(opening: Reference.store())
-        do {
-            _ = try await HKAnchoredObjectQueryDescriptor(
-                predicates: [.quantitySample(type: HKQuantityType(.stepCount))], anchor: HKQueryAnchor(fromValue: 10_000_000)
-            ).result(for: store)
-            Issue.record("expected errorInvalidArgument")
-        } catch HKError.errorInvalidArgument {}
+        let other = try HKHealthStore(opening: Reference.store(from: Reference.olderExport))
+        let otherAnchor = try await HKAnchoredObjectQueryDescriptor(predicates: [.quantitySample(type: HKQuantityType(.stepCount))], anchor: nil)
+            .result(for: other).newAnchor
+        for anchor in [HKQueryAnchor(fromValue: 10_000_000), HKQueryAnchor(fromValue: 5), otherAnchor] {
+            do {
+                _ = try await HKAnchoredObjectQueryDescriptor(predicates: [.quantitySample(type: HKQuantityType(.stepCount))], anchor: anchor)
+                    .result(for: store)
+                Issue.record("expected errorInvalidArgument for \(anchor)")
+            } catch HKError.errorInvalidArgument {}
+        }
+        // 0 is HealthKit's "no anchor": the origin of any store.
+        let fromZero = try await HKAnchoredObjectQueryDescriptor(
+            predicates: [.quantitySample(type: HKQuantityType(.stepCount))], anchor: HKQueryAnchor(fromValue: 0)
+        ).result(for: store)
+        let fromNil = try await HKAnchoredObjectQueryDescriptor(predicates: [.quantitySample(type: HKQuantityType(.stepCount))], anchor: nil)
+            .result(for: store)
+        #expect(fromZero.addedSamples.map(\.uuid) == fromNil.addedSamples.map(\.uuid))
+        #expect(fromZero.newAnchor == fromNil.newAnchor)
     }
 
     /// Seed 004's monitoring loop: the first element is what the store holds; the next arrives

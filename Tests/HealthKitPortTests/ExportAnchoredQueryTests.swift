@@ -119,7 +119,9 @@ import Testing
             HKAnchoredObjectQueryDescriptor(predicates: [.quantitySample(type: HKQuantityType(.stepCount))], anchor: anchor, limit: 100)
         }
         let first = try await descriptor(nil).result(for: store)
-        for anchor in [first.newAnchor, HKQueryAnchor(fromValue: 42)] {
+        let storeAnchor = try await descriptor(nil).result(for: HKHealthStore(opening: Reference.store())).newAnchor
+        #expect(storeAnchor.token?.hasPrefix("s1") == true)
+        for anchor in [first.newAnchor, storeAnchor, HKQueryAnchor(fromValue: 42), HKQueryAnchor(fromValue: 0)] {
             let data = try NSKeyedArchiver.archivedData(withRootObject: anchor, requiringSecureCoding: true)
             let restored = try #require(try NSKeyedUnarchiver.unarchivedObject(ofClass: HKQueryAnchor.self, from: data))
             #expect(restored == anchor)

@@ -108,7 +108,9 @@ import HealthTestSupport
     static func run(_ example: (command: String, output: [String]), source: String) throws {
         let path = healthportBinary.deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
         let script = "export PATH='\(path)'; " + example.command
-        let result = try CommandRunner.run(URL(fileURLWithPath: "/bin/bash"), ["-c", script], currentDirectory: root)
+        // Bounded: an example that waits for something (`until …; do sleep; done`) and never
+        // sees it fails after two minutes instead of holding the test run forever.
+        let result = try CommandRunner.run(URL(fileURLWithPath: "/usr/bin/timeout"), ["120", "/bin/bash", "-c", script], currentDirectory: root)
         #expect(result.status == 0, "\(source): \(example.command): \(result.stderrText)")
         let expected = example.output.joined(separator: "\n")
         // CSV ends records with CRLF (RFC 4180); a page shows lines.

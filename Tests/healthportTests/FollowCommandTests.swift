@@ -70,25 +70,27 @@ import HealthTestSupport
         let store = directory.appendingPathComponent("health.sqlite").path
         #expect(try healthport("import", exports[0], "--store", store, "-q").status == 0)
         let start = try healthport("changes", "--store", store, "--limit", "1", "-q")
-        let firstAnchor = try #require((try ndjsonObjects(start.stdout).last?["newAnchor"] as? [String: Any])?["anchor"] as? Int)
-        let follower = try Background(["changes", "--store", store, "--follow", "--anchor", String(firstAnchor), "--type", "HeartRate,StepCount", "-q"], in: directory)
+        let firstAnchor = try #require((try ndjsonObjects(start.stdout).last?["newAnchor"] as? [String: Any])?["anchor"] as? String)
+        let follower = try Background(["changes", "--store", store, "--follow", "--anchor", firstAnchor, "--type", "HeartRate,StepCount", "-q"], in: directory)
         #expect(follower.waitForEndLines(1))
-        var finalAnchor = ""
         for export in exports.dropFirst() {
             let imported = try healthport("import", export, "--store", store, "-q")
             #expect(imported.status == 0)
-            finalAnchor = String(imported.stdoutText.split(separator: " ").last ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         }
-        // Two imports close together may come as one batch: wait for the last anchor.
+        // Two imports close together may come as one batch: wait for the anchor a query of the
+        // same types reaches now (the last change it sees; the store's own anchor is past it).
+        let finalAnchor = try #require(
+            (try ndjsonObjects(try healthport("changes", "--store", store, "--type", "HeartRate,StepCount", "-q").stdout).last?["newAnchor"]
+                as? [String: Any])?["anchor"] as? String)
         let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline, !(follower.lines.last ?? "").contains("\"anchor\":\(finalAnchor),") {
+        while Date() < deadline, !(follower.lines.last ?? "").contains("\"anchor\":\"\(finalAnchor)\"") {
             Thread.sleep(forTimeInterval: 0.05)
         }
-        #expect((follower.lines.last ?? "").contains("\"anchor\":\(finalAnchor),"), "\(follower.lines.last ?? "")")
+        #expect((follower.lines.last ?? "").contains("\"anchor\":\"\(finalAnchor)\""), "\(follower.lines.last ?? "")")
         Thread.sleep(forTimeInterval: 0.5)
         let status = follower.stop()
         #expect(status == 128 + SIGTERM)
-        let expected = try healthport("changes", "--store", store, "--anchor", String(firstAnchor), "--type", "HeartRate,StepCount", "-q")
+        let expected = try healthport("changes", "--store", store, "--anchor", firstAnchor, "--type", "HeartRate,StepCount", "-q")
         #expect(Self.changeLines(follower.lines) == Self.changeLines(expected.stdoutText.split(separator: "\n").map(String.init)))
         #expect(!Self.changeLines(follower.lines).isEmpty)
         // Every batch is a whole envelope: begin, changes, end.
@@ -128,18 +130,23 @@ import HealthTestSupport
                 Thread.sleep(forTimeInterval: 0.3)
                 _ = follower.stop()
             }
-            // What a consumer keeps: the batches that ended, up to the anchor in the file.
+            // What a consumer keeps: the batches that ended, up to the last one whose anchor is
+            // the file's (anchors are opaque: they are matched, never ordered).
             let saved = (try? String(contentsOfFile: anchorFile, encoding: .utf8)).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? anchor
             var batch: [String] = []
+            var ended: [(changes: [String], anchor: String)] = []
             for line in follower.lines {
                 if line.hasPrefix("{\"type\":\"begin\"") { batch = [] }
                 if line.hasPrefix("{\"type\":\"added\"") || line.hasPrefix("{\"type\":\"deleted\"") { batch.append(line) }
                 if line.hasPrefix("{\"type\":\"end\""),
                     let end = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                    let value = (end["newAnchor"] as? [String: Any])?["anchor"] as? Int, value <= Int(saved) ?? 0
+                    let value = (end["newAnchor"] as? [String: Any])?["anchor"] as? String
                 {
-                    collected += batch
+                    ended.append((batch, value))
                 }
+            }
+            if let last = ended.lastIndex(where: { $0.anchor == saved }) {
+                collected += ended[...last].flatMap(\.changes)
             }
             anchor = saved
         }
@@ -161,13 +168,13 @@ import HealthTestSupport
             try Data(#"{"version": 1, "consumer": {"name": "Study"}, "read": {\#(read)}}"#.utf8).write(to: policy)
         }
         try writePolicy(#""HKQuantityTypeIdentifierStepCount": "granted", "HKQuantityTypeIdentifierHeartRate": "granted""#)
-        let follower = try Background(["changes", "--store", store, "--follow", "--anchor", "999999999", "--policy", policy.path, "-q"], in: directory)
+        let follower = try Background(["changes", "--store", store, "--follow", "--anchor", "s1AAAAAAAAAAAAAAAAAAAAAA", "--policy", policy.path, "-q"], in: directory)
         Thread.sleep(forTimeInterval: 0.3)
-        // (An anchor ahead of the store is refused before anything is written.)
+        // (An anchor not of this store is refused before anything is written.)
         follower.process.waitUntilExit()
         #expect(follower.process.terminationStatus == 64)
-        let anchor = try #require((try ndjsonObjects(try healthport("changes", "--store", store, "--limit", "1", "-q").stdout).last?["newAnchor"] as? [String: Any])?["anchor"] as? Int)
-        let second = try Background(["changes", "--store", store, "--follow", "--anchor", String(anchor), "--policy", policy.path, "-q"], in: directory)
+        let anchor = try #require((try ndjsonObjects(try healthport("changes", "--store", store, "--limit", "1", "-q").stdout).last?["newAnchor"] as? [String: Any])?["anchor"] as? String)
+        let second = try Background(["changes", "--store", store, "--follow", "--anchor", anchor, "--policy", policy.path, "-q"], in: directory)
         #expect(second.waitForEndLines(1))
         try writePolicy(#""HKQuantityTypeIdentifierStepCount": "granted", "HKQuantityTypeIdentifierHeartRate": "denied""#)
         #expect(try healthport("import", exports[1], "--store", store, "-q").status == 0)
@@ -222,8 +229,7 @@ import HealthTestSupport
         // Read the first batch's end line, as a reader would, then go away, as head does.
         var text = ""
         while !text.contains("{\"type\":\"end\"") {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
+            guard let chunk = CommandRunner.readSome(output.fileHandleForReading) else { break }
             text += String(decoding: chunk, as: UTF8.self)
         }
         try output.fileHandleForReading.close()

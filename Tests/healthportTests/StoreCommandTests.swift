@@ -15,28 +15,41 @@ import Testing
         lines(result).filter { $0.hasPrefix("{\"type\":\"added\"") || $0.hasPrefix("{\"type\":\"deleted\"") }
     }
 
-    static func storeAnchor(_ result: CommandRunner.Result) throws -> (anchor: Int, complete: Bool) {
-        let end = try JSONSerialization.jsonObject(with: Data(lines(result).last!.utf8)) as! [String: Any]
-        let anchor = end["newAnchor"] as! [String: Any]
-        return (anchor["anchor"] as! Int, anchor["complete"] as! Bool)
+    static func storeAnchor(_ result: CommandRunner.Result) throws -> (anchor: String, complete: Bool) {
+        let last = try #require(lines(result).last)
+        let end = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        let anchor = try #require(end["newAnchor"] as? [String: Any])
+        return (try #require(anchor["anchor"] as? String), try #require(anchor["complete"] as? Bool))
     }
 
-    /// A change stream's last line, its `newAnchor` object, or the same under the earlier
-    /// `position` name, saved to a file, serve as the next store anchor.
+    /// An import that saves the store's anchor after it (`--anchor-output`): the owner's
+    /// anchor, every type included; and what it printed.
+    static func importSavingAnchor(_ arguments: String...) throws -> (result: CommandRunner.Result, anchor: String) {
+        let file = try Fixtures.temporaryDirectory().appendingPathComponent("import.anchor").path
+        let result = try healthport(["import"] + arguments + ["--anchor-output", file, "-q"])
+        #expect(result.status == 0, "\(result.stderrText)")
+        let anchor = try String(contentsOfFile: file, encoding: .utf8).trimmingCharacters(in: .newlines)
+        #expect(anchor.hasPrefix("s1"))
+        return (result, anchor)
+    }
+
+    /// A change stream's last line, or its `newAnchor` object, saved to a file, serve as the
+    /// next store anchor.
     @Test func aSavedEndLineIsAnAnchor() throws {
         let store = try Fixtures.temporaryDirectory().appendingPathComponent("health.sqlite").path
         #expect(try healthport("import", sampleZip, "--store", store, "-q").status == 0)
         let first = try healthport("changes", "--store", store, "--limit", "10", "-q")
         #expect(first.status == 0, "\(first.stderrText)")
         let (anchor, complete) = try Self.storeAnchor(first)
-        #expect(anchor > 0 && !complete)
-        let expected = try healthport("changes", "--store", store, "--anchor", String(anchor), "--limit", "5", "-q")
+        #expect(anchor.hasPrefix("s1") && !complete)
+        let expected = try healthport("changes", "--store", store, "--anchor", anchor, "--limit", "5", "-q")
+        #expect(Self.changeLines(expected).count == 5)
         let directory = try Fixtures.temporaryDirectory()
         let endLine = Self.lines(first).last!
         let forms = [
             endLine,
-            "{\"complete\":false,\"anchor\":\(anchor),\"file\":null}",
-            "{\"type\":\"end\",\"added\":10,\"deleted\":0,\"newAnchor\":{\"complete\":false,\"position\":\(anchor),\"file\":null}}",
+            "{\"complete\":false,\"anchor\":\"\(anchor)\",\"file\":null}",
+            anchor,
         ]
         for (i, form) in forms.enumerated() {
             let file = directory.appendingPathComponent("anchor-\(i).json")
@@ -59,7 +72,7 @@ import Testing
         let imported = try healthport("import", sampleZip, "--store", store, "-q")
         #expect(imported.status == 0, "\(imported.stderrText)")
         let manifest = try sampleManifest()
-        #expect(Self.importSummary(imported) == "\(manifest.objectCount) objects, \(manifest.objectCount) added, 0 deleted; anchor \(manifest.objectCount)")
+        #expect(Self.importSummary(imported) == "\(manifest.objectCount) objects, \(manifest.objectCount) added, 0 deleted")
         // Private: the store and its WAL companions are mode 0600.
         for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: store + suffix) {
             let mode = try FileManager.default.attributesOfItem(atPath: store + suffix)[.posixPermissions] as! Int
@@ -117,25 +130,24 @@ import Testing
     @Test func reimportAddsTheNewRecordsTheDeletedAndMatchesDiff() throws {
         let pair = try ChangesCommandTests.makePair()
         let store = pair.directory.appendingPathComponent("health.sqlite").path
-        let first = try healthport("import", pair.old, "--store", store, "-q")
-        #expect(first.status == 0, "\(first.stderrText)")
+        let (first, firstAnchor) = try Self.importSavingAnchor(pair.old, "--store", store)
         let oldCount = try ChangesCommandTests.objects(pair.old).count
-        #expect(Self.importSummary(first).hasPrefix("\(oldCount) objects, \(oldCount) added, 0 deleted; anchor \(oldCount)"))
+        #expect(Self.importSummary(first) == "\(oldCount) objects, \(oldCount) added, 0 deleted")
 
-        let second = try healthport("import", pair.new, "--store", store, "-q")
-        #expect(second.status == 0, "\(second.stderrText)")
+        let (second, secondAnchor) = try Self.importSavingAnchor(pair.new, "--store", store)
         let diff = try healthport("diff", pair.old, pair.new, "-q")
         let expected = Self.changeLines(diff)
         let added = expected.filter { $0.hasPrefix("{\"type\":\"added\"") }.count
         let deleted = expected.count - added
         #expect(deleted == 4)
         let newCount = try ChangesCommandTests.objects(pair.new).count
-        #expect(Self.importSummary(second) == "\(newCount) objects, \(added) added, \(deleted) deleted; anchor \(oldCount + added + deleted)")
+        #expect(Self.importSummary(second) == "\(newCount) objects, \(added) added, \(deleted) deleted")
+        #expect(secondAnchor != firstAnchor)
 
         // Anchored changes since the first import are the diff, line for line and in order.
-        let changes = try healthport("changes", "--store", store, "--anchor", "\(oldCount)")
+        let changes = try healthport("changes", "--store", store, "--anchor", firstAnchor)
         #expect(Self.changeLines(changes) == expected)
-        #expect(try Self.storeAnchor(changes) == (oldCount + added + deleted, true))
+        #expect(try Self.storeAnchor(changes) == (secondAnchor, true))
         // The tombstones are the objects the diff deleted.
         let deletedUUIDs = Set(expected.filter { $0.hasPrefix("{\"type\":\"deleted\"") }.map { line in
             (try! JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any])["uuid"] as! String
@@ -146,7 +158,7 @@ import Testing
             == (try healthport("query", pair.new, "-q", "--sort", "uuid")).stdout)
         // Filters apply to changes as they do to the diff.
         let stepDiff = try healthport("diff", pair.old, pair.new, "-q", "--type", "StepCount")
-        let stepChanges = try healthport("changes", "--store", store, "--anchor", "\(oldCount)", "--type", "StepCount")
+        let stepChanges = try healthport("changes", "--store", store, "--anchor", firstAnchor, "--type", "StepCount")
         #expect(Self.changeLines(stepChanges) == Self.changeLines(stepDiff))
 
         // So does a policy: deletions of hidden types are hidden too.
@@ -154,22 +166,23 @@ import Testing
         try Data(#"{"version": 1, "consumer": {"name": "Steps"}, "read": {"StepCount": "granted"}}"#.utf8)
             .write(to: URL(fileURLWithPath: policy))
         let policyDiff = try healthport("diff", pair.old, pair.new, "--policy", policy)
-        let policyChanges = try healthport("changes", "--store", store, "--anchor", "\(oldCount)", "--policy", policy)
+        let policyChanges = try healthport("changes", "--store", store, "--anchor", firstAnchor, "--policy", policy)
         #expect(Self.changeLines(policyChanges) == Self.changeLines(policyDiff))
         #expect(Self.changeLines(policyChanges).count > 2)
         #expect(Self.changeLines(policyChanges).allSatisfy { $0.contains("HKQuantityTypeIdentifierStepCount") })
         #expect(policyChanges.stderrText.isEmpty)
 
         // Importing the same export again changes nothing.
-        let again = try healthport("import", pair.new, "--store", store, "-q")
-        #expect(Self.importSummary(again) == "\(newCount) objects, nothing new; anchor \(oldCount + added + deleted)")
-        let none = try healthport("changes", "--store", store, "--anchor", "\(oldCount + added + deleted)")
+        let (again, againAnchor) = try Self.importSavingAnchor(pair.new, "--store", store)
+        #expect(Self.importSummary(again) == "\(newCount) objects, nothing new")
+        #expect(againAnchor == secondAnchor)
+        let none = try healthport("changes", "--store", store, "--anchor", secondAnchor)
         #expect(Self.changeLines(none).isEmpty)
 
         // A removed object that comes back is added again and loses its tombstone.
         let third = try healthport("import", pair.old, "--store", store, "-q", "--force")
         #expect(third.status == 0, "\(third.stderrText)")
-        let back = try healthport("changes", "--store", store, "--anchor", "\(oldCount + added + deleted)")
+        let back = try healthport("changes", "--store", store, "--anchor", secondAnchor)
         let backAdded = Set(Self.changeLines(back).filter { $0.hasPrefix("{\"type\":\"added\"") }.compactMap { line -> String? in
             let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["object"] as? [String: Any]
             return object?["uuid"] as? String
@@ -177,6 +190,57 @@ import Testing
         #expect(backAdded == deletedUUIDs)
         #expect(try healthport("query", "--store", store, "--sort", "uuid").stdout
             == (try healthport("query", pair.old, "-q", "--sort", "uuid")).stdout)
+    }
+
+    /// Issue 36 (3): a consumer allowed steps alone learns nothing of the heart rates an
+    /// import deletes or adds: its changes, their anchor and its anchor file are byte for byte
+    /// as they were (the anchor once moved from 5502 to 5552 with 50 hidden deletions, and was
+    /// the store's position in the clear).
+    @Test func importsOfHiddenTypesLeaveAConsumersChangesAsTheyWere() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let store = directory.appendingPathComponent("health.sqlite").path
+        #expect(try healthport("import", sampleZip, "--store", store, "-q").status == 0)
+        let policy = directory.appendingPathComponent("steps.json").path
+        try Data(#"{"version": 1, "consumer": {"name": "Steps"}, "read": {"StepCount": "granted"}}"#.utf8).write(to: URL(fileURLWithPath: policy))
+        let anchorFile = directory.appendingPathComponent("steps.anchor").path
+        let owner = try Self.storeAnchor(try healthport("changes", "--store", store)).anchor
+        func consumerView() throws -> [Data] {
+            let everything = try healthport("changes", "--store", store, "--policy", policy)
+            let anchor = try Self.storeAnchor(everything).anchor
+            let since = try healthport("changes", "--store", store, "--policy", policy, "--anchor", anchor, "--anchor-output", anchorFile)
+            let limited = try healthport("changes", "--store", store, "--policy", policy, "--limit", "3", "--format", "json")
+            #expect(everything.status == 0 && since.status == 0 && limited.status == 0)
+            return [everything.stdout, since.stdout, limited.stdout, try Data(contentsOf: URL(fileURLWithPath: anchorFile))]
+        }
+        let before = try consumerView()
+        #expect(!String(decoding: before[0], as: UTF8.self).contains("HeartRate"))
+
+        // The same export without 50 heart rates, imported: 50 tombstones of a hidden type.
+        var dropped = 0
+        let lines = try healthport("convert", sampleZip, "-q").stdoutText.split(separator: "\n").filter { line in
+            guard dropped < 50, line.contains("\"sampleType\":\"HKQuantityTypeIdentifierHeartRate\"") else { return true }
+            dropped += 1
+            return false
+        }
+        #expect(dropped == 50)
+        let fewer = directory.appendingPathComponent("fewer.ndjson")
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: fewer)
+        let deleting = try healthport("import", fewer.path, "--store", store, "-q")
+        #expect(deleting.status == 0, "\(deleting.stderrText)")
+        #expect(deleting.stdoutText.contains("0 added, 50 deleted"), "\(deleting.stdoutText)")
+        #expect(try consumerView() == before)
+        // The owner, who sees everything, sees the 50 deletions.
+        let ownerChanges = try healthport("changes", "--store", store, "--anchor", owner)
+        #expect(Self.changeLines(ownerChanges).count == 50)
+        #expect(Self.changeLines(ownerChanges).allSatisfy { $0.hasPrefix("{\"type\":\"deleted\"") && $0.contains("HeartRate") })
+        // And back again: 50 hidden additions.
+        let adding = try healthport("import", sampleZip, "--store", store, "-q")
+        #expect(adding.stdoutText.contains("50 added, 0 deleted"), "\(adding.stdoutText)")
+        #expect(try consumerView() == before)
+
+        // A consumer's anchor is no number, nor does the store's count show through it.
+        let consumerAnchor = try Self.storeAnchor(try healthport("changes", "--store", store, "--policy", policy)).anchor
+        #expect(Int(consumerAnchor) == nil && consumerAnchor.hasPrefix("s1"))
     }
 
     @Test func batchesOverTheStoreEqualOneRunAndAnchorsRoundTripThroughFiles() throws {
@@ -187,7 +251,7 @@ import Testing
         let anchorFile = try Fixtures.temporaryDirectory().appendingPathComponent("anchor").path
         var collected: [String] = []
         var rounds = 0
-        var previous = 0
+        var seen: Set<String> = []
         while true {
             rounds += 1
             var arguments = ["changes", "--store", store, "--limit", "4", "--type", "Workout,BodyMass,BloodPressure", "--anchor-output", anchorFile]
@@ -198,8 +262,8 @@ import Testing
             #expect(changes.count <= 4)
             collected += changes
             let (anchor, complete) = try Self.storeAnchor(batch)
-            #expect(anchor >= previous)
-            previous = anchor
+            // Each batch moves the anchor on, until the last, which returns nothing new.
+            #expect(seen.insert(anchor).inserted || complete)
             let saved = try String(contentsOfFile: anchorFile, encoding: .utf8)
             #expect(saved == "\(anchor)\n")
             if complete || rounds > 100 { break }
@@ -251,13 +315,21 @@ import Testing
         let stats = try healthport("query", "--store", store, "--type", "StepCount", "--limit", "0", "--format", "csv")
         #expect(stats.status == 0)
         let count = try healthport("changes", "--store", store, "--anchor", "0", "--limit", "1")
-        #expect(try Self.storeAnchor(count).anchor == 1)
+        let rest = try healthport("changes", "--store", store, "--anchor", try Self.storeAnchor(count).anchor)
+        #expect(Self.changeLines(rest).count == manifest.objectCount - 1)
         let all = try healthport("changes", "--store", store, "--anchor", "0")
         #expect(Self.changeLines(all).count == manifest.objectCount)
 
-        // An anchor ahead of the store, and a file anchor of an export.
-        let ahead = try healthport("changes", "--store", store, "--anchor", "999999")
-        #expect(ahead.status == 64 && ahead.stderrText.contains("not a position of this store"))
+        // A position in the clear, a made-up token, another store's token, and a file anchor of
+        // an export.
+        let number = try healthport("changes", "--store", store, "--anchor", "999999")
+        #expect(number.status == 64 && number.stderrText.contains("not numbers"), "\(number.stderrText)")
+        let madeUp = try healthport("changes", "--store", store, "--anchor", "s1AAAAAAAAAAAAAAAAAAAAAA")
+        #expect(madeUp.status == 64 && madeUp.stderrText.contains("is not an anchor of this store"), "\(madeUp.stderrText)")
+        let otherStore = try Self.sampleStore()
+        let otherAnchor = try Self.storeAnchor(try healthport("changes", "--store", otherStore, "--limit", "3")).anchor
+        let foreignAnchor = try healthport("changes", "--store", store, "--anchor", otherAnchor)
+        #expect(foreignAnchor.status == 64 && foreignAnchor.stderrText.contains("is not an anchor of this store"))
         let fileAnchor = directory.appendingPathComponent("export.anchor").path
         #expect(try healthport("anchor", sampleZip, "-o", fileAnchor, "-q").status == 0)
         let wrongKind = try healthport("changes", "--store", store, "--anchor", fileAnchor)

@@ -75,7 +75,7 @@ public struct ChangesRun: Sendable {
             // the same batch again rather than missing it.
             try writer.finish(
                 added: tracker.emittedAdded, deleted: tracker.emittedDeleted, complete: newAnchor.target == nil,
-                anchor: newAnchor.position, anchorFile: anchorOutput)
+                anchor: .returned(newAnchor.position), anchorFile: anchorOutput)
             if let anchorOutput { try newAnchor.save(to: anchorOutput) }
             return Summary(
                 added: tracker.emittedAdded, deleted: tracker.emittedDeleted, newAnchor: newAnchor,

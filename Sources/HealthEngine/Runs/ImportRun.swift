@@ -1,6 +1,7 @@
 import Foundation
 import HealthExport
 import HealthModel
+import HealthOutput
 import HealthStore
 
 /// An export into the store, all or nothing: what is new is added, what disappeared becomes a
@@ -12,6 +13,10 @@ public struct ImportRun: Sendable {
     /// Import even an export older than the last import, or one that shares little with the
     /// store.
     public var force = false
+    /// Where to write the store's anchor after the import (atomically, mode 0600): the owner's
+    /// anchor, every type included, from which `changes --store --anchor FILE` reports what
+    /// later imports bring.
+    public var anchorOutput: String? = nil
 
     public init(export: String, store: String) {
         self.export = export
@@ -26,12 +31,19 @@ public struct ImportRun: Sendable {
     public func run(reporter: RunReporter = .silent, cancellation: RunCancellation? = nil) throws(RunError) -> Summary {
         try RunError.wrapping {
             try OutputInputGuard.check(outputs: [store], inputs: [export])
+            try OutputInputGuard.check(outputs: [anchorOutput], inputs: [export, store])
             let reader = try ExportReader.open(export)
             // A store this import creates and cannot fill (a refused export, a full disk) is
             // removed again: a failed first import leaves nothing, as every output.
             let storeExisted = FileManager.default.fileExists(atPath: store)
             do {
-                return try importInto(try HealthStore.openForWriting(at: store), from: reader, reporter: reporter, cancellation: cancellation)
+                let summary = try importInto(try HealthStore.openForWriting(at: store), from: reader, reporter: reporter, cancellation: cancellation)
+                if let anchorOutput {
+                    let file = try AtomicFile(destination: anchorOutput)
+                    file.buffer.appendRaw(summary.result.anchor.token + "\n")
+                    try file.commit()
+                }
+                return summary
             } catch {
                 if !storeExisted {
                     for suffix in ["", "-wal", "-shm", "-journal"] { unlink(store + suffix) }

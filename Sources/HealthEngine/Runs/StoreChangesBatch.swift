@@ -14,9 +14,9 @@ public struct StoreChangesBatch: Sendable {
     /// Each added object as one line of healthport's JSON (without the newline).
     public var added: [[UInt8]]
     public var deleted: [Deletion]
-    /// The anchor to pass next time.
-    public var newAnchor: Int
-    /// Whether the batch reached the store's current anchor.
+    /// The anchor to pass next time (a token, `StoreAnchor`).
+    public var newAnchor: String
+    /// Whether the batch returned every change the query sees now.
     public var complete: Bool
 }
 
@@ -28,17 +28,18 @@ extension StoreChangesRun {
             let executor = QueryExecutor(query)
             try executor.validate()
             let store = try HealthStore.openForReading(at: self.store)
+            let start = try store.anchor(token: anchor ?? StoreAnchor.originText)
             let codec = NDJSONWriter(buffer: OutputBuffer(descriptor: -1))
             var added: [[UInt8]] = []
             var deleted: [StoreChangesBatch.Deletion] = []
             let batch = try store.changes(
-                since: anchor, query: executor, limit: limit,
+                since: start, query: executor, limit: limit,
                 added: { object in
                     if cancellation?.isCancelled == true { throw CancellationError() }
                     added.append(Array(try codec.encode(object).dropLast()))
                 },
                 deleted: { uuid, type in deleted.append(.init(uuid: uuid.uuidString, type: type)) })
-            return StoreChangesBatch(added: added, deleted: deleted, newAnchor: batch.newAnchor, complete: batch.complete)
+            return StoreChangesBatch(added: added, deleted: deleted, newAnchor: batch.newAnchor.token, complete: batch.complete)
         }
     }
 }

@@ -5,13 +5,15 @@ import HealthQuery
 import HealthStore
 
 /// What changed in the store since an anchor (HealthKit: `HKAnchoredObjectQuery`): anchors are
-/// positions in the store's change sequence (numbers), and a batch reads one snapshot of it
-/// (`healthport changes --store`).
+/// opaque tokens of the store's change sequence (`StoreAnchor`: the last change the query saw,
+/// never the store's position, so nothing hidden shows in them), and a batch reads one snapshot
+/// of it (`healthport changes --store`).
 public struct StoreChangesRun: Sendable {
     public var store: String
     public var query: ObjectQuery
-    /// The position after which changes are returned; 0 is the origin.
-    public var anchor: Int
+    /// The anchor after which changes are returned: a token the store printed, or `nil` (or
+    /// `StoreAnchor.originText`) for the origin.
+    public var anchor: String?
     public var limit: Int?
     public var format: ObjectFormat
     /// How Parquet files are written (`--format parquet`).
@@ -28,7 +30,7 @@ public struct StoreChangesRun: Sendable {
     public var policyFile: String? = nil
 
     public init(
-        store: String, query: ObjectQuery = ObjectQuery(), anchor: Int = 0, limit: Int? = nil, format: ObjectFormat = .ndjson,
+        store: String, query: ObjectQuery = ObjectQuery(), anchor: String? = nil, limit: Int? = nil, format: ObjectFormat = .ndjson,
         output: String = "-", anchorOutput: String? = nil
     ) {
         self.store = store
@@ -43,47 +45,52 @@ public struct StoreChangesRun: Sendable {
     public struct Summary: Sendable, Equatable {
         public var added: Int
         public var deleted: Int
-        public var newAnchor: Int
-        /// Whether the batch reached the store's current anchor.
+        public var newAnchor: StoreAnchor
+        /// Whether the batch returned every change the query sees now.
         public var complete: Bool
     }
 
-    /// An anchor given as a number, or as a file holding one (what `anchorOutput` writes) or
-    /// holding the JSON a change stream ended with (its `end` line or its `newAnchor` object),
-    /// whose number is `"anchor"` (`"position"` in earlier versions'
-    /// export changes is accepted as well); `nil` is the origin.
-    public static func parseAnchor(_ text: String?) throws(RunError) -> Int {
+    /// An anchor given as a token (or `0`, the origin), or as a file holding one (what
+    /// `anchorOutput` writes) or holding the JSON a change stream ended with (its `end` line or
+    /// its `newAnchor` object), whose token is `"anchor"`; `nil` is the origin. The token is
+    /// checked against the store when the run opens it.
+    ///
+    /// - Throws: `StoreError.invalidAnchor` for anything else, a number other than 0 among
+    ///   them (anchors are no longer positions in the clear).
+    public static func parseAnchor(_ text: String?) throws(RunError) -> String? {
         try RunError.wrapping {
-            guard let text else { return 0 }
-            if let value = Int(text), value >= 0 { return value }
+            guard let text else { return nil }
+            if let anchor = anchorText(text) { return anchor }
+            if Int(text) != nil {
+                throw StoreError(
+                    .invalidAnchor, "--anchor: a store's anchors are the tokens its changes print (or 0 for the beginning), not numbers")
+            }
             guard FileManager.default.fileExists(atPath: text) else {
-                throw StoreError(.invalidAnchor, "--anchor: '\(text.prefix(80))' is neither a store anchor (a number) nor a file")
+                throw StoreError(.invalidAnchor, "--anchor: '\(text.prefix(80))' is neither a store anchor nor a file")
             }
             let notAnAnchor = StoreError(
-                .invalidAnchor, "\(text): not a store anchor (the store's anchors are numbers; file anchors belong to exports)")
+                .invalidAnchor, "\(text): not a store anchor (the store's anchors are tokens; anchor files of exports belong to exports)")
             // An anchor file or an end line is short: a file of 4 KiB or more is not one.
             guard let handle = FileHandle(forReadingAtPath: text) else { throw notAnAnchor }
             defer { try? handle.close() }
             let data = try handle.read(upToCount: 4096) ?? Data()
             let content = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            if let value = Int(content), value >= 0 { return value }
-            guard data.count < 4096, let value = anchorNumber(inJSON: Data(content.utf8)) else { throw notAnAnchor }
-            return value
+            if let anchor = anchorText(content) { return anchor }
+            guard data.count < 4096, let anchor = anchorToken(inJSON: Data(content.utf8)) else { throw notAnAnchor }
+            return anchor
         }
     }
 
-    /// The anchor number in a change stream's `end` line or `newAnchor` object.
-    static func anchorNumber(inJSON data: Data) -> Int? {
+    /// A token, or the origin's `0`.
+    static func anchorText(_ text: String) -> String? {
+        text == StoreAnchor.originText || StoreAnchor.looksLikeToken(text) ? text : nil
+    }
+
+    /// The anchor token in a change stream's `end` line or `newAnchor` object.
+    static func anchorToken(inJSON data: Data) -> String? {
         guard var object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else { return nil }
         if let nested = object["newAnchor"] as? [String: Any] { object = nested }
-        for key in ["anchor", "position"] {
-            if let number = object[key] as? NSNumber, let value = Int(exactly: number.doubleValue), value >= 0,
-                !(object[key] is Bool)
-            {
-                return value
-            }
-        }
-        return nil
+        return (object["anchor"] as? String).flatMap(anchorText)
     }
 
     public func run(cancellation: RunCancellation? = nil) throws(RunError) -> Summary {
@@ -100,10 +107,12 @@ public struct StoreChangesRun: Sendable {
         let executor = QueryExecutor(query)
         try executor.validate()
         let store = try HealthStore.openForReading(at: self.store)
-        guard follow else { return try batch(of: store, executor: executor, since: anchor, cancellation: cancellation) }
+        let start = try store.anchor(token: anchor ?? StoreAnchor.originText)
+        guard follow else { return try batch(of: store, executor: executor, since: start, cancellation: cancellation) }
         // A follower writing to a pipe ends when its reader goes, even while idle (`| head -n 1`
         // once waited forever): as a write would end it, with `EPIPE`, a quiet stop.
-        try following(store: store, cancellation: cancellation, outputClosed: OutputDestination.standardOutputReaderIsGone) { executor, anchor, first in
+        try following(store: store, from: start, cancellation: cancellation, outputClosed: OutputDestination.standardOutputReaderIsGone) {
+            executor, anchor, first in
             // The first batch is written even when empty (HealthKit's first result); later
             // ones only when an import brought changes this query sees.
             try batch(of: store, executor: executor, since: anchor, cancellation: cancellation, writeEmpty: first)
@@ -111,20 +120,20 @@ public struct StoreChangesRun: Sendable {
     }
 
     /// The follow loop: `batch` for the changes since the anchor, again at once while a batch
-    /// ends short of the store's anchor (a `limit`), then again after every import another
-    /// process commits, until cancelled (`CancellationError`). The policy file is read again
-    /// before each batch when it changed.
+    /// leaves changes for the next (a `limit`), then again after every import another process
+    /// commits, until cancelled (`CancellationError`). The policy file is read again before
+    /// each batch when it changed.
     ///
     /// - Parameter outputClosed: asked while waiting; true ends the follow as a closed output
     ///   does (`OutputError.brokenPipe`).
     func following(
-        store: HealthStore, cancellation: RunCancellation?, outputClosed: (() -> Bool)? = nil,
-        batch: (_ executor: QueryExecutor, _ anchor: Int, _ first: Bool) throws -> Summary
+        store: HealthStore, from start: StoreAnchor, cancellation: RunCancellation?, outputClosed: (() -> Bool)? = nil,
+        batch: (_ executor: QueryExecutor, _ anchor: StoreAnchor, _ first: Bool) throws -> Summary
     ) throws -> Never {
         var query = self.query
         let monitor = try StoreChangeMonitor(path: self.store)
         var policy = PolicyFileWatch(path: policyFile)
-        var anchor = self.anchor
+        var anchor = start
         var first = true
         while true {
             if let reloaded = try policy.reloadIfChanged() { query.policy = reloaded }
@@ -147,8 +156,8 @@ public struct StoreChangesRun: Sendable {
         public var added: [HealthObject]
         /// The uuid and type of each deleted object, in change order.
         public var deleted: [(uuid: ObjectUUID, type: String)]
-        public var newAnchor: Int
-        /// Whether the batch reached the store's current anchor.
+        public var newAnchor: StoreAnchor
+        /// Whether the batch returned every change the query sees now.
         public var complete: Bool
     }
 
@@ -159,7 +168,9 @@ public struct StoreChangesRun: Sendable {
         try RunError.wrapping {
             let executor = QueryExecutor(query)
             try executor.validate()
-            return try collect(of: try HealthStore.openForReading(at: store), executor: executor, since: anchor, cancellation: cancellation)
+            let store = try HealthStore.openForReading(at: store)
+            return try collect(
+                of: store, executor: executor, since: try store.anchor(token: anchor ?? StoreAnchor.originText), cancellation: cancellation)
         }
     }
 
@@ -173,7 +184,8 @@ public struct StoreChangesRun: Sendable {
             let executor = QueryExecutor(query)
             try executor.validate()
             let store = try HealthStore.openForReading(at: self.store)
-            try following(store: store, cancellation: cancellation) { executor, anchor, first in
+            let start = try store.anchor(token: anchor ?? StoreAnchor.originText)
+            try following(store: store, from: start, cancellation: cancellation) { executor, anchor, first in
                 let changes = try collect(of: store, executor: executor, since: anchor, cancellation: cancellation)
                 if first || !changes.added.isEmpty || !changes.deleted.isEmpty { try body(changes) }
                 return Summary(added: changes.added.count, deleted: changes.deleted.count, newAnchor: changes.newAnchor, complete: changes.complete)
@@ -181,7 +193,7 @@ public struct StoreChangesRun: Sendable {
         }
     }
 
-    func collect(of store: HealthStore, executor: QueryExecutor, since anchor: Int, cancellation: RunCancellation?) throws -> Changes {
+    func collect(of store: HealthStore, executor: QueryExecutor, since anchor: StoreAnchor, cancellation: RunCancellation?) throws -> Changes {
         var added: [HealthObject] = []
         var deleted: [(uuid: ObjectUUID, type: String)] = []
         let batch = try store.changes(
@@ -197,7 +209,7 @@ public struct StoreChangesRun: Sendable {
     /// One batch: the changes after `anchor`, then the anchor file, written after the changes
     /// are out (flushed), so a follower killed at any point resumes where its output stopped.
     func batch(
-        of store: HealthStore, executor: QueryExecutor, since anchor: Int, cancellation: RunCancellation?, writeEmpty: Bool = true
+        of store: HealthStore, executor: QueryExecutor, since anchor: StoreAnchor, cancellation: RunCancellation?, writeEmpty: Bool = true
     ) throws -> Summary {
         let writer = try ChangeWriter.make(format, to: OutputDestination(output), parquet: parquet)
         var began = false
@@ -229,14 +241,14 @@ public struct StoreChangesRun: Sendable {
                 })
             if began {
                 try writer.finish(
-                    added: batch.added, deleted: batch.deleted, complete: batch.complete, anchor: batch.newAnchor,
+                    added: batch.added, deleted: batch.deleted, complete: batch.complete, anchor: .token(batch.newAnchor.token),
                     anchorFile: anchorOutput)
             } else {
                 writer.abandon()
             }
             if let anchorOutput, began || batch.newAnchor != anchor {
                 let file = try AtomicFile(destination: anchorOutput)
-                file.buffer.appendRaw("\(batch.newAnchor)\n")
+                file.buffer.appendRaw("\(batch.newAnchor.token)\n")
                 try file.commit()
             }
             return Summary(added: batch.added, deleted: batch.deleted, newAnchor: batch.newAnchor, complete: batch.complete)

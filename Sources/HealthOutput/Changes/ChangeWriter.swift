@@ -12,6 +12,15 @@ import HealthModel
 public final class ChangeWriter {
     public enum Format: Sendable { case ndjson, json, tables }
 
+    /// The `"anchor"` a stream ends with.
+    public enum Anchor: Sendable, Equatable {
+        /// Over exports: how many changes of a pending comparison were returned (the anchor
+        /// proper is the file).
+        case returned(Int)
+        /// Over the store: the opaque token to pass next (`StoreAnchor`).
+        case token(String)
+    }
+
     private let format: Format
     private let out: OutputBuffer?
     private let file: AtomicFile?
@@ -153,17 +162,20 @@ public final class ChangeWriter {
     ///
     /// - Parameters:
     ///   - complete: whether the new anchor is caught up (no batch pending).
-    ///   - anchor: the new anchor's number, written as `"anchor"` for exports and the store alike:
-    ///     over the store the anchor to pass next; over exports how many changes of a pending
-    ///     comparison were already returned (0 when complete), the anchor proper being the file.
+    ///   - anchor: written as `"anchor"` for exports and the store alike: over the store the
+    ///     token to pass next; over exports how many changes of a pending comparison were
+    ///     already returned (0 when complete), the anchor proper being the file.
     ///   - anchorFile: where the new anchor was written, if anywhere.
-    public func finish(added: Int, deleted: Int, complete: Bool, anchor: Int, anchorFile: String?) throws {
+    public func finish(added: Int, deleted: Int, complete: Bool, anchor: Anchor, anchorFile: String?) throws {
         func anchorObject(_ json: inout JSONEmitter) {
             json.beginObject()
             json.key("complete")
             json.literal(complete ? "true" : "false")
             json.key("anchor")
-            json.int(anchor)
+            switch anchor {
+            case .returned(let count): json.int(count)
+            case .token(let token): json.string(token)
+            }
             json.key("file")
             if let anchorFile { json.string(anchorFile) } else { json.null() }
             json.endObject()

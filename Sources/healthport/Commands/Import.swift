@@ -44,11 +44,21 @@ extension Healthport {
         @Flag(name: .long, help: "Import even an export older than the last import, or one that shares little with the store.")
         var force = false
 
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
+                "Write the store's anchor after the import to this file (atomically, mode 0600), for changes --store --anchor.",
+                valueName: "file"))
+        var anchorOutput: String? = nil
+
         @OptionGroup var diagnostics: DiagnosticOptions
 
         func validate() throws {
             if (export == nil) == (watch == nil) { throw ValidationError("give an export, or --watch FOLDER") }
             if !(settle >= 0.1 && settle <= 86_400) { throw ValidationError("--settle must be between 0.1 and 86400 seconds") }
+            if watch != nil, anchorOutput != nil {
+                throw ValidationError("--anchor-output goes with one import; a watcher's imports are followed with changes --store --follow")
+            }
         }
 
         func run() throws {
@@ -72,16 +82,19 @@ extension Healthport {
             try log.run {
                 var run = ImportRun(export: export ?? "-", store: StoreLocation.resolve(store))
                 run.force = force
+                run.anchorOutput = anchorOutput
                 let summary = try log.perform(showing: diagnostics) { try run.run(reporter: $0, cancellation: $1) }
                 log.repeats(summary.warnings)
                 print(Self.describe(summary.result))
             }
         }
 
+        /// What an import did, for a person: counts only (the anchor is a token for programs:
+        /// `--anchor-output`).
         static func describe(_ result: HealthStore.ImportSummary) -> String {
             result.unchanged
-                ? "\(result.objects) objects, nothing new; anchor \(result.anchor)"
-                : "\(result.objects) objects, \(result.added) added, \(result.deleted) deleted; anchor \(result.anchor)"
+                ? "\(result.objects) objects, nothing new"
+                : "\(result.objects) objects, \(result.added) added, \(result.deleted) deleted"
         }
 
         /// A line on standard output, flushed at once: a watcher's output is read as it comes.
