@@ -197,7 +197,7 @@ public struct ImportWatchRun: Sendable {
             func consume(_ object: HealthObject) throws { throw Enough() }
         }
         let sink = HeaderOnly()
-        guard let reader = try? ExportReader.open(path, jobs: 1) else { return nil }
+        guard let reader = try? ExportReader.open(path, jobs: 1, writerWait: 0) else { return nil }
         _ = try? reader.read(into: sink)
         return sink.date
     }
