@@ -120,7 +120,9 @@ extension ExportReader {
         listXML("", names)
         names = []
         let documents = candidates.filter { candidate in
-            guard let file = FileByteSource.open(path: path + "/" + candidate), let prefix = try? file.readPrefix(4096) else { return false }
+            guard let file = FileByteSource.open(path: path + "/" + candidate), let prefix = try? file.readPrefix(4096) else {
+                return false
+            }
             return ContentSniffer.isHealthDataDocument(prefix)
         }
         let candidate = try ContentSniffer.choose(

@@ -69,6 +69,21 @@ import HealthTestSupport
         #expect(!message.contains("\n"))
     }
 
+    /// Two exports unzipped side by side: both are export.xml, so the name decides nothing.
+    @Test func twoExportsSideBySideAreRefused() throws {
+        let root = try Fixtures.temporaryDirectory()
+        for (name, value) in [("2023", "70"), ("2024", "71")] {
+            let folder = root.appendingPathComponent("\(name)/apple_health_export")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data(Self.document(value: value).utf8).write(to: folder.appendingPathComponent("export.xml"))
+        }
+        let error = #expect(throws: ExportError.self) { try ExportReader(.path(root.path)) }
+        #expect(
+            error?.message
+                == "the folder holds 2 Apple Health export documents (2023/apple_health_export/export.xml, 2024/apple_health_export/export.xml) and 2 are named export.xml; give the one to read as the input")
+        #expect(Self.bodyMass(try read(.path(root.appendingPathComponent("2024").path))) == [71])
+    }
+
     /// One document alone is the export's whatever its name; export_cda.xml and a file that is
     /// not an export (no HealthData root) never count.
     @Test(arguments: [false, true])

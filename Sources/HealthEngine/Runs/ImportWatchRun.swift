@@ -117,7 +117,8 @@ public struct ImportWatchRun: Sendable {
                 do {
                     let document = try arrival.document()
                     let isComplete = arrival.isComplete(document: document)
-                    ready.append(Settled(arrival: arrival, document: document, isComplete: isComplete, date: isComplete ? Self.exportDate(of: arrival.path) : nil))
+                    let date = isComplete ? Self.exportDate(of: arrival.path) : nil
+                    ready.append(Settled(arrival: arrival, document: document, isComplete: isComplete, date: date))
                 } catch let unusable as ExportArrival.Unusable {
                     skip(arrival.name, unusable.reason)
                 }

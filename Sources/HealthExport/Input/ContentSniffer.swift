@@ -74,9 +74,9 @@ enum ContentSniffer {
         if named.count == 1 { return named[0] }
         let shown = documents.sorted().prefix(4).map { String($0.prefix(120)) }.joined(separator: ", ")
         let more = documents.count > 4 ? ", …" : ""
+        let why = named.isEmpty ? "none is named export.xml" : "\(named.count) are named export.xml"
         throw ExportError(
-            .notAnExport,
-            "the \(container) holds \(documents.count) Apple Health export documents (\(shown)\(more))\(named.isEmpty ? " and none is named export.xml" : ""); \(hint)",
+            .notAnExport, "the \(container) holds \(documents.count) Apple Health export documents (\(shown)\(more)) and \(why); \(hint)",
             at: location)
     }
 }

@@ -43,7 +43,8 @@ extension ExportError {
             message =
                 longest > Int(NAME_MAX)
                 ? "a name in the path is too long (\(longest) bytes; the system allows \(NAME_MAX))"
-                : "the path is too long (\(path.utf8.count) bytes; the system allows \(PATH_MAX)); give it relative to a folder closer to it"
+                : "the path is too long (\(path.utf8.count) bytes; the system allows \(PATH_MAX)); "
+                    + "give it relative to a folder closer to it"
         case EACCES:
             message = "permission denied (the file, or a folder on its path, is not readable)"
         case ELOOP:
@@ -96,13 +97,19 @@ enum StreamOpening {
     ///
     /// An anonymous pipe (`<(…)`, `/dev/stdin` on a pipe) had its writer from birth: 0 there
     /// is the end of the input, so it is not waited for. Only Linux tells the two apart
-    /// (`/proc/self/fd`); elsewhere every FIFO is read without waiting.
+    /// (`/proc/self/fd`) and reports a writer that came and went (`POLLHUP`) this way; elsewhere
+    /// the FIFO is opened as before, blocking until a writer comes (a signal still ends the
+    /// process, after the CLI's grace).
     ///
     /// - Returns: the descriptor, in blocking mode, and the bytes the wait read (at most one).
     /// - Throws: `ExportError` `.inputNotFound` when no writer came in time, or the path cannot
     ///   be opened; `CancellationError` when cancelled while waiting.
     static func open(_ path: String, opening: ExportReader.Opening) throws -> (descriptor: Int32, pending: [UInt8]) {
+        #if os(Linux)
         let fd = openNonBlocking(path)
+        #else
+        let fd = Darwin.open(path, O_RDONLY | O_CLOEXEC)
+        #endif
         guard fd >= 0 else { throw ExportError.cannotOpen(path, errno: errno) }
         do {
             let pending = try waitForWriter(fd, path: path, opening: opening)
@@ -133,9 +140,9 @@ enum StreamOpening {
             if opening.isCancelled() { throw CancellationError() }
             let remaining = deadline.timeIntervalSinceNow
             guard remaining > 0 else {
+                let seconds = String(format: "%g", opening.writerWait)
                 throw ExportError(
-                    .inputNotFound,
-                    "no program opened the FIFO for writing within \(String(format: "%g", opening.writerWait)) s; start the writer first, or within that time",
+                    .inputNotFound, "no program opened the FIFO for writing within \(seconds) s; start the writer first, or within that time",
                     at: SourceLocation(file: path))
             }
             var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
