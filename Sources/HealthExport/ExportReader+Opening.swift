@@ -91,12 +91,11 @@ extension ExportReader {
     /// cannot block the open or feed it endless bytes); the walk's depth bounds a link loop.
     static func openFolder(_ path: String) throws -> (Source, ExportLayout) {
         let manager = FileManager.default
-        var names: [String]
-        do {
-            names = try manager.contentsOfDirectory(atPath: path)
-        } catch {
+        guard let names = try? manager.contentsOfDirectory(atPath: path) else {
             // Why the folder cannot be listed (permission, most often), not "holds no export".
-            let code = opendir(path).map { closedir($0); return EIO } ?? errno
+            let directory = opendir(path)
+            let code = directory == nil ? errno : EIO
+            if let directory { closedir(directory) }
             throw ExportError.cannotOpen(path, errno: code)
         }
         var candidates: [String] = []
@@ -118,7 +117,6 @@ extension ExportReader {
             }
         }
         listXML("", names)
-        names = []
         let documents = candidates.filter { candidate in
             guard let file = FileByteSource.open(path: path + "/" + candidate), let prefix = try? file.readPrefix(4096) else {
                 return false
