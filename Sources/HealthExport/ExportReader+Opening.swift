@@ -20,8 +20,9 @@ extension ExportReader {
         var entries: [Entry] = []
         for entry in archive { entries.append(entry) }
         let candidates = entries.filter { $0.type == .file && ContentSniffer.isDocumentCandidate($0.path) }
-            .sorted { (ContentSniffer.candidateRank($0.path), $0.path) < (ContentSniffer.candidateRank($1.path), $1.path) }
+            .sorted { $0.path < $1.path }
         struct SniffDone: Error {}
+        var documents: [Entry] = []
         for candidate in candidates {
             var prefix: [UInt8] = []
             do {
@@ -35,20 +36,23 @@ extension ExportReader {
                     .malformedArchive, "the zip archive is damaged or cut off (\(error))",
                     at: SourceLocation(file: displayName, member: candidate.path))
             }
-            guard ContentSniffer.isHealthDataDocument(prefix) else { continue }
-            try checkExpansion(candidate, displayName: displayName)
-            let root = candidate.path.split(separator: "/").dropLast().joined(separator: "/")
-            let rootPrefix = root.isEmpty ? "" : root + "/"
-            let sideFiles = entries.filter { $0.type == .file && $0.path != candidate.path && $0.path.hasPrefix(rootPrefix) }
-                .map { String($0.path.dropFirst(rootPrefix.count)) }
-                .filter { !$0.hasPrefix("__MACOSX") && !$0.split(separator: "/").contains(where: { $0.hasPrefix("._") || $0 == ".DS_Store" }) }
-            let layout = ExportLayout(
-                container: .zip, documentPath: candidate.path, exportRoot: root, sideFiles: sideFiles.sorted(),
-                documentSize: Int64(exactly: candidate.uncompressedSize))
-            let document = directory?.entries.first { $0.name == candidate.path }.flatMap { ZipDocumentStream(path: url.path, entry: $0) }
-            return (.zip(archive, candidate, document), layout)
+            if ContentSniffer.isHealthDataDocument(prefix) { documents.append(candidate) }
         }
-        throw ExportError(.notAnExport, "the zip archive holds no Apple Health export document", at: SourceLocation(file: displayName))
+        let chosen = try ContentSniffer.choose(
+            documents.map(\.path), in: "zip archive", hint: "extract the one to read (unzip -p) and give it as the input",
+            at: SourceLocation(file: displayName))
+        let candidate = documents.first { $0.path == chosen }!
+        try checkExpansion(candidate, displayName: displayName)
+        let root = candidate.path.split(separator: "/").dropLast().joined(separator: "/")
+        let rootPrefix = root.isEmpty ? "" : root + "/"
+        let sideFiles = entries.filter { $0.type == .file && $0.path != candidate.path && $0.path.hasPrefix(rootPrefix) }
+            .map { String($0.path.dropFirst(rootPrefix.count)) }
+            .filter { !$0.hasPrefix("__MACOSX") && !$0.split(separator: "/").contains(where: { $0.hasPrefix("._") || $0 == ".DS_Store" }) }
+        let layout = ExportLayout(
+            container: .zip, documentPath: candidate.path, exportRoot: root, sideFiles: sideFiles.sorted(),
+            documentSize: Int64(exactly: candidate.uncompressedSize))
+        let document = directory?.entries.first { $0.name == candidate.path }.flatMap { ZipDocumentStream(path: url.path, entry: $0) }
+        return (.zip(archive, candidate, document), layout)
     }
 
     /// Refuses an entry that would expand beyond `ZipLimits` (a zip bomb).
@@ -68,59 +72,100 @@ extension ExportReader {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         var files: [String] = []
         for subfolder in ["workout-routes", "electrocardiograms", "clinical-records"] {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(subfolder).path)) ?? []
-            for name in names.sorted() where !name.hasPrefix(".") && files.count < 1_000_000 { files.append(subfolder + "/" + name) }
+            let names = regularFiles(under: folder.appendingPathComponent(subfolder).path, depth: 0, limit: 1_000_000 - files.count)
+            for name in names where !name.hasPrefix(".") { files.append(subfolder + "/" + name) }
         }
-        if FileManager.default.fileExists(atPath: folder.appendingPathComponent("export_cda.xml").path), !path.hasSuffix("export_cda.xml") {
+        var status = stat()
+        if stat(folder.appendingPathComponent("export_cda.xml").path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+            !path.hasSuffix("export_cda.xml")
+        {
             files.append("export_cda.xml")
         }
         return files
     }
 
+    /// Finds the document of an unzipped export: the `.xml` files at most two folders deep whose
+    /// first bytes say `HealthData` (`ContentSniffer.choose` picks among several).
+    ///
+    /// Only regular files are opened (a FIFO or a device named `export.xml` is passed over, and
+    /// cannot block the open or feed it endless bytes); the walk's depth bounds a link loop.
     static func openFolder(_ path: String) throws -> (Source, ExportLayout) {
         let manager = FileManager.default
+        guard let names = try? manager.contentsOfDirectory(atPath: path) else {
+            // Why the folder cannot be listed (permission, most often), not "holds no export".
+            let directory = opendir(path)
+            let code = directory == nil ? errno : EIO
+            if let directory { closedir(directory) }
+            throw ExportError.cannotOpen(path, errno: code)
+        }
         var candidates: [String] = []
-        func listXML(_ relative: String) {
-            let full = relative.isEmpty ? path : path + "/" + relative
-            guard let names = try? manager.contentsOfDirectory(atPath: full) else { return }
-            for name in names {
+        func listXML(_ relative: String, _ names: [String]) {
+            for name in names.sorted() {
                 let candidate = relative.isEmpty ? name : relative + "/" + name
-                var isDirectory: ObjCBool = false
-                if manager.fileExists(atPath: path + "/" + candidate, isDirectory: &isDirectory) {
-                    if isDirectory.boolValue {
-                        if relative.split(separator: "/").count < 2, name != "__MACOSX" { listXML(candidate) }
-                    } else if ContentSniffer.isDocumentCandidate(candidate) {
-                        candidates.append(candidate)
+                var status = stat()
+                guard stat(path + "/" + candidate, &status) == 0 else { continue }
+                let kind = InputKind(mode: status.st_mode)
+                if kind == .folder {
+                    if relative.split(separator: "/").count < 2, name != "__MACOSX",
+                        let inner = try? manager.contentsOfDirectory(atPath: path + "/" + candidate)
+                    {
+                        listXML(candidate, inner)
                     }
+                } else if kind == .regular && ContentSniffer.isDocumentCandidate(candidate) {
+                    candidates.append(candidate)
                 }
             }
         }
-        listXML("")
-        candidates.sort { (ContentSniffer.candidateRank($0), $0) < (ContentSniffer.candidateRank($1), $1) }
-        for candidate in candidates {
-            guard let file = FileByteSource.open(path: path + "/" + candidate),
-                let prefix = try? file.readPrefix(4096), ContentSniffer.isHealthDataDocument(prefix)
-            else { continue }
-            let root = candidate.split(separator: "/").dropLast().joined(separator: "/")
-            let rootPath = root.isEmpty ? path : path + "/" + root
-            var sideFiles: [String] = []
-            if let enumerator = manager.enumerator(atPath: rootPath) {
-                while let item = enumerator.nextObject() as? String {
-                    var isDirectory: ObjCBool = false
-                    guard item != candidate.split(separator: "/").last.map(String.init),
-                        manager.fileExists(atPath: rootPath + "/" + item, isDirectory: &isDirectory), !isDirectory.boolValue,
-                        !item.split(separator: "/").contains(where: { $0.hasPrefix("._") || $0 == ".DS_Store" })
-                    else { continue }
-                    sideFiles.append(item)
+        listXML("", names)
+        let documents = candidates.filter { candidate in
+            guard let file = FileByteSource.open(path: path + "/" + candidate), let prefix = try? file.readPrefix(4096) else {
+                return false
+            }
+            return ContentSniffer.isHealthDataDocument(prefix)
+        }
+        let candidate = try ContentSniffer.choose(
+            documents, in: "folder", hint: "give the one to read as the input", at: SourceLocation(file: path))
+        let root = candidate.split(separator: "/").dropLast().joined(separator: "/")
+        let rootPath = root.isEmpty ? path : path + "/" + root
+        let documentName = candidate.split(separator: "/").last.map(String.init)
+        let sideFiles = regularFiles(under: rootPath).filter { item in
+            item != documentName && !item.split(separator: "/").contains(where: { $0.hasPrefix("._") || $0 == ".DS_Store" })
+        }
+        let size = (try? manager.attributesOfItem(atPath: path + "/" + candidate)[.size] as? NSNumber)?.int64Value
+        return (
+            .file(path: path + "/" + candidate),
+            ExportLayout(container: .folder, documentPath: candidate, exportRoot: root, sideFiles: sideFiles.sorted(), documentSize: size)
+        )
+    }
+
+    /// The regular files under `folder` (symbolic links to them included), relative to it, at
+    /// most `depth` folders down and `limit` in all.
+    ///
+    /// Links to folders are not followed, so a loop cannot make the walk endless; FIFOs,
+    /// sockets and devices are left out, so reading a side file can never block or run on.
+    static func regularFiles(under folder: String, depth: Int = 8, limit: Int = 1_000_000) -> [String] {
+        var files: [String] = []
+        func walk(_ relative: String, _ level: Int) {
+            let full = relative.isEmpty ? folder : folder + "/" + relative
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: full) else { return }
+            for name in names.sorted() where files.count < limit {
+                let item = relative.isEmpty ? name : relative + "/" + name
+                var status = stat()
+                guard lstat(folder + "/" + item, &status) == 0 else { continue }
+                switch status.st_mode & S_IFMT {
+                case S_IFDIR:
+                    if level < depth { walk(item, level + 1) }
+                case S_IFREG:
+                    files.append(item)
+                case S_IFLNK:
+                    if stat(folder + "/" + item, &status) == 0, status.st_mode & S_IFMT == S_IFREG { files.append(item) }
+                default:
+                    break
                 }
             }
-            let size = (try? manager.attributesOfItem(atPath: path + "/" + candidate)[.size] as? NSNumber)?.int64Value
-            return (
-                .file(path: path + "/" + candidate),
-                ExportLayout(container: .folder, documentPath: candidate, exportRoot: root, sideFiles: sideFiles.sorted(), documentSize: size)
-            )
         }
-        throw ExportError(.notAnExport, "the folder holds no Apple Health export document", at: SourceLocation(file: path))
+        walk("", 0)
+        return files
     }
 
     /// Copies a zip arriving on standard input to a private temporary file.

@@ -70,31 +70,39 @@ public final class ExportReader {
 
     /// Opens the input and finds the export document.
     ///
-    /// - Throws: `ExportError` with `.inputNotFound` (missing or unreadable), `.notAnExport`, or
-    ///   `.malformedArchive`.
-    public init(_ input: ExportInput) throws {
+    /// - Throws: `ExportError` with `.inputNotFound` (missing or unreadable, saying which:
+    ///   no such file, permission, a path too long, a link loop, a part that is not a folder;
+    ///   or a FIFO no program opened for writing within `opening.writerWait`), `.notAnExport`
+    ///   (also: several export documents in a zip or folder, none named `export.xml`), or
+    ///   `.malformedArchive`; `CancellationError` when `opening.isCancelled` while waiting.
+    public convenience init(_ input: ExportInput) throws {
+        try self.init(input, opening: Opening())
+    }
+
+    /// Opens the input as `opening` says (how long to wait for a FIFO's writer, and what
+    /// cancels the wait) and finds the export document.
+    public init(_ input: ExportInput, opening: Opening) throws {
         self.input = input
         // A path that cannot seek (a FIFO, `<(unzip -p …)`, `/dev/stdin`, a character device) is
         // read as a stream, like standard input: sniffing its format consumes its first bytes,
         // which are then replayed, where reopening the path would have lost them.
         var streamPath: String? = nil
+        var kind = InputKind.regular
         if case .path(let path) = input {
-            var status = stat()
-            if stat(path, &status) == 0 {
-                let kind = status.st_mode & S_IFMT
-                if kind == S_IFIFO || kind == S_IFCHR || kind == S_IFSOCK { streamPath = path }
-            }
+            kind = try InputKind.of(path)
+            if kind == .stream { streamPath = path }
         }
+        var pending: [UInt8] = []
+        // Closed here when the init throws (deinit runs only for a reader that was made).
+        var toClose = -1 as Int32
+        defer { if toClose >= 0 { close(toClose) } }
         if let streamPath {
-            let fd = open(streamPath, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else {
-                throw ExportError(.inputNotFound, "cannot open: \(String(cString: strerror(errno)))", at: SourceLocation(file: streamPath))
-            }
-            streamDescriptor = fd
+            (streamDescriptor, pending) = try StreamOpening.open(streamPath, opening: opening)
+            toClose = streamDescriptor
         }
         switch streamPath.map({ _ in ExportInput.standardInput }) ?? input {
         case .standardInput:
-            let stdin = FileByteSource(descriptor: streamDescriptor, ownsDescriptor: false)
+            let stdin = FileByteSource(descriptor: streamDescriptor, ownsDescriptor: false, pending: pending)
             let prefix = try stdin.readPrefix(4096)
             if ContentSniffer.isZip(prefix) {
                 let url = try Self.spool(prefix: prefix, rest: stdin)
@@ -113,11 +121,7 @@ public final class ExportReader {
                     at: SourceLocation(file: input.displayName))
             }
         case .path(let path):
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                throw ExportError(.inputNotFound, "no such file or folder", at: SourceLocation(file: path))
-            }
-            if isDirectory.boolValue {
+            if kind == .folder {
                 (source, layout) = try Self.openFolder(path)
             } else {
                 let file = try FileByteSource.opening(path)
@@ -152,6 +156,7 @@ public final class ExportReader {
                 }
             }
         }
+        toClose = -1
     }
 
     /// A reader of an XML document held in memory, pushed through the parse chain in pieces of

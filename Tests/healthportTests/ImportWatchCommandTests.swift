@@ -103,4 +103,54 @@ import HealthTestSupport
         #expect(try healthport("import", "--watch", folder.path, "-q").status == 66)
         #expect(try healthport("import", sampleZip, "--watch", directory.path, "-q").status == 64)
     }
+
+    /// Entries named as exports that cannot be imported killed the watcher (an empty folder:
+    /// "internal error … Is a directory", status 70), blocked it in open() (a FIFO named
+    /// export.zip) or spun it (a link to /dev/zero), and a name that is not UTF-8 was dropped
+    /// without a word. Each is now said once, as a warning naming it, and the rest imported.
+    @Test func entriesThatCannotBeImportedAreSkippedOnceAndTheRestImported() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let folder = directory.appendingPathComponent("exports")
+        let manager = FileManager.default
+        for name in ["empty", "__MACOSX", "old exports"] {
+            try manager.createDirectory(at: folder.appendingPathComponent(name), withIntermediateDirectories: true)
+        }
+        try manager.copyItem(
+            atPath: Fixtures.sampleData.appendingPathComponent("export-older.zip").path,
+            toPath: folder.appendingPathComponent("old exports/export-older.zip").path)
+        #expect(mkfifo(folder.appendingPathComponent("export.zip").path, 0o600) == 0)
+        try manager.createSymbolicLink(atPath: folder.appendingPathComponent("export.xml").path, withDestinationPath: "/dev/zero")
+        try manager.createSymbolicLink(atPath: folder.appendingPathComponent("gone.zip").path, withDestinationPath: "nowhere.zip")
+        let copy = try CommandRunner.run(
+            URL(fileURLWithPath: "/bin/bash"), ["-c", "cp '\(sampleZip)' \"$(printf '\(folder.path)/caf\\351.zip')\""])
+        #expect(copy.status == 0, "\(copy.stderrText)")
+        try manager.copyItem(atPath: sampleZip, toPath: folder.appendingPathComponent("good.zip").path)
+
+        let store = directory.appendingPathComponent("health.sqlite").path
+        let watcher = try Background(["import", "--watch", folder.path, "--store", store, "--settle", "0.3"], in: directory)
+        #expect(Self.wait { watcher.lines.count >= 1 })
+        // Several more looks at the folder: nothing is said twice.
+        Thread.sleep(forTimeInterval: 2)
+        // A folder left alone is looked at again when it changes: an export unzipped into it.
+        let unzip = try CommandRunner.run(
+            URL(fileURLWithPath: "/bin/bash"),
+            ["-c", "cd '\(directory.path)' && unzip -q '\(sampleZip)' -d staging && mv staging/apple_health_export exports/empty/"])
+        #expect(unzip.status == 0, "\(unzip.stderrText)")
+        #expect(Self.wait { watcher.lines.count >= 2 })
+        #expect(watcher.stop() == 128 + SIGTERM)
+        #expect(watcher.lines == ["good.zip: 5502 objects, 5502 added, 0 deleted; anchor 5502", "empty: 5502 objects, nothing new; anchor 5502"])
+        let stderr = (try? String(contentsOf: watcher.stderr, encoding: .utf8)) ?? ""
+        let skipped = stderr.split(separator: "\n").filter { $0.hasSuffix("skipped") || $0.contains("; skipped (") }.sorted()
+        #expect(
+            skipped == [
+                "healthport: caf\\xE9.zip: warning: its name is not valid UTF-8; skipped (rename it to import it)",
+                "healthport: empty: warning: a folder that holds no unzipped Apple Health export; skipped (zips in subfolders are not watched)",
+                "healthport: export.xml: warning: not a regular file (a character device); skipped",
+                "healthport: export.zip: warning: not a regular file (a FIFO); skipped",
+                "healthport: gone.zip: warning: a symbolic link to nothing; skipped",
+                "healthport: old exports: warning: a folder that holds no unzipped Apple Health export; skipped (zips in subfolders are not watched)",
+            ], "\(stderr)")
+        #expect(Self.errors(watcher).isEmpty, "\(stderr)")
+        #expect(!stderr.contains("__MACOSX"))
+    }
 }

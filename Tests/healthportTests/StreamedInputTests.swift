@@ -56,4 +56,31 @@ import HealthTestSupport
         #expect(try String(contentsOf: directory.appendingPathComponent("out\u{FFFD}.ndjson"), encoding: .utf8) == "keep")
         #expect(names.count == 2, "\(names)")
     }
+
+    /// A FIFO no program has opened for writing blocked `convert` and `info` in open(2) for
+    /// ever. The wait for a writer now sees signals: SIGTERM and SIGINT end it with 143 and 130,
+    /// as they end any run, without leaving a partial output.
+    @Test(arguments: [SIGTERM, SIGINT])
+    func aSignalEndsTheWaitForAFIFOsWriter(signal: Int32) throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let fifo = directory.appendingPathComponent("export.fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let output = directory.appendingPathComponent("out.ndjson")
+        let waiting = try FollowCommandTests.Background(["convert", fifo, "--output", output.path, "-q"], in: directory)
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(waiting.stop(signal) == 128 + signal)
+        let stderr = (try? String(contentsOf: waiting.stderr, encoding: .utf8)) ?? ""
+        #expect(stderr.contains(signal == SIGINT ? "interrupted" : "terminated"), "\(stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+    }
+
+    /// An anonymous pipe whose writer is done is the end of the input, not a FIFO to wait for:
+    /// `<(true)` and an empty `/dev/stdin` are refused at once as not an export.
+    @Test func anEmptyPipeIsNotWaitedFor() throws {
+        for script in ["healthport info <(true)", "true | healthport info /dev/stdin"] {
+            let result = try run(script)
+            #expect(result.status == 66, "\(script)")
+            #expect(result.stderrText.contains("not an Apple Health export"), "\(script): \(result.stderrText)")
+        }
+    }
 }

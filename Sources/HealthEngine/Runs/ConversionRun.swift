@@ -30,6 +30,8 @@ public struct ConversionRun: Sendable {
     public var parallelChunkBytes: Int?
     /// How Parquet files are written (`--format parquet`).
     public var parquet = ParquetOptions.fromEnvironment()
+    /// How long an export that is a FIFO may wait for a program to open it for writing.
+    public var writerWait = ExportReader.Opening.defaultWriterWait
 
     public init(export: String, query: ObjectQuery = ObjectQuery(), format: ObjectFormat = .ndjson, output: String = "-") {
         self.export = export
@@ -58,7 +60,7 @@ public struct ConversionRun: Sendable {
         let context = try RunContext(query: query, reporter: reporter, cancellation: cancellation)
         let (executor, reporter) = (context.executor, context.reporter)
         try SingleTableOutput.check(query, format: format, output: output)
-        let reader = try ExportReader.open(export, jobs: jobs)
+        let reader = try ExportReader.open(export, jobs: jobs, writerWait: writerWait, cancellation: cancellation)
         let made = try makeWriter(reader: reader, executor: executor, reporter: reporter)
         let writer = made.writer
         do {

@@ -12,6 +12,13 @@ import HealthStore
 /// person's, older than the store), is reported once, recorded as refused in the store, and not
 /// tried again until `force`. The store remembers exports by digest (`StoreWatchLedger`), so a
 /// restart, a rename or a copy imports nothing twice.
+///
+/// No single entry can stop the watcher: one named as an export that cannot be imported (a
+/// FIFO, a device or a broken link, a name that is not UTF-8, a folder holding no unzipped
+/// export) is reported once as a warning (`watch.skipped`, located at its name) and left
+/// alone until it changes (`WatchedFolder`, `ExportArrival`); files are opened non-blocking
+/// and read only when `fstat(2)` says they are regular. Only the folder going away, the store
+/// failing, or cancellation end the watch.
 public struct ImportWatchRun: Sendable {
     public var folder: String
     public var store: String
@@ -49,44 +56,87 @@ public struct ImportWatchRun: Sendable {
         var handled: [Int64]?
     }
 
+    /// A settled export, ready to be imported in date order.
+    private struct Settled {
+        var arrival: ExportArrival
+        var document: String
+        var isComplete: Bool
+        var date: Int64?
+    }
+
     private func watch(reporter: RunReporter, cancellation: RunCancellation?, outcome: (String, Outcome) -> Void) throws {
         let ledger = try HealthStore.openForWriting(at: store)
         var tracked: [String: Tracked] = [:]
+        /// Entries that cannot be imported, by name, with the identity they were reported for.
+        var reported: [String: [Int64]] = [:]
         let interval = min(1, max(0.1, settle / 2))
+        /// Says once why an entry is left alone; the watcher goes on with the others.
+        func skip(_ name: String, _ reason: String) {
+            reporter.warning(ExportWarning(key: "watch.skipped", message: reason, location: SourceLocation(file: name)))
+        }
         while true {
             if cancellation?.isCancelled == true { throw CancellationError() }
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
                 throw RunError(.inputNotFound, "the watched folder is gone", location: folder)
             }
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
             let now = Date()
             var settled: [ExportArrival] = []
             var present = Set<String>()
-            for name in names {
-                guard let arrival = ExportArrival(folder: folder, name: name) else { continue }
-                present.insert(arrival.path)
+            for entry in try WatchedFolder.entries(of: folder) {
+                let arrival: ExportArrival
+                switch entry {
+                case .unusable(let name, let identity, let reason):
+                    present.insert(name)
+                    if reported[name] != identity {
+                        reported[name] = identity
+                        skip(name, reason)
+                    }
+                    continue
+                case .arrival(let found):
+                    arrival = found
+                }
+                present.insert(arrival.name)
+                reported[arrival.name] = nil
                 let signature = arrival.signature
-                guard var entry = tracked[arrival.path], entry.signature == signature else {
-                    tracked[arrival.path] = Tracked(signature: signature, since: now, handled: nil)
+                guard var entry = tracked[arrival.name], entry.signature == signature else {
+                    tracked[arrival.name] = Tracked(signature: signature, since: now, handled: nil)
                     continue
                 }
                 if entry.handled == signature || now.timeIntervalSince(entry.since) < settle { continue }
                 entry.handled = signature
-                tracked[arrival.path] = entry
+                tracked[arrival.name] = entry
                 settled.append(arrival)
             }
             tracked = tracked.filter { present.contains($0.key) }
+            reported = reported.filter { present.contains($0.key) }
 
+            // What each settled entry holds; those that hold no export are said once and left.
+            var ready: [Settled] = []
+            for arrival in settled {
+                do {
+                    let document = try arrival.document()
+                    let isComplete = arrival.isComplete(document: document)
+                    let date = isComplete ? Self.exportDate(of: arrival.path) : nil
+                    ready.append(Settled(arrival: arrival, document: document, isComplete: isComplete, date: date))
+                } catch let unusable as ExportArrival.Unusable {
+                    skip(arrival.name, unusable.reason)
+                }
+            }
             // Oldest export first, so the store's history runs forward.
-            let ordered = settled.map { ($0, $0.isComplete ? Self.exportDate(of: $0.path) : nil) }
-                .sorted { ($0.1 ?? Int64.max, $0.0.path) < ($1.1 ?? Int64.max, $1.0.path) }
-            for (arrival, _) in ordered {
+            ready.sort { ($0.date ?? Int64.max, $0.arrival.name) < ($1.date ?? Int64.max, $1.arrival.name) }
+            for settled in ready {
                 if cancellation?.isCancelled == true { throw CancellationError() }
-                let name = URL(fileURLWithPath: arrival.path).lastPathComponent
-                let digest = try arrival.digest
+                let (arrival, name) = (settled.arrival, settled.arrival.name)
+                let digest: String
+                do {
+                    digest = try ExportArrival.digest(of: settled.document)
+                } catch let unusable as ExportArrival.Unusable {
+                    skip(name, unusable.reason)
+                    continue
+                }
                 if let known = try ledger.watchedExport(digest: digest), known.imported || !force { continue }
-                guard arrival.isComplete else {
+                guard settled.isComplete else {
                     let error = RunError(
                         .malformedInput, "stopped changing for \(String(format: "%g", settle)) s without becoming a whole export (a transfer cut off?)",
                         location: name)
@@ -106,7 +156,7 @@ public struct ImportWatchRun: Sendable {
                 case .success(let summary):
                     try ledger.recordWatchedExport(digest: digest, .init(name: name, imported: true))
                     outcome(name, .imported(summary.result))
-                case .failure(let error) where [.cancelled, .ioFailure, .internalError, .cannotCreateOutput].contains(error.category):
+                case .failure(let error) where Self.endsTheWatch(error, export: arrival.path):
                     // Cancelled, or the store itself failed: not the export's fault, nothing to
                     // record, and the watcher cannot go on.
                     throw error
@@ -123,6 +173,18 @@ public struct ImportWatchRun: Sendable {
         }
     }
 
+    /// Whether an import's failure ends the watcher rather than the one export: a cancellation,
+    /// or the store failing (an I/O error located nowhere, or in the store). A read error in
+    /// the export itself, and even a bug met on one export, refuse that export and the watcher
+    /// goes on, so that a service manager does not restart it into the same failure for ever.
+    static func endsTheWatch(_ error: RunError, export: String) -> Bool {
+        switch error.category {
+        case .cancelled, .cannotCreateOutput: return true
+        case .ioFailure: return !(error.location?.hasPrefix(export) ?? false)
+        default: return false
+        }
+    }
+
     /// The export's date from its header (`nil` when it cannot be read): the order in which
     /// exports already waiting are imported.
     static func exportDate(of path: String) -> Int64? {
@@ -136,7 +198,7 @@ public struct ImportWatchRun: Sendable {
             func consume(_ object: HealthObject) throws { throw Enough() }
         }
         let sink = HeaderOnly()
-        guard let reader = try? ExportReader.open(path, jobs: 1) else { return nil }
+        guard let reader = try? ExportReader.open(path, jobs: 1, writerWait: 0) else { return nil }
         _ = try? reader.read(into: sink)
         return sink.date
     }

@@ -12,6 +12,8 @@ public struct InventoryRun: Sendable {
     /// Also read export_cda.xml and count its observations by type (it can be gigabytes).
     /// Refused under a policy: the CDA document holds everything and cannot be filtered.
     public var includeCDA = false
+    /// How long an export that is a FIFO may wait for a program to open it for writing.
+    public var writerWait: Double = ExportReader.Opening.defaultWriterWait
 
     public init(export: String, query: ObjectQuery = ObjectQuery()) {
         self.export = export
@@ -32,7 +34,7 @@ public struct InventoryRun: Sendable {
         // The info lists the warnings itself; they are not reported as the read goes.
         var silent = reporter
         silent.warning = { _ in }
-        let reader = try ExportReader.open(export)
+        let reader = try ExportReader.open(export, writerWait: writerWait, cancellation: cancellation)
         let sink = InventorySink()
         let read = GatedExportRead(reader: reader, executor: executor, reporter: silent, cancellation: cancellation)
         let (summary, gate) = try read.run(into: sink, objects: { sink.inventory.objectCount })

@@ -8,24 +8,43 @@ import Darwin
 final class FileByteSource {
     let descriptor: Int32
     private let ownsDescriptor: Bool
+    /// Bytes read before this source was made (the FIFO wait's probe), served first.
+    private var pending: [UInt8]
 
-    init(descriptor: Int32, ownsDescriptor: Bool) {
+    init(descriptor: Int32, ownsDescriptor: Bool, pending: [UInt8] = []) {
         self.descriptor = descriptor
         self.ownsDescriptor = ownsDescriptor
+        self.pending = pending
     }
 
-    /// Opens a file for reading; `nil` with `errno` set on failure.
+    /// Opens a regular file for reading; `nil` with `errno` set on failure (`EISDIR`, `ENXIO`
+    /// for a path that is not a regular file).
+    ///
+    /// Opened non-blocking, and checked with `fstat(2)` on the descriptor itself, so that a
+    /// FIFO put where a file was expected (a folder's `export.xml`, a file swapped after it was
+    /// looked at) cannot block the open, and a device cannot feed it endless bytes.
     static func open(path: String) -> FileByteSource? {
-        let fd = Glibc_open(path)
+        let fd = openNonBlocking(path)
         guard fd >= 0 else { return nil }
+        var status = stat()
+        guard fstat(fd, &status) == 0 else {
+            let code = errno
+            close(fd)
+            errno = code
+            return nil
+        }
+        let kind = status.st_mode & S_IFMT
+        guard kind == S_IFREG || kind == S_IFBLK else {
+            close(fd)
+            errno = kind == S_IFDIR ? EISDIR : ENXIO
+            return nil
+        }
         return FileByteSource(descriptor: fd, ownsDescriptor: true)
     }
 
-    /// Opens a file for reading, or throws the located error every reader gives.
+    /// Opens a regular file for reading, or throws the located error every reader gives.
     static func opening(_ path: String) throws -> FileByteSource {
-        guard let file = open(path: path) else {
-            throw ExportError(.inputNotFound, "cannot open: \(String(cString: strerror(errno)))", at: SourceLocation(file: path))
-        }
+        guard let file = open(path: path) else { throw ExportError.cannotOpen(path, errno: errno) }
         return file
     }
 
@@ -35,6 +54,12 @@ final class FileByteSource {
 
     /// Reads up to `buffer.count` bytes; 0 at end of input. Retries on `EINTR`.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        if !pending.isEmpty {
+            let count = min(pending.count, buffer.count)
+            buffer.copyBytes(from: pending[0..<count])
+            pending.removeFirst(count)
+            return count
+        }
         while true {
             #if canImport(Glibc)
             let n = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
@@ -61,13 +86,4 @@ final class FileByteSource {
         bytes.removeLast(count - filled)
         return bytes
     }
-}
-
-@inline(__always)
-private func Glibc_open(_ path: String) -> Int32 {
-    #if canImport(Glibc)
-    return Glibc.open(path, O_RDONLY | O_CLOEXEC)
-    #else
-    return Darwin.open(path, O_RDONLY | O_CLOEXEC)
-    #endif
 }

@@ -51,4 +51,32 @@ enum ContentSniffer {
         if components.count >= 2 && components[components.count - 2] == "apple_health_export" { return 2 }
         return 3
     }
+
+    /// Which of the documents in a zip or folder whose first bytes say `HealthData` is the
+    /// export's, or the error saying why none is.
+    ///
+    /// One alone is it, whatever its name (localized phones write `exportar.xml`, `导出.xml`).
+    /// When several qualify (a filtered copy written into the folder, two exports unzipped
+    /// side by side), the one named `export.xml` wins if exactly one is; otherwise the reader
+    /// refuses, listing them, rather than read one silently: which one the person means cannot
+    /// be known, and reading the wrong one looks like success.
+    ///
+    /// - Parameters:
+    ///   - documents: paths inside the container, in the order they were found.
+    ///   - container: "zip archive" or "folder", for the message.
+    ///   - hint: how to name the one meant, ending the message.
+    static func choose(_ documents: [String], in container: String, hint: String, at location: SourceLocation) throws -> String {
+        if documents.count == 1 { return documents[0] }
+        guard !documents.isEmpty else {
+            throw ExportError(.notAnExport, "the \(container) holds no Apple Health export document", at: location)
+        }
+        let named = documents.filter { $0.split(separator: "/").last?.lowercased() == "export.xml" }
+        if named.count == 1 { return named[0] }
+        let shown = documents.sorted().prefix(4).map { String($0.prefix(120)) }.joined(separator: ", ")
+        let more = documents.count > 4 ? ", …" : ""
+        let why = named.isEmpty ? "none is named export.xml" : "\(named.count) are named export.xml"
+        throw ExportError(
+            .notAnExport, "the \(container) holds \(documents.count) Apple Health export documents (\(shown)\(more)) and \(why); \(hint)",
+            at: location)
+    }
 }

@@ -57,7 +57,14 @@ struct CutOffZip {
                 offset = next
             }
         }
-        found = candidates.min { ContentSniffer.candidateRank($0.name) < ContentSniffer.candidateRank($1.name) }
+        // Without the directory there is no cheap look at each candidate's first bytes: the
+        // best placed wins, and among equals the one named export.xml (a copy beside it,
+        // `filtered.xml`, is not read instead).
+        func order(_ entry: Entry) -> (Int, Int, String) {
+            let isExport = entry.name.split(separator: "/").last?.lowercased() == "export.xml"
+            return (ContentSniffer.candidateRank(entry.name), isExport ? 0 : 1, entry.name)
+        }
+        found = candidates.min { order($0) < order($1) }
         guard let found else { return nil }
         self.path = path
         self.document = found
