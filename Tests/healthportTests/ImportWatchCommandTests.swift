@@ -138,7 +138,7 @@ import HealthTestSupport
         #expect(unzip.status == 0, "\(unzip.stderrText)")
         #expect(Self.wait { watcher.lines.count >= 2 })
         #expect(watcher.stop() == 128 + SIGTERM)
-        #expect(watcher.lines == ["good.zip: 5502 objects, 5502 added, 0 deleted; anchor 5502", "empty: 5502 objects, nothing new; anchor 5502"])
+        #expect(watcher.lines == ["good.zip: 5502 objects, 5502 added, 0 deleted", "empty: 5502 objects, nothing new"])
         let stderr = (try? String(contentsOf: watcher.stderr, encoding: .utf8)) ?? ""
         let skipped = stderr.split(separator: "\n").filter { $0.hasSuffix("skipped") || $0.contains("; skipped (") }.sorted()
         #expect(
