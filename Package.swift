@@ -186,6 +186,7 @@ if ProcessInfo.processInfo.environment["HEALTHPORT_FUZZ"] != nil {
         ("ecg", ["HealthExport"]),
         ("json", ["HealthExport", "HealthModel", "HealthOutput"]),
         ("scanner", ["HealthExport", "HealthTestSupport"]),
+        ("store", ["HealthStore", "HealthQuery", "HealthModel", "HealthOutput", .product(name: "GRDB", package: "GRDB.swift")]),
     ]
     for (name, dependencies) in harnesses {
         package.targets.append(.executableTarget(name: "fuzz-\(name)", dependencies: ["FuzzSupport"] + dependencies, path: "Fuzz/\(name)"))

@@ -5,13 +5,13 @@
 # the script with status 1 and leaves the input in Fuzz/findings/<harness>/ (turn it into a
 # regression test). Prints executions per harness.
 #
-#   Scripts/fuzz.sh [SECONDS] [HARNESS...]      # harnesses: export scanner predicate policy anchor gpx ecg json
+#   Scripts/fuzz.sh [SECONDS] [HARNESS...]      # harnesses: export scanner predicate policy anchor gpx ecg json store
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH="${1:-60}"
 shift || true
 HARNESSES=("$@")
-[ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=(export scanner predicate policy anchor gpx ecg json)
+[ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=(export scanner predicate policy anchor gpx ecg json store)
 SCRATCH=".build/fuzz"
 WORK="Fuzz/work"
 SHARED="Tests/Fixtures/samples"
@@ -88,6 +88,19 @@ seed() {
             [ -x .build/debug/healthport ] && .build/debug/healthport convert SampleData/export.zip -q 2>/dev/null \
                 | awk 'NR > 1 && !seen[substr($0, 1, 40)]++' | head -n 30 | split -l 1 - "$corpus/line-" || true
             ;;
+        store)
+            # A store file as it is (first byte even), and an older store's rows (first byte odd,
+            # fields split at NUL: anchor, export date, header, a device, then objects of six
+            # fields: uuid, kind, type, start, end, body).
+            if [ -x .build/debug/healthport ]; then
+                .build/debug/healthport convert SampleData/export-older.zip --type BodyMass -q 2>/dev/null | head -n 3 > "$WORK/seed.ndjson" || true
+                rm -f "$WORK/seed.sqlite"*
+                .build/debug/healthport import "$WORK/seed.ndjson" --store "$WORK/seed.sqlite" -q > /dev/null 2>&1 || true
+                [ -f "$WORK/seed.sqlite" ] && { printf '\x00'; cat "$WORK/seed.sqlite"; } > "$corpus/store-file"
+            fi
+            body='{"kind":"quantitySample","uuid":"00000000-0000-4000-8000-000000000001","sampleType":"HKQuantityTypeIdentifierHeartRate","startDate":"2024-01-01T09:00:00+01:00","endDate":"2024-01-01T09:00:00+01:00","quantity":{"value":72,"unit":"count/min"}}'
+            printf '\x01\x01\x002024-01-01 10:00:00 +0100\x00{"kind":"export","locale":"en_US"}\x00{"name":"Watch"}\x0000000000-0000-4000-8000-000000000001\x00quantitySample\x00HKQuantityTypeIdentifierHeartRate\x00\x65\x92\x80\x00\x00\x65\x92\x80\x00\x00%s' "$body" > "$corpus/older-store"
+            ;;
     esac
 }
 
@@ -100,6 +113,8 @@ for harness in "${HARNESSES[@]}"; do
     mkdir -p "$findings"
     log="$WORK/$harness.log"
     set +e
+    # The store harness writes a database per input: on a memory file system when there is one.
+    if [ "$harness" = store ] && [ -d /dev/shm ]; then export TMPDIR=/dev/shm/; else unset TMPDIR; fi
     # Fuzz/regressions/<harness> (committed) holds every input that once failed: run first.
     "$SCRATCH/debug/fuzz-$harness" -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 -max_len=262144 -detect_leaks=0 \
         -artifact_prefix="$findings/" -print_final_stats=1 "$WORK/corpus/$harness" \
