@@ -160,4 +160,15 @@ import HealthTestSupport
         let paris = try healthport("stats", sampleZip, "--type", "StepCount", "--format", "csv", "--tz", "Europe/Paris", "-q")
         #expect(paris.stdout == utc.stdout)
     }
+
+    /// A --where predicate nested 30,000 deep in braces is a usage error at the 65th brace, not
+    /// a stack overflow (it crashed with SIGSEGV).
+    @Test func aPredicateNestedThirtyThousandDeepIsAUsageError() throws {
+        let braces = String(repeating: "{", count: 30_000) + "\"x\"" + String(repeating: "}", count: 30_000)
+        let result = try healthport("stats", sampleZip, "--type", "StepCount", "--where", "uuid IN " + braces, "-q")
+        #expect(result.status == 64, "\(result.stderrText.prefix(300))")
+        #expect(result.stdout.isEmpty)
+        let first = try #require(result.stderrText.split(separator: "\n").first)
+        #expect(first.contains("--where:1:73:") && first.contains("nested deeper than 64 levels"), "\(first)")
+    }
 }
