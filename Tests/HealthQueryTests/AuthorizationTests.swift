@@ -61,6 +61,52 @@ import HealthModel
         #expect(!enforcer.admits(Sample.quantity("HKQuantityTypeIdentifierStepCount", unit: "count")))
     }
 
+    /// Own sources match by normalized name (case, typographic apostrophes, no-break spaces,
+    /// composed or decomposed accents) among ten thousand of them, and a policy changed after
+    /// use matches its new sources: the normalized set is computed once per policy and shared
+    /// by its copies, never stale.
+    @Test func ownSourcesMatchByNormalizedNameAmongThousands() {
+        var many = (0..<10_000).map { "Source \($0) " + String(repeating: "x", count: 200) }
+        many += ["simon's iphone", "Café\u{00A0}Tracker", "ÉTUDE", "Nicolás’ Watch"]
+        var policy = AuthorizationPolicy(consumer: .init(name: "Study"), ownSources: many)
+        policy.read["HKQuantityTypeIdentifierBodyMass"] = .denied
+        let enforcer = PolicyEnforcer(policy)
+        func own(_ source: String) -> Bool {
+            enforcer.admits(Sample.quantity("HKQuantityTypeIdentifierBodyMass", unit: "kg", source: source))
+        }
+        #expect(own("Simon’s iPhone"))
+        #expect(own("SIMON‘S IPHONE"))
+        #expect(own("café tracker"))
+        #expect(own("Cafe\u{0301}\u{202F}TRACKER"))
+        #expect(own("E\u{0301}tude"))
+        #expect(own("nicolás' watch"))
+        #expect(own("source 9999 " + String(repeating: "X", count: 200)))
+        #expect(!own("Source 10000 " + String(repeating: "x", count: 200)))
+        #expect(!own("Simon’s iPad"))
+        #expect(!own("Cafe Tracker"))
+
+        var copy = policy
+        #expect(copy.normalizedOwnSources.count == many.count)
+        copy.ownSources = ["Other App"]
+        #expect(PolicyEnforcer(copy).admits(Sample.quantity("HKQuantityTypeIdentifierBodyMass", unit: "kg", source: "OTHER APP")))
+        #expect(!PolicyEnforcer(copy).admits(Sample.quantity("HKQuantityTypeIdentifierBodyMass", unit: "kg", source: "Simon’s iPhone")))
+        #expect(own("Simon’s iPhone"))
+        #expect(copy != policy)
+        copy.ownSources = many
+        #expect(copy == policy)
+    }
+
+    /// The quick normalization is `SourceName.normalized` on every kind of name.
+    @Test(arguments: [
+        "iPhone", "apple watch", "APPLE WATCH", "", "Simon’s iPhone", "Simon‘s", "a\u{00A0}b", "a\u{202F}b", "É", "E\u{0301}",
+        "’\u{0301}x", "\u{00A0}\u{0301}", "İstanbul", "STRASSE", "Straße", "ΟΔΟΣ", "ǅ", "ﬀ", "Ⅻ", "x\u{0308}\u{0301}", "한국어",
+        "\u{1100}\u{1161}\u{11A8}", "👩‍👩‍👧", "A\u{0000}B", "tab\tname", "Ω", "Å", "\u{212B}",
+    ])
+    func quickNormalizationEqualsTheReference(name: String) {
+        #expect(SourceName.normalizedQuickly(name) == SourceName.normalized(name))
+        #expect(Array(SourceName.normalizedQuickly(name).utf8) == Array(SourceName.normalized(name).utf8))
+    }
+
     @Test func readSinceHasStrictStartSemanticsButOwnObjectsStay() {
         let enforcer = policy {
             $0.read["HKQuantityTypeIdentifierHeartRate"] = .granted

@@ -87,23 +87,89 @@ func matches(_ predicate: String, _ object: HealthObject) throws -> Bool {
     }
 
     /// A predicate nested tens of thousands deep (a hostile or generated one) is refused with a
-    /// located error before any recursion, instead of overflowing the stack; 60 levels parse.
+    /// located error instead of overflowing the stack; 60 levels parse. Every construct that
+    /// nests is bounded: parentheses around predicates and around values, NOT, !, unary minus,
+    /// braces, CAST, and arithmetic chains, which build a tree one level deeper per operator
+    /// (the braces and the chain crashed the test process before they were bounded).
     @Test func deepNestingIsALocatedErrorNotACrash() throws {
+        let braces = String(repeating: "{", count: 30_000) + "\"x\"" + String(repeating: "}", count: 30_000)
         for hostile in [String(repeating: "(", count: 40_000) + "count > 1" + String(repeating: ")", count: 40_000),
             String(repeating: "NOT ", count: 40_000) + "count > 1", String(repeating: "!", count: 40_000) + "count > 1",
-            "count > " + String(repeating: "-", count: 40_000) + "1"]
+            "count > " + String(repeating: "-", count: 40_000) + "1",
+            "uuid IN " + braces, "uuid IN {" + String(repeating: "{", count: 30_000), "(uuid IN " + braces + ")",
+            "count > " + String(repeating: "(", count: 30_000) + "1" + String(repeating: ")", count: 30_000),
+            "startDate > " + String(repeating: "CAST(", count: 30_000) + "1" + String(repeating: ", \"NSDate\")", count: 30_000),
+            "count > 1" + String(repeating: " + 1", count: 100_000), "count > 1" + String(repeating: " * 2", count: 100_000),
+            "count > " + String(repeating: "1 + (", count: 30_000) + "1" + String(repeating: ")", count: 30_000)]
         {
             do {
-                _ = try PredicateParser.parse(hostile, timeZone: Sample.utc)
-                Issue.record("parsed a predicate nested 40,000 deep")
+                let parsed = try PredicateParser.parse(hostile, timeZone: Sample.utc)
+                Issue.record("parsed a predicate nested \(hostile.count) characters deep: \(parsed.description.prefix(80))")
             } catch let error as QueryPredicateError {
-                #expect(error.message.contains("nested deeper than 64"))
-                #expect(error.column != nil)
+                #expect(error.code == .nestedTooDeep, "\(hostile.prefix(40)): \(error)")
+                let column = try #require(error.column)
+                #expect(column > 1 && column < 400, "\(hostile.prefix(40)): column \(column)")
                 #expect(error.caretLines.allSatisfy { $0.count < 120 })
             }
         }
         let deep = String(repeating: "(", count: 60) + "count > 1" + String(repeating: ")", count: 60)
         _ = try PredicateParser.parse(deep, timeZone: Sample.utc)
+        let braced = "uuid IN " + String(repeating: "{", count: 60) + "\"x\"" + String(repeating: "}", count: 60)
+        #expect(try !PredicateParser.parse(braced, timeZone: Sample.utc).evaluate(hr))
+    }
+
+    /// The error names where the bound is crossed: the 65th brace, NOT or operator.
+    @Test func theNestingErrorPointsAtTheLevelPastTheBound() throws {
+        func column(_ text: String) -> Int? {
+            do {
+                _ = try PredicateParser.parse(text, timeZone: Sample.utc)
+                return nil
+            } catch let error as QueryPredicateError {
+                return error.code == .nestedTooDeep ? error.column : nil
+            } catch {
+                return nil
+            }
+        }
+        // `uuid IN ` is 8 characters: the 65th brace is character 73.
+        #expect(column("uuid IN " + String(repeating: "{", count: 100) + "\"x\"" + String(repeating: "}", count: 100)) == 73)
+        // The 65th `NOT ` starts at 4 * 64 + 1.
+        #expect(column(String(repeating: "NOT ", count: 100) + "count > 1") == 257)
+        // The first `+` of `count + 1 + 1 …` is character 7, the 65th is 64 * 4 characters on.
+        #expect(column("count + 1" + String(repeating: " + 1", count: 100) + " > 1") == 263)
+    }
+
+    /// What parses prints back in a form that parses (the fuzz harness's property), up to the
+    /// bound: the printed form parenthesizes every AND/OR group and arithmetic operator, so the
+    /// parsed form's levels count against the bound too. Before, `count + 1 + … > 1` with 70
+    /// operators parsed and printed 70 nested parentheses that did not.
+    @Test func predicatesAtTheBoundPrintAFormThatParses() throws {
+        let atTheBound = [
+            "count" + String(repeating: " + 1", count: 64) + " > 1",
+            "count > 1" + String(repeating: " * 2", count: 64),
+            String(repeating: "NOT ", count: 62) + "(count > 1 AND count < 3 OR count == 5)",
+            String(repeating: "NOT ", count: 63) + "startDate > 2024-01-01",
+            String(repeating: "NOT ", count: 62) + "startDate > 1990-01-01",
+            "uuid IN " + String(repeating: "{", count: 64) + "\"x\"" + String(repeating: "}", count: 64),
+            "count == " + String(repeating: "-", count: 64) + "1",
+            String(repeating: "(", count: 64) + "count > 1" + String(repeating: ")", count: 64),
+        ]
+        for text in atTheBound {
+            let parsed = try PredicateParser.parse(text, timeZone: Sample.utc)
+            let printed = parsed.description
+            let again = try PredicateParser.parse(printed, timeZone: Sample.utc)
+            #expect(again.description == printed)
+            #expect(again.evaluate(hr) == parsed.evaluate(hr))
+        }
+        for text in ["count" + String(repeating: " + 1", count: 65) + " > 1",
+            String(repeating: "NOT ", count: 63) + "(count > 1 AND count < 3 OR count == 5)",
+            String(repeating: "NOT ", count: 64) + "startDate > 2024-01-01",
+            String(repeating: "NOT ", count: 63) + "startDate > 1990-01-01"]
+        {
+            #expect(throws: QueryPredicateError.self) { try PredicateParser.parse(text, timeZone: Sample.utc) }
+        }
+        // A run of minus signs is a value: `- -1` is 1.
+        #expect(try matches("count == - -1", hr))
+        #expect(try matches("count == ---1 + 2", hr))
     }
 
     @Test func categoryValuesCompareByRawValueOrName() throws {

@@ -160,4 +160,48 @@ import HealthTestSupport
         let paris = try healthport("stats", sampleZip, "--type", "StepCount", "--format", "csv", "--tz", "Europe/Paris", "-q")
         #expect(paris.stdout == utc.stdout)
     }
+
+    /// Intervals before 15 October 1582 are cut in the proleptic Gregorian calendar, HealthKit's:
+    /// 1000-03-01 was counted in a month labelled 1000-02-06 (Foundation's Julian dates). The
+    /// expected starts are worked out by hand: 1000 is no leap year in the Gregorian calendar;
+    /// 1000-02-28 is a Thursday and 1000-03-01 a Saturday, both in the week of Monday 1000-02-24;
+    /// 1582-10-04 is a Monday, and 1582-10-20 a Wednesday in the week of Monday 1582-10-18.
+    @Test func intervalsBefore1582AreProlepticGregorian() throws {
+        var text = "<HealthData locale=\"en_US\">\n <ExportDate value=\"2024-03-10 09:00:00 +0000\"/>\n"
+        for (date, value) in [("1000-02-28 12:00:00", 10), ("1000-03-01 12:00:00", 20), ("1582-10-04 12:00:00", 30), ("1582-10-20 12:00:00", 40)] {
+            text += " <Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"iPhone\" unit=\"count\" startDate=\"\(date) +0000\" endDate=\"\(date) +0000\" value=\"\(value)\"/>\n"
+        }
+        let url = try Fixtures.temporaryDirectory().appendingPathComponent("old.xml")
+        try Data((text + "</HealthData>\n").utf8).write(to: url)
+        func starts(_ interval: String) throws -> [[String]] {
+            let result = try healthport("stats", url.path, "--type", "StepCount", "--interval", interval, "--tz", "UTC", "--format", "csv", "-q")
+            #expect(result.status == 0, "\(result.stderrText)")
+            return parseCSV(result.stdoutText).dropFirst().filter { $0.count > 2 }.map { [$0[0], $0[1], $0[2]] }
+        }
+        #expect(try starts("month") == [
+            ["1000-02-01T00:00:00+00:00", "1000-03-01T00:00:00+00:00", "10"],
+            ["1000-03-01T00:00:00+00:00", "1000-04-01T00:00:00+00:00", "20"],
+            ["1582-10-01T00:00:00+00:00", "1582-11-01T00:00:00+00:00", "70"],
+        ])
+        #expect(try starts("year") == [
+            ["1000-01-01T00:00:00+00:00", "1001-01-01T00:00:00+00:00", "30"],
+            ["1582-01-01T00:00:00+00:00", "1583-01-01T00:00:00+00:00", "70"],
+        ])
+        #expect(try starts("week") == [
+            ["1000-02-24T00:00:00+00:00", "1000-03-03T00:00:00+00:00", "30"],
+            ["1582-10-04T00:00:00+00:00", "1582-10-11T00:00:00+00:00", "30"],
+            ["1582-10-18T00:00:00+00:00", "1582-10-25T00:00:00+00:00", "40"],
+        ])
+    }
+
+    /// A --where predicate nested 30,000 deep in braces is a usage error at the 65th brace, not
+    /// a stack overflow (it crashed with SIGSEGV).
+    @Test func aPredicateNestedThirtyThousandDeepIsAUsageError() throws {
+        let braces = String(repeating: "{", count: 30_000) + "\"x\"" + String(repeating: "}", count: 30_000)
+        let result = try healthport("stats", sampleZip, "--type", "StepCount", "--where", "uuid IN " + braces, "-q")
+        #expect(result.status == 64, "\(result.stderrText.prefix(300))")
+        #expect(result.stdout.isEmpty)
+        let first = try #require(result.stderrText.split(separator: "\n").first)
+        #expect(first.contains("--where:1:73:") && first.contains("nested deeper than 64 levels"), "\(first)")
+    }
 }

@@ -187,21 +187,54 @@ extension ExportMapper {
             value = .string("")
         }
         let entry = MetadataEntry(key: key, value: value)
+        let level = stack.count - 1
         func add(_ list: inout [MetadataEntry]) {
-            for existing in list where existing.key == entry.key {
-                if existing.value == entry.value { return }
+            if addMetadata(entry, to: &list, level: level) {
                 warnings.warn(
                     "metadataConflict:\(key)",
                     "metadata key \(key.prefix(60)) appears twice on one object with different values; both are kept",
                     at: self.location(parser))
             }
-            list.append(entry)
         }
         if parent == .record {
             add(&record.metadata)
         } else {
             modifyTop { $0.addMetadata(add) }
         }
+    }
+
+    /// Past this many entries, an object's metadata is indexed by hash (`MetadataIndex`) for the
+    /// duplicate checks; below, they scan the list. The common record has 0 to 5 entries and pays
+    /// for no set; one with 12,000 entries of one key took 10.9 s to read when every entry
+    /// scanned all the others (and was warned about once per earlier value).
+    static let metadataScanLimit = 16
+
+    /// Adds `entry` to the metadata of the element at `level` on the stack, HealthKit's
+    /// dictionary as the export prints it (`Metadata`): a pair already there is not added again
+    /// (workout metadata is printed twice, quirk Q8); a key already there with another value is
+    /// added too, since dropping either would lose data. Linear in the entries of an object.
+    ///
+    /// - Returns: whether the entry was added under a key the object already had (a conflict,
+    ///   which the caller warns about, once per entry).
+    func addMetadata(_ entry: MetadataEntry, to list: inout [MetadataEntry], level: Int) -> Bool {
+        if list.count < Self.metadataScanLimit {
+            var conflict = false
+            for existing in list where existing.key == entry.key {
+                if existing.value == entry.value { return false }
+                conflict = true
+            }
+            list.append(entry)
+            return conflict
+        }
+        if level >= metadataIndexes.count { metadataIndexes.append(contentsOf: repeatElement(nil, count: level + 1 - metadataIndexes.count)) }
+        var index = metadataIndexes[level].flatMap { $0.count == list.count ? $0 : nil } ?? MetadataIndex(list)
+        metadataIndexes[level] = nil  // held once while it changes
+        defer { metadataIndexes[level] = index }
+        guard index.pairs.insert(entry).inserted else { return false }
+        let conflict = !index.keys.insert(entry.key).inserted
+        list.append(entry)
+        index.count = list.count
+        return conflict
     }
 
     func beat(_ attributes: AttributeView, _ parser: any ElementEventSource) {
@@ -223,5 +256,20 @@ extension ExportMapper {
             return fail(parser, .invalidAttribute, "<InstantaneousBeatsPerMinute> has no bpm")
         }
         record.beats.append(InstantaneousBeatsPerMinute(bpm: bpm, time: time))
+    }
+}
+
+/// The keys and pairs of one object's metadata, for duplicate checks in constant time once the
+/// object has many entries (`ExportMapper.metadataScanLimit`).
+struct MetadataIndex {
+    var pairs: Set<MetadataEntry>
+    var keys: Set<String>
+    /// The entries indexed: the list's length while the index is current.
+    var count: Int
+
+    init(_ entries: [MetadataEntry]) {
+        pairs = Set(entries)
+        keys = Set(entries.lazy.map(\.key))
+        count = entries.count
     }
 }

@@ -71,6 +71,10 @@ final class ExportMapper: ElementEventHandler {
     /// four levels at most.
     static let maximumUnknownNesting = 64
 
+    /// Per open element (by its place on `stack`), the index of its metadata once it holds more
+    /// than `metadataScanLimit` entries (`MetadataIndex`); dropped when the element ends.
+    @exclusivity(unchecked) var metadataIndexes: [MetadataIndex?] = []
+
     // The record being read (the hot path's reused builder; `.element(.record)` on the stack).
     @exclusivity(unchecked) var record = RecordBuilder()
     @exclusivity(unchecked) var recordOpen = false
@@ -302,6 +306,7 @@ final class ExportMapper: ElementEventHandler {
             return
         }
         guard let finished = stack.popLast() else { return }
+        if metadataIndexes.count > stack.count { metadataIndexes.removeSubrange(stack.count...) }
         let parent = stack.last?.kind
         switch finished {
         case .element(.healthData):

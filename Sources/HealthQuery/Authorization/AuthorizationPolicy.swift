@@ -43,12 +43,22 @@ public struct AuthorizationPolicy: Sendable, Equatable {
 
     public var consumer: Consumer
     /// Source names that count as the consumer itself (exports carry no bundle identifiers).
-    public var ownSources: [String]
+    public var ownSources: [String] {
+        didSet { ownSourcesCache = NormalizedSources() }
+    }
     public var share: [String: ShareStatus]
     public var read: [String: ReadDecision]
     /// Per type, the first instant the consumer may read (limited history).
     public var readSince: [String: String]
     public var perObject: [String: PerObjectGrants]
+    /// `normalizedOwnSources`, once asked; shared by the policy's copies until `ownSources`
+    /// changes.
+    private var ownSourcesCache = NormalizedSources()
+
+    /// `ownSources` normalized (`SourceName.normalized`), the set an object's source is looked up
+    /// in. Computed once per policy, not once per query over it: a policy may name ten thousand
+    /// sources of a kilobyte each, which took seconds to normalize.
+    package var normalizedOwnSources: Set<String> { ownSourcesCache.value(for: ownSources) }
 
     public init(consumer: Consumer, ownSources: [String] = []) {
         self.consumer = consumer
@@ -122,4 +132,23 @@ public struct AuthorizationPolicy: Sendable, Equatable {
                 .errorInvalidArgument, "authorization to \(direction) workout routes needs workouts (HKWorkoutTypeIdentifier) in the same request")
         }
     }
+}
+
+/// The normalized own sources of one policy value, computed on first use (`AuthorizationPolicy`
+/// replaces the box when its sources change, so the box never holds a stale set).
+private final class NormalizedSources: @unchecked Sendable, Equatable {
+    private let lock = NSLock()
+    private var set: Set<String>? = nil
+
+    func value(for sources: [String]) -> Set<String> {
+        lock.lock()
+        defer { lock.unlock() }
+        if let set { return set }
+        let computed = Set(sources.map(SourceName.normalizedQuickly))
+        set = computed
+        return computed
+    }
+
+    /// Derived state: two policies are equal when their sources are, whatever was computed.
+    static func == (lhs: NormalizedSources, rhs: NormalizedSources) -> Bool { true }
 }

@@ -25,7 +25,7 @@ package struct PolicyEnforcer: Sendable {
 
     package init(_ policy: AuthorizationPolicy) {
         self.policy = policy
-        own = Set(policy.ownSources.map(SourceName.normalized))
+        own = policy.normalizedOwnSources
         let utc = TimeZone(identifier: "UTC")!
         since = policy.readSince.compactMapValues { PredicateValue.parseDate($0, timeZone: utc) }
         grantedUUIDs = policy.perObject.mapValues { Set($0.granted.compactMap(ObjectUUID.init(uuidString:))) }
@@ -42,7 +42,7 @@ package struct PolicyEnforcer: Sendable {
 
     private func isOwn(_ sourceName: String?) -> Bool {
         guard let sourceName, !own.isEmpty else { return false }
-        return own.contains(SourceName.normalized(sourceName))
+        return own.contains(SourceName.normalizedQuickly(sourceName))
     }
 
     private func sourceName(of object: HealthObject) -> String? {
@@ -124,5 +124,24 @@ package struct PolicyEnforcer: Sendable {
             throw AuthorizationError(
                 .errorAuthorizationNotDetermined, "\(policy.consumer.name) has not requested authorization to read \(type)")
         }
+    }
+}
+
+extension SourceName {
+    /// `normalized(_:)`, without Foundation where it would change nothing: ASCII text is already
+    /// NFC and holds none of the characters replaced, so it is only lowered (by the same
+    /// `lowercased()`); other text skips the replacements when it holds none of them. Equal to `normalized(_:)` for every
+    /// string, and far faster on the common ones: 10,500 ASCII sources of a kilobyte took about
+    /// 3 s through `replacingOccurrences`, for every query over the policy.
+    static func normalizedQuickly(_ name: String) -> String {
+        if name.utf8.allSatisfy({ $0 < 0x80 }) { return name.lowercased() }
+        let composed = name.precomposedStringWithCanonicalMapping
+        for scalar in composed.unicodeScalars {
+            switch scalar.value {
+            case 0x2019, 0x2018, 0x00A0, 0x202F: return normalized(name)
+            default: continue
+            }
+        }
+        return composed.lowercased()
     }
 }

@@ -20,49 +20,38 @@ public struct PredicateParser {
 
     /// Parses `text`; dates without an offset are read in `timeZone`.
     ///
-    /// - Throws: `QueryPredicateError` with the column at fault.
+    /// - Throws: `QueryPredicateError` with the column at fault (code `.nestedTooDeep` for a
+    ///   predicate nested deeper than `maximumNesting`).
     public static func parse(_ text: String, timeZone: TimeZone = .current, now: Date = Date()) throws -> QueryPredicate {
         guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             throw QueryPredicateError("the predicate is empty", column: 1, source: text)
         }
         let tokens = try PredicateLexer.tokenize(text)
-        try checkNesting(tokens, text: text)
         var parser = PredicateParser(text: text, tokens: tokens, timeZone: timeZone, now: now)
-        let predicate = try parser.or()
+        let (predicate, _) = try parser.or()
         guard case .end = parser.current.token else {
             throw parser.error("unexpected \(parser.describe(parser.current.token))")
         }
         return predicate
     }
 
-    /// The deepest nesting a predicate may have: parentheses and `NOT`/`!`/`-` chains together.
-    /// The parser and the evaluator recurse once per level; tens of thousands of levels (a
-    /// hostile or generated predicate) would overflow the stack, and no person writes 64.
+    /// The deepest nesting a predicate may have, counted two ways, each held to this bound:
+    ///
+    /// - As written: each parenthesis, brace, `NOT`, `!` and unary `-` opens a level. The parser
+    ///   recurses once per level.
+    /// - As parsed, which is how `description` prints it back: each `NOT`, brace and unary `-`,
+    ///   and each `AND`/`OR` group and arithmetic operator, which the printed form parenthesizes
+    ///   (`a + b + c` is `((a + b) + c)`, two levels), and each date (`CAST(…)`). The evaluator,
+    ///   the printer and the release of the tree recurse once per level.
+    ///
+    /// Tens of thousands of levels (a hostile or generated predicate) would overflow the stack,
+    /// and no person writes 64. Counting the parsed form too keeps a long chain such as
+    /// `1 + 1 + … + 1` from building a deep tree, and makes every predicate that parses print a
+    /// form that parses again.
     public static let maximumNesting = 64
 
-    /// Refuses, before any recursion, a predicate nested deeper than `maximumNesting`.
-    private static func checkNesting(_ tokens: [PredicateLexer.Located], text: String) throws {
-        var depth = 0
-        var unaryRun = 0
-        for located in tokens {
-            switch located.token {
-            case .symbol("("):
-                depth += 1
-                unaryRun = 0
-            case .symbol(")"):
-                depth -= 1
-                unaryRun = 0
-            case .keyword("NOT"), .symbol("!"), .symbol("-"):
-                unaryRun += 1
-            default:
-                unaryRun = 0
-            }
-            if depth + unaryRun > maximumNesting {
-                throw QueryPredicateError(
-                    "the predicate is nested deeper than \(maximumNesting) levels", column: located.column, source: text)
-            }
-        }
-    }
+    /// Levels open at the current token, as written.
+    private var depth = 0
 
     private init(text: String, tokens: [PredicateLexer.Located], timeZone: TimeZone, now: Date) {
         self.text = text
@@ -75,6 +64,54 @@ public struct PredicateParser {
 
     private func error(_ message: String, at column: Int? = nil) -> QueryPredicateError {
         QueryPredicateError(message, column: column ?? current.column, source: text)
+    }
+
+    private func tooDeep(at column: Int) -> QueryPredicateError {
+        QueryPredicateError(
+            "the predicate is nested deeper than \(Self.maximumNesting) levels", column: column, source: text, code: .nestedTooDeep)
+    }
+
+    /// Parses one level deeper, as written: refused past `maximumNesting`, before recursing.
+    private mutating func nested<T>(at column: Int, _ body: (inout PredicateParser) throws -> T) throws -> T {
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= Self.maximumNesting else { throw tooDeep(at: column) }
+        return try body(&self)
+    }
+
+    /// `nesting`, a parsed node's levels, when within `maximumNesting`.
+    private func checked(_ nesting: Int, at column: Int) throws -> Int {
+        guard nesting <= Self.maximumNesting else { throw tooDeep(at: column) }
+        return nesting
+    }
+
+    /// The levels of an operand as `description` prints it: one for each brace, unary minus and
+    /// parenthesized arithmetic; a date prints as `CAST(…)` and a negative number with its
+    /// minus. Called on trees already held within the bound, so its recursion is bounded too.
+    static func nesting(of expression: PredicateExpression) -> Int {
+        switch expression {
+        case .keyPath: return 0
+        case .literal(let value, _): return nesting(of: value)
+        case .aggregate(let items, _):
+            var deepest = 0
+            for item in items { deepest = max(deepest, nesting(of: item)) }
+            return deepest + 1
+        case .arithmetic(let a, _, let b): return 1 + max(nesting(of: a), nesting(of: b))
+        case .negate(let e): return 1 + nesting(of: e)
+        }
+    }
+
+    static func nesting(of value: PredicateValue) -> Int {
+        switch value {
+        case .number(let n): return n.sign == .minus && n != 0 ? 1 : 0
+        case .date(let seconds): return (seconds - 978_307_200).sign == .minus ? 2 : 1
+        case .enumerated(let raw?, nil): return raw < 0 ? 1 : 0
+        case .collection(let items):
+            var deepest = 0
+            for item in items { deepest = max(deepest, nesting(of: item)) }
+            return deepest + 1
+        default: return 0
+        }
     }
 
     private func describe(_ token: PredicateLexer.Token) -> String {
@@ -109,31 +146,51 @@ public struct PredicateParser {
 
     // MARK: Predicates
 
-    private mutating func or() throws -> QueryPredicate {
+    // Each returns the predicate with its levels as printed (see `maximumNesting`).
+
+    private mutating func or() throws -> (QueryPredicate, nesting: Int) {
         var parts = [try and()]
+        let column = current.column
         while accept(keyword: "OR") || accept(symbol: "||") { parts.append(try and()) }
-        return parts.count == 1 ? parts[0] : .or(parts)
+        if parts.count == 1 { return parts[0] }
+        return (.or(parts.map(\.0)), try checked(1 + parts.map(\.nesting).max()!, at: column))
     }
 
-    private mutating func and() throws -> QueryPredicate {
+    private mutating func and() throws -> (QueryPredicate, nesting: Int) {
         var parts = [try not()]
+        let column = current.column
         while accept(keyword: "AND") || accept(symbol: "&&") { parts.append(try not()) }
-        return parts.count == 1 ? parts[0] : .and(parts)
+        if parts.count == 1 { return parts[0] }
+        return (.and(parts.map(\.0)), try checked(1 + parts.map(\.nesting).max()!, at: column))
     }
 
-    private mutating func not() throws -> QueryPredicate {
-        if accept(keyword: "NOT") || accept(symbol: "!") { return .not(try not()) }
+    private mutating func not() throws -> (QueryPredicate, nesting: Int) {
+        let column = current.column
+        if accept(keyword: "NOT") || accept(symbol: "!") {
+            let inner = try nested(at: column) { try $0.not() }
+            return (.not(inner.0), try checked(1 + inner.nesting, at: column))
+        }
         return try atom()
     }
 
-    private mutating func atom() throws -> QueryPredicate {
-        if accept(keyword: "TRUEPREDICATE") { return .constant(true) }
-        if accept(keyword: "FALSEPREDICATE") { return .constant(false) }
+    private mutating func atom() throws -> (QueryPredicate, nesting: Int) {
+        if accept(keyword: "TRUEPREDICATE") { return (.constant(true), 0) }
+        if accept(keyword: "FALSEPREDICATE") { return (.constant(false), 0) }
         if case .symbol("(") = current.token {
             // A parenthesized predicate, or a parenthesized expression starting a comparison.
             let saved = position
+            let column = current.column
             advance()
-            if let inner = try? or() {
+            var inner: (QueryPredicate, nesting: Int)? = nil
+            do {
+                inner = try nested(at: column) { try $0.or() }
+            } catch let error as QueryPredicateError where error.code == .nestedTooDeep {
+                // Read as an expression, it would nest as deep.
+                throw error
+            } catch {
+                inner = nil
+            }
+            if let inner {
                 if accept(symbol: ")") {
                     if case .end = current.token { return inner }
                     if isPredicateContinuation { return inner }
@@ -143,7 +200,8 @@ public struct PredicateParser {
             }
             position = saved
         }
-        return .comparison(try comparison())
+        let (comparison, nesting) = try comparison()
+        return (.comparison(comparison), nesting)
     }
 
     private var isPredicateContinuation: Bool {
@@ -154,7 +212,7 @@ public struct PredicateParser {
         }
     }
 
-    private mutating func comparison() throws -> Comparison {
+    private mutating func comparison() throws -> (Comparison, nesting: Int) {
         var quantifier: Comparison.Quantifier? = nil
         if accept(keyword: "ANY") || accept(keyword: "SOME") {
             quantifier = .anyElement
@@ -226,31 +284,42 @@ public struct PredicateParser {
                 throw self.error("invalid regular expression", at: column)
             }
         }
-        return comparison
+        // Bound literals may print deeper than they were written (a date as `CAST(…)`).
+        let nesting = max(Self.nesting(of: comparison.left), Self.nesting(of: comparison.right))
+        return (comparison, try checked(nesting, at: opColumn))
     }
 
     // MARK: Expressions
 
     private mutating func expression() throws -> PredicateExpression {
-        var result = try term()
-        while case .symbol(let s) = current.token, s == "+" || s == "-" {
-            advance()
-            result = .arithmetic(result, s, try term())
-        }
-        return result
+        try chain(of: ["+", "-"]) { try $0.term() }
     }
 
     private mutating func term() throws -> PredicateExpression {
-        var result = try unary()
-        while case .symbol(let s) = current.token, s == "*" || s == "/" || s == "**" {
+        try chain(of: ["*", "/", "**"]) { try $0.unary() }
+    }
+
+    /// `operand (op operand)*`, left-associative. The loop does not recurse, but the tree it
+    /// builds is one level deeper per operator, so the operators count against the bound.
+    private mutating func chain(of operators: Set<String>, _ operand: (inout PredicateParser) throws -> PredicateExpression) throws
+        -> PredicateExpression
+    {
+        var result = try operand(&self)
+        var nesting: Int? = nil
+        while case .symbol(let s) = current.token, operators.contains(s) {
+            let column = current.column
             advance()
-            result = .arithmetic(result, s, try unary())
+            let right = try operand(&self)
+            nesting = try checked(1 + max(nesting ?? Self.nesting(of: result), Self.nesting(of: right)), at: column)
+            result = .arithmetic(result, s, right)
         }
         return result
     }
 
     private mutating func unary() throws -> PredicateExpression {
-        if accept(symbol: "-") { return .negate(try primary()) }
+        let column = current.column
+        // `- -1` is 1: a run of minus signs nests, and is bounded like any nesting.
+        if accept(symbol: "-") { return .negate(try nested(at: column) { try $0.unary() }) }
         return try primary()
     }
 
@@ -284,17 +353,23 @@ public struct PredicateParser {
             }
         case .symbol("{"):
             advance()
-            var items: [PredicateExpression] = []
-            if !accept(symbol: "}") {
-                repeat { items.append(try expression()) } while accept(symbol: ",")
-                guard accept(symbol: "}") else { throw error("expected ',' or '}'") }
+            let aggregate = try nested(at: column) { parser -> PredicateExpression in
+                var items: [PredicateExpression] = []
+                if !parser.accept(symbol: "}") {
+                    repeat { items.append(try parser.expression()) } while parser.accept(symbol: ",")
+                    guard parser.accept(symbol: "}") else { throw parser.error("expected ',' or '}'") }
+                }
+                return .aggregate(items, column: column)
             }
-            return .aggregate(items, column: column)
+            _ = try checked(Self.nesting(of: aggregate), at: column)
+            return aggregate
         case .symbol("("):
             advance()
-            let inner = try expression()
-            guard accept(symbol: ")") else { throw error("expected ')'") }
-            return inner
+            return try nested(at: column) { parser in
+                let inner = try parser.expression()
+                guard parser.accept(symbol: ")") else { throw parser.error("expected ')'") }
+                return inner
+            }
         case .identifier:
             return try keyPathOrFunction()
         case .variable(let v):
@@ -315,7 +390,9 @@ public struct PredicateParser {
         parts.append(first)
         advance()
         if case .symbol("(") = current.token {
+            let parenthesis = current.column
             advance()
+            try nested(at: parenthesis) { _ in }
             guard first.lowercased() == "now", accept(symbol: ")") else {
                 throw error("function \(first)() is not supported by healthport (only now())", at: column)
             }
@@ -358,12 +435,16 @@ public struct PredicateParser {
     }
 
     private mutating func cast(_ column: Int) throws -> PredicateExpression {
+        let parenthesis = current.column
         guard accept(symbol: "(") else { throw error("expected '(' after CAST") }
-        let value = try expression()
-        guard accept(symbol: ",") else { throw error("expected ',' in CAST") }
-        guard case .string(let type) = current.token else { throw error("expected a type name in CAST") }
-        advance()
-        guard accept(symbol: ")") else { throw error("expected ')' after CAST") }
+        let (value, type) = try nested(at: parenthesis) { parser -> (PredicateExpression, String) in
+            let value = try parser.expression()
+            guard parser.accept(symbol: ",") else { throw parser.error("expected ',' in CAST") }
+            guard case .string(let type) = parser.current.token else { throw parser.error("expected a type name in CAST") }
+            parser.advance()
+            guard parser.accept(symbol: ")") else { throw parser.error("expected ')' after CAST") }
+            return (value, type)
+        }
         guard type == "NSDate" else { throw error("CAST to \(type) is not supported (only NSDate)", at: column) }
         switch value {
         case .literal(.number(let n), _):

@@ -3,13 +3,23 @@
 /// HealthKit raises `errorInvalidArgument` for predicates it cannot translate; healthport
 /// reports the same code, with the position, before reading any data.
 public struct QueryPredicateError: Error, Sendable, CustomStringConvertible {
+    /// What is wrong, for callers that treat one fault apart (never the message's text).
+    public enum Code: Sendable, Hashable {
+        /// The predicate does not parse, or does not apply to the types queried.
+        case invalid
+        /// The predicate nests deeper than `PredicateParser.maximumNesting` levels.
+        case nestedTooDeep
+    }
+
+    public var code: Code
     public var message: String
     /// 1-based column in the predicate text; `nil` when the fault has no position.
     public var column: Int?
     /// The predicate text, for showing a caret under `column`.
     public var source: String
 
-    public init(_ message: String, column: Int?, source: String) {
+    public init(_ message: String, column: Int?, source: String, code: Code = .invalid) {
+        self.code = code
         self.message = message
         self.column = column
         self.source = source
