@@ -41,6 +41,28 @@ import Testing
         #expect(only.uuid == first.uuid)
     }
 
+    /// Metadata counts as a set at any length: the order of the entries, and an identical pair
+    /// printed twice (quirk Q8), change no uuid, whether the list is short enough for the
+    /// insertion sort or long enough for `sort` (past 32 entries).
+    @Test(arguments: [5, 40, 2_000])
+    func metadataIsASetAtAnyLength(count: Int) {
+        var rng = SystemRandomNumberGenerator()
+        let entries = (0..<count).map { i in
+            MetadataEntry(key: "k\(i % 7)", value: i % 3 == 0 ? .number(ExportNumber(Double(i))) : .string("v\(i)"))
+        }
+        func uuid(_ metadata: [MetadataEntry]) -> ObjectUUID {
+            var assigner = ObjectIdentityAssigner()
+            var object = sample(metadata: metadata)
+            assigner.assign(&object)
+            return object.uuid
+        }
+        let reference = uuid(entries)
+        #expect(uuid(entries.reversed()) == reference)
+        #expect(uuid(entries.shuffled(using: &rng)) == reference)
+        #expect(uuid(entries + entries.prefix(count / 2)) == reference)
+        #expect(uuid(Array(entries.dropLast())) != reference)
+    }
+
     /// The duplicate-counting table past the size where its slots are huge pages (262,144
     /// slots and more), and its value semantics: a copy does not see the original's inserts.
     @Test func fingerprintTableCountsRepeatsWhileGrowingAndCopiesOnWrite() {

@@ -63,6 +63,29 @@ func quantitySample(source: String, value: String, metadata: [MetadataEntry] = [
         #expect((parsed["metadata"] as? [String: Any])?["k"] as? [String] == ["a", "b"])
     }
 
+    /// Among many entries (past the scan's 16, and 20,000 of them), each key is written once
+    /// where it first appears, its values as an array in the export's order.
+    @Test(arguments: [10, 40, 20_000])
+    func repeatedKeysAmongManyEntriesBecomeArraysWhereTheyFirstAppear(count: Int) throws {
+        var entries = (0..<count).map { MetadataEntry(key: "k\($0)", value: .string("v\($0)")) }
+        entries.append(MetadataEntry(key: "k1", value: .string("again")))
+        entries.append(MetadataEntry(key: "k\(count - 1)", value: .string("last")))
+        entries.append(MetadataEntry(key: "k1", value: .string("third")))
+        let object = quantitySample(source: "W", value: "1", metadata: entries)
+        let text = render { buffer in
+            var json = JSONEmitter(buffer)
+            JSONObjectEncoder.write(object, to: &json)
+        }
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        let metadata = try #require(parsed["metadata"] as? [String: Any])
+        #expect(metadata.count == count)
+        #expect(metadata["k0"] as? String == "v0")
+        #expect(metadata["k1"] as? [String] == ["v1", "again", "third"])
+        #expect(metadata["k\(count - 1)"] as? [String] == ["v\(count - 1)", "last"])
+        // Keys in the order they first appear.
+        #expect(text.contains("\"metadata\":{\"k0\":\"v0\",\"k1\":[\"v1\",\"again\",\"third\"],\"k2\":\"v2\""))
+    }
+
     @Test func csvQuotesFieldsWithCommasQuotesAndNewlines() {
         let text = render { buffer in
             let scratch = OutputBuffer(descriptor: -1)

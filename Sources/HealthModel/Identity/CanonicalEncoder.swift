@@ -153,8 +153,16 @@ public struct CanonicalEncoder {
         let count = entries.count
         withUnsafeTemporaryAllocation(of: Int.self, capacity: count) { order in
             for i in 0..<count { order[i] = i }
-            // Insertion sort: metadata lists are short.
-            if count > 1 {
+            if count > Self.insertionSortLimit {
+                // A long list (an object can carry thousands of entries; one of 12,000 took 1.2 s
+                // here): the same order, ties kept in the export's order, in n log n.
+                var sorting = order  // the same memory
+                sorting.sort { a, b in
+                    if Self.precedes(entries[a], entries[b]) { return true }
+                    return !Self.precedes(entries[b], entries[a]) && a < b
+                }
+            } else if count > 1 {
+                // Insertion sort: metadata lists are short.
                 for i in 1..<count {
                     let current = order[i]
                     var j = i - 1
@@ -176,6 +184,9 @@ public struct CanonicalEncoder {
         }
         append(byte: 0x00)
     }
+
+    /// Past this many entries, metadata is sorted by `sort`, not by insertion.
+    static let insertionSortLimit = 32
 
     static func precedes(_ a: MetadataEntry, _ b: MetadataEntry) -> Bool {
         if a.key != b.key { return a.key < b.key }
