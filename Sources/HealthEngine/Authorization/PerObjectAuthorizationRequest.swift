@@ -54,7 +54,7 @@ public struct PerObjectAuthorizationRequest: Sendable {
             if grants.granted.contains(uuid) { return true }
             if grants.revokedOwn.contains(uuid) { return false }
             guard !policy.ownSources.isEmpty, let name = object.sampleAttributes?.sourceRevision.source.name else { return false }
-            return policy.ownSources.map(SourceName.normalized).contains(SourceName.normalized(name))
+            return policy.isOwnSource(name)
         }
 
         /// Records an answer per offered object (an object without one is denied) and writes

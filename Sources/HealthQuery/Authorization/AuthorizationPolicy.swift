@@ -60,6 +60,12 @@ public struct AuthorizationPolicy: Sendable, Equatable {
     /// sources of a kilobyte each, which took seconds to normalize.
     package var normalizedOwnSources: Set<String> { ownSourcesCache.value(for: ownSources) }
 
+    /// Whether objects of a source by this name are the consumer's own (names compared loosely,
+    /// `SourceName`): one lookup in `normalizedOwnSources`.
+    public func isOwnSource(_ name: String) -> Bool {
+        normalizedOwnSources.contains(SourceName.normalizedQuickly(name))
+    }
+
     public init(consumer: Consumer, ownSources: [String] = []) {
         self.consumer = consumer
         self.ownSources = ownSources
