@@ -187,6 +187,7 @@ if ProcessInfo.processInfo.environment["HEALTHPORT_FUZZ"] != nil {
         ("json", ["HealthExport", "HealthModel", "HealthOutput"]),
         ("scanner", ["HealthExport", "HealthTestSupport"]),
         ("store", ["HealthStore", "HealthQuery", "HealthModel", "HealthOutput", .product(name: "GRDB", package: "GRDB.swift")]),
+        ("mcp-framing", ["HealthAssistant"]),
     ]
     for (name, dependencies) in harnesses {
         package.targets.append(.executableTarget(name: "fuzz-\(name)", dependencies: ["FuzzSupport"] + dependencies, path: "Fuzz/\(name)"))

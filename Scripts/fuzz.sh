@@ -5,13 +5,13 @@
 # the script with status 1 and leaves the input in Fuzz/findings/<harness>/ (turn it into a
 # regression test). Prints executions per harness.
 #
-#   Scripts/fuzz.sh [SECONDS] [HARNESS...]      # harnesses: export scanner predicate policy anchor gpx ecg json store
+#   Scripts/fuzz.sh [SECONDS] [HARNESS...]      # harnesses: export scanner predicate policy anchor gpx ecg json store mcp-framing
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH="${1:-60}"
 shift || true
 HARNESSES=("$@")
-[ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=(export scanner predicate policy anchor gpx ecg json store)
+[ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=(export scanner predicate policy anchor gpx ecg json store mcp-framing)
 SCRATCH=".build/fuzz"
 WORK="Fuzz/work"
 SHARED="Tests/Fixtures/samples"
@@ -100,6 +100,16 @@ seed() {
             fi
             body='{"kind":"quantitySample","uuid":"00000000-0000-4000-8000-000000000001","sampleType":"HKQuantityTypeIdentifierHeartRate","startDate":"2024-01-01T09:00:00+01:00","endDate":"2024-01-01T09:00:00+01:00","quantity":{"value":72,"unit":"count/min"}}'
             printf '\x01\x01\x002024-01-01 10:00:00 +0100\x00{"kind":"export","locale":"en_US"}\x00{"name":"Watch"}\x0000000000-0000-4000-8000-000000000001\x00quantitySample\x00HKQuantityTypeIdentifierHeartRate\x00\x65\x92\x80\x00\x00\x65\x92\x80\x00\x00%s' "$body" > "$corpus/older-store"
+            ;;
+        mcp-framing)
+            # Three bytes of parameters (bound, kept prefix, piece sizes), then a client's
+            # messages: whole, cut, empty lines, CRLF, over the bound, an id late or nested.
+            init='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"sh","version":"1"}}}'
+            call='{"jsonrpc":"2.0","id":"call-2","method":"tools/call","params":{"name":"query_samples","arguments":{"types":["StepCount"],"pageSize":2}}}'
+            printf '\377\100\001%s\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n%s\n' "$init" "$call" > "$corpus/session"
+            printf '\020\010\007%s\n\n\n%s' "$call" "$init" > "$corpus/over-bound-no-final-newline"
+            printf '\310\077\003{"params":{"id":5,"x":[1,{"id":6}]},"id":-1.5e3}\r\n{"id":"a\\"b\\u00e9"}\n' > "$corpus/ids"
+            printf '\030\002\142%s%s\n' "$init" "$init" > "$corpus/two-in-one-line"
             ;;
     esac
 }

@@ -5,7 +5,7 @@ import HealthQuery
 import MCP
 
 /// The assistant interface: a Model Context Protocol server (the official Swift SDK) over a
-/// transport the caller gives (`StdioTransport` for `healthport mcp`; there is no network
+/// transport the caller gives (`LineTransport` for `healthport mcp`; there is no network
 /// listener). Its tools read the store through the one policy gate, as the consumer of the
 /// policy file; its two request tools ask the person through the client (MCP elicitation)
 /// before anything is written to the policy.

@@ -60,7 +60,7 @@ extension Healthport {
                     // value, bound here again since this task starts outside the command's).
                     await ExportReader.$defaultParser.withValue(parser) {
                         do {
-                            try await server.start(transport: StdioTransport())
+                            try await server.start(transport: LineTransport())
                             await server.waitUntilCompleted()
                             await server.finishCallsInFlight()
                             await server.stop()
