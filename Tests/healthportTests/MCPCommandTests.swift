@@ -72,3 +72,153 @@ import Testing
 enum AuthorizationPolicyText {
     static func read(_ path: String) throws -> String { try String(contentsOfFile: path, encoding: .utf8) }
 }
+
+/// `healthport mcp` as a client meets it: messages written while the server answers, answers
+/// read at the client's pace (audit item 10).
+@Suite struct MCPFramingCommandTests {
+    static let initialize = #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"sh","version":"1"}}}"#
+    static let initialized = #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#
+
+    /// A running `healthport mcp` with its three pipes.
+    final class Server: @unchecked Sendable {
+        let process = Process()
+        let input = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
+        private let lock = NSLock()
+        private var errorBytes = Data()
+        private var pending: [UInt8] = []
+
+        init(policy: String) throws {
+            // Writing to a server that has ended must fail, not end the test process.
+            signal(SIGPIPE, SIG_IGN)
+            process.executableURL = healthportBinary
+            process.arguments = ["mcp", "--store", MCPCommandTests.store, "--policy", policy]
+            process.standardInput = input
+            process.standardOutput = output
+            process.standardError = errors
+            try process.run()
+            Thread.detachNewThread { [errors] in
+                let data = errors.fileHandleForReading.readDataToEndOfFile()
+                self.lock.withLock { self.errorBytes = data }
+            }
+        }
+
+        var stderrText: String { lock.withLock { String(decoding: errorBytes, as: UTF8.self) } }
+
+        /// Writes `lines` from another thread (the server may answer while it reads them).
+        func send(_ lines: [String], thenClose: Bool = false) {
+            let bytes = Data(lines.map { $0 + "\n" }.joined().utf8)
+            let handle = input.fileHandleForWriting
+            Thread.detachNewThread {
+                try? handle.write(contentsOf: bytes)
+                if thenClose { try? handle.close() }
+            }
+        }
+
+        /// The next `count` lines of standard output, read `piece` bytes at a time with a pause
+        /// of `pause` microseconds after each read; fewer at the end of the output, or when
+        /// none came for `limit` (a liveness bound, not a measurement).
+        func readLines(_ count: Int, piece: Int = 65536, pause: UInt32 = 0, limit: Duration = .seconds(120)) -> [[UInt8]] {
+            var lines: [[UInt8]] = []
+            var buffer = [UInt8](repeating: 0, count: piece)
+            let descriptor = output.fileHandleForReading.fileDescriptor
+            while lines.count < count {
+                if let newline = pending.firstIndex(of: 0x0A) {
+                    lines.append(Array(pending[..<newline]))
+                    pending.removeSubrange(...newline)
+                    continue
+                }
+                var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                if poll(&ready, 1, Int32(limit.components.seconds * 1000)) == 0 { break }
+                let read = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, piece) }
+                if read <= 0 { break }
+                pending += buffer[..<read]
+                if pause > 0 { usleep(pause) }
+            }
+            return lines
+        }
+
+        /// The exit status, or `nil` when the server still runs after `limit` (it is then
+        /// killed): a liveness bound, not a measurement.
+        func exitStatus(within limit: Duration = .seconds(120)) -> Int32? {
+            let deadline = ContinuousClock.now.advanced(by: limit)
+            while process.isRunning && ContinuousClock.now < deadline { usleep(20_000) }
+            guard !process.isRunning else {
+                process.terminate()
+                process.waitUntilExit()
+                return nil
+            }
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+    }
+
+    static func grantedPolicy() throws -> String {
+        let folder = try Fixtures.temporaryDirectory()
+        let policy = folder.appendingPathComponent("assistant.json").path
+        let granted = try healthport("auth", "request", "--policy", policy, "--consumer", "Test", "--read", "HeartRate,StepCount", "--grant")
+        #expect(granted.status == 0, "\(granted.stderrText)")
+        return policy
+    }
+
+    static func json(_ line: [UInt8]) -> [String: Any]? {
+        (try? JSONSerialization.jsonObject(with: Data(line))) as? [String: Any]
+    }
+
+    /// Twelve pages of up to 256 KiB asked for at once, read by a client that takes 4 KiB at a
+    /// time with pauses: every answer is one line of JSON (the SDK's transport let answers
+    /// into each other's middle when the pipe was full).
+    @Test func concurrentLargeAnswersToASlowClientAreEachOneLineOfJSON() throws {
+        let server = try Server(policy: try Self.grantedPolicy())
+        server.send([Self.initialize])
+        #expect(server.readLines(1).first.flatMap(Self.json)?["id"] as? Int == 1)
+        let ids = Array(2...13)
+        server.send([Self.initialized] + ids.map { id in
+            #"{"jsonrpc":"2.0","id":\#(id),"method":"tools/call","params":{"name":"query_samples","arguments":{"types":["\#(id % 2 == 0 ? "HeartRate" : "StepCount")"],"pageSize":1000}}}"#
+        })
+        let lines = server.readLines(ids.count, piece: 4096, pause: 500)
+        #expect(lines.count == ids.count)
+        let messages = lines.map(Self.json)
+        #expect(messages.allSatisfy { $0 != nil }, "\(messages.filter { $0 == nil }.count) of \(lines.count) lines are not JSON")
+        #expect(Set(messages.compactMap { $0?["id"] as? Int }) == Set(ids))
+        #expect(lines.map(\.count).reduce(0, +) > 1_000_000, "answers large enough to fill the pipe")
+        server.input.fileHandleForWriting.closeFile()
+        #expect(server.exitStatus() == 0)
+        #expect(server.stderrText.isEmpty, "\(server.stderrText)")
+    }
+
+    /// A client that goes away (its end of standard output closed) while its input is still
+    /// open: the server ends quietly instead of serving nobody.
+    @Test func aClientThatLeavesEndsTheServerQuietly() throws {
+        let server = try Server(policy: try Self.grantedPolicy())
+        server.send([Self.initialize])
+        #expect(server.readLines(1).count == 1)
+        server.output.fileHandleForReading.closeFile()
+        server.send([Self.initialized] + (2...5).map { id in
+            #"{"jsonrpc":"2.0","id":\#(id),"method":"tools/call","params":{"name":"query_samples","arguments":{"types":["HeartRate"],"pageSize":1000}}}"#
+        })
+        #expect(server.exitStatus() == 0, "still serving a client that left")
+        #expect(server.stderrText.isEmpty, "\(server.stderrText)")
+        server.input.fileHandleForWriting.closeFile()
+    }
+
+    /// A message past the documented bound (32 MiB, healthport-mcp(1)) is answered with
+    /// JSON-RPC's Invalid Request for its id, without being held, and the next is served.
+    @Test func aMessageOverTheBoundIsAnsweredAndTheNextIsServed() throws {
+        let server = try Server(policy: try Self.grantedPolicy())
+        server.send([Self.initialize])
+        #expect(server.readLines(1).count == 1)
+        let head = #"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"describe","arguments":{"pad":""#
+        let huge = head + String(repeating: "x", count: 32 * 1024 * 1024) + #""}}}"#
+        server.send([Self.initialized, huge, #"{"jsonrpc":"2.0","id":8,"method":"tools/list"}"#])
+        let messages = server.readLines(2).map(Self.json)
+        #expect(messages.map { $0?["id"] as? Int } == [7, 8])
+        let error = messages.first??["error"] as? [String: Any]
+        #expect(error?["code"] as? Int == -32600)
+        #expect((error?["message"] as? String)?.contains("longer than 33554432 bytes") == true, "\(String(describing: error))")
+        #expect(((messages.last??["result"] as? [String: Any])?["tools"] as? [Any])?.isEmpty == false)
+        server.input.fileHandleForWriting.closeFile()
+        #expect(server.exitStatus() == 0)
+    }
+}
