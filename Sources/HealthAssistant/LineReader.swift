@@ -33,6 +33,9 @@ final class LineReader: @unchecked Sendable {
     private let wakeWrite: Int32
     private let stopLock = NSLock()
     private var stopped = false
+    /// `splitter.bytesScanned` as of the last read, readable from any thread.
+    private let countLock = NSLock()
+    private var scanned = 0
 
     /// Bytes per `read(2)`.
     static let chunkSize = 64 * 1024
@@ -57,7 +60,7 @@ final class LineReader: @unchecked Sendable {
     }
 
     /// Bytes searched for a newline so far (each byte read, once).
-    var bytesScanned: Int { queue.sync { splitter.bytesScanned } }
+    var bytesScanned: Int { countLock.withLock { scanned } }
 
     /// The next message or over-long report; `nil` once the input has ended or `stop` was
     /// called (or the calling task is cancelled).
@@ -117,6 +120,8 @@ final class LineReader: @unchecked Sendable {
                 splitter.finish { ready.append($0) }
             } else {
                 splitter.append(UnsafeRawBufferPointer(rebasing: buffer[..<count])) { ready.append($0) }
+                let total = splitter.bytesScanned
+                countLock.withLock { scanned = total }
             }
         }
     }
