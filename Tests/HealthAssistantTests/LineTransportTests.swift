@@ -35,6 +35,7 @@ import Glibc
                     var offset = 0
                     while offset < buffer.count {
                         let written = Glibc.write(self.write, buffer.baseAddress! + offset, buffer.count - offset)
+                        if written < 0 && errno == EINTR { continue }
                         guard written > 0 else { return }
                         offset += written
                     }
@@ -47,7 +48,10 @@ import Glibc
         func readLine() -> [UInt8] {
             var line: [UInt8] = []
             var byte: UInt8 = 0
-            while Glibc.read(read, &byte, 1) == 1 {
+            while true {
+                let count = Glibc.read(read, &byte, 1)
+                if count < 0 && errno == EINTR { continue }
+                guard count == 1 else { break }
                 line.append(byte)
                 if byte == 0x0A { break }
             }
@@ -61,6 +65,7 @@ import Glibc
             var buffer = [UInt8](repeating: 0, count: piece)
             while true {
                 let count = buffer.withUnsafeMutableBytes { Glibc.read(read, $0.baseAddress, piece) }
+                if count < 0 && errno == EINTR { continue }
                 if count <= 0 { return all }
                 all += buffer[..<count]
                 if pause > 0 { usleep(pause) }

@@ -99,7 +99,7 @@ enum AuthorizationPolicyText {
             process.standardError = errors
             try process.run()
             Thread.detachNewThread { [errors] in
-                let data = errors.fileHandleForReading.readDataToEndOfFile()
+                let data = CommandRunner.readToEnd(errors.fileHandleForReading)
                 self.lock.withLock { self.errorBytes = data }
             }
         }
@@ -107,12 +107,20 @@ enum AuthorizationPolicyText {
         var stderrText: String { lock.withLock { String(decoding: errorBytes, as: UTF8.self) } }
 
         /// Writes `lines` from another thread (the server may answer while it reads them).
-        func send(_ lines: [String], thenClose: Bool = false) {
-            let bytes = Data(lines.map { $0 + "\n" }.joined().utf8)
-            let handle = input.fileHandleForWriting
+        func send(_ lines: [String]) {
+            let bytes = Array(lines.map { $0 + "\n" }.joined().utf8)
+            let descriptor = input.fileHandleForWriting.fileDescriptor
             Thread.detachNewThread {
-                try? handle.write(contentsOf: bytes)
-                if thenClose { try? handle.close() }
+                // By hand, retrying EINTR (Foundation's write gives up on it).
+                bytes.withUnsafeBytes { buffer in
+                    var offset = 0
+                    while offset < buffer.count {
+                        let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                        if written < 0 && errno == EINTR { continue }
+                        guard written > 0 else { return }
+                        offset += written
+                    }
+                }
             }
         }
 
@@ -123,15 +131,19 @@ enum AuthorizationPolicyText {
             var lines: [[UInt8]] = []
             var buffer = [UInt8](repeating: 0, count: piece)
             let descriptor = output.fileHandleForReading.fileDescriptor
+            var searched = 0  // bytes of `pending` known to hold no newline
             while lines.count < count {
-                if let newline = pending.firstIndex(of: 0x0A) {
+                if let newline = pending[searched...].firstIndex(of: 0x0A) {
                     lines.append(Array(pending[..<newline]))
                     pending.removeSubrange(...newline)
+                    searched = 0
                     continue
                 }
+                searched = pending.count
                 var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
                 if poll(&ready, 1, Int32(limit.components.seconds * 1000)) == 0 { break }
                 let read = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, piece) }
+                if read < 0 && errno == EINTR { continue }
                 if read <= 0 { break }
                 pending += buffer[..<read]
                 if pause > 0 { usleep(pause) }
