@@ -149,13 +149,14 @@ public struct QueryExecutor: Sendable {
     /// The export header as the consumer may see it, and as the query selects it: the
     /// characteristics are HealthKit types, so a type filter that does not name one leaves it
     /// out (`--type StepCount` once kept the date of birth, sex and blood type in every
-    /// format), and the policy leaves out those it does not grant.
+    /// format), and the policy leaves out those it does not grant. Writers leave out an empty
+    /// set of characteristics, but Apple's format, whose `Me` is kept (empty) when the export had
+    /// one.
     public func header(_ header: ExportHeader) -> ExportHeader {
         var header = header
-        if let characteristics = header.characteristics {
-            let kept = characteristics.keeping(admitsCharacteristic)
-            header.characteristics = kept.isEmpty ? nil : kept
-        }
+        // Left out, a characteristic looks unset: an export that had `Me` still has one (Apple's
+        // DTD requires it), with nothing in it.
+        header.characteristics = header.characteristics?.keeping(admitsCharacteristic)
         return header
     }
 

@@ -368,10 +368,9 @@ enum ExportXMLEncoder {
             xml.attribute("value", date.exportText)
             xml.closeEmpty()
         }
-        // `Me` is always written, as Apple writes it (its DTD requires it): characteristics the
-        // consumer may not see, or the query does not name, look unset, not absent.
-        do {
-            let me = header.characteristics ?? Characteristics()
+        // `Me` is written when the export had one (its DTD requires it), also when every
+        // characteristic was left out (a policy, a type filter): they look unset, not absent.
+        if let me = header.characteristics {
             xml.open("Me", depth: 1)
             xml.attribute("HKCharacteristicTypeIdentifierDateOfBirth", me.dateOfBirth ?? "")
             xml.attribute("HKCharacteristicTypeIdentifierBiologicalSex", me.biologicalSex ?? "")
