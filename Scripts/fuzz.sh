@@ -9,6 +9,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH="${1:-60}"
+# Both cores, or a number of executions to stop at (the campaign before a release: 10 million,
+# or two hours on both cores, whichever comes first): HEALTHPORT_FUZZ_WORKERS=2
+# HEALTHPORT_FUZZ_RUNS=10000000 Scripts/fuzz.sh 7200.
+WORKERS="${HEALTHPORT_FUZZ_WORKERS:-1}"
+RUNS="${HEALTHPORT_FUZZ_RUNS:-0}"
 shift || true
 HARNESSES=("$@")
 [ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=(export scanner predicate policy anchor gpx ecg json store mcp-framing)
@@ -99,7 +104,7 @@ seed() {
                 [ -f "$WORK/seed.sqlite" ] && { printf '\x00'; cat "$WORK/seed.sqlite"; } > "$corpus/store-file"
             fi
             body='{"kind":"quantitySample","uuid":"00000000-0000-4000-8000-000000000001","sampleType":"HKQuantityTypeIdentifierHeartRate","startDate":"2024-01-01T09:00:00+01:00","endDate":"2024-01-01T09:00:00+01:00","quantity":{"value":72,"unit":"count/min"}}'
-            printf '\x01\x01\x002024-01-01 10:00:00 +0100\x00{"kind":"export","locale":"en_US"}\x00{"name":"Watch"}\x0000000000-0000-4000-8000-000000000001\x00quantitySample\x00HKQuantityTypeIdentifierHeartRate\x00\x65\x92\x80\x00\x00\x65\x92\x80\x00\x00%s' "$body" > "$corpus/older-store"
+            printf '\x01\x01\x002024-01-01 10:00:00 +0100\x00{"kind":"export","locale":"en_US"}\x00{"name":"Watch"}\x0000000000-0000-4000-8000-000000000001\x00quantitySample\x00HKQuantityTypeIdentifierHeartRate\x00\x65\x92\x80\x01\x01\x00\x65\x92\x80\x01\x01\x00%s' "$body" > "$corpus/older-store"
             ;;
         mcp-framing)
             # Three bytes of parameters (bound, kept prefix, piece sizes), then a client's
@@ -115,7 +120,7 @@ seed() {
 }
 
 status=0
-printf '%-10s %12s %10s  %s\n' harness executions "exec/s" result
+printf '%-12s %12s %10s  %s\n' harness executions "exec/s" result
 for harness in "${HARNESSES[@]}"; do
     build "$harness"
     seed "$harness"
@@ -125,18 +130,30 @@ for harness in "${HARNESSES[@]}"; do
     set +e
     # The store harness writes a database per input: on a memory file system when there is one.
     if [ "$harness" = store ] && [ -d /dev/shm ]; then export TMPDIR=/dev/shm/; else unset TMPDIR; fi
-    # Fuzz/regressions/<harness> (committed) holds every input that once failed: run first.
-    "$SCRATCH/debug/fuzz-$harness" -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 -max_len=262144 -detect_leaks=0 \
-        -artifact_prefix="$findings/" -print_final_stats=1 "$WORK/corpus/$harness" \
-        $( [ -d "Fuzz/regressions/$harness" ] && echo "Fuzz/regressions/$harness" ) > "$log" 2>&1
-    code=$?
+    # WORKERS processes share the corpus (each its own log), each stopping after RUNS / WORKERS
+    # executions or SECONDS, whichever comes first. Fuzz/regressions/<harness> (committed) holds
+    # every input that once failed: run first.
+    pids=()
+    started=$(date +%s)
+    for worker in $(seq 1 "$WORKERS"); do
+        per_worker=()
+        [ "$RUNS" -gt 0 ] && per_worker=(-runs=$(( RUNS / WORKERS )))
+        "$SCRATCH/debug/fuzz-$harness" -max_total_time="$SECONDS_EACH" "${per_worker[@]}" -timeout=10 -rss_limit_mb=2048 -max_len=262144 -detect_leaks=0 \
+            -artifact_prefix="$findings/" -print_final_stats=1 "$WORK/corpus/$harness" \
+            $( [ -d "Fuzz/regressions/$harness" ] && echo "Fuzz/regressions/$harness" ) > "$log.$worker" 2>&1 &
+        pids+=($!)
+    done
+    code=0
+    for pid in "${pids[@]}"; do wait "$pid" || code=$?; done
     set -e
-    runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | tail -n 1 | grep -o '[0-9]*$' || echo 0)
-    rate=$(( runs / (SECONDS_EACH > 0 ? SECONDS_EACH : 1) ))
+    cat "$log".* > "$log"
+    runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | awk '{ total += $1 } END { print total + 0 }')
+    elapsed=$(( $(date +%s) - started ))
+    rate=$(( runs / (elapsed > 0 ? elapsed : 1) ))
     if [ "$code" -eq 0 ]; then
-        printf '%-10s %12s %10s  %s\n' "$harness" "$runs" "$rate" ok
+        printf '%-12s %12s %10s  %s\n' "$harness" "$runs" "$rate" "ok ($elapsed s, $WORKERS worker(s))"
     else
-        printf '%-10s %12s %10s  %s\n' "$harness" "$runs" "$rate" "FAILED (status $code; see $log and $findings)"
+        printf '%-12s %12s %10s  %s\n' "$harness" "$runs" "$rate" "FAILED (status $code; see $log and $findings)"
         grep -m 3 -E 'ERROR|Fatal error|panic' "$log" || true
         status=1
     fi
