@@ -46,10 +46,11 @@ let package = Package(
             dependencies: [.product(name: "Crypto", package: "swift-crypto")]
         ),
         // Reading an export: zip, folder, bare XML or stdin, streamed through libxml2's push parser;
-        // healthport's own NDJSON through the JSON codec (HealthOutput/JSON).
+        // healthport's own NDJSON through the JSON codec (HealthOutput/JSON). Objects and side
+        // files leave it only through a query's gate (HealthQuery), installed by the reader.
         .target(
             name: "HealthExport",
-            dependencies: ["HealthModel", "HealthOutput", "CLibXML2", "ZIPFoundation", "CZlibShim"]
+            dependencies: ["HealthModel", "HealthQuery", "HealthOutput", "CLibXML2", "ZIPFoundation", "CZlibShim"]
         ),
         // The single read path from parsed objects to output: type selection now, predicates and
         // the authorization policy later.
@@ -124,7 +125,7 @@ let package = Package(
         // Deterministic synthetic exports with known answers, for tests, SampleData and benchmarks.
         .target(
             name: "HealthTestSupport",
-            dependencies: ["HealthModel", "HealthExport", "ZIPFoundation"]
+            dependencies: ["HealthModel", "HealthExport", "HealthQuery", "ZIPFoundation"]
         ),
         .executableTarget(name: "generate-export", dependencies: ["HealthTestSupport"]),
         .testTarget(name: "HealthModelTests", dependencies: ["HealthModel"]),

@@ -1,6 +1,7 @@
 import FuzzSupport
 import HealthExport
 import HealthModel
+import HealthQuery
 
 /// The export reader on any bytes: zip, folder-less XML, fragments, NDJSON — sniffed by content.
 final class NullSink: ObjectSink {
@@ -26,10 +27,11 @@ func compareParallelRead(_ path: String) {
     let parallel = Collector()
     var sequentialError = ""
     var parallelError = ""
-    do { _ = try sequentialReader.read(into: sequential) } catch { sequentialError = "\(error)" }
+    do { _ = try sequentialReader.read(.everything, into: sequential) } catch { sequentialError = "\(error)" }
     do {
         _ = try parallelReader.readInParallel(
-            into: parallel, jobs: 2, makeChunkSink: { Collector() }, merge: { parallel.objects += $0.objects }, chunkBytes: 4096)
+            .everything, into: parallel, jobs: 2, makeChunkSink: { Collector() }, merge: { chunk, _ in parallel.objects += chunk.objects },
+            chunkBytes: 4096)
     } catch {
         parallelError = "\(error)"
     }
@@ -43,8 +45,12 @@ func test(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let path = FuzzDriver.file(data, count)
     if let reader = try? ExportReader(.path(path)) {
         // With salvage, broken inputs go on to the cut-off zip reader and the salvage path.
-        _ = try? reader.read(into: NullSink(), salvage: true)
-        for file in reader.layout.sideFiles.prefix(8) { _ = try? reader.attachment(file) }
+        _ = try? reader.read(.everything, into: NullSink(), salvage: true)
+        // Side files, as the owner's runs read them: the ECGs, the CDA document, and the files
+        // the objects read refer to.
+        try? reader.electrocardiograms(.everything, warning: { _ in }) { _, _ in }
+        _ = reader.cdaDocument(for: .everything)
+        for file in reader.layout.sideFiles.prefix(8) { _ = try? reader.sideFile(file) }
     }
     compareParallelRead(path)
     return 0

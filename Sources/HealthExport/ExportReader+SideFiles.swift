@@ -16,7 +16,10 @@ extension ExportReader {
     ///
     /// Safe to call from any thread: reads are serialised, as a zip archive has one file position
     /// (a parallel read's workers read FHIR resources while the caller reads routes).
-    public func attachment(_ reference: String) throws -> Data? {
+    ///
+    /// Ungated: internal to this module (the clinical type resolver, the ECG reading); outside,
+    /// a side file is read through `sideFile(_:)`, which checks that a gate let it out.
+    func attachment(_ reference: String) throws -> Data? {
         attachmentLock.lock()
         defer { attachmentLock.unlock() }
         return try readAttachment(reference)

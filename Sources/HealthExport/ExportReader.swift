@@ -60,6 +60,8 @@ public final class ExportReader {
     var attachmentArchive: Archive?
     /// Serialises side-file reads (``attachment(_:)``).
     let attachmentLock = NSLock()
+    /// The side files this reader's gates let out (`sideFile(_:)`).
+    let disclosedSideFiles = DisclosedSideFiles()
     /// The descriptor a streamed input is read from: standard input, or a FIFO or device named
     /// by path.
     var streamDescriptor: Int32 = 0
@@ -181,12 +183,24 @@ public final class ExportReader {
         public var bytesRead: Int64
         /// The document's size, when known.
         public var totalBytes: Int64?
+        /// Objects the read's gate let through so far.
+        public var admitted = 0
+
+        init(bytesRead: Int64, totalBytes: Int64?) {
+            self.bytesRead = bytesRead
+            self.totalBytes = totalBytes
+        }
     }
 
     /// What a read found besides the objects.
     public struct Summary: Sendable {
+        /// The header as the reader read it: a run shows it through its query
+        /// (`QueryExecutor.header(_:)`).
         public var header: ExportHeader
+        /// Every object read, hidden ones included (a fact about the export, `Disclosure`).
         public var objectCount: Int
+        /// The objects the read's gate let through.
+        public var admitted = 0
         /// Bytes XML forbids that were replaced to keep parsing (quirk Q2).
         public var replacedByteCount: Int
         /// Whether the document was a fragment without a `HealthData` root.
@@ -261,7 +275,10 @@ public final class ExportReader {
     ///   - salvage: read a broken export (cut off, or not well-formed further on) up to the
     ///     break: the objects before it are delivered and the break is returned in
     ///     `Summary.salvageStop` instead of thrown.
-    public func read(
+    ///
+    /// Ungated: every object the document holds. Only this module calls it, behind a gate
+    /// (`read(_:into:…)`); see `ExportReader+Gate.swift`.
+    func readUngated(
         into sink: any ObjectSink, warning: @escaping (ExportWarning) -> Void = { _ in },
         progress: ((Progress) -> Void)? = nil, types: Set<String>? = nil, salvage: Bool = false
     ) throws -> Summary {

@@ -117,8 +117,8 @@ public enum SourceName {
 }
 
 /// What a query means, applied to objects: `admits` decides, `transform` applies the output unit
-/// and the policy's redactions. Both are `package`: outside this package objects pass through a
-/// `QueryGate`, the one component that applies them, so no caller can skip the policy.
+/// and the policy's redactions. Both are internal to this module: everywhere else objects pass
+/// through a `QueryGate`, the one component that applies them, so no caller can skip the policy.
 public struct QueryExecutor: Sendable {
     public let query: ObjectQuery
     private let normalizedSources: Set<String>
@@ -126,7 +126,7 @@ public struct QueryExecutor: Sendable {
     /// Whether anything beyond the type filter is asked (most conversions ask nothing).
     private let hasFilters: Bool
     /// Whether `transform` changes anything.
-    package let transformsObjects: Bool
+    let transformsObjects: Bool
     private let enforcer: PolicyEnforcer?
 
     public init(_ query: ObjectQuery) {
@@ -168,9 +168,6 @@ public struct QueryExecutor: Sendable {
         if let types = query.types, !types.contains(identifier) { return false }
         return enforcer?.mayReadCharacteristic(identifier) ?? true
     }
-
-    /// Whether the query runs for a consumer under a policy, rather than for the owner.
-    public var isUnderPolicy: Bool { enforcer != nil }
 
     /// Checks the query against the queried types before any data is read: a key path that
     /// none of them has, or an output unit that does not fit them, is `errorInvalidArgument`.
@@ -245,17 +242,17 @@ public struct QueryExecutor: Sendable {
     }
 
     @inline(__always)
-    package func admits(_ object: HealthObject) -> Bool {
+    func admits(_ object: HealthObject) -> Bool {
         if let types = query.types, !types.contains(object.objectType.identifier) { return false }
         guard hasFilters else { return true }
         if let window = query.dateWindow, !window.admits(object) { return false }
         if !normalizedSources.isEmpty {
             let name: String?
             if case .clinicalRecord(let c) = object { name = c.sourceName } else { name = object.sampleAttributes?.sourceRevision.source.name }
-            guard let name, normalizedSources.contains(SourceName.normalized(name)) else { return false }
+            guard let name, normalizedSources.contains(SourceName.normalizedQuickly(name)) else { return false }
         }
         if !normalizedDevices.isEmpty {
-            guard let name = object.sampleAttributes?.device?.name, normalizedDevices.contains(SourceName.normalized(name)) else {
+            guard let name = object.sampleAttributes?.device?.name, normalizedDevices.contains(SourceName.normalizedQuickly(name)) else {
                 return false
             }
         }
@@ -268,7 +265,7 @@ public struct QueryExecutor: Sendable {
     /// Applies output options (`--unit`) to an admitted object.
     ///
     /// - Throws: `QueryError` when a sample's unit does not convert.
-    package func transform(_ object: HealthObject) throws -> HealthObject {
+    func transform(_ object: HealthObject) throws -> HealthObject {
         let object = enforcer?.redact(object) ?? object
         guard let unit = query.outputUnit, case .quantitySample(var sample) = object else { return object }
         sample.quantity = try Self.convert(sample.quantity, to: unit, type: sample.sample.sampleType.identifier)

@@ -186,7 +186,7 @@ public final class HealthStore {
         public var anchor: Int
     }
 
-    public func statistics() throws -> Statistics {
+    package func statistics() throws -> Statistics {
         try Self.wrap(path) {
             try pool.read { db in
                 Statistics(

@@ -1,5 +1,6 @@
 import HealthExport
 import HealthModel
+import HealthQuery
 
 /// A sink that keeps every object read, for tests (real sinks keep nothing).
 public final class ObjectCollector: ObjectSink {
@@ -14,7 +15,7 @@ public final class ObjectCollector: ObjectSink {
     /// Reads an export whole.
     public static func read(_ path: String) throws -> ObjectCollector {
         let collector = ObjectCollector()
-        _ = try ExportReader(.path(path)).read(into: collector)
+        _ = try ExportReader(.path(path)).read(.everything, into: collector)
         return collector
     }
 }

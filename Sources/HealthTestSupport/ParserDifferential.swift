@@ -1,5 +1,6 @@
 import HealthExport
 import HealthModel
+import HealthQuery
 
 /// Reads one document with both parsers — libxml2 (the reference) and healthport's scanner —
 /// and says where they differ: the proof that the scanner is a faster libxml2 and nothing else.
@@ -53,7 +54,7 @@ public enum ParserDifferential {
         var warnings: [String] = []
         var reading = Reading(header: nil, objects: [], warnings: [], error: nil, summary: [])
         do {
-            let summary = try reader.read(into: sink, warning: { warnings.append("\($0)") }, salvage: salvage)
+            let summary = try reader.read(.everything, into: sink, warning: { warnings.append("\($0)") }, salvage: salvage)
             warnings += summary.warnings.map { "\($0.warning.key) x\($0.count)" }
             reading.summary = [
                 "objects \(summary.objectCount)", "fragment \(summary.isFragment)",

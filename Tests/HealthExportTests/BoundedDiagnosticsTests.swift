@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import HealthExport
 import HealthModel
+import HealthQuery
 import HealthTestSupport
 
 /// What a read keeps about an export's quirks is bounded, whatever the export: a hostile one can
@@ -38,7 +39,7 @@ import HealthTestSupport
         // libxml2 alone counts the same.
         let reader = try ExportReader(.path(path))
         reader.parser = .libxml2
-        let reference = try reader.read(into: ObjectCollector())
+        let reference = try reader.read(.everything, into: ObjectCollector())
         #expect(reference.warnings.map(\.count) == summary.warnings.map(\.count))
         #expect(reference.passedThrough == summary.passedThrough)
     }

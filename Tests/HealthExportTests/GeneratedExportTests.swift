@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import HealthExport
 import HealthModel
+import HealthQuery
 import HealthTestSupport
 
 /// Exports the project generates itself, with known answers.
@@ -41,7 +42,7 @@ import HealthTestSupport
         let reader = try ExportReader(.path(zip.path))
         #expect(reader.layout.documentPath == "apple_health_export/导出.xml")
         let sink = CollectingSink()
-        _ = try reader.read(into: sink)
+        _ = try reader.read(.everything, into: sink)
         #expect(sink.countsByType == manifest.objectsByType)
         #expect(reader.layout.sideFiles.contains("export_cda.xml"))
         #expect(reader.layout.sideFiles.filter { $0.hasPrefix("workout-routes/") }.count == manifest.routeFiles.count)
@@ -143,7 +144,7 @@ import HealthTestSupport
         let full = try read(.path(root.path)).sink.objects
         let wanted: Set<String> = ["HKQuantityTypeIdentifierBodyMass", "HKWorkoutTypeIdentifier", "HKCorrelationTypeIdentifierBloodPressure"]
         let sink = CollectingSink()
-        let summary = try ExportReader(.path(root.path)).read(into: sink, types: wanted)
+        let summary = try ExportReader(.path(root.path)).read(.everything, into: sink, types: wanted)
         #expect(summary.objectCount == wanted.map { manifest.objectsByType[$0] ?? 0 }.reduce(0, +))
         #expect(sink.objects == full.filter { wanted.contains($0.objectType.identifier) })
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import HealthModel
+import HealthQuery
 import HealthTestSupport
 
 @testable import HealthExport
@@ -203,7 +204,7 @@ import HealthTestSupport
         var opening = ExportReader.Opening()
         opening.writerWait = 3600
         let sink = CollectingSink()
-        _ = try ExportReader(.path(fifo), opening: opening).read(into: sink)
+        _ = try ExportReader(.path(fifo), opening: opening).read(.everything, into: sink)
         #expect(sink.objects.count == 1)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import HealthExport
 import HealthModel
+import HealthQuery
 import HealthTestSupport
 import Testing
 import ZIPFoundation
@@ -20,7 +21,7 @@ import ZIPFoundation
         let sink = CollectingSink()
         var warnings: [String] = []
         do {
-            let summary = try ExportReader(.path(path)).read(into: sink, warning: { warnings.append($0.description) })
+            let summary = try ExportReader(.path(path)).read(.everything, into: sink, warning: { warnings.append($0.description) })
             return Outcome(objects: sink.objects, header: sink.header, summary: summary, warnings: warnings)
         } catch {
             return Outcome(objects: sink.objects, header: sink.header, warnings: warnings, error: "\(error)")
@@ -32,7 +33,7 @@ import ZIPFoundation
         var warnings: [String] = []
         do {
             let summary = try ExportReader(.path(path)).readInParallel(
-                into: sink, jobs: 2, makeChunkSink: { CollectingSink() }, merge: { sink.objects += $0.objects },
+                .everything, into: sink, jobs: 2, makeChunkSink: { CollectingSink() }, merge: { chunk, _ in sink.objects += chunk.objects },
                 warning: { warnings.append($0.description) }, chunkBytes: chunkBytes)
             return Outcome(objects: sink.objects, header: sink.header, summary: summary, warnings: warnings)
         } catch {

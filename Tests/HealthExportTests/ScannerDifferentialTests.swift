@@ -3,6 +3,7 @@ import Testing
 import ZIPFoundation
 import HealthExport
 import HealthModel
+import HealthQuery
 import HealthTestSupport
 
 /// healthport's scanner against libxml2, the reference: on every real sample, generated export
@@ -47,7 +48,7 @@ import HealthTestSupport
         var exports = 0
         for path in Self.sampleDocuments {
             let bytes = try [UInt8](Data(contentsOf: Fixtures.samples.appendingPathComponent(path)))
-            let summary = try ExportReader(documentBytes: bytes).read(into: ObjectCollector())
+            let summary = try ExportReader(documentBytes: bytes).read(.everything, into: ObjectCollector())
             guard !summary.isFragment else {
                 #expect(summary.parsing.scannedElements == 0)
                 continue
@@ -224,13 +225,13 @@ import HealthTestSupport
         let large = Self.document(Self.record() + Self.workout(points: 15_000) + Self.record())
         #expect(large.count > 1 << 20)
         Self.expectAlike(large, pieces: [65_536, ExportReader.chunkSize], "a 1.7 MB workout")
-        let read = try ExportReader(documentBytes: large).read(into: ObjectCollector())
+        let read = try ExportReader(documentBytes: large).read(.everything, into: ObjectCollector())
         #expect(!read.parsing.fellBack && read.parsing.scannedElements == 4, "\(read.parsing)")
 
         let beyond = Self.document(Self.record() + Self.workout(points: 40_000) + Self.record())
         #expect(beyond.count > 4 << 20)
         Self.expectAlike(beyond, pieces: [ExportReader.chunkSize], "a 4.5 MB workout")
-        let fallback = try ExportReader(documentBytes: beyond).read(into: ObjectCollector())
+        let fallback = try ExportReader(documentBytes: beyond).read(.everything, into: ObjectCollector())
         #expect(fallback.parsing.handover?.reason == "limit" && fallback.parsing.scannedElements == 2, "\(fallback.parsing)")
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import HealthExport
 import HealthModel
+import HealthQuery
 import HealthTestSupport
 
 /// Keeps every object read (tests only: real sinks keep nothing).
@@ -25,7 +26,7 @@ struct ReadResult {
 
 func read(_ input: ExportInput) throws -> ReadResult {
     let sink = CollectingSink()
-    let summary = try ExportReader(input).read(into: sink)
+    let summary = try ExportReader(input).read(.everything, into: sink)
     return ReadResult(sink: sink, summary: summary)
 }
 

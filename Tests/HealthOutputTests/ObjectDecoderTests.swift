@@ -1,6 +1,7 @@
 import Foundation
 import HealthExport
 import HealthModel
+import HealthQuery
 import HealthOutput
 import HealthTestSupport
 import Testing
@@ -27,7 +28,7 @@ import Testing
         var checked = 0
         for path in Self.inputs {
             let sink = ObjectCollector()
-            guard (try? ExportReader(.path(path)).read(into: sink)) != nil else { continue }
+            guard (try? ExportReader(.path(path)).read(.everything, into: sink)) != nil else { continue }
             for object in sink.objects {
                 let bytes = try writer.encode(object)
                 let decoded = try ObjectDecoder.decode(Array(bytes.dropLast()))
@@ -45,7 +46,7 @@ import Testing
         let root = try Fixtures.temporaryDirectory()
         _ = try ExportGenerator(options: options).writeFolder(at: root, documentName: "export.xml")
         let sink = ObjectCollector()
-        _ = try ExportReader(.path(root.path)).read(into: sink)
+        _ = try ExportReader(.path(root.path)).read(.everything, into: sink)
         let writer = NDJSONWriter(buffer: OutputBuffer(descriptor: -1))
         var kinds = Set<String>()
         for object in sink.objects {

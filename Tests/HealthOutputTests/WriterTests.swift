@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import HealthModel
+import HealthQuery
 import HealthExport
 import HealthTestSupport
 @testable import HealthOutput
@@ -117,7 +118,7 @@ func quantitySample(source: String, value: String, metadata: [MetadataEntry] = [
             func exportDidBegin(_ header: ExportHeader) throws { try writer.begin(header) }
             func consume(_ object: HealthObject) throws { try writer.write(object) }
         }
-        _ = try ExportReader(.path(Fixtures.sampleData.appendingPathComponent("export.zip").path)).read(into: Feed(writer))
+        _ = try ExportReader(.path(Fixtures.sampleData.appendingPathComponent("export.zip").path)).read(.everything, into: Feed(writer))
         try writer.finish()
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
         #expect(files.contains("workout-statistics.csv") && files.contains("export.csv") && files.count > 10)

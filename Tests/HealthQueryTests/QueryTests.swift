@@ -1,6 +1,6 @@
 import Testing
 import HealthModel
-import HealthQuery
+@testable import HealthQuery
 
 @Suite struct TypeNameResolverTests {
     @Test(arguments: [

@@ -13,7 +13,7 @@ import Testing
         let path = try Fixtures.temporaryDirectory().appendingPathComponent("health.sqlite").path
         let store = try HealthStore.openForWriting(at: path)
         let reader = try ExportReader(.path(Fixtures.sampleData.appendingPathComponent("export.zip").path))
-        let summary = try store.importObjects(from: ExportObjectSource(reader), inputName: "export.zip")
+        let summary = try store.importObjects(from: ExportObjectSource(reader, query: .everything), inputName: "export.zip")
         return (path, store, summary.objects)
     }
 
@@ -59,7 +59,7 @@ import Testing
     @Test func theWorkoutsViewFillsTotalsFromStatisticsAndAV1StoreStaysReadable() throws {
         let path = try Fixtures.temporaryDirectory().appendingPathComponent("health.sqlite").path
         let export = Fixtures.samples.appendingPathComponent("nicolasreyrolle-apple-health-analyzer/exports/workout_running.xml").path
-        _ = try HealthStore.openForWriting(at: path).importObjects(from: ExportObjectSource(try ExportReader(.path(export))), inputName: "run.xml")
+        _ = try HealthStore.openForWriting(at: path).importObjects(from: ExportObjectSource(try ExportReader(.path(export)), query: .everything), inputName: "run.xml")
         func totals() throws -> [String?] {
             let queue = try DatabaseQueue(path: path)
             defer { try? queue.close() }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import HealthExport
 import HealthModel
+import HealthQuery
 import HealthTestSupport
 
 /// Generated pairs of exports with known changes.
@@ -26,7 +27,7 @@ import HealthTestSupport
 
     static func objects(_ path: String) throws -> [HealthObject] {
         let sink = Collect()
-        _ = try ExportReader(.path(path)).read(into: sink)
+        _ = try ExportReader(.path(path)).read(.everything, into: sink)
         return sink.objects
     }
 

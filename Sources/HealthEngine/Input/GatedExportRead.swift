@@ -3,31 +3,31 @@ import HealthModel
 import HealthQuery
 
 /// Reads an export through a query's gate, reporting warnings and progress: the read every
-/// export run makes, so that none can hand the reader's objects to a sink directly.
+/// export run makes. The gate is the reader's own (`ExportReader.read(_:into:…)`): a run hands
+/// it the query, never a sink of its own that objects could reach ungated.
 struct GatedExportRead {
     let reader: ExportReader
     let executor: QueryExecutor
-    /// Already restricted by the policy (no reader warnings under one).
+    /// Already restricted by the query's disclosure (no reader warnings under a policy).
     let reporter: RunReporter
     let cancellation: RunCancellation?
 
-    /// Streams the export into `sink` through a new gate.
+    /// Streams the export into `sink` through the query's gate.
     ///
     /// - Parameters:
-    ///   - types: the types to build, when not the query's own.
-    ///   - objects: the object count progress shows, when not the gate's.
+    ///   - types: the types to build, when narrower than the query's.
+    ///   - objects: the object count progress shows, when not the objects admitted.
+    /// - Returns: the read's summary (`admitted`: the objects let through).
     func run(
         into sink: any ObjectSink, types: Set<String>? = nil, salvage: Bool = false, objects: (() -> Int)? = nil
-    ) throws -> (summary: ExportReader.Summary, gate: QueryGate) {
-        let gate = QueryGate(executor, into: sink, isCancelled: cancellation?.check)
+    ) throws -> ExportReader.Summary {
         let reporter = self.reporter
-        let summary = try reader.read(
-            into: gate, warning: { reporter.warning($0) },
+        return try reader.read(
+            executor, into: sink, warning: { reporter.warning($0) },
             progress: { value in
-                reporter.progress(RunProgress(bytesRead: value.bytesRead, totalBytes: value.totalBytes, objects: objects?() ?? gate.admitted))
+                reporter.progress(RunProgress(bytesRead: value.bytesRead, totalBytes: value.totalBytes, objects: objects?() ?? value.admitted))
             },
-            types: types ?? executor.typesToRead, salvage: salvage)
-        return (summary, gate)
+            types: types, salvage: salvage, isCancelled: cancellation?.check)
     }
 }
 
@@ -39,8 +39,9 @@ public struct RepeatedWarning: Sendable {
 }
 
 extension ExportReader.Summary {
-    /// The warnings, as a run reports them: none under a policy (they describe the export).
-    func repeatedWarnings(underPolicy: Bool) -> [RepeatedWarning] {
-        underPolicy ? [] : warnings.map { RepeatedWarning(warning: $0.warning, count: $0.count) }
+    /// The warnings, as a run reports them: only when the query discloses facts about the
+    /// export (they describe all of it, what a policy hides included).
+    func repeatedWarnings(_ disclosure: Disclosure) -> [RepeatedWarning] {
+        disclosure.exportFacts ? warnings.map { RepeatedWarning(warning: $0.warning, count: $0.count) } : []
     }
 }

@@ -1,3 +1,4 @@
+import HealthQuery
 import HealthExport
 import HealthModel
 
@@ -25,11 +26,12 @@ public struct RunReporter: Sendable {
     /// Reports nothing.
     public static let silent = RunReporter()
 
-    /// This reporter as a run under `query` may use it: under an authorization policy the
-    /// reader's warnings are dropped, because they describe the export's content (a type, a
-    /// count, a line of a record) and could hint at what the policy hides.
-    func restricted(by policyIsSet: Bool) -> RunReporter {
-        guard policyIsSet else { return self }
+    /// This reporter as a run may use it: the reader's warnings are dropped unless the query
+    /// discloses facts about the export (`Disclosure.exportFacts`: not under a policy), because
+    /// they describe the export's content (a type, a count, a line of a record) and could hint
+    /// at what the policy hides.
+    func restricted(to disclosure: Disclosure) -> RunReporter {
+        guard !disclosure.exportFacts else { return self }
         var copy = self
         copy.warning = { _ in }
         return copy

@@ -101,9 +101,10 @@ public struct ExportInfo: Sendable {
     /// - Parameter header: the header as the consumer may see it (through the gate), not the
     ///   reader's own.
     init(
-        reader: ExportReader, summary: ExportReader.Summary, header: ExportHeader, inventory: ExportInventory, underPolicy: Bool,
-        isSelection: Bool, electrocardiograms: Int?
+        reader: ExportReader, summary: ExportReader.Summary, header: ExportHeader, inventory: ExportInventory, disclosure: Disclosure,
+        electrocardiograms: Int?
     ) {
+        let facts = disclosure.exportFacts
         var characteristics: [String: String] = [:]
         if let me = header.characteristics {
             characteristics["dateOfBirth"] = me.dateOfBirth
@@ -121,7 +122,7 @@ public struct ExportInfo: Sendable {
         if layout.container != .xml || !layout.sideFiles.isEmpty {
             var files = SideFiles()
             let present = Set(layout.sideFiles)
-            if underPolicy || isSelection {
+            if !disclosure.wholeExport {
                 // Only the side files of what the consumer may read, or of the types selected.
                 files.workoutRoutes = Set(inventory.routeFileReferences.map(relative)).filter(present.contains).count
                 files.clinicalRecords = Set(inventory.clinicalResourcePaths.map(relative)).filter(present.contains).count
@@ -147,18 +148,17 @@ public struct ExportInfo: Sendable {
         }
         document = Document(
             input: reader.input.displayName, container: layout.container.rawValue, documentPath: layout.documentPath,
-            documentSize: underPolicy ? nil : layout.documentSize, exportDate: header.exportDate?.iso8601,
+            documentSize: facts ? layout.documentSize : nil, exportDate: header.exportDate?.iso8601,
             locale: header.locale, exportVersion: header.exportVersion, isFragment: summary.isFragment,
             characteristics: characteristics, objectCount: inventory.objectCount, types: inventory.types,
             sources: inventory.sources, devices: inventory.devices, sideFiles: sideFiles,
-            passedThrough: underPolicy ? [:] : summary.passedThrough, replacedByteCount: underPolicy ? 0 : summary.replacedByteCount,
-            warnings: underPolicy
-                ? []
-                : summary.warnings.map {
+            passedThrough: facts ? summary.passedThrough : [:], replacedByteCount: facts ? summary.replacedByteCount : 0,
+            warnings: facts
+                ? summary.warnings.map {
                     Warning(message: $0.warning.message, location: $0.warning.location?.description, count: $0.count)
-                })
+                } : [])
         // Where libxml2 took over tells something of the document: left out under a policy.
-        if !underPolicy { document.parser = Parser(reader: reader, summary: summary) }
+        if facts { document.parser = Parser(reader: reader, summary: summary) }
     }
 
     public func json() throws -> String {

@@ -35,7 +35,7 @@ public struct AnchorRun: Sendable {
         let reader = try ExportReader.open(export)
         let sink = IdentityCollector()
         let read = context.read(reader)
-        let (summary, _) = try read.run(into: sink, objects: { sink.set.count })
+        let summary = try read.run(into: sink, objects: { sink.set.count })
         sink.set.finish()
         let anchor = QueryAnchor(
             base: sink.set, baseExportDate: sink.header.exportDate?.secondsSince1970, queryHash: query.identityHash)

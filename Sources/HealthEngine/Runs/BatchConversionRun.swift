@@ -61,7 +61,7 @@ public struct BatchConversionRun: Sendable {
             }
             let executor = QueryExecutor(query)
             try executor.validate()
-            return try execute(executor: executor, reporter: reporter.restricted(by: query.policy != nil), cancellation: cancellation)
+            return try execute(executor: executor, reporter: reporter.restricted(to: executor.disclosure), cancellation: cancellation)
         }
     }
 
@@ -176,9 +176,8 @@ public struct BatchConversionRun: Sendable {
             let summary: ExportReader.Summary
             let written: Int
             do {
-                let (readSummary, gate) = try read.run(into: sink)
-                summary = readSummary
-                written = gate.admitted
+                summary = try read.run(into: sink)
+                written = summary.admitted
                 try writer.finish()
             } catch {
                 writer.abandon()

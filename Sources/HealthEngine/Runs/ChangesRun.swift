@@ -65,7 +65,7 @@ public struct ChangesRun: Sendable {
         let sink = ChangeSink(tracker: tracker, writer: writer, baseExportDate: base.baseExportDate, reporter: reporter)
         do {
             let read = context.read(reader)
-            let (summary, _) = try read.run(into: sink)
+            let summary = try read.run(into: sink)
             try tracker.verify()
             try sink.flush()
             let newAnchor = try tracker.finish(exportDate: sink.header.exportDate?.secondsSince1970) { uuid, type in

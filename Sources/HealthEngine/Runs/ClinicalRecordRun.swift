@@ -40,7 +40,7 @@ public struct ClinicalRecordRun: Sendable {
                 // Patient resources have no HealthKit type (they keep their FHIR name); without a
                 // policy they are the person's own data and are written too.
                 let readable = clinicalTypes.union([ObjectType.clinical(fhirResourceType: "Patient").identifier])
-                let (summary, _) = try read.run(into: sink, types: executor.typesToRead.map { $0.intersection(readable) } ?? readable)
+                let summary = try read.run(into: sink, types: executor.typesToRead.map { $0.intersection(readable) } ?? readable)
                 try writer.finish()
                 return Summary(written: sink.written, warnings: context.warnings(of: summary))
             } catch {
@@ -71,7 +71,7 @@ final class ClinicalRecordSink: ObjectSink {
         var resource: [UInt8]? = nil
         if let path = record.resourceFilePath {
             do {
-                if let data = try reader.attachment(path) {
+                if let data = try reader.sideFile(path) {
                     resource = CompactJSON.bytes(of: data)
                     if resource == nil {
                         reporter.warning(.sideFile("the FHIR resource \(path) is not valid JSON; the record is written without it"))

@@ -70,15 +70,15 @@ public struct ConversionRun: Sendable {
             let summary: ExportReader.Summary
             let written: Int
             if threads > 1, reader.canReadInParallel, !includeRoutes, !salvage, case .mergingChunks(let merging) = made {
-                (summary, written) = try Self.readInParallel(
+                summary = try Self.readInParallel(
                     reader, into: merging, output: output, context: context, jobs: threads,
                     chunkBytes: parallelChunkBytes ?? ExportReader.parallelChunkBytes)
+                written = summary.admitted
             } else {
                 let sink: any ObjectSink =
                     includeRoutes ? RouteAttachingSink(into: output, routes: RouteLoading(reader: reader, reporter: reporter)) : output
-                let (readSummary, gate) = try read.run(into: sink, salvage: salvage)
-                summary = readSummary
-                written = gate.admitted
+                summary = try read.run(into: sink, salvage: salvage)
+                written = summary.admitted
             }
             if summary.salvageStop != nil && !output.hasBegun { try output.exportDidBegin(executor.header(summary.header)) }
             try writer.finish()
@@ -95,14 +95,14 @@ public struct ConversionRun: Sendable {
     /// The parallel read, for the writer's own type (the factory's `mergingChunks` case).
     private static func readInParallel<Writer: ChunkMergingWriter>(
         _ reader: ExportReader, into writer: Writer, output: WriterSink, context: RunContext, jobs: Int, chunkBytes: Int
-    ) throws -> (ExportReader.Summary, Int) {
+    ) throws -> ExportReader.Summary {
         try ParallelConversion(writer: writer).read(reader, into: output, context: context, jobs: jobs, chunkBytes: chunkBytes)
     }
 
     private func makeWriter(reader: ExportReader, executor: QueryExecutor, reporter: RunReporter) throws -> ObjectWriterFactory.Made {
         let archive = ObjectWriterFactory.ArchiveContents(
             sideFile: { path in
-                guard let data = try reader.attachment(path) else {
+                guard let data = try reader.sideFile(path) else {
                     reporter.warning(.sideFile("\(path) is missing from the export; the archive lacks it too"))
                     return nil
                 }
@@ -120,27 +120,17 @@ public struct ConversionRun: Sendable {
         guard path.hasPrefix("electrocardiograms/"), path.lowercased().hasSuffix(".csv") else { return data }
         let dateOfBirth = executor.admitsCharacteristic("HKCharacteristicTypeIdentifierDateOfBirth")
         // The owner reading everything gets the file as Apple wrote it.
-        if dateOfBirth && !executor.isUnderPolicy { return data }
+        if dateOfBirth && executor.disclosure.personalDetails { return data }
         return ElectrocardiogramFileRedaction.redacting(data, keepingDateOfBirth: dateOfBirth)
     }
 
     /// What an export archive carries besides the side files its objects name: the ECG files
-    /// whose recordings pass the gate, and the CDA document when nothing is filtered (it holds
-    /// everything, and cannot be filtered faithfully).
+    /// whose recordings pass the gate, and the CDA document when the query discloses the whole
+    /// export (it holds everything, and cannot be filtered faithfully).
     static func additionalArchiveFiles(reader: ExportReader, executor: QueryExecutor, reporter: RunReporter) throws -> [String] {
         var files: [String] = []
-        let gate = QueryGate(executor, into: DiscardingSink())
-        try ElectrocardiogramFiles.visible(in: reader, through: gate, reporter: reporter) { file, _ in files.append(file) }
-        let query = executor.query
-        let unfiltered = query.types == nil && query.predicate == nil && query.dateWindow == nil && query.sources.isEmpty
-            && query.devices.isEmpty && query.uuids.isEmpty && query.outputUnit == nil && query.policy == nil
-        if unfiltered, reader.layout.sideFiles.contains("export_cda.xml") { files.append("export_cda.xml") }
+        try ElectrocardiogramFiles.visible(in: reader, query: executor, reporter: reporter) { file, _ in files.append(file) }
+        if let cda = reader.cdaDocument(for: executor) { files.append(cda) }
         return files
     }
-}
-
-/// A sink that keeps nothing, for gates used one object at a time.
-final class DiscardingSink: ObjectSink {
-    func exportDidBegin(_ header: ExportHeader) throws {}
-    func consume(_ object: HealthObject) throws {}
 }

@@ -31,10 +31,9 @@ public struct ElectrocardiogramRun: Sendable {
             let (executor, reporter) = (context.executor, context.reporter)
             let reader = try ExportReader.open(export)
             let writer = try AttachmentRecordWriter.make(json: json, to: OutputDestination(output))
-            let gate = QueryGate(executor, into: DiscardingSink())
             var written = 0
             do {
-                try ElectrocardiogramFiles.visible(in: reader, through: gate, reporter: reporter) { _, ecg in
+                try ElectrocardiogramFiles.visible(in: reader, query: executor, reporter: reporter) { _, ecg in
                     if cancellation?.isCancelled == true { throw CancellationError() }
                     try writer.write(ecg)
                     written += 1

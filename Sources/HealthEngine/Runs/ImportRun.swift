@@ -57,8 +57,9 @@ public struct ImportRun: Sendable {
         _ healthStore: HealthStore, from reader: ExportReader, reporter: RunReporter, cancellation: RunCancellation?
     ) throws -> Summary {
         let objects = ObjectCount()
+        // The owner's store holds everything: the owner's query, which admits every object.
         let source = ExportObjectSource(
-            reader, warning: { reporter.warning($0) },
+            reader, query: .everything, warning: { reporter.warning($0) },
             progress: { value in
                 reporter.progress(RunProgress(bytesRead: value.bytesRead, totalBytes: value.totalBytes, objects: objects.value))
             })
@@ -66,7 +67,7 @@ public struct ImportRun: Sendable {
             from: CancellableSource(source, cancellation: cancellation),
             inputName: export == "-" ? "-" : URL(fileURLWithPath: export).lastPathComponent, force: force,
             objectsRead: { objects.value = $0 })
-        return Summary(result: result, warnings: source.summary?.repeatedWarnings(underPolicy: false) ?? [])
+        return Summary(result: result, warnings: source.summary?.repeatedWarnings(.everything) ?? [])
     }
 }
 

@@ -199,7 +199,8 @@ public struct ImportWatchRun: Sendable {
         }
         let sink = HeaderOnly()
         guard let reader = try? ExportReader.open(path, jobs: 1, writerWait: 0) else { return nil }
-        _ = try? reader.read(into: sink)
+        // The owner's watcher: its export date, read as the owner reads.
+        _ = try? reader.read(.everything, into: sink)
         return sink.date
     }
 }

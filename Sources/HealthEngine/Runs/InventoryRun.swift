@@ -25,11 +25,11 @@ public struct InventoryRun: Sendable {
     }
 
     private func execute(reporter: RunReporter, cancellation: RunCancellation?) throws -> ExportInfo {
-        let underPolicy = query.policy != nil
-        if includeCDA && underPolicy {
+        let executor = QueryExecutor(query)
+        let disclosure = executor.disclosure
+        if includeCDA && !disclosure.exportFacts {
             throw QueryError(.errorInvalidArgument, "--cda reads the whole CDA document, which a policy cannot filter")
         }
-        let executor = QueryExecutor(query)
         try executor.validate()
         // The info lists the warnings itself; they are not reported as the read goes.
         var silent = reporter
@@ -37,20 +37,19 @@ public struct InventoryRun: Sendable {
         let reader = try ExportReader.open(export, writerWait: writerWait, cancellation: cancellation)
         let sink = InventorySink()
         let read = GatedExportRead(reader: reader, executor: executor, reporter: silent, cancellation: cancellation)
-        let (summary, gate) = try read.run(into: sink, objects: { sink.inventory.objectCount })
+        let summary = try read.run(into: sink, objects: { sink.inventory.objectCount })
         var inventory = sink.inventory
         inventory.sort()
         var electrocardiograms: Int? = nil
-        let isSelection = query.types != nil
-        if underPolicy || isSelection {
+        if !disclosure.wholeExport {
             var count = 0
-            try ElectrocardiogramFiles.visible(in: reader, through: gate, reporter: silent) { _, _ in count += 1 }
+            try ElectrocardiogramFiles.visible(in: reader, query: executor, reporter: silent) { _, _ in count += 1 }
             electrocardiograms = count
         }
         var info = ExportInfo(
-            reader: reader, summary: summary, header: executor.header(summary.header), inventory: inventory, underPolicy: underPolicy, isSelection: isSelection,
+            reader: reader, summary: summary, header: executor.header(summary.header), inventory: inventory, disclosure: disclosure,
             electrocardiograms: electrocardiograms)
-        if includeCDA { info.document.cda = try CDAReader.summarize(reader) }
+        if includeCDA { info.document.cda = try CDAReader.summarize(reader, query: .everything) }
         return info
     }
 }

@@ -4,29 +4,11 @@ import HealthOutput
 import HealthQuery
 
 /// A conversion read on several threads: the export cut into chunks between top-level
-/// elements, each parsed through a gate of its own into a chunk writer, the chunks' output
-/// appended in document order. Only for writers that merge chunks (`ChunkMergingWriter`); the
-/// others read on one thread.
+/// elements, each parsed into a chunk writer behind a gate of its own (the reader's:
+/// `ExportReader.readInParallel(_:into:…)`), the chunks' output appended in document order.
+/// Only for writers that merge chunks (`ChunkMergingWriter`); the others read on one thread.
 struct ParallelConversion<Writer: ChunkMergingWriter> {
     let writer: Writer
-
-    /// A chunk's sink: its own gate in front of its own writer. The header is the whole
-    /// conversion's to write, not a chunk's.
-    final class Chunk: ObjectSink {
-        let writer: Writer.Chunk
-        private let gate: QueryGate
-        var admitted: Int { gate.admitted }
-
-        init(executor: QueryExecutor, writer: Writer.Chunk, cancellation: RunCancellation?) {
-            self.writer = writer
-            gate = QueryGate(executor, into: ChunkWriterSink(writer), isCancelled: cancellation?.check)
-        }
-
-        func exportDidBegin(_ header: ExportHeader) throws {}
-
-        @inline(__always)
-        func consume(_ object: HealthObject) throws { try gate.consume(object) }
-    }
 
     /// Writes objects to a chunk's writer, without a header.
     final class ChunkWriterSink: ObjectSink {
@@ -37,26 +19,20 @@ struct ParallelConversion<Writer: ChunkMergingWriter> {
         func consume(_ object: HealthObject) throws { try writer.write(object) }
     }
 
-    /// Reads `reader` into `output` (whose writer is `writer`); returns the read's summary and
-    /// the objects written.
+    /// Reads `reader` into `output` (whose writer is `writer`); returns the read's summary, whose
+    /// `admitted` counts the objects written.
     func read(
         _ reader: ExportReader, into output: WriterSink, context: RunContext, jobs: Int, chunkBytes: Int
-    ) throws -> (ExportReader.Summary, Int) {
+    ) throws -> ExportReader.Summary {
         let (executor, reporter, cancellation) = (context.executor, context.reporter, context.cancellation)
-        let gate = QueryGate(executor, into: output, isCancelled: cancellation?.check)
-        var merged = 0
-        let summary = try reader.readInParallel(
-            into: gate, jobs: jobs,
-            makeChunkSink: { Chunk(executor: executor, writer: Writer.makeChunkWriter(), cancellation: cancellation) },
-            merge: { chunk in
-                merged += chunk.admitted
-                try writer.append(chunk.writer)
-            },
+        return try reader.readInParallel(
+            executor, into: output, jobs: jobs,
+            makeChunkSink: { ChunkWriterSink(Writer.makeChunkWriter()) },
+            merge: { chunk, _ in try writer.append(chunk.writer) },
             warning: { reporter.warning($0) },
             progress: { value in
-                reporter.progress(RunProgress(bytesRead: value.bytesRead, totalBytes: value.totalBytes, objects: gate.admitted + merged))
+                reporter.progress(RunProgress(bytesRead: value.bytesRead, totalBytes: value.totalBytes, objects: value.admitted))
             },
-            types: executor.typesToRead, chunkBytes: chunkBytes)
-        return (summary, gate.admitted + merged)
+            chunkBytes: chunkBytes, isCancelled: cancellation?.check)
     }
 }

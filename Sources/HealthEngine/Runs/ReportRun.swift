@@ -67,12 +67,12 @@ public struct ReportRun: Sendable {
         switch try OpenedInput(input) {
         case .export(let opened):
             reader = opened
-            let (summary, usedGate) = try context.read(opened).run(into: sink, objects: { sink.inventory.objectCount })
+            let summary = try context.read(opened).run(into: sink, objects: { sink.inventory.objectCount })
             warnings = context.warnings(of: summary)
             // ECGs are side files the document does not list: read after the pass, through
             // the same gate.
             var electrocardiograms = 0
-            try ElectrocardiogramFiles.visible(in: opened, through: usedGate, reporter: context.reporter) { _, ecg in
+            try ElectrocardiogramFiles.visible(in: opened, query: context.executor, reporter: context.reporter) { _, ecg in
                 if cancellation?.isCancelled == true { throw CancellationError() }
                 electrocardiograms += 1
                 if let trace = ReportSink.trace(of: ecg) { sink.electrocardiograms.append(trace) }
@@ -81,12 +81,12 @@ public struct ReportRun: Sendable {
             inventory.sort()
             let info = ExportInfo(
                 reader: opened, summary: summary, header: context.executor.header(summary.header), inventory: inventory,
-                underPolicy: context.isUnderPolicy, isSelection: query.types != nil, electrocardiograms: electrocardiograms)
+                disclosure: context.disclosure, electrocardiograms: electrocardiograms)
             quality = Self.quality(of: info)
         case .store(let store):
             try store.read(query: context.executor, into: sink, isCancelled: cancellation?.check)
         }
-        var report = HealthReport(timeZone: "", isUnderPolicy: context.isUnderPolicy)
+        var report = HealthReport(timeZone: "", isUnderPolicy: !context.disclosure.exportFacts)
         let zone = decideTimeZone(sink)
         report.timeZone = zone.identifier
         report.quality = quality
@@ -99,7 +99,7 @@ public struct ReportRun: Sendable {
         report.electrocardiograms = Array(
             sink.electrocardiograms.sorted { ($0.recorded?.secondsSince1970 ?? 0) < ($1.recorded?.secondsSince1970 ?? 0) }
                 .suffix(maximumElectrocardiograms))
-        if sink.unconvertible > 0 && !context.isUnderPolicy {
+        if sink.unconvertible > 0 && context.disclosure.exportFacts {
             context.reporter.warning(
                 ExportWarning(
                     key: "report-units", message: "\(sink.unconvertible) samples in a unit that does not convert to their type's were left out of the report",

@@ -42,7 +42,7 @@ public struct RouteRun: Sendable {
         let reader = try ExportReader.open(export)
         let sink = WorkoutsWithRoutes()
         let read = context.read(reader)
-        let (summary, _) = try read.run(into: sink)
+        let summary = try read.run(into: sink)
         let writer = try RouteWriter.make(format, to: OutputDestination(output))
         let loading = RouteLoading(reader: reader, reporter: reporter)
         var routes = 0

@@ -3,8 +3,8 @@ import HealthModel
 import HealthQuery
 
 /// What every run sets up before it reads: the query's executor (validated against the
-/// queried types), the reporter as the policy allows it (no reader warnings under a policy),
-/// and the caller's cancellation.
+/// queried types), what it discloses, the reporter as that allows (no reader warnings under a
+/// policy), and the caller's cancellation.
 struct RunContext {
     let executor: QueryExecutor
     let reporter: RunReporter
@@ -15,11 +15,13 @@ struct RunContext {
     init(query: ObjectQuery, reporter: RunReporter, cancellation: RunCancellation?, validates: Bool = true) throws {
         executor = QueryExecutor(query)
         if validates { try executor.validate() }
-        self.reporter = reporter.restricted(by: query.policy != nil)
+        disclosure = executor.disclosure
+        self.reporter = reporter.restricted(to: disclosure)
         self.cancellation = cancellation
     }
 
-    var isUnderPolicy: Bool { executor.query.policy != nil }
+    /// What the run may tell besides the objects its query admits.
+    let disclosure: Disclosure
 
     /// A read of `reader` through this context's gate.
     func read(_ reader: ExportReader) -> GatedExportRead {
@@ -28,6 +30,6 @@ struct RunContext {
 
     /// A read's warnings as the run's summary reports them.
     func warnings(of summary: ExportReader.Summary) -> [RepeatedWarning] {
-        summary.repeatedWarnings(underPolicy: isUnderPolicy)
+        summary.repeatedWarnings(disclosure)
     }
 }

@@ -86,7 +86,7 @@ public struct SampleQueryRun: Sendable {
                 switch opened {
                 case .export(let reader):
                     let read = context.read(reader)
-                    let (summary, _) = try read.run(into: sink)
+                    let summary = try read.run(into: sink)
                     warnings = context.warnings(of: summary)
                 case .store(let store):
                     try store.read(query: executor, into: sink, isCancelled: cancellation?.check)

@@ -106,7 +106,7 @@ public struct StatisticsRun: Sendable {
         switch try OpenedInput(input) {
         case .export(let reader):
             let read = context.read(reader)
-            warnings = context.warnings(of: try read.run(into: sink).summary)
+            warnings = context.warnings(of: try read.run(into: sink))
         case .store(let store):
             try store.read(query: executor, into: sink, isCancelled: cancellation?.check)
         }

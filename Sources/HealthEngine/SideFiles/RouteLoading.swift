@@ -13,7 +13,7 @@ struct RouteLoading {
     /// - Throws: `ExportError.unsafeMemberPath` for a reference that leaves the export.
     func points(_ reference: String, missing: String? = nil) throws -> (points: [RoutePoint], gpx: Data)? {
         do {
-            guard let data = try reader.attachment(reference) else {
+            guard let data = try reader.sideFile(reference) else {
                 reporter.warning(.sideFile(missing ?? "the route file \(reference) is missing from the export"))
                 return nil
             }

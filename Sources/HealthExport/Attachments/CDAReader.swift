@@ -1,5 +1,6 @@
 import Foundation
 import HealthModel
+import HealthQuery
 
 /// Counts the observations of `export_cda.xml` (an HL7 CDA document repeating part of the export
 /// in a verbose form, up to gigabytes), by the HealthKit type each names, streaming it through
@@ -48,11 +49,12 @@ public enum CDAReader {
 
     struct CDAEnd: Error {}
 
-    /// Streams the CDA document of an export.
+    /// Streams the CDA document of an export, when `query` may have it
+    /// (`ExportReader.cdaDocument(for:)`: the owner, selecting nothing).
     ///
-    /// - Returns: `nil` when the export has none.
-    public static func summarize(_ reader: ExportReader) throws -> Summary? {
-        guard reader.layout.sideFiles.contains("export_cda.xml") else { return nil }
+    /// - Returns: `nil` when the export has none, or the query may not have it.
+    public static func summarize(_ reader: ExportReader, query: QueryExecutor) throws -> Summary? {
+        guard reader.cdaDocument(for: query) == "export_cda.xml" else { return nil }
         let handler = Handler()
         let parser = SAXParser(handler: handler)
         var filter = XMLPreFilter()

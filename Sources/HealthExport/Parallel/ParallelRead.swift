@@ -49,13 +49,13 @@ extension ExportReader {
     ///   - makeChunkSink: makes a sink for one chunk; called on worker threads.
     ///   - merge: takes a chunk's sink, in document order, on the calling thread.
     ///   - chunkBytes: for tests, which need many chunks from small files.
-    public func readInParallel<ChunkSink: ObjectSink>(
+    func readInParallelUngated<ChunkSink: ObjectSink>(
         into sink: any ObjectSink, jobs: Int, makeChunkSink: @escaping @Sendable () -> ChunkSink,
         merge: (ChunkSink) throws -> Void, warning: @escaping (ExportWarning) -> Void = { _ in },
         progress: ((Progress) -> Void)? = nil, types: Set<String>? = nil, chunkBytes: Int = ExportReader.parallelChunkBytes
     ) throws -> Summary {
         guard jobs > 1, !consumed, canReadInParallel else {
-            return try read(into: sink, warning: warning, progress: progress, types: types)
+            return try readUngated(into: sink, warning: warning, progress: progress, types: types)
         }
         let location = documentLocation
         // The document's bytes: read from the file, or inflated on a thread of their own.
@@ -79,7 +79,7 @@ extension ExportReader {
         guard let splitter = (try? ChunkSplitter(source: splitterSource, chunkBytes: chunkBytes)) ?? nil else {
             inflating?.cancel()
             inflating = nil
-            return try read(into: sink, warning: warning, progress: progress, types: types)
+            return try readUngated(into: sink, warning: warning, progress: progress, types: types)
         }
         consumed = true
         let warnings = WarningCollector(handler: warning)

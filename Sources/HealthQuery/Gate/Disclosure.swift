@@ -1,0 +1,48 @@
+/// What a run may tell about an export besides the objects its query admits, decided once from
+/// the query, so no run decides it again with a `policy != nil` of its own.
+///
+/// HealthKit hands an app the samples it may read and nothing about the store around them; a
+/// consumer under a policy learns no more from healthport. The owner, reading without a policy,
+/// is told about the export as a file too. Each field is one thing a run could otherwise let
+/// slip, and says who may have it.
+public struct Disclosure: Sendable, Equatable {
+    /// Facts about the export as a file: its size, the reader's warnings and their counts, the
+    /// bytes repaired, the unknown element names passed through, which parser read the body
+    /// and where libxml2 took over. They describe everything in the export, what a policy
+    /// hides included: the owner's only.
+    public var exportFacts: Bool
+
+    /// The export as a whole: every side file listed by kind whatever the objects, and the CDA
+    /// document (it holds everything and cannot be filtered). Only when nothing is selected:
+    /// no policy, no type, no predicate, no dates, no sources, devices or uuids, no unit.
+    public var wholeExport: Bool
+
+    /// Personal details that are no HealthKit type, so no policy can grant them (the name an
+    /// ECG file's header carries): the owner's only.
+    public var personalDetails: Bool
+
+    /// The owner with nothing selected: everything.
+    public static let everything = Disclosure(exportFacts: true, wholeExport: true, personalDetails: true)
+
+    public init(exportFacts: Bool, wholeExport: Bool, personalDetails: Bool) {
+        self.exportFacts = exportFacts
+        self.wholeExport = wholeExport
+        self.personalDetails = personalDetails
+    }
+
+    /// What `query` discloses.
+    public init(_ query: ObjectQuery) {
+        let owner = query.policy == nil
+        let selectsNothing = query.types == nil && query.predicate == nil && query.dateWindow == nil && query.sources.isEmpty
+            && query.devices.isEmpty && query.uuids.isEmpty && query.outputUnit == nil
+        self.init(exportFacts: owner, wholeExport: owner && selectsNothing, personalDetails: owner)
+    }
+}
+
+extension QueryExecutor {
+    /// What the query's runs may tell besides its objects.
+    public var disclosure: Disclosure { Disclosure(query) }
+
+    /// The owner's query with nothing selected: every object, as it was read.
+    public static let everything = QueryExecutor(ObjectQuery())
+}
