@@ -45,3 +45,46 @@ if grep -q -E 'count/min|HKQuantityTypeIdentifier' "$work/client-stderr" "$work/
     echo "FAILED: health data on standard error" >&2
     exit 1
 fi
+
+# `--parser` reaches the runs the tools make (issue 37: it was a task-local, which the tools'
+# threads never saw, so `mcp --parser libxml2` read with the scanner). Counted as the audit
+# counted it: libxml2's xmlParseChunk calls, through a shim preloaded into the server. libxml2
+# alone parses the whole document in 256 KiB pieces; with the scanner libxml2 sees the prolog.
+cat > "$work/count.c" <<'C'
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+static long calls;
+static void report(void) {
+    const char *path = getenv("HEALTHPORT_CHUNK_COUNT");
+    FILE *file = path ? fopen(path, "w") : NULL;
+    if (file) { fprintf(file, "%ld\n", calls); fclose(file); }
+}
+int xmlParseChunk(void *context, const char *chunk, int size, int terminate) {
+    static int (*real)(void *, const char *, int, int);
+    if (!real) { real = (int (*)(void *, const char *, int, int))dlsym(RTLD_NEXT, "xmlParseChunk"); atexit(report); }
+    calls++;
+    return real(context, chunk, size, terminate);
+}
+C
+cc -shared -fPIC -o "$work/count.so" "$work/count.c" -ldl
+chunks() {
+    { printf '%s\n' \
+        '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"check","version":"1"}}}' \
+        '{"jsonrpc":"2.0","method":"notifications/initialized"}' \
+        '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"describe","arguments":{}}}'; sleep 3; } \
+        | HEALTHPORT_CHUNK_COUNT="$work/chunks" LD_PRELOAD="$work/count.so" "$healthport" mcp "$work/export.zip" --policy "$policy" "$@" \
+        > "$work/parser.out" 2>/dev/null
+    grep -q '"id":2' "$work/parser.out" || { echo "FAILED: describe was not answered: $(cat "$work/parser.out")" >&2; exit 1; }
+    cat "$work/chunks"
+}
+scanner=$(chunks)
+libxml2=$(chunks --parser libxml2)
+echo "mcp --parser: xmlParseChunk called $scanner times with the scanner, $libxml2 with --parser libxml2"
+# libxml2 alone takes at least one call per 256 KiB of the document; the scanner leaves it fewer.
+size=$(unzip -l "$work/export.zip" | awk '/export\.xml$/ { print $1; exit }')
+pieces=$(( size / 262144 ))
+[ "$libxml2" -ge "$pieces" ] && [ "$scanner" -lt "$pieces" ] \
+    || { echo "FAILED: mcp --parser libxml2 did not read with libxml2 (a ${size}-byte document is $pieces pieces)" >&2; exit 1; }
+

@@ -31,6 +31,10 @@ public struct AssistantConfiguration: Sendable {
     public var watchesStore = true
     /// The version the server gives in its `initialize` answer (healthport's).
     public var serverVersion = "0.1.0"
+    /// How an export input is read (`healthport mcp --parser`): handed to every run a tool
+    /// makes, explicitly. (A task-local once carried the parser; the tools run on threads that
+    /// do not see it, and read with the scanner under `--parser libxml2`.)
+    public var reading = ReadOptions()
 
     public init(store: String, policyFile: String, consumer: String? = nil) {
         self.init(input: .store(store), policyFile: policyFile, consumer: consumer)

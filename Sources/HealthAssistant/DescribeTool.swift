@@ -34,7 +34,9 @@ enum DescribeTool: ReadingTool {
         case .export(let export):
             // The export's inventory under the policy (`healthport info --policy`): the same
             // parts, nothing of the document itself.
-            let info = try engine { try InventoryRun(export: export, query: context.gated(query)).run(cancellation: context.cancellation) }
+            var run = InventoryRun(export: export, query: context.gated(query))
+            run.reading = context.configuration.reading
+            let info = try engine { try run.run(cancellation: context.cancellation) }
             return .object([
                 ("objectCount", .int(info.document.objectCount)),
                 ("types", try JSONText.encoded(info.document.types)),

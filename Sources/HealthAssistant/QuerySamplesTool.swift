@@ -33,7 +33,8 @@ enum QuerySamplesTool: ReadingTool {
         let limit = try arguments.int("limit", in: 0...100_000_000)
         let pageSize = try arguments.int("pageSize", in: 1...AssistantConfiguration.maximumPageSize) ?? context.configuration.defaultPageSize
         let cursor = try PageCursor.read(arguments)
-        let run = SampleQueryRun(input: context.configuration.input, query: query, sortDescriptors: sort, limit: limit)
+        var run = SampleQueryRun(input: context.configuration.input, query: query, sortDescriptors: sort, limit: limit)
+        run.reading = context.configuration.reading
         let page = try engine {
             try run.page(
                 skipping: cursor.skip, count: pageSize, byteLimit: context.configuration.pageByteLimit, cancellation: context.cancellation)

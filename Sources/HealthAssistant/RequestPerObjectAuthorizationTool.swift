@@ -47,9 +47,11 @@ enum RequestPerObjectAuthorizationTool {
         // Checked before the store is read: whether there is anything to offer is the person's
         // to tell, not the client's capabilities'.
         guard person.canAsk else { throw PersonAsking.cannotAsk(terminal) }
-        let request = PerObjectAuthorizationRequest(
+        var request = PerObjectAuthorizationRequest(
             policyFile: configuration.policyFile, input: configuration.input, type: type, predicate: predicate, consumer: consumer)
-        let pending = try await offThread { try engine { try request.prepare(cancellation: cancellation) } }
+        request.reading = configuration.reading
+        let prepared = request
+        let pending = try await offThread { try engine { try prepared.prepare(cancellation: cancellation) } }
         var taken = Set<String>()
         var properties: [String: Value] = [:]
         var keys: [(String, HealthObject)] = []

@@ -42,6 +42,7 @@ enum StatisticsTool: ReadingTool {
         var query = try arguments.objectQuery(typesRequired: false)
         query.types = types
         var run = StatisticsRun(input: context.configuration.input, query: context.gated(query))
+        run.reading = context.configuration.reading
         if let text = try arguments.string("interval") {
             guard let unit = CalendarIntervals.Unit(rawValue: text) else {
                 throw ToolFailure.argument("interval", "must be one of " + CalendarIntervals.Unit.allCases.map(\.rawValue).joined(separator: ", "))

@@ -5,7 +5,7 @@ import ZIPFoundation
 /// Finding the export: a zip (its document found by content, hostile archives refused), an
 /// unzipped folder, a bare document, or standard input (spooled when it is a zip).
 extension ExportReader {
-    static func openZip(url: URL, displayName: String) throws -> (Source, ExportLayout) {
+    static func openZip(url: URL, displayName: String, maximumExpansion: UInt64) throws -> (Source, ExportLayout) {
         let directory = ZipDirectory(path: url.path)
         if let directory, let refusal = directory.refusal() {
             throw ExportError(refusal.code, refusal.message, at: SourceLocation(file: displayName, member: refusal.member))
@@ -42,7 +42,7 @@ extension ExportReader {
             documents.map(\.path), in: "zip archive", hint: "extract the one to read (unzip -p) and give it as the input",
             at: SourceLocation(file: displayName))
         let candidate = documents.first { $0.path == chosen }!
-        try checkExpansion(candidate, displayName: displayName)
+        try checkExpansion(candidate, displayName: displayName, ratio: maximumExpansion)
         let root = candidate.path.split(separator: "/").dropLast().joined(separator: "/")
         let rootPrefix = root.isEmpty ? "" : root + "/"
         let sideFiles = entries.filter { $0.type == .file && $0.path != candidate.path && $0.path.hasPrefix(rootPrefix) }
@@ -55,13 +55,14 @@ extension ExportReader {
         return (.zip(archive, candidate, document), layout)
     }
 
-    /// Refuses an entry that would expand beyond `ZipLimits` (a zip bomb).
-    static func checkExpansion(_ entry: Entry, displayName: String) throws {
+    /// Refuses an entry that would expand more than `limit` times, or beyond `ZipLimits.maximumSize`
+    /// (a zip bomb).
+    static func checkExpansion(_ entry: Entry, displayName: String, ratio limit: UInt64) throws {
         let ratio = entry.compressedSize > 0 ? entry.uncompressedSize / entry.compressedSize : 0
-        guard ratio <= ZipLimits.ratio, entry.uncompressedSize <= ZipLimits.maximumSize else {
+        guard ratio <= limit, entry.uncompressedSize <= ZipLimits.maximumSize else {
             throw ExportError(
                 .limitExceeded,
-                "refused: \(entry.path.prefix(80)) would expand \(ratio) times to \(entry.uncompressedSize >> 20) MiB (limits: \(ZipLimits.ratio) times, \(ZipLimits.maximumSize >> 30) GiB; \(ZipLimits.environmentVariable) raises the first)",
+                "refused: \(entry.path.prefix(80)) would expand \(ratio) times to \(entry.uncompressedSize >> 20) MiB (limits: \(limit) times, \(ZipLimits.maximumSize >> 30) GiB; HEALTHPORT_MAX_EXPANSION raises the first)",
                 at: SourceLocation(file: displayName, member: entry.path))
         }
     }
@@ -170,7 +171,8 @@ extension ExportReader {
 
     /// Copies a zip arriving on standard input to a private temporary file.
     static func spool(prefix: [UInt8], rest: FileByteSource) throws -> URL {
-        let directory = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
+        // The system's temporary folder (`TMPDIR` on Unix), as every program's temporary files.
+        let directory = FileManager.default.temporaryDirectory.path
         var template = Array((directory + "/healthport-stdin-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {

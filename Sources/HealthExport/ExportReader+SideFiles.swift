@@ -32,7 +32,7 @@ extension ExportReader {
         switch source {
         case .zip:
             guard let archive = attachmentArchive, let entry = archive[fullPath], entry.type == .file else { return nil }
-            try Self.checkExpansion(entry, displayName: input.displayName)
+            try Self.checkExpansion(entry, displayName: input.displayName, ratio: maximumExpansion)
             guard entry.uncompressedSize <= UInt64(Self.maximumAttachmentSize) else {
                 throw ExportError(.limitExceeded, "\(relative) is larger than \(Self.maximumAttachmentSize >> 20) MiB", at: documentLocation)
             }

@@ -46,12 +46,14 @@ public final class ExportReader {
     public var jobs = 1
 
     /// The parser of the document's body: healthport's scanner, or libxml2 alone (the
-    /// reference). Both read the same objects, uuids, warnings and errors.
-    public var parser: ExportXMLParser = ExportReader.defaultParser
+    /// reference). Both read the same objects, uuids, warnings and errors. Set by whoever
+    /// opens the reader, from the face's options (never from ambient state: a task-local once
+    /// held it, and the assistant's tool calls, on threads that do not see task-locals, read
+    /// with the scanner under `--parser libxml2`).
+    public var parser: ExportXMLParser = .scanner
 
-    /// The parser a reader opened in this task uses unless told otherwise: how a face chooses it
-    /// for every run it starts (the CLI's `--parser`) without passing it through each.
-    @TaskLocal public static var defaultParser: ExportXMLParser = .scanner
+    /// The most a zip entry may expand (`Opening.maximumExpansion`).
+    let maximumExpansion: UInt64
 
     var source: Source
     var consumed = false
@@ -85,6 +87,7 @@ public final class ExportReader {
     /// cancels the wait) and finds the export document.
     public init(_ input: ExportInput, opening: Opening) throws {
         self.input = input
+        maximumExpansion = opening.maximumExpansion
         // A path that cannot seek (a FIFO, `<(unzip -p …)`, `/dev/stdin`, a character device) is
         // read as a stream, like standard input: sniffing its format consumes its first bytes,
         // which are then replayed, where reopening the path would have lost them.
@@ -109,7 +112,7 @@ public final class ExportReader {
             if ContentSniffer.isZip(prefix) {
                 let url = try Self.spool(prefix: prefix, rest: stdin)
                 defer { unlink(url.path) }
-                (source, layout) = try Self.openZip(url: url, displayName: input.displayName)
+                (source, layout) = try Self.openZip(url: url, displayName: input.displayName, maximumExpansion: opening.maximumExpansion)
                 attachmentArchive = try? Archive(url: url, accessMode: .read, pathEncoding: nil)
             } else if NDJSONObjectReader.recognizes(prefix) {
                 source = .standardInputNDJSON(prefix: prefix)
@@ -130,7 +133,7 @@ public final class ExportReader {
                 let prefix = try file.readPrefix(4096)
                 if ContentSniffer.isZip(prefix) {
                     do {
-                        (source, layout) = try Self.openZip(url: URL(fileURLWithPath: path), displayName: path)
+                        (source, layout) = try Self.openZip(url: URL(fileURLWithPath: path), displayName: path, maximumExpansion: opening.maximumExpansion)
                         attachmentArchive = try? Archive(url: URL(fileURLWithPath: path), accessMode: .read, pathEncoding: nil)
                     } catch let error as ExportError where error.code == .malformedArchive {
                         // Only a zip without a readable central directory is cut off; any other
@@ -167,6 +170,7 @@ public final class ExportReader {
     /// the document `displayName`.
     package init(documentBytes: [UInt8], chunkSize: Int = ExportReader.chunkSize, displayName: String = "export.xml") {
         input = .path(displayName)
+        maximumExpansion = ZipLimits.defaultRatio
         source = .documentBytes(documentBytes, chunkSize: max(1, chunkSize))
         layout = ExportLayout(
             container: .xml, documentPath: nil, exportRoot: "", sideFiles: [], documentSize: Int64(documentBytes.count))

@@ -5,7 +5,7 @@ import Foundation
 public enum StoreLocation {
     public static let environmentVariable = "HEALTHPORT_STORE"
 
-    public static func resolve(_ option: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    public static func resolve(_ option: String?, environment: [String: String]) -> String {
         if let option, !option.isEmpty { return option }
         if let path = environment[environmentVariable], !path.isEmpty { return path }
         let dataHome: String

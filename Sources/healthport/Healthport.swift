@@ -42,9 +42,7 @@ struct Healthport: ParsableCommand {
         }
         do {
             var command = try parseAsRoot(arguments)
-            // Every export the command reads is read with the parser it names (`--parser`).
-            let parser = (command as? ReadsExports)?.parsing.parser ?? .scanner
-            try ExportReader.$defaultParser.withValue(parser) { try command.run() }
+            try command.run()
         } catch {
             exit(withError: error)
         }

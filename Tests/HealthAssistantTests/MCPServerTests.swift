@@ -63,12 +63,15 @@ enum MCPHarness {
     }
 
     /// A server and a connected client; `elicit` makes the client declare elicitation.
-    static func start(policy: AuthorizationPolicy? = runClubPolicy(), input: ObjectInput? = nil, elicit: Elicit? = nil) async throws -> Session {
+    static func start(
+        policy: AuthorizationPolicy? = runClubPolicy(), input: ObjectInput? = nil, reading: ReadOptions = ReadOptions(), elicit: Elicit? = nil
+    ) async throws -> Session {
         let folder = try Fixtures.temporaryDirectory()
         let policyFile = folder.appendingPathComponent("assistant.json").path
         if let policy { try policy.save(to: policyFile) }
         var configuration = AssistantConfiguration(input: input ?? .store(store), policyFile: policyFile)
         configuration.watchesStore = false
+        configuration.reading = reading
         let server = AssistantServer(configuration: configuration)
         let client = Client(name: "Test Assistant", version: "1.0", capabilities: elicit == nil ? .init() : .init(elicitation: .init()))
         if let elicit { await client.withElicitationHandler(elicit) }
@@ -418,5 +421,34 @@ final class Flag: @unchecked Sendable {
     var value: Bool {
         get { lock.withLock { stored } }
         set { lock.withLock { stored = newValue } }
+    }
+}
+
+/// The read options a face gives the server reach the engine's runs (issue 37: the parser was a
+/// task-local the tools' threads did not see, so `healthport mcp --parser libxml2` read with the
+/// scanner; `Scripts/check-mcp.sh` counts libxml2's calls under `mcp --parser libxml2` through
+/// the binary). Seen here through an option with a visible effect: a zip expansion limit of 2
+/// refuses the sample's export, which deflates 16 times.
+@Suite struct MCPReadOptionsTests {
+    @Test func theServerReadsTheExportAsItWasTold() async throws {
+        let export = ObjectInput.export(Fixtures.sampleData.appendingPathComponent("export.zip").path)
+        var strict = ReadOptions(parser: .libxml2)
+        strict.maximumExpansion = 2
+        do {
+            let session = try await MCPHarness.start(input: export, reading: strict)
+            await session.stop()
+            Issue.record("a server told to refuse the export served it")
+        } catch let error as RunError {
+            #expect(error.message.contains("would expand"), "\(error.message)")
+        }
+        let usual = try await MCPHarness.start(input: export, reading: ReadOptions(parser: .libxml2))
+        for (name, arguments) in [
+            ("describe", [:]), ("query_samples", ["types": ["StepCount"], "limit": 3]),
+            ("statistics", ["type": "StepCount", "interval": "day", "timeZone": "UTC"]),
+        ] as [(String, [String: Value])] {
+            let answer = try await usual.call(name, arguments)
+            #expect(!answer.isError, "\(name): \(answer.text.prefix(200))")
+        }
+        await usual.stop()
     }
 }

@@ -19,7 +19,7 @@ import Testing
         let cancellation = RunCancellation()
         cancellation.cancel()
         var run = ConversionRun(export: Self.export, format: format, output: format == .csv ? folder.appendingPathComponent("tables").path : output.path)
-        run.jobs = 1
+        run.reading.jobs = 1
         #expect(throws: RunError.self) { try run.run(cancellation: cancellation) }
         do {
             _ = try run.run(cancellation: cancellation)

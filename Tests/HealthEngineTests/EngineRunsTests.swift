@@ -29,8 +29,8 @@ import Testing
         for jobs in [1, 2] {
             let out = folder.appendingPathComponent("out-\(jobs).ndjson").path
             var run = ConversionRun(export: Self.export, output: out)
-            run.jobs = jobs
-            run.parallelChunkBytes = 4096
+            run.reading.jobs = jobs
+            run.reading.parallelChunkBytes = 4096
             let summary = try run.run()
             #expect(summary.written == manifest.objectCount)
             #expect(try Self.lines(out).count == manifest.objectCount + 1)

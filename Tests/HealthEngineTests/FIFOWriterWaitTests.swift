@@ -17,9 +17,9 @@ import Testing
         let fifo = try Self.fifo()
         let output = URL(fileURLWithPath: fifo).deletingLastPathComponent().appendingPathComponent("out.ndjson").path
         var conversion = ConversionRun(export: fifo, output: output)
-        conversion.writerWait = 0.2
+        conversion.reading.writerWait = 0.2
         var inventory = InventoryRun(export: fifo)
-        inventory.writerWait = 0.2
+        inventory.reading.writerWait = 0.2
         func expectGivenUp(_ error: RunError) {
             #expect(error.category == .inputNotFound)
             #expect(error.location == fifo)
@@ -45,7 +45,7 @@ import Testing
         let cancellation = RunCancellation()
         cancellation.cancel()
         var run = InventoryRun(export: fifo)
-        run.writerWait = 3600
+        run.reading.writerWait = 3600
         do {
             _ = try run.run(cancellation: cancellation)
             Issue.record("read a FIFO nobody writes to")

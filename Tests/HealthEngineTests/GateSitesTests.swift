@@ -53,3 +53,29 @@ import Testing
         #expect(branches.isEmpty, "\(branches)")
     }
 }
+
+/// Configuration is passed down, never ambient (issue 37): only the faces read arguments and
+/// the environment, and no module below them keeps a task-local. The parser was a `@TaskLocal`
+/// the assistant's threads did not see; Parquet options, the zip expansion limit and the
+/// store's location were read from the environment inside the library.
+@Suite struct AmbientConfigurationTests {
+    @Test func nothingBelowTheFacesReadsTheEnvironmentOrATaskLocal() throws {
+        let sources = Fixtures.packageRoot.appendingPathComponent("Sources")
+        // The faces, and the test support (which finds fixtures and runs binaries).
+        let faces = ["healthport/", "HealthTestSupport/", "generate-export/"]
+        let files = try #require(FileManager.default.enumerator(atPath: sources.path)).compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") && !faces.contains(where: $0.hasPrefix) }
+        #expect(files.count > 100)
+        var reads: [String] = []
+        for file in files {
+            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let code = line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+                for pattern in ["processInfo.environment", "@TaskLocal", "getenv("] where code.contains(pattern) {
+                    reads.append("\(file):\(number + 1): \(pattern)")
+                }
+            }
+        }
+        #expect(reads.isEmpty, "\(reads)")
+    }
+}

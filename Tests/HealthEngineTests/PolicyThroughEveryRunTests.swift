@@ -66,8 +66,8 @@ import Testing
         let out = folder.appendingPathComponent(format == .csv ? "tables" : "out.\(format.rawValue)").path
         for jobs in [1, 2] {
             var run = ConversionRun(export: Self.export, query: Self.policyQuery(), format: format, output: out)
-            run.jobs = jobs
-            run.parallelChunkBytes = 4096
+            run.reading.jobs = jobs
+            run.reading.parallelChunkBytes = 4096
             let summary = try run.run()
             #expect(summary.written > 0)
             var text = try Self.written(out)

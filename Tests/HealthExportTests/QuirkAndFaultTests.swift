@@ -353,7 +353,7 @@ import HealthTestSupport
     }
 
     static func read(_ body: String, parser: ExportXMLParser) throws -> ReadResult {
-        try ExportReader.$defaultParser.withValue(parser) { try HealthExportTests.read(xml: QuirkAndFaultTests.head + body + "</HealthData>\n") }
+        try HealthExportTests.read(xml: QuirkAndFaultTests.head + body + "</HealthData>\n", parser: parser)
     }
 
     static func metadata(_ object: HealthObject?) -> [String] {

@@ -24,16 +24,18 @@ struct ReadResult {
     var summary: ExportReader.Summary
 }
 
-func read(_ input: ExportInput) throws -> ReadResult {
+func read(_ input: ExportInput, parser: ExportXMLParser = .scanner) throws -> ReadResult {
     let sink = CollectingSink()
-    let summary = try ExportReader(input).read(.everything, into: sink)
+    let reader = try ExportReader(input)
+    reader.parser = parser
+    let summary = try reader.read(.everything, into: sink)
     return ReadResult(sink: sink, summary: summary)
 }
 
-func read(xml: String) throws -> ReadResult {
+func read(xml: String, parser: ExportXMLParser = .scanner) throws -> ReadResult {
     let url = try Fixtures.temporaryDirectory().appendingPathComponent("export.xml")
     try Data(xml.utf8).write(to: url)
-    return try read(.path(url.path))
+    return try read(.path(url.path), parser: parser)
 }
 
 func sample(_ path: String) -> String { Fixtures.samples.appendingPathComponent(path).path }

@@ -19,6 +19,8 @@ public struct PerObjectAuthorizationRequest: Sendable {
     public var query: ObjectQuery
     /// The consumer's name, needed when the policy file does not exist yet.
     public var consumer: String?
+    /// How an export input is read (the parser): the face's options.
+    public var reading = ReadOptions()
 
     public init(policyFile: String, input: ObjectInput, type: String, predicate: QueryPredicate? = nil, consumer: String? = nil) {
         var query = ObjectQuery(types: [type])
@@ -100,7 +102,9 @@ public struct PerObjectAuthorizationRequest: Sendable {
             } else {
                 policy = try AuthorizationPolicy.load(from: policyFile)
             }
-            let offered = try PerObjectOfferRun(input: input, query: query).run(cancellation: cancellation)
+            var offer = PerObjectOfferRun(input: input, query: query)
+            offer.reading = reading
+            let offered = try offer.run(cancellation: cancellation)
             return Pending(policyFile: policyFile, policy: policy, type: type, offered: offered)
         }
     }

@@ -14,9 +14,10 @@ enum OpenedInput {
     case export(ExportReader)
     case store(HealthStore)
 
-    init(_ input: ObjectInput, jobs: Int? = nil) throws {
+    /// - Parameter reading: how an export is read (the face's options).
+    init(_ input: ObjectInput, reading: ReadOptions, cancellation: RunCancellation? = nil) throws {
         switch input {
-        case .export(let path): self = .export(try ExportReader.open(path, jobs: jobs))
+        case .export(let path): self = .export(try ExportReader.open(path, reading: reading, cancellation: cancellation))
         case .store(let path): self = .store(try HealthStore.openForReading(at: path))
         }
     }

@@ -9,6 +9,8 @@ import HealthQuery
 /// makes: `healthport anchor e.zip --output e.zip` once replaced the export with its anchor.
 public struct AnchorRun: Sendable {
     public var export: String
+    /// How the export is read (the parser, threads, a FIFO's wait): the face's options.
+    public var reading = ReadOptions()
     public var query: ObjectQuery
     /// Where the anchor is written (atomically, mode 0600); `nil` only returns it (`diff`
     /// keeps it in memory).
@@ -32,7 +34,7 @@ public struct AnchorRun: Sendable {
     func execute(reporter: RunReporter, cancellation: RunCancellation?) throws -> Summary {
         try OutputInputGuard.check(outputs: [output], inputs: [export])
         let context = try RunContext(query: query, reporter: reporter, cancellation: cancellation)
-        let reader = try ExportReader.open(export)
+        let reader = try ExportReader.open(export, reading: reading, cancellation: cancellation)
         let sink = IdentityCollector()
         let read = context.read(reader)
         let summary = try read.run(into: sink, objects: { sink.set.count })

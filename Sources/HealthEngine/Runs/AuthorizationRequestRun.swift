@@ -103,6 +103,8 @@ public struct PerObjectRequestRun: Sendable {
     public var query: ObjectQuery
     /// The policy when the file does not exist yet; `nil` requires the file.
     public var newPolicy: AuthorizationPolicy?
+    /// How an export input is read (the parser): the face's options.
+    public var reading = ReadOptions()
 
     public init(policyFile: String, input: ObjectInput, type: String, query: ObjectQuery? = nil, newPolicy: AuthorizationPolicy? = nil) {
         self.policyFile = policyFile
@@ -138,9 +140,10 @@ public struct PerObjectRequestRun: Sendable {
     public func run(cancellation: RunCancellation? = nil, present: (Sheet) throws -> [ObjectUUID: Bool]?) throws(RunError) -> AuthorizationPolicy {
         // One implementation (`PerObjectAuthorizationRequest`, as `auth request-per-object` and
         // `healthport mcp`); an object without an answer keeps the state its switch showed.
-        let request = PerObjectAuthorizationRequest(
+        var request = PerObjectAuthorizationRequest(
             policyFile: policyFile, input: input, type: type, query: query,
             consumer: FileManager.default.fileExists(atPath: policyFile) ? nil : newPolicy?.consumer.name)
+        request.reading = reading
         let pending = try request.prepare(cancellation: cancellation)
         let answers = try RunError.wrapping { try present(Sheet(consumer: pending.policy.consumer, objects: pending.offered)) }
         guard let answers else { throw AuthorizationRequest.Pending.cancelled }

@@ -19,7 +19,7 @@ public struct BatchConversionRun: Sendable {
     /// CSV, Parquet or NDJSON.
     public var format: ObjectFormat
     /// How Parquet files are written.
-    public var parquet = ParquetOptions.fromEnvironment()
+    public var parquet = ParquetOptions()
     /// The folder the partitions and the manifest go into.
     public var root: String
     public var jobs: Int
@@ -27,6 +27,9 @@ public struct BatchConversionRun: Sendable {
     public var resume = false
     public var query: ObjectQuery
     public var includeRoutes = false
+    /// How each export is read (the parser, a FIFO's wait, a zip's expansion): the face's
+    /// options. Each export is read on one thread; `jobs` exports at a time.
+    public var reading = ReadOptions()
     /// Recorded in the manifest.
     public var healthportVersion: String
 
@@ -106,12 +109,10 @@ public struct BatchConversionRun: Sendable {
         let next = Counter()
         let work = pending
         let workers = max(1, min(jobs, work.count))
-        // The worker threads do not see this task's values: the parser is handed to them.
-        let parser = ExportReader.defaultParser
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while cancellation?.isCancelled != true, let position = next.take(below: work.count) {
                 let index = work[position]
-                let entry = convert(index, parser: parser, executor: executor, reporter: reporter, cancellation: cancellation)
+                let entry = convert(index, executor: executor, reporter: reporter, cancellation: cancellation)
                 state.record(entry)
                 do {
                     try state.save(folder: root)
@@ -127,7 +128,7 @@ public struct BatchConversionRun: Sendable {
 
     /// Converts one export and publishes its files; never throws: a failure is recorded.
     private func convert(
-        _ index: Int, parser: ExportXMLParser, executor: QueryExecutor, reporter: RunReporter, cancellation: RunCancellation?
+        _ index: Int, executor: QueryExecutor, reporter: RunReporter, cancellation: RunCancellation?
     ) -> BatchManifest.Input {
         let input = inputs[index]
         let person = persons[index]
@@ -147,8 +148,9 @@ public struct BatchConversionRun: Sendable {
         // Whatever was not published is removed with the folder.
         defer { stagingFolder.abandon() }
         do {
-            let reader = try ExportReader(.path(input))
-            reader.parser = parser
+            var oneThread = reading
+            oneThread.jobs = 1
+            let reader = try ExportReader.open(input, reading: oneThread, cancellation: cancellation)
             let writer: any ObjectWriter
             let writtenFiles: () -> [String]
             var knownRows: () -> [String: Int64] = { [:] }

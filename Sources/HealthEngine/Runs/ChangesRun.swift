@@ -17,7 +17,9 @@ public struct ChangesRun: Sendable {
     public var limit: Int?
     public var format: ObjectFormat
     /// How Parquet files are written (`--format parquet`).
-    public var parquet = ParquetOptions.fromEnvironment()
+    public var parquet = ParquetOptions()
+    /// How the export is read (the parser, threads, a FIFO's wait): the face's options.
+    public var reading = ReadOptions()
     public var output: String
     /// Also write the new anchor to this file (atomically, after the changes).
     public var anchorOutput: String?
@@ -55,7 +57,7 @@ public struct ChangesRun: Sendable {
         guard base.queryHash == hash else {
             throw AnchorError("\(anchorName ?? "the anchor"): the anchor was made for another query (types, predicate, dates, sources or policy)")
         }
-        let reader = try ExportReader.open(export)
+        let reader = try ExportReader.open(export, reading: reading, cancellation: cancellation)
         let writer = try ChangeWriter.make(
             format, to: OutputDestination(output), parquet: parquet,
             // An anchor from another export is known only at the end: hold standard output until
@@ -123,7 +125,7 @@ extension ChangesRun {
             }
             let tracker = ChangeTracker(anchor: base, limit: limit)
             let sink = ChangeCollector(tracker: tracker)
-            _ = try context.read(try ExportReader.open(export)).run(into: sink)
+            _ = try context.read(try ExportReader.open(export, reading: reading, cancellation: cancellation)).run(into: sink)
             var deleted: [(uuid: ObjectUUID, type: String)] = []
             let newAnchor = try tracker.finish(exportDate: sink.header.exportDate?.secondsSince1970) { uuid, type in
                 deleted.append((uuid, type))

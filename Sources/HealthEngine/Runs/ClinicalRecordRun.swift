@@ -6,6 +6,8 @@ import HealthQuery
 /// Clinical records with their FHIR resources embedded (`healthport clinical`).
 public struct ClinicalRecordRun: Sendable {
     public var export: String
+    /// How the export is read (the parser, threads, a FIFO's wait): the face's options.
+    public var reading = ReadOptions()
     /// Its types are narrowed to the clinical ones.
     public var query: ObjectQuery
     /// One JSON array instead of NDJSON.
@@ -32,7 +34,7 @@ public struct ClinicalRecordRun: Sendable {
             query.types = query.types.map { $0.intersection(clinicalTypes) } ?? nil
             let context = try RunContext(query: query, reporter: reporter, cancellation: cancellation, validates: false)
             let (executor, reporter) = (context.executor, context.reporter)
-            let reader = try ExportReader.open(export)
+            let reader = try ExportReader.open(export, reading: reading, cancellation: cancellation)
             let writer = try AttachmentRecordWriter.make(json: json, to: OutputDestination(output))
             do {
                 let sink = ClinicalRecordSink(reader: reader, writer: writer, reporter: reporter)

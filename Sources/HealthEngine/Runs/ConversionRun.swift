@@ -24,14 +24,10 @@ public struct ConversionRun: Sendable {
     public var includeRoutes = false
     /// Read a broken export up to the break instead of failing (`Summary.salvageStop`).
     public var salvage = false
-    /// Threads; `nil` is every core.
-    public var jobs: Int?
-    /// The chunk size of parallel reads; `nil` is the reader's default.
-    public var parallelChunkBytes: Int?
+    /// How the export is read (the parser, threads, a FIFO's wait): the face's options.
+    public var reading = ReadOptions()
     /// How Parquet files are written (`--format parquet`).
-    public var parquet = ParquetOptions.fromEnvironment()
-    /// How long an export that is a FIFO may wait for a program to open it for writing.
-    public var writerWait = ExportReader.Opening.defaultWriterWait
+    public var parquet = ParquetOptions()
 
     public init(export: String, query: ObjectQuery = ObjectQuery(), format: ObjectFormat = .ndjson, output: String = "-") {
         self.export = export
@@ -60,19 +56,19 @@ public struct ConversionRun: Sendable {
         let context = try RunContext(query: query, reporter: reporter, cancellation: cancellation)
         let (executor, reporter) = (context.executor, context.reporter)
         try SingleTableOutput.check(query, format: format, output: output)
-        let reader = try ExportReader.open(export, jobs: jobs, writerWait: writerWait, cancellation: cancellation)
+        let reader = try ExportReader.open(export, reading: reading, cancellation: cancellation)
         let made = try makeWriter(reader: reader, executor: executor, reporter: reporter)
         let writer = made.writer
         do {
             let output = WriterSink(writer)
             let read = context.read(reader)
-            let threads = jobs ?? ProcessInfo.processInfo.activeProcessorCount
+            let threads = reading.jobs ?? ProcessInfo.processInfo.activeProcessorCount
             let summary: ExportReader.Summary
             let written: Int
             if threads > 1, reader.canReadInParallel, !includeRoutes, !salvage, case .mergingChunks(let merging) = made {
                 summary = try Self.readInParallel(
                     reader, into: merging, output: output, context: context, jobs: threads,
-                    chunkBytes: parallelChunkBytes ?? ExportReader.parallelChunkBytes)
+                    chunkBytes: reading.parallelChunkBytes ?? ExportReader.parallelChunkBytes)
                 written = summary.admitted
             } else {
                 let sink: any ObjectSink =

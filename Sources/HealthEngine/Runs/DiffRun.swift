@@ -10,7 +10,9 @@ public struct DiffRun: Sendable {
     public var query: ObjectQuery
     public var format: ObjectFormat
     /// How Parquet files are written (`--format parquet`).
-    public var parquet = ParquetOptions.fromEnvironment()
+    public var parquet = ParquetOptions()
+    /// How the export is read (the parser, threads, a FIFO's wait): the face's options.
+    public var reading = ReadOptions()
     public var output: String
     /// Also write the anchor of the new export to this file.
     public var anchorOutput: String?
@@ -30,10 +32,13 @@ public struct DiffRun: Sendable {
     public func run(reporter: RunReporter = .silent, cancellation: RunCancellation? = nil) throws(RunError) -> ChangesRun.Summary {
         try RunError.wrapping {
             try OutputInputGuard.check(outputs: [output, anchorOutput], inputs: [oldExport, newExport])
-            let old = try AnchorRun(export: oldExport, query: query).execute(reporter: reporter, cancellation: cancellation)
+            var anchorRun = AnchorRun(export: oldExport, query: query)
+            anchorRun.reading = reading
+            let old = try anchorRun.execute(reporter: reporter, cancellation: cancellation)
             var changes = ChangesRun(
                 export: newExport, query: query, anchor: old.anchor, limit: nil, format: format, output: output, anchorOutput: anchorOutput)
             changes.parquet = parquet
+            changes.reading = reading
             var summary = try changes.execute(reporter: reporter, cancellation: cancellation)
             summary.warnings = old.warnings + summary.warnings
             return summary

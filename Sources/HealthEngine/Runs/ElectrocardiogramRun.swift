@@ -10,6 +10,8 @@ import HealthQuery
 /// over those match nothing.
 public struct ElectrocardiogramRun: Sendable {
     public var export: String
+    /// How the export is read (the parser, threads, a FIFO's wait): the face's options.
+    public var reading = ReadOptions()
     public var query: ObjectQuery
     /// One JSON array instead of NDJSON.
     public var json: Bool
@@ -29,7 +31,7 @@ public struct ElectrocardiogramRun: Sendable {
             try OutputInputGuard.check(outputs: [output], inputs: [export])
             let context = try RunContext(query: query, reporter: reporter, cancellation: cancellation)
             let (executor, reporter) = (context.executor, context.reporter)
-            let reader = try ExportReader.open(export)
+            let reader = try ExportReader.open(export, reading: reading, cancellation: cancellation)
             let writer = try AttachmentRecordWriter.make(json: json, to: OutputDestination(output))
             var written = 0
             do {

@@ -9,6 +9,8 @@ import HealthStore
 /// when it is read.
 public struct ImportRun: Sendable {
     public var export: String
+    /// How the export is read (the parser, threads, a FIFO's wait): the face's options.
+    public var reading = ReadOptions()
     public var store: String
     /// Import even an export older than the last import, or one that shares little with the
     /// store.
@@ -32,7 +34,7 @@ public struct ImportRun: Sendable {
         try RunError.wrapping {
             try OutputInputGuard.check(outputs: [store], inputs: [export])
             try OutputInputGuard.check(outputs: [anchorOutput], inputs: [export, store])
-            let reader = try ExportReader.open(export)
+            let reader = try ExportReader.open(export, reading: reading, cancellation: cancellation)
             // A store this import creates and cannot fill (a refused export, a full disk) is
             // removed again: a failed first import leaves nothing, as every output.
             let storeExisted = FileManager.default.fileExists(atPath: store)

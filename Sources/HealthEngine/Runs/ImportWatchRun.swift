@@ -1,6 +1,7 @@
 import Foundation
 import HealthExport
 import HealthModel
+import HealthQuery
 import HealthStore
 
 /// Imports every export that arrives in a folder, once (`healthport import --watch`): first
@@ -26,6 +27,8 @@ public struct ImportWatchRun: Sendable {
     public var settle: TimeInterval = 5
     /// Try again exports the store refused, and import older ones (as `import --force`).
     public var force = false
+    /// How each export is read (the parser, a zip's expansion): the face's options.
+    public var reading = ReadOptions()
 
     public init(folder: String, store: String) {
         self.folder = folder
@@ -117,7 +120,7 @@ public struct ImportWatchRun: Sendable {
                 do {
                     let document = try arrival.document()
                     let isComplete = arrival.isComplete(document: document)
-                    let date = isComplete ? Self.exportDate(of: arrival.path) : nil
+                    let date = isComplete ? Self.exportDate(of: arrival.path, reading: reading) : nil
                     ready.append(Settled(arrival: arrival, document: document, isComplete: isComplete, date: date))
                 } catch let unusable as ExportArrival.Unusable {
                     skip(arrival.name, unusable.reason)
@@ -146,6 +149,7 @@ public struct ImportWatchRun: Sendable {
                 }
                 var run = ImportRun(export: arrival.path, store: store)
                 run.force = force
+                run.reading = reading
                 let result: Result<ImportRun.Summary, RunError>
                 do {
                     result = .success(try run.run(reporter: reporter, cancellation: cancellation))
@@ -187,7 +191,7 @@ public struct ImportWatchRun: Sendable {
 
     /// The export's date from its header (`nil` when it cannot be read): the order in which
     /// exports already waiting are imported.
-    static func exportDate(of path: String) -> Int64? {
+    static func exportDate(of path: String, reading: ReadOptions) -> Int64? {
         final class HeaderOnly: ObjectSink {
             struct Enough: Error {}
             var date: Int64?
@@ -198,7 +202,10 @@ public struct ImportWatchRun: Sendable {
             func consume(_ object: HealthObject) throws { throw Enough() }
         }
         let sink = HeaderOnly()
-        guard let reader = try? ExportReader.open(path, jobs: 1, writerWait: 0) else { return nil }
+        var options = reading
+        options.jobs = 1
+        options.writerWait = 0
+        guard let reader = try? ExportReader.open(path, reading: options) else { return nil }
         // The owner's watcher: its export date, read as the owner reads.
         _ = try? reader.read(.everything, into: sink)
         return sink.date

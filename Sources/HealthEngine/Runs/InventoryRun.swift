@@ -12,8 +12,8 @@ public struct InventoryRun: Sendable {
     /// Also read export_cda.xml and count its observations by type (it can be gigabytes).
     /// Refused under a policy: the CDA document holds everything and cannot be filtered.
     public var includeCDA = false
-    /// How long an export that is a FIFO may wait for a program to open it for writing.
-    public var writerWait: Double = ExportReader.Opening.defaultWriterWait
+    /// How the export is read (the parser, threads, a FIFO's wait): the face's options.
+    public var reading = ReadOptions()
 
     public init(export: String, query: ObjectQuery = ObjectQuery()) {
         self.export = export
@@ -34,7 +34,7 @@ public struct InventoryRun: Sendable {
         // The info lists the warnings itself; they are not reported as the read goes.
         var silent = reporter
         silent.warning = { _ in }
-        let reader = try ExportReader.open(export, writerWait: writerWait, cancellation: cancellation)
+        let reader = try ExportReader.open(export, reading: reading, cancellation: cancellation)
         let sink = InventorySink()
         let read = GatedExportRead(reader: reader, executor: executor, reporter: silent, cancellation: cancellation)
         let summary = try read.run(into: sink, objects: { sink.inventory.objectCount })

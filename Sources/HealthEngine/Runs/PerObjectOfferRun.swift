@@ -8,6 +8,8 @@ import HealthQuery
 public struct PerObjectOfferRun: Sendable {
     /// An export, or the store.
     public var input: ObjectInput
+    /// How an export is read (the parser, threads, a FIFO's wait): the face's options.
+    public var reading = ReadOptions()
     /// One type, and optionally a predicate over it.
     public var query: ObjectQuery
     /// At most this many are offered.
@@ -27,7 +29,7 @@ public struct PerObjectOfferRun: Sendable {
             let executor = QueryExecutor(query)
             try executor.validate()
             let sink = OfferedObjects()
-            switch try OpenedInput(input) {
+            switch try OpenedInput(input, reading: reading, cancellation: cancellation) {
             case .export(let reader):
                 let read = GatedExportRead(reader: reader, executor: executor, reporter: .silent, cancellation: cancellation)
                 _ = try read.run(into: sink)

@@ -19,6 +19,8 @@ import HealthStore
 /// The file is written atomically, mode 0600, after the whole input was read.
 public struct ReportRun: Sendable {
     public var input: ObjectInput
+    /// How an export is read (the parser, threads, a FIFO's wait): the face's options.
+    public var reading = ReadOptions()
     public var query: ObjectQuery
     /// The zone days and nights are cut in; `nil`: the samples' most frequent `HKTimeZone`,
     /// else the export's own UTC offset (as `StatisticsRun` decides).
@@ -64,7 +66,7 @@ public struct ReportRun: Sendable {
         var warnings: [RepeatedWarning] = []
         var quality: DataQuality? = nil
         var reader: ExportReader? = nil
-        switch try OpenedInput(input) {
+        switch try OpenedInput(input, reading: reading, cancellation: cancellation) {
         case .export(let opened):
             reader = opened
             let summary = try context.read(opened).run(into: sink, objects: { sink.inventory.objectCount })

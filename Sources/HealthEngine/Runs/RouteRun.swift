@@ -8,6 +8,8 @@ import HealthQuery
 /// (`healthport routes`). Only routes the policy lets through are read.
 public struct RouteRun: Sendable {
     public var export: String
+    /// How the export is read (the parser, threads, a FIFO's wait): the face's options.
+    public var reading = ReadOptions()
     /// Its types, when given, may only be workouts.
     public var query: ObjectQuery
     public var format: RouteWriter.Format
@@ -39,7 +41,7 @@ public struct RouteRun: Sendable {
         query.types = [ObjectType.workout.identifier]
         let context = try RunContext(query: query, reporter: reporter, cancellation: cancellation)
         let reporter = context.reporter
-        let reader = try ExportReader.open(export)
+        let reader = try ExportReader.open(export, reading: reading, cancellation: cancellation)
         let sink = WorkoutsWithRoutes()
         let read = context.read(reader)
         let summary = try read.run(into: sink)

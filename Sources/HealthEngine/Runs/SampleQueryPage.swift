@@ -32,7 +32,7 @@ extension SampleQueryRun {
                 sorter: sortDescriptors.isEmpty ? nil : ExternalSorter(sortDescriptors: sortDescriptors, limit: wanted),
                 skip: skip, count: count, byteLimit: byteLimit, limit: limit)
             do {
-                switch try OpenedInput(input) {
+                switch try OpenedInput(input, reading: reading, cancellation: cancellation) {
                 case .export(let reader): _ = try context.read(reader).run(into: sink)
                 case .store(let store): try store.read(query: context.executor, into: sink, isCancelled: cancellation?.check)
                 }

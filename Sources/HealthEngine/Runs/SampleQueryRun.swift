@@ -11,12 +11,14 @@ import HealthStore
 /// to private temporary files. Without a sort, a limit stops the read early.
 public struct SampleQueryRun: Sendable {
     public var input: ObjectInput
+    /// How an export is read (the parser, threads, a FIFO's wait): the face's options.
+    public var reading = ReadOptions()
     public var query: ObjectQuery
     public var sortDescriptors: [ObjectSortDescriptor]
     public var limit: Int?
     public var format: ObjectFormat
     /// How Parquet files are written (`--format parquet`).
-    public var parquet = ParquetOptions.fromEnvironment()
+    public var parquet = ParquetOptions()
     /// A file (CSV: one table), or `-`.
     public var output: String
 
@@ -47,7 +49,7 @@ public struct SampleQueryRun: Sendable {
         switch input {
         case .export(let path), .store(let path): try OutputInputGuard.check(outputs: [output], inputs: [path])
         }
-        let opened = try OpenedInput(input)
+        let opened = try OpenedInput(input, reading: reading, cancellation: cancellation)
         if format == .export, output.lowercased().hasSuffix(".zip") {
             throw QueryError(
                 .errorInvalidArgument, "query writes export.xml; make an export archive with healthport convert --format export --output X.zip")
@@ -70,7 +72,7 @@ public struct SampleQueryRun: Sendable {
         try RunError.wrapping {
             let context = try RunContext(query: query, reporter: reporter, cancellation: cancellation)
             let writer = CollectingObjectWriter()
-            _ = try read(try OpenedInput(input), context: context, into: writer, cancellation: cancellation)
+            _ = try read(try OpenedInput(input, reading: reading, cancellation: cancellation), context: context, into: writer, cancellation: cancellation)
             return writer.objects
         }
     }

@@ -8,6 +8,8 @@ import HealthStore
 /// merges them (HealthKit: `HKStatisticsCollectionQuery`; `healthport stats`).
 public struct StatisticsRun: Sendable {
     public var input: ObjectInput
+    /// How an export is read (the parser, threads, a FIFO's wait): the face's options.
+    public var reading = ReadOptions()
     /// Must select exactly one quantity type; its other parts filter the samples.
     public var query: ObjectQuery
     public var interval: CalendarIntervals.Unit = .day
@@ -103,7 +105,7 @@ public struct StatisticsRun: Sendable {
             style: style, options: statisticsOptions, intervals: try intervals(in: zone), priority: SourcePriority(explicit: sourcePriority))
         let sink = StatisticsSink(collector: collector, unit: unit)
         var warnings: [RepeatedWarning] = []
-        switch try OpenedInput(input) {
+        switch try OpenedInput(input, reading: reading, cancellation: cancellation) {
         case .export(let reader):
             let read = context.read(reader)
             warnings = context.warnings(of: try read.run(into: sink))

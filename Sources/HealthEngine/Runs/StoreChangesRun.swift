@@ -17,7 +17,7 @@ public struct StoreChangesRun: Sendable {
     public var limit: Int?
     public var format: ObjectFormat
     /// How Parquet files are written (`--format parquet`).
-    public var parquet = ParquetOptions.fromEnvironment()
+    public var parquet = ParquetOptions()
     public var output: String
     /// Also write the new anchor (a number) to this file, atomically, after the changes.
     public var anchorOutput: String?

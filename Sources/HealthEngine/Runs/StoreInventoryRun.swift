@@ -45,7 +45,7 @@ final class StoreInventorySink: ObjectSink {
 extension StoreInventoryRun {
     /// Checks that a store or an export exists and can be opened, before a long-running face
     /// (a server) starts serving it.
-    public static func checkInput(_ input: ObjectInput) throws(RunError) {
-        try RunError.wrapping { _ = try OpenedInput(input) }
+    public static func checkInput(_ input: ObjectInput, reading: ReadOptions = ReadOptions()) throws(RunError) {
+        try RunError.wrapping { _ = try OpenedInput(input, reading: reading) }
     }
 }

@@ -22,6 +22,10 @@ extension ExportReader {
         public var writerWait: TimeInterval = Opening.defaultWriterWait
         /// Polled while waiting for a writer: `true` ends the wait with `CancellationError`.
         public var isCancelled: @Sendable () -> Bool = { false }
+        /// How many times a zip entry may expand (`ZipLimits.defaultRatio`): the limit a zip
+        /// bomb meets. The CLI raises it from `HEALTHPORT_MAX_EXPANSION`; nothing below the
+        /// faces reads the environment.
+        public var maximumExpansion: UInt64 = ZipLimits.defaultRatio
 
         /// One minute: long enough to start the writer by hand in another terminal.
         public static let defaultWriterWait: TimeInterval = 60

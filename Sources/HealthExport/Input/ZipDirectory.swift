@@ -122,15 +122,9 @@ struct ZipDirectory {
 }
 
 /// How far a zip entry may expand: the limit a zip bomb meets. Health exports deflate 10–30
-/// times; the default allows 1000 times, and any size up to 256 GiB. `HEALTHPORT_MAX_EXPANSION`
-/// raises (or lowers) the ratio.
+/// times; the default allows 1000 times (`ExportReader.Opening.maximumExpansion` changes it),
+/// and any size up to 256 GiB.
 public enum ZipLimits {
-    public static let environmentVariable = "HEALTHPORT_MAX_EXPANSION"
     public static let defaultRatio: UInt64 = 1000
     public static let maximumSize: UInt64 = 256 << 30
-
-    public static var ratio: UInt64 {
-        if let text = ProcessInfo.processInfo.environment[environmentVariable], let value = UInt64(text), value > 0 { return value }
-        return defaultRatio
-    }
 }

@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -269,9 +270,10 @@ final class FingerprintSlots {
         _ = madvise(UnsafeMutableRawPointer(pointer), count * MemoryLayout<UInt64>.stride, MADV_DONTNEED)
     }
 
-    /// A zero-filled shared mapping of a temporary file without a name, in `TMPDIR` or `/tmp`.
+    /// A zero-filled shared mapping of a temporary file without a name, in the system's
+    /// temporary folder (`TMPDIR` on Unix), as every program's temporary files.
     private static func mapTemporaryFile(bytes: Int) -> UnsafeMutableRawPointer? {
-        let directory = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        let directory = FileManager.default.temporaryDirectory.path
         var descriptor: Int32 = -1
         #if os(Linux)
         // O_TMPFILE (Linux ≥ 3.11): __O_TMPFILE | O_DIRECTORY, the same value on every

@@ -7,7 +7,7 @@ extension ChangeWriter {
     /// - Throws: `OutputError.invalidRequest` for tables to standard output or `.export`;
     ///   `OutputError.cannotCreate`.
     public static func make(
-        _ format: ObjectFormat, to destination: OutputDestination, parquet: ParquetOptions = .fromEnvironment(),
+        _ format: ObjectFormat, to destination: OutputDestination, parquet: ParquetOptions = ParquetOptions(),
         holdingStandardOutput: Bool = false
     ) throws -> ChangeWriter {
         switch format {

@@ -53,7 +53,7 @@ public enum ObjectWriterFactory {
     ///   `OutputError.invalidRequest` for Parquet to standard output.
     public static func make(
         _ format: ObjectFormat, to destination: OutputDestination, csvLayout: CSVLayout, archive: ArchiveContents? = nil,
-        parquet: ParquetOptions = .fromEnvironment(), selectedType: String? = nil
+        parquet: ParquetOptions = ParquetOptions(), selectedType: String? = nil
     ) throws -> Made {
         switch (format, destination) {
         case (.ndjson, .standardOutput):

@@ -217,13 +217,4 @@ public struct ParquetOptions: Sendable, Equatable {
         self.memoryBudget = memoryBudget
     }
 
-    /// The defaults, with the row group size from `HEALTHPORT_PARQUET_ROW_GROUP_ROWS` when set
-    /// (small row groups let a test see readers skip them).
-    public static func fromEnvironment(compression: ParquetCompression = .zstd) -> ParquetOptions {
-        var options = ParquetOptions(compression: compression)
-        if let text = ProcessInfo.processInfo.environment["HEALTHPORT_PARQUET_ROW_GROUP_ROWS"], let rows = Int(text), rows > 0 {
-            options.rowGroupRows = rows
-        }
-        return options
-    }
 }

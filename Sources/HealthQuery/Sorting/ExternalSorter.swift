@@ -89,7 +89,8 @@ public final class ExternalSorter {
 
     /// Creates a private temporary file and unlinks it at once: it disappears with the process.
     static func temporaryFile() throws -> FileHandle {
-        let directory = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
+        // The system's temporary folder (`TMPDIR` on Unix), as every program's temporary files.
+        let directory = FileManager.default.temporaryDirectory.path
         var template = Array("\(directory)/healthport-sort-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {

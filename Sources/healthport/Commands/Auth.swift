@@ -167,7 +167,8 @@ extension Healthport.Auth {
                 }
                 var query = ObjectQuery(types: [identifier])
                 query.predicate = try self.where.map { try PredicateParser.parse($0) }
-                let request = PerObjectRequestRun(policyFile: policyFile.policy, input: .export(input.export), type: identifier, query: query)
+                var request = PerObjectRequestRun(policyFile: policyFile.policy, input: .export(input.export), type: identifier, query: query)
+                request.reading = input.parsing.reading
                 // The sheet is shown every time, even when answered before (HealthKit always asks).
                 try request.run(cancellation: Signals.cancellation) { offer in
                     if offer.objects.isEmpty {

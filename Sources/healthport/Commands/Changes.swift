@@ -60,6 +60,7 @@ extension Healthport {
                     format: output.format, output: output.output, anchorOutput: anchorOutput)
                 run.anchorName = anchor
                 run.parquet = output.parquet
+                run.reading = input.parsing.reading
                 let summary = try log.perform(showing: diagnostics) { try run.run(reporter: $0, cancellation: $1) }
                 log.repeats(summary.warnings)
             }
@@ -83,7 +84,8 @@ extension Healthport {
         func run() throws {
             let log = Diagnostics(quiet: diagnostics.quiet)
             try log.run {
-                let run = AnchorRun(export: input.export, query: try filter.makeQuery(), output: output)
+                var run = AnchorRun(export: input.export, query: try filter.makeQuery(), output: output)
+                run.reading = input.parsing.reading
                 let summary = try log.perform(showing: diagnostics) { try run.run(reporter: $0, cancellation: $1) }
                 log.repeats(summary.warnings)
             }
@@ -118,6 +120,7 @@ extension Healthport {
                     oldExport: oldExport, newExport: newExport, query: try filter.makeQuery(), format: output.format, output: output.output,
                     anchorOutput: anchorOutput)
                 run.parquet = output.parquet
+                run.reading = parsing.reading
                 let summary = try log.perform(showing: diagnostics) { try run.run(reporter: $0, cancellation: $1) }
                 log.repeats(summary.warnings)
             }

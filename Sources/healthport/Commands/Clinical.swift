@@ -24,8 +24,9 @@ extension Healthport {
             let log = Diagnostics(quiet: diagnostics.quiet)
             try log.run {
                 guard format == .ndjson || format == .json else { throw QueryError(.errorInvalidArgument, "clinical writes ndjson or json") }
-                let summary = try ClinicalRecordRun(export: input.export, query: try filter.makeQuery(), json: format == .json, output: output)
-                    .run(reporter: log.reporter(), cancellation: Signals.cancellation)
+                var run = ClinicalRecordRun(export: input.export, query: try filter.makeQuery(), json: format == .json, output: output)
+                run.reading = input.parsing.reading
+                let summary = try run.run(reporter: log.reporter(), cancellation: Signals.cancellation)
                 log.repeats(summary.warnings)
             }
         }

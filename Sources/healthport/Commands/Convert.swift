@@ -80,6 +80,7 @@ extension Healthport {
                         layout: try PartitionLayout(parsing: partition), format: output.format, root: output.output,
                         jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, query: query, healthportVersion: Healthport.version)
                     batch.resume = resume
+                    batch.reading = parsing.reading
                     batch.parquet = output.parquet
                     batch.includeRoutes = includeRoutes
                     let failed = try batch.run(reporter: log.reporter(), cancellation: Signals.cancellation)
@@ -93,8 +94,9 @@ extension Healthport {
                 run.includeRoutes = includeRoutes
                 run.salvage = salvage
                 run.parquet = output.parquet
-                run.jobs = jobs
-                run.parallelChunkBytes = ProcessInfo.processInfo.environment["HEALTHPORT_PARALLEL_CHUNK_BYTES"].flatMap { Int($0) }
+                run.reading = parsing.reading
+                run.reading.jobs = jobs
+                run.reading.parallelChunkBytes = ProcessInfo.processInfo.environment["HEALTHPORT_PARALLEL_CHUNK_BYTES"].flatMap { Int($0) }
                     .map { max($0, 4096) }
                 let summary = try log.perform(showing: diagnostics) { try run.run(reporter: $0, cancellation: $1) }
                 log.repeats(summary.warnings)

@@ -26,8 +26,9 @@ extension Healthport {
             let log = Diagnostics(quiet: diagnostics.quiet)
             try log.run {
                 guard format == .ndjson || format == .json else { throw QueryError(.errorInvalidArgument, "ecg writes ndjson or json") }
-                try ElectrocardiogramRun(export: input.export, query: try filter.makeQuery(), json: format == .json, output: output)
-                    .run(reporter: log.reporter(), cancellation: Signals.cancellation)
+                var run = ElectrocardiogramRun(export: input.export, query: try filter.makeQuery(), json: format == .json, output: output)
+                run.reading = input.parsing.reading
+                try run.run(reporter: log.reporter(), cancellation: Signals.cancellation)
             }
         }
     }

@@ -65,9 +65,10 @@ extension Healthport {
             let log = Diagnostics(quiet: diagnostics.quiet)
             if let watch {
                 try log.run {
-                    var run = ImportWatchRun(folder: watch, store: StoreLocation.resolve(store))
+                    var run = ImportWatchRun(folder: watch, store: StoreLocation.resolve(store, environment: ProcessInfo.processInfo.environment))
                     run.settle = settle
                     run.force = force
+                    run.reading = parsing.reading
                     try run.run(reporter: log.reporter(), cancellation: Signals.cancellation) { name, outcome in
                         switch outcome {
                         case .imported(let result):
@@ -80,9 +81,10 @@ extension Healthport {
                 return
             }
             try log.run {
-                var run = ImportRun(export: export ?? "-", store: StoreLocation.resolve(store))
+                var run = ImportRun(export: export ?? "-", store: StoreLocation.resolve(store, environment: ProcessInfo.processInfo.environment))
                 run.force = force
                 run.anchorOutput = anchorOutput
+                run.reading = parsing.reading
                 let summary = try log.perform(showing: diagnostics) { try run.run(reporter: $0, cancellation: $1) }
                 log.repeats(summary.warnings)
                 print(Self.describe(summary.result))

@@ -42,6 +42,7 @@ extension Healthport {
                 if let policy { query.policy = try AuthorizationPolicy.load(from: policy) }
                 var run = InventoryRun(export: input.export, query: query)
                 run.includeCDA = cda
+                run.reading = input.parsing.reading
                 let info = try log.perform(showing: diagnostics) { try run.run(reporter: $0, cancellation: $1) }
                 let text = format == .json ? try info.json() : info.text()
                 FileHandle.standardOutput.write(Data(text.utf8))

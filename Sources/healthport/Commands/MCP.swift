@@ -48,25 +48,22 @@ extension Healthport {
 
         func run() throws {
             try Diagnostics().run {
-                let input: ObjectInput = export.map { .export($0) } ?? .store(StoreLocation.resolve(store))
+                let input: ObjectInput = export.map { .export($0) } ?? .store(StoreLocation.resolve(store, environment: ProcessInfo.processInfo.environment))
                 var configuration = AssistantConfiguration(input: input, policyFile: policy, consumer: consumer)
                 configuration.serverVersion = Healthport.version
+                // Every run a tool makes reads an export as asked (`--parser`), explicitly.
+                configuration.reading = parsing.reading
                 let server = AssistantServer(configuration: configuration)
                 let outcome = Outcome()
                 let done = DispatchSemaphore(value: 0)
-                let parser = parsing.parser
                 Task {
-                    // The server's tasks read exports with the parser asked for (a task-local
-                    // value, bound here again since this task starts outside the command's).
-                    await ExportReader.$defaultParser.withValue(parser) {
-                        do {
-                            try await server.start(transport: LineTransport())
-                            await server.waitUntilCompleted()
-                            await server.finishCallsInFlight()
-                            await server.stop()
-                        } catch {
-                            outcome.set(error)
-                        }
+                    do {
+                        try await server.start(transport: LineTransport())
+                        await server.waitUntilCompleted()
+                        await server.finishCallsInFlight()
+                        await server.stop()
+                    } catch {
+                        outcome.set(error)
                     }
                     done.signal()
                 }

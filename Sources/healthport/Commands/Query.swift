@@ -37,6 +37,7 @@ extension Healthport {
                     input: input.objectInput, query: try filter.makeQuery(), sortDescriptors: try sort.map(ObjectSortDescriptor.init(parsing:)),
                     limit: limit, format: output.format, output: output.output)
                 run.parquet = output.parquet
+                run.reading = input.parsing.reading
                 let summary = try log.perform(showing: diagnostics) { try run.run(reporter: $0, cancellation: $1) }
                 log.repeats(summary.warnings)
             }

@@ -33,6 +33,7 @@ extension Healthport {
             let log = Diagnostics(quiet: diagnostics.quiet)
             try log.run {
                 var run = ReportRun(input: input.objectInput, query: try filter.makeQuery(), output: output)
+                run.reading = input.parsing.reading
                 run.timeZone = try filter.tz.map { name -> TimeZone in
                     guard let zone = TimeZone(identifier: name) else { throw QueryError(.errorInvalidArgument, "unknown time zone '\(name)'") }
                     return zone

@@ -23,8 +23,9 @@ extension Healthport {
         func run() throws {
             let log = Diagnostics(quiet: diagnostics.quiet)
             try log.run {
-                let summary = try RouteRun(export: input.export, query: try filter.makeQuery(), format: format, output: output)
-                    .run(reporter: log.reporter(), cancellation: Signals.cancellation)
+                var run = RouteRun(export: input.export, query: try filter.makeQuery(), format: format, output: output)
+                run.reading = input.parsing.reading
+                let summary = try run.run(reporter: log.reporter(), cancellation: Signals.cancellation)
                 log.repeats(summary.warnings)
             }
         }

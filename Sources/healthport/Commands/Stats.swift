@@ -50,6 +50,7 @@ extension Healthport {
             let log = Diagnostics(quiet: diagnostics.quiet)
             try log.run {
                 var run = StatisticsRun(input: .export(input.export), query: try filter.makeQuery())
+                run.reading = input.parsing.reading
                 run.interval = interval
                 run.intervalCount = intervalCount
                 run.anchorDate = anchorDate

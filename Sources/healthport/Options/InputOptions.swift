@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import HealthEngine
 import HealthStore
@@ -44,7 +45,7 @@ struct ExportOrStoreOptions: ParsableArguments {
 
     /// The store's path when the command reads the store, `nil` when it reads an export.
     var storePath: String? {
-        export == nil ? StoreLocation.resolve(store) : nil
+        export == nil ? StoreLocation.resolve(store, environment: ProcessInfo.processInfo.environment) : nil
     }
 
     /// What the run reads.

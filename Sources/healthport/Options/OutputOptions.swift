@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import HealthEngine
 import HealthOutput
@@ -24,5 +25,14 @@ struct OutputOptions: ParsableArguments {
 
     /// How Parquet files are written: `--compression`, and the row group size from the
     /// environment (`HEALTHPORT_PARQUET_ROW_GROUP_ROWS`).
-    var parquet: ParquetOptions { ParquetOptions.fromEnvironment(compression: compression) }
+    /// How Parquet files are written: `--compression`, and the row group size from
+    /// `HEALTHPORT_PARQUET_ROW_GROUP_ROWS` when set (small row groups let a test see readers skip
+    /// them). Read here, by the face, and handed to the run.
+    var parquet: ParquetOptions {
+        var options = ParquetOptions(compression: compression)
+        if let text = ProcessInfo.processInfo.environment["HEALTHPORT_PARQUET_ROW_GROUP_ROWS"], let rows = Int(text), rows > 0 {
+            options.rowGroupRows = rows
+        }
+        return options
+    }
 }

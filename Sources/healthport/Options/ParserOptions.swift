@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import HealthEngine
 import HealthExport
 
 extension ExportXMLParser: ExpressibleByArgument {}
@@ -13,24 +15,15 @@ struct ParserOptions: ParsableArguments {
     var parser: ExportXMLParser = .scanner
 }
 
-/// A command that reads exports: `Healthport.main` reads every export of its run with the
-/// parser it names (`ExportReader.defaultParser`), so no run needs to pass it along.
-protocol ReadsExports {
-    var parsing: ParserOptions { get }
+extension ParserOptions {
+    /// How the command's runs read exports: the parser asked for, and the zip expansion limit
+    /// from `HEALTHPORT_MAX_EXPANSION`. Read here, by the face, and handed to each run
+    /// (`ReadOptions`): nothing below the faces reads arguments or the environment.
+    var reading: ReadOptions {
+        var options = ReadOptions(parser: parser)
+        if let text = ProcessInfo.processInfo.environment["HEALTHPORT_MAX_EXPANSION"], let ratio = UInt64(text), ratio > 0 {
+            options.maximumExpansion = ratio
+        }
+        return options
+    }
 }
-
-// The commands that read exports.
-extension Healthport.Convert: ReadsExports {}
-extension Healthport.Import: ReadsExports {}
-extension Healthport.Diff: ReadsExports {}
-extension Healthport.MCPServer: ReadsExports {}
-extension Healthport.Query: ReadsExports { var parsing: ParserOptions { input.parsing } }
-extension Healthport.Changes: ReadsExports { var parsing: ParserOptions { input.parsing } }
-extension Healthport.Report: ReadsExports { var parsing: ParserOptions { input.parsing } }
-extension Healthport.Info: ReadsExports { var parsing: ParserOptions { input.parsing } }
-extension Healthport.Stats: ReadsExports { var parsing: ParserOptions { input.parsing } }
-extension Healthport.Routes: ReadsExports { var parsing: ParserOptions { input.parsing } }
-extension Healthport.ECG: ReadsExports { var parsing: ParserOptions { input.parsing } }
-extension Healthport.Clinical: ReadsExports { var parsing: ParserOptions { input.parsing } }
-extension Healthport.Anchor: ReadsExports { var parsing: ParserOptions { input.parsing } }
-extension Healthport.Auth.RequestPerObject: ReadsExports { var parsing: ParserOptions { input.parsing } }
