@@ -27,7 +27,7 @@ public struct InventoryRun: Sendable {
     private func execute(reporter: RunReporter, cancellation: RunCancellation?) throws -> ExportInfo {
         let underPolicy = query.policy != nil
         if includeCDA && underPolicy {
-            throw QueryError(.errorInvalidArgument, "--cda reads the whole CDA document, which a policy cannot filter")
+            throw QueryError(.errorInvalidArgument, "\(argument: .cda) reads the whole CDA document, which a policy cannot filter", argument: .cda)
         }
         let executor = QueryExecutor(query)
         try executor.validate()

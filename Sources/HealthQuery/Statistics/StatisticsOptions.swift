@@ -24,7 +24,10 @@ public struct StatisticsOptions: OptionSet, Sendable, Hashable {
         var options: StatisticsOptions = []
         for part in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !part.isEmpty {
             guard let option = Self.names.first(where: { $0.0.lowercased() == part.lowercased() })?.1 else {
-                throw QueryError(.errorInvalidArgument, "unknown statistics option '\(part)' (cumulativeSum, discreteAverage, discreteMin, discreteMax, mostRecent, duration, separateBySource)")
+                throw QueryError(
+                    .errorInvalidArgument,
+                    "unknown statistics option '\(part)' (cumulativeSum, discreteAverage, discreteMin, discreteMax, mostRecent, duration, separateBySource)",
+                    argument: .statisticsOptions)
             }
             options.insert(option)
         }
@@ -41,10 +44,14 @@ public struct StatisticsOptions: OptionSet, Sendable, Hashable {
     public func validate(for style: AggregationStyle, type: String) throws {
         let discrete: StatisticsOptions = [.discreteAverage, .discreteMin, .discreteMax]
         if style == .cumulative && !intersection(discrete).isEmpty {
-            throw QueryError(.errorInvalidArgument, "\(type) is cumulative: discreteAverage, discreteMin and discreteMax do not apply (use cumulativeSum)")
+            throw QueryError(
+                .errorInvalidArgument, "\(type) is cumulative: discreteAverage, discreteMin and discreteMax do not apply (use cumulativeSum)",
+                argument: .statisticsOptions)
         }
         if style != .cumulative && contains(.cumulativeSum) {
-            throw QueryError(.errorInvalidArgument, "\(type) is not cumulative: cumulativeSum does not apply (use discreteAverage, discreteMin or discreteMax)")
+            throw QueryError(
+                .errorInvalidArgument, "\(type) is not cumulative: cumulativeSum does not apply (use discreteAverage, discreteMin or discreteMax)",
+                argument: .statisticsOptions)
         }
     }
 }
