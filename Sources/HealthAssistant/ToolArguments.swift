@@ -76,8 +76,7 @@ struct ToolArguments {
 
     func timeZone(_ name: String) throws -> TimeZone? {
         guard let text = try string(name) else { return nil }
-        guard let zone = TimeZone(identifier: text) else { throw ToolFailure.argument(name, "is not a time zone (Europe/Paris, UTC, …)") }
-        return zone
+        return try engine { try TimeZoneNameResolver.resolve(text) }
     }
 
     /// The filters the reading tools share, as an `ObjectQuery` (without the policy, which the
