@@ -328,7 +328,7 @@ public final class ExportReader {
                     let size = (try? FileManager.default.attributesOfItem(atPath: zip.path)[.size] as? NSNumber)?.int64Value ?? 0
                     throw ExportError(
                         .malformedArchive,
-                        "the zip archive is cut off after byte \(size) (its end, with the directory of its contents, is missing); --salvage converts the objects before the cut",
+                        "the zip archive is cut off after byte \(size) (its end, with the directory of its contents, is missing); \(argument: .salvage) converts the objects before the cut",
                         at: location)
                 }
                 _ = try zip.stream(chunkSize: Self.chunkSize) { try push($0, false) }

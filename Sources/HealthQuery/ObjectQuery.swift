@@ -185,17 +185,20 @@ public struct QueryExecutor: Sendable {
         }
         if let unit = query.outputUnit {
             guard let types = query.types else {
-                throw QueryError(.errorInvalidArgument, "--unit needs --type: name the quantity types whose unit to change")
+                throw QueryError(
+                    .errorInvalidArgument, "\(argument: .unit) needs \(argument: .types): name the quantity types whose unit to change",
+                    argument: .unit)
             }
             for type in types {
                 guard let entry = TypeCatalogue.entry(for: type), entry.kind == .quantity else {
-                    throw QueryError(.errorInvalidArgument, "--unit applies to quantity types; \(type) is not one")
+                    throw QueryError(.errorInvalidArgument, "\(argument: .unit) applies to quantity types; \(type) is not one", argument: .unit)
                 }
                 if let canonical = entry.canonicalUnit, let canonicalUnit = try? HealthUnit.cached(canonical),
                     !canonicalUnit.isCompatible(with: unit)
                 {
                     throw QueryError(
-                        .errorInvalidArgument, "unit '\(unit.text)' is not compatible with \(type), measured in '\(canonical)'")
+                        .errorInvalidArgument, "unit '\(unit.text)' is not compatible with \(type), measured in '\(canonical)'",
+                        argument: .unit)
                 }
             }
         }
@@ -286,18 +289,33 @@ public struct QueryExecutor: Sendable {
 
 /// A failure to understand a query. One type for the module; codes follow HealthKit's
 /// (`errorInvalidArgument`).
+///
+/// The part of the request at fault travels as a value (`argument`), and so do the parts the
+/// message mentions (`text`): the library names no face's options (`--unit`, `'unit'`), so
+/// each face can say it in its own words (`RunError`, and the faces' renderings of it).
 public struct QueryError: Error, Sendable, CustomStringConvertible {
     public enum Code: Sendable, Hashable {
         case errorInvalidArgument
     }
 
     public var code: Code
-    public var message: String
+    /// The message, with the parts of the request it mentions as values.
+    public var text: DiagnosticText
+    /// The part of the request at fault (the unit, the sort, the types), when there is one.
+    public var argument: RequestArgument?
 
-    public init(_ code: Code, _ message: String) {
-        self.code = code
-        self.message = message
+    public init(_ code: Code, _ message: String, argument: RequestArgument? = nil) {
+        self.init(code, DiagnosticText(message), argument: argument)
     }
+
+    public init(_ code: Code, _ text: DiagnosticText, argument: RequestArgument? = nil) {
+        self.code = code
+        self.text = text
+        self.argument = argument
+    }
+
+    /// The message in no face's words ("the unit needs the types: …").
+    public var message: String { text.neutral }
 
     public var description: String { message }
 }
@@ -318,7 +336,7 @@ public enum TypeNameResolver {
                 let name = part.trimmingCharacters(in: .whitespaces)
                 guard !name.isEmpty else { continue }
                 guard let identifier = TypeCatalogue.resolve(userTypeName: name) else {
-                    throw QueryError(.errorInvalidArgument, unknownTypeMessage(name))
+                    throw QueryError(.errorInvalidArgument, unknownTypeMessage(name), argument: .types)
                 }
                 result.insert(identifier)
             }

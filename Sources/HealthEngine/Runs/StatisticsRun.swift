@@ -79,7 +79,10 @@ public struct StatisticsRun: Sendable {
         guard let types = query.types, types.count == 1, let type = types.first,
             let entry = TypeCatalogue.entry(for: type), entry.kind == .quantity, let style = entry.aggregationStyle
         else {
-            throw QueryError(.errorInvalidArgument, "statistics need exactly one quantity type: --type StepCount, HeartRate, …")
+            throw QueryError(
+                .errorInvalidArgument,
+                "statistics need exactly one quantity type: \(argument: .types, "StepCount, HeartRate, …", neutral: "StepCount, HeartRate, …")",
+                argument: .types)
         }
         var statisticsOptions = options ?? StatisticsOptions.defaults(for: style)
         if separateBySource { statisticsOptions.insert(.separateBySource) }
@@ -97,7 +100,7 @@ public struct StatisticsRun: Sendable {
         let anchorText = anchorDate ?? (interval == .week ? "2000-01-03" : "2000-01-01")
         func intervals(in zone: TimeZone) throws -> CalendarIntervals {
             guard let anchorSeconds = PredicateValue.parseDate(anchorText, timeZone: zone) else {
-                throw QueryError(.errorInvalidArgument, "--anchor-date: invalid date '\(anchorText)'")
+                throw QueryError(.errorInvalidArgument, "\(argument: .anchorDate): invalid date '\(anchorText)'", argument: .anchorDate)
             }
             return CalendarIntervals(unit: interval, count: intervalCount, anchor: Date(timeIntervalSince1970: anchorSeconds), timeZone: zone)
         }
@@ -122,7 +125,7 @@ public struct StatisticsRun: Sendable {
                     context.reporter.warning(
                         ExportWarning(
                             key: "statistics-zone",
-                            message: "the samples name no time zone: intervals are cut at the export's UTC offset (\(text)); give --tz for daylight saving time and travel",
+                            text: "the samples name no time zone: intervals are cut at the export's UTC offset (\(text)); give \(argument: .timeZone) for daylight saving time and travel",
                             location: nil))
                 }
             }

@@ -28,7 +28,10 @@ public struct StatisticsOptions: OptionSet, Sendable, Hashable {
         var options: StatisticsOptions = []
         for part in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !part.isEmpty {
             guard let option = Self.names.first(where: { $0.0.lowercased() == part.lowercased() })?.1 else {
-                throw QueryError(.errorInvalidArgument, "unknown statistics option '\(part)' (cumulativeSum, discreteAverage, discreteMin, discreteMax, mostRecent, duration, count, separateBySource)")
+                throw QueryError(
+                    .errorInvalidArgument,
+                    "unknown statistics option '\(part)' (cumulativeSum, discreteAverage, discreteMin, discreteMax, mostRecent, duration, count, separateBySource)",
+                    argument: .statisticsOptions)
             }
             options.insert(option)
         }
@@ -49,19 +52,23 @@ public struct StatisticsOptions: OptionSet, Sendable, Hashable {
         guard let style else {
             let allowed: StatisticsOptions = [.duration, .count, .separateBySource]
             if !subtracting(allowed).isEmpty {
-                throw QueryError(.errorInvalidArgument, "\(type) is a category type: its statistics are duration and count")
+                throw QueryError(.errorInvalidArgument, "\(type) is a category type: its statistics are duration and count", argument: .statisticsOptions)
             }
             return
         }
         if contains(.count) {
-            throw QueryError(.errorInvalidArgument, "count is for category types; \(type) is a quantity type")
+            throw QueryError(.errorInvalidArgument, "count is for category types; \(type) is a quantity type", argument: .statisticsOptions)
         }
         let discrete: StatisticsOptions = [.discreteAverage, .discreteMin, .discreteMax]
         if style == .cumulative && !intersection(discrete).isEmpty {
-            throw QueryError(.errorInvalidArgument, "\(type) is cumulative: discreteAverage, discreteMin and discreteMax do not apply (use cumulativeSum)")
+            throw QueryError(
+                .errorInvalidArgument, "\(type) is cumulative: discreteAverage, discreteMin and discreteMax do not apply (use cumulativeSum)",
+                argument: .statisticsOptions)
         }
         if style != .cumulative && contains(.cumulativeSum) {
-            throw QueryError(.errorInvalidArgument, "\(type) is not cumulative: cumulativeSum does not apply (use discreteAverage, discreteMin or discreteMax)")
+            throw QueryError(
+                .errorInvalidArgument, "\(type) is not cumulative: cumulativeSum does not apply (use discreteAverage, discreteMin or discreteMax)",
+                argument: .statisticsOptions)
         }
     }
 }

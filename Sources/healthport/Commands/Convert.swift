@@ -102,7 +102,9 @@ extension Healthport {
                 log.repeats(summary.warnings)
                 if let stop = summary.salvageStop {
                     // Always printed, even with --quiet: the output is incomplete.
-                    Diagnostics().warning("salvaged \(summary.written) objects; the export breaks here: \(stop.message)", at: stop.location)
+                    Diagnostics().warning(
+                        "salvaged \(summary.written) objects; the export breaks here: \(OptionNames.message(of: stop))",
+                        at: OptionNames.location(of: stop))
                     throw ExitCode(ExitStatus.salvaged.rawValue)
                 }
             }

@@ -54,10 +54,7 @@ extension Healthport {
                 run.interval = interval
                 run.intervalCount = intervalCount
                 run.anchorDate = anchorDate
-                run.timeZone = try filter.tz.map { name -> TimeZone in
-                    guard let zone = TimeZone(identifier: name) else { throw QueryError(.errorInvalidArgument, "unknown time zone '\(name)'") }
-                    return zone
-                }
+                run.timeZone = try filter.tz.map(TimeZoneNameResolver.resolve)
                 // Repeated --options add up, as repeated --type does.
                 run.options = options.isEmpty ? nil : try StatisticsOptions(parsing: options.joined(separator: ","))
                 run.separateBySource = separateBySource

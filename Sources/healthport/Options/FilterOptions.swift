@@ -57,8 +57,7 @@ struct FilterOptions: ParsableArguments {
             if let resolvedZone { return resolvedZone }
             let value: TimeZone
             if let tz {
-                guard let named = TimeZone(identifier: tz) else { throw QueryError(.errorInvalidArgument, "unknown time zone '\(tz)'") }
-                value = named
+                value = try TimeZoneNameResolver.resolve(tz)
             } else {
                 value = .current
             }
