@@ -39,6 +39,9 @@ public struct ExportError: Error, Sendable, CustomStringConvertible {
         case inputNotFound
         /// The input exists but is not an Apple Health export (nor a zip or folder holding one).
         case notAnExport
+        /// A zip or folder that holds no export document at all (an empty folder, one of other
+        /// files): what a watcher skips without calling it damaged.
+        case noExportDocument
         /// The XML is not well-formed, or is cut off.
         case malformedXML
         /// An attribute holds a value of the wrong form (a bad date or number).

@@ -124,7 +124,7 @@ public struct RunError: Error, Sendable, CustomStringConvertible {
         case let error as ExportError:
             let category: Category
             switch error.code {
-            case .inputNotFound, .notAnExport: category = .inputNotFound
+            case .inputNotFound, .notAnExport, .noExportDocument: category = .inputNotFound
             case .malformedXML, .malformedJSON, .invalidAttribute, .malformedArchive, .unsafeMemberPath, .limitExceeded:
                 category = .malformedInput
             case .ioError: category = .ioFailure
