@@ -134,19 +134,23 @@ enum IntervalAggregation {
     /// The samples counted once: those that win some piece of time, and instants no
     /// higher-priority source covers (nor a better-ranked instant at the same time).
     static func mergedCount(_ pieces: [IntervalPiece]) -> Int {
+        Set(countedPieces(pieces).map(\.sample)).count
+    }
+
+    /// The pieces that count where sources overlap (`mergedCount`): their samples, and their
+    /// sources (the ones a summary names).
+    static func countedPieces(_ pieces: [IntervalPiece]) -> [IntervalPiece] {
         let spans = pieces.filter { $0.end > $0.start }
-        var counted = Set<Int>()
-        for (_, _, winning) in winners(spans) {
-            for piece in winning { counted.insert(piece.sample) }
-        }
+        var counted: [IntervalPiece] = []
+        for (_, _, winning) in winners(spans) { counted.append(contentsOf: winning) }
         let points = pieces.filter { $0.end == $0.start }
         var best: [Double: SourceRank] = [:]
         for point in points { best[point.start] = min(best[point.start] ?? point.rank, point.rank) }
         for point in points where point.rank == best[point.start] {
             let covered = spans.contains { $0.start <= point.start && point.start < $0.end && $0.rank < point.rank }
-            if !covered { counted.insert(point.sample) }
+            if !covered { counted.append(point) }
         }
-        return counted.count
+        return counted
     }
 
     static func unionLength(_ pieces: [IntervalPiece]) -> Double {
