@@ -100,12 +100,19 @@ struct ToolArguments {
                 }
             }
         }
-        let start = try date("start", zone: zone)
-        let end = try date("end", zone: zone)
+        let start = try string("start")
+        let end = try string("end")
         let strictStart = try bool("strictStartDate") ?? false
         let strictEnd = try bool("strictEndDate") ?? false
         if start != nil || end != nil {
-            query.dateWindow = DateWindow(start: start, end: end, strictStartDate: strictStart, strictEndDate: strictEnd, timeZone: zone)
+            // Without timeZone, a date without an offset is the person's time (the samples'
+            // own zone), where statistics cut days.
+            let typed = DateWindow.typed(
+                start: start, end: end, strictStartDate: strictStart, strictEndDate: strictEnd, zone: try timeZone("timeZone"))
+            if let invalid = typed.invalid {
+                throw ToolFailure.argument(invalid == start ? "start" : "end", "is not a date (2024-01-01 or 2024-01-01T08:00:00+01:00)")
+            }
+            query.dateWindow = typed.window
         } else if strictStart || strictEnd {
             throw ToolFailure.argument(strictStart ? "strictStartDate" : "strictEndDate", "needs start or end")
         }

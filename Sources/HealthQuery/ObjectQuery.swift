@@ -38,6 +38,9 @@ public struct ObjectQuery: Sendable {
         text += "where:" + (predicate?.description ?? "") + "\n"
         if let window = dateWindow {
             text += "window:\(window.start.map { String($0) } ?? "-"):\(window.end.map { String($0) } ?? "-"):\(window.strictStartDate):\(window.strictEndDate)\n"
+            if window.hasLocalBounds {
+                text += "local:\(window.localStart.map { String($0) } ?? "-"):\(window.localEnd.map { String($0) } ?? "-")\n"
+            }
         }
         text += "sources:" + sources.map(SourceName.normalized).sorted().joined(separator: ",") + "\n"
         text += "devices:" + devices.map(SourceName.normalized).sorted().joined(separator: ",") + "\n"
@@ -70,6 +73,14 @@ public struct DateWindow: Sendable, Hashable {
     public var strictStartDate: Bool
     public var strictEndDate: Bool
     public var timeZone: TimeZone
+    /// A bound written without an offset and no zone given (`--start 2024-12-01`), as wall-clock
+    /// seconds (the date and time read as if in UTC): it is the person's midnight, not the
+    /// machine's. A sample is compared in its own time: the zone its `HKTimeZone` names, else the
+    /// export's UTC offset (`QueryExecutor.exportOffset`), the zones `stats` cuts days in; a run
+    /// that decides one zone for everything (statistics, summaries) resolves these bounds in it
+    /// (`resolvingLocalBounds(in:)`) instead. When set, `start`/`end` are not.
+    public var localStart: Double?
+    public var localEnd: Double?
 
     public init(start: Double?, end: Double?, strictStartDate: Bool = false, strictEndDate: Bool = false, timeZone: TimeZone = .current) {
         self.start = start
@@ -77,6 +88,57 @@ public struct DateWindow: Sendable, Hashable {
         self.strictStartDate = strictStartDate
         self.strictEndDate = strictEndDate
         self.timeZone = timeZone
+    }
+
+    /// A window from the dates a person typed (`--start`, `--end`): with `zone`, a date
+    /// without an offset is read in it; without one, in each sample's own time (`localStart`,
+    /// `localEnd`), where `stats` cuts its days, never in the machine's zone.
+    ///
+    /// - Returns: `nil` when a date is not one (the face says which).
+    public static func typed(
+        start: String?, end: String?, strictStartDate: Bool, strictEndDate: Bool, zone: TimeZone?
+    ) -> (window: DateWindow?, invalid: String?) {
+        let utc = TimeZone(secondsFromGMT: 0)!
+        var window = DateWindow(start: nil, end: nil, strictStartDate: strictStartDate, strictEndDate: strictEndDate, timeZone: zone ?? utc)
+        for (text, isStart) in [(start, true), (end, false)] {
+            guard let text else { continue }
+            guard let inUTC = PredicateValue.parseDate(text, timeZone: utc) else { return (nil, text) }
+            if let zone {
+                guard let value = PredicateValue.parseDate(text, timeZone: zone) else { return (nil, text) }
+                if isStart { window.start = value } else { window.end = value }
+                continue
+            }
+            // Without an offset, the same text reads differently an hour east.
+            let floating = PredicateValue.parseDate(text, timeZone: TimeZone(secondsFromGMT: 3600)!) != inUTC
+            switch (floating, isStart) {
+            case (true, true): window.localStart = inUTC
+            case (true, false): window.localEnd = inUTC
+            case (false, true): window.start = inUTC
+            case (false, false): window.end = inUTC
+            }
+        }
+        return (window, nil)
+    }
+
+    /// Whether a bound is read in each sample's own time (`localStart`, `localEnd`).
+    public var hasLocalBounds: Bool { localStart != nil || localEnd != nil }
+
+    /// The window with its local bounds read in `zone`: what a run that cuts days in one zone
+    /// applies.
+    public func resolvingLocalBounds(in zone: TimeZone) -> DateWindow {
+        var window = self
+        func instant(_ local: Double) -> Double {
+            // The offset at the local time itself: twice, as around a change the first guess
+            // can fall on the other side of it.
+            let first = local - Double(zone.secondsFromGMT(for: Date(timeIntervalSince1970: local)))
+            return local - Double(zone.secondsFromGMT(for: Date(timeIntervalSince1970: first)))
+        }
+        if let local = localStart { window.start = instant(local) }
+        if let local = localEnd { window.end = instant(local) }
+        window.localStart = nil
+        window.localEnd = nil
+        window.timeZone = zone
+        return window
     }
 
     /// Whether a sample spanning `[s, e]` matches.
@@ -93,11 +155,34 @@ public struct DateWindow: Sendable, Hashable {
     }
 
     public func admits(_ object: HealthObject) -> Bool {
+        admits(object, localOffset: { _ in 0 })
+    }
+
+    /// Whether `object` matches, local bounds compared with its time plus `localOffset` of it
+    /// (the offset of the sample's own zone at its start).
+    func admits(_ object: HealthObject, localOffset: (HealthObject) -> Int) -> Bool {
         if let s = object.startDate, let e = object.endDate {
-            return admits(start: Double(s.secondsSince1970), end: Double(e.secondsSince1970))
+            var start = Double(s.secondsSince1970)
+            var end = Double(e.secondsSince1970)
+            if hasLocalBounds {
+                let offset = Double(localOffset(object))
+                start += offset
+                end += offset
+                var local = self
+                local.start = localStart
+                local.end = localEnd
+                return local.admits(start: start, end: end)
+            }
+            return admits(start: start, end: end)
         }
         if case .activitySummary(let summary) = object, let day = summary.dateComponents {
             let local = Double(CalendarDate.daysFromCivil(year: day.year, month: day.month, day: day.day)) * 86_400
+            if hasLocalBounds {
+                var window = self
+                window.start = localStart
+                window.end = localEnd
+                return window.admits(start: local, end: local + 86_400 - 1)
+            }
             let midnight = local - Double(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: local)))
             return admits(start: midnight, end: midnight + 86_400 - 1)
         }
@@ -244,11 +329,33 @@ public struct QueryExecutor: Sendable {
         return ObjectType(recordType: identifier).kind
     }
 
+    /// The export's UTC offset (its export date's): the time of a sample without an
+    /// `HKTimeZone`, for a window whose bounds have no offset. Set by the gate from the header.
+    var exportOffset: Int32 = 0
+
+    /// The offset of a sample's own time at its start: its `HKTimeZone`'s, else the export's.
+    func localOffset(of object: HealthObject) -> Int {
+        if case .string(let name)? = object.sampleAttributes?.metadata["HKTimeZone"], let zone = TimeZoneCache.zone(named: name),
+            let start = object.startDate
+        {
+            return zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(start.secondsSince1970)))
+        }
+        return Int(exportOffset)
+    }
+
+    /// The executor for an export with this header: the header's UTC offset kept for windows
+    /// read in the samples' own time.
+    func reading(_ header: ExportHeader) -> QueryExecutor {
+        var copy = self
+        copy.exportOffset = header.exportDate?.utcOffsetSeconds ?? 0
+        return copy
+    }
+
     @inline(__always)
     func admits(_ object: HealthObject) -> Bool {
         if let types = query.types, !types.contains(object.objectType.identifier) { return false }
         guard hasFilters else { return true }
-        if let window = query.dateWindow, !window.admits(object) { return false }
+        if let window = query.dateWindow, !window.admits(object, localOffset: localOffset(of:)) { return false }
         if !normalizedSources.isEmpty {
             let name: String?
             if case .clinicalRecord(let c) = object { name = c.sourceName } else { name = object.sampleAttributes?.sourceRevision.source.name }

@@ -60,6 +60,12 @@ struct CSVRow: TableRowBuilder {
     }
 
     @inline(__always)
+    mutating func day(_ column: String, _ value: CalendarDate?) {
+        if wroteName(column) { return }
+        string(value?.text)
+    }
+
+    @inline(__always)
     mutating func json(_ column: String, _ body: ((inout JSONEmitter) -> Void)?) {
         if wroteName(column) { return }
         if let body { json(body) } else { empty() }

@@ -17,6 +17,8 @@ enum ParquetColumnType: Sendable, Equatable {
     case utcOffset
     /// A uuid: `FIXED_LEN_BYTE_ARRAY(16)` annotated `UUID`, big-endian as RFC 4122 writes it.
     case uuid
+    /// A calendar date (a person's local day): `INT32` annotated `DATE`, days since 1970-01-01.
+    case day
 
     /// `Type` in `parquet.thrift`.
     var physicalType: Int32 {
@@ -24,7 +26,7 @@ enum ParquetColumnType: Sendable, Equatable {
         case .string, .json: return 6  // BYTE_ARRAY
         case .double: return 5  // DOUBLE
         case .int64, .timestamp: return 2  // INT64
-        case .utcOffset: return 1  // INT32
+        case .utcOffset, .day: return 1  // INT32
         case .uuid: return 7  // FIXED_LEN_BYTE_ARRAY
         }
     }
@@ -38,6 +40,7 @@ enum ParquetColumnType: Sendable, Equatable {
         case .timestamp: return 10  // TIMESTAMP_MICROS
         case .int64: return 18  // INT_64
         case .utcOffset: return 17  // INT_32
+        case .day: return 6  // DATE
         case .double, .uuid: return nil
         }
     }
@@ -66,6 +69,8 @@ enum ParquetColumnType: Sendable, Equatable {
                     integer.field(2, bool: true)  // isSigned
                 }
             }
+        case .day:
+            thrift.field(10, emptyStructMember: 6)  // DATE
         case .double:
             return false
         }
@@ -78,7 +83,7 @@ enum ParquetColumnType: Sendable, Equatable {
         switch self {
         case .string, .json: return nil
         case .double, .int64, .timestamp: return 8
-        case .utcOffset: return 4
+        case .utcOffset, .day: return 4
         case .uuid: return 16
         }
     }

@@ -100,6 +100,15 @@ struct ParquetRow: TableRowBuilder {
         }
     }
 
+    mutating func day(_ column: String, _ value: CalendarDate?) {
+        guard let buffer = next(column, .day) else { return }
+        if let value {
+            buffer.append(int32: Int32(CalendarDate.daysFromCivil(year: value.year, month: value.month, day: value.day)))
+        } else {
+            buffer.appendNull()
+        }
+    }
+
     mutating func uuid(_ column: String, _ value: ObjectUUID?) {
         guard let buffer = next(column, .uuid) else { return }
         if let value { buffer.append(uuid: value) } else { buffer.appendNull() }

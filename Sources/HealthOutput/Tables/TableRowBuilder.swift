@@ -15,6 +15,8 @@ protocol TableRowBuilder {
     /// An instant with the UTC offset it was recorded with.
     mutating func date(_ column: String, _ value: ExportTimestamp?)
     mutating func uuid(_ column: String, _ value: ObjectUUID?)
+    /// A calendar date, the person's local day (`yyyy-MM-dd`; Parquet's `DATE`).
+    mutating func day(_ column: String, _ value: CalendarDate?)
     /// A JSON object written by `body` (metadata, extensions), held as text; `nil` for empty.
     mutating func json(_ column: String, _ body: ((inout JSONEmitter) -> Void)?)
 }

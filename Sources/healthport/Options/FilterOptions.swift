@@ -15,7 +15,7 @@ struct FilterOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Keep objects matching an NSPredicate-style predicate; see healthport-predicates(7).", valueName: "predicate"))
     var `where`: String? = nil
 
-    @Option(name: .long, help: ArgumentHelp("Keep samples that end at or after this date (ISO 8601; without an offset, in --tz).", valueName: "date"))
+    @Option(name: .long, help: ArgumentHelp("Keep samples that end at or after this date (ISO 8601; without an offset, in --tz, else in the samples' own time zone).", valueName: "date"))
     var start: String? = nil
 
     @Option(name: .long, help: ArgumentHelp("Keep samples that start before this date.", valueName: "date"))
@@ -75,16 +75,14 @@ struct FilterOptions: ParsableArguments {
             }
         }
         if start != nil || end != nil {
-            func date(_ option: String, _ text: String?) throws -> Double? {
-                guard let text else { return nil }
-                guard let value = PredicateValue.parseDate(text, timeZone: try zone()) else {
-                    throw QueryError(.errorInvalidArgument, "--\(option): invalid date '\(text)' (use 2024-01-01 or 2024-01-01T08:00:00+01:00)")
-                }
-                return value
+            // Without --tz, a date without an offset is the person's time, not the machine's.
+            let typed = DateWindow.typed(
+                start: start, end: end, strictStartDate: strictStart, strictEndDate: strictEnd, zone: tz == nil ? nil : try zone())
+            if let invalid = typed.invalid {
+                let option = invalid == start ? "start" : "end"
+                throw QueryError(.errorInvalidArgument, "--\(option): invalid date '\(invalid)' (use 2024-01-01 or 2024-01-01T08:00:00+01:00)")
             }
-            query.dateWindow = DateWindow(
-                start: try date("start", start), end: try date("end", end), strictStartDate: strictStart,
-                strictEndDate: strictEnd, timeZone: try zone())
+            query.dateWindow = typed.window
         } else if strictStart || strictEnd {
             throw QueryError(.errorInvalidArgument, "--strict-start and --strict-end need --start or --end")
         }
