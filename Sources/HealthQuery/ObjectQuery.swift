@@ -76,7 +76,7 @@ public struct DateWindow: Sendable, Hashable {
     /// A bound written without an offset and no zone given (`--start 2024-12-01`), as wall-clock
     /// seconds (the date and time read as if in UTC): it is the person's midnight, not the
     /// machine's. A sample is compared in its own time: the zone its `HKTimeZone` names, else the
-    /// export's UTC offset (`QueryExecutor.exportOffset`), the zones `stats` cuts days in; a run
+    /// offset its date was written with (the export's, `QueryExecutor.localOffset(of:)`), the zones `stats` cuts days in; a run
     /// that decides one zone for everything (statistics, summaries) resolves these bounds in it
     /// (`resolvingLocalBounds(in:)`) instead. When set, `start`/`end` are not.
     public var localStart: Double?
@@ -329,26 +329,16 @@ public struct QueryExecutor: Sendable {
         return ObjectType(recordType: identifier).kind
     }
 
-    /// The export's UTC offset (its export date's): the time of a sample without an
-    /// `HKTimeZone`, for a window whose bounds have no offset. Set by the gate from the header.
-    var exportOffset: Int32 = 0
-
-    /// The offset of a sample's own time at its start: its `HKTimeZone`'s, else the export's.
+    /// The offset of a sample's own time at its start: its `HKTimeZone`'s, else the offset its
+    /// date was written with, which is the export's (quirk Q3: Apple writes every date of an
+    /// export with one offset). Read from the object itself, so a chunk of a parallel read,
+    /// which never sees the header, decides exactly as a sequential read does.
     func localOffset(of object: HealthObject) -> Int {
-        if case .string(let name)? = object.sampleAttributes?.metadata["HKTimeZone"], let zone = TimeZoneCache.zone(named: name),
-            let start = object.startDate
-        {
+        guard let start = object.startDate else { return 0 }
+        if case .string(let name)? = object.sampleAttributes?.metadata["HKTimeZone"], let zone = TimeZoneCache.zone(named: name) {
             return zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(start.secondsSince1970)))
         }
-        return Int(exportOffset)
-    }
-
-    /// The executor for an export with this header: the header's UTC offset kept for windows
-    /// read in the samples' own time.
-    func reading(_ header: ExportHeader) -> QueryExecutor {
-        var copy = self
-        copy.exportOffset = header.exportDate?.utcOffsetSeconds ?? 0
-        return copy
+        return Int(start.utcOffsetSeconds)
     }
 
     @inline(__always)

@@ -44,7 +44,7 @@ import Testing
         #expect(unit.text == "errorInvalidArgument (3): 'unit' applies to quantity types; HKWorkoutTypeIdentifier is not one")
         // The statistics tool calls its type `type`; the message's types are named so.
         let two = try await session.call("statistics", ["type": "StepCount,HeartRate", "timeZone": "UTC"])
-        #expect(two.text == "errorInvalidArgument (3): statistics need exactly one quantity type: 'type' StepCount, HeartRate, …")
+        #expect(two.text == "errorInvalidArgument (3): statistics need exactly one quantity or category type: 'type' StepCount, SleepAnalysis, …")
         let anchorDate = try await session.call("statistics", ["type": "StepCount", "timeZone": "UTC", "anchorDate": "soon"])
         #expect(anchorDate.text == "errorInvalidArgument (3): 'anchorDate': invalid date 'soon'")
         let typo = try await session.call("query_samples", ["types": ["StepCont"]])

@@ -37,6 +37,19 @@ import HealthModel
         #expect(throws: UnitError.self) { try HealthUnit(text) }
     }
 
+    /// Found by `Scripts/fuzz.sh predicate` (`Fuzz/regressions/predicate/unit-nested-parentheses`):
+    /// a unit of thousands of `(` recursed until the stack overflowed. Units come from exports
+    /// and predicates, both from strangers; nesting is bounded, one level past the bound is
+    /// refused, and the bound itself still parses.
+    @Test func boundsTheNestingOfParentheses() throws {
+        let limit = HealthUnit.maximumNesting
+        let deepest = String(repeating: "(", count: limit) + "km" + String(repeating: ")", count: limit) + "/hr"
+        #expect(abs(try convert(1, deepest, "m/s") - 1000.0 / 3600.0) < 1e-12)
+        let tooDeep = String(repeating: "(", count: limit + 1) + "km" + String(repeating: ")", count: limit + 1)
+        #expect(throws: UnitError.self) { try HealthUnit(tooDeep) }
+        #expect(throws: UnitError.self) { try HealthUnit(String(repeating: "(", count: 200_000) + "m") }
+    }
+
     /// Every unit string seen in exports parses to the right unit: one of it, converted to
     /// another unit of its dimension, is the value its definition gives (written out here from
     /// the definitions: 1 mi = 1609.344 m, 1 lb = 453.59237 g, 1 kcal = 4184 J, 1 st = 14 lb,

@@ -292,6 +292,19 @@ func matches(_ predicate: String, _ object: HealthObject) throws -> Bool {
         #expect(try PredicateParser.parse(parsed.description, timeZone: Sample.utc).description == printed)
     }
 
+    /// Found by `Scripts/fuzz.sh predicate` in the two-hour campaign: a quantity compared with
+    /// a unit of 2,400 `(` overflowed the stack in the unit parser. It is now a one-line
+    /// error naming the bound, at the quantity's position.
+    @Test func aUnitNestedTooDeepIsAnErrorNotACrash() throws {
+        // The input holds a byte that is not UTF-8; the harness decodes it as the parser's
+        // callers do, replacing it.
+        let regression = String(decoding: try Data(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Fuzz/regressions/predicate/unit-nested-parentheses")),
+            as: UTF8.self)
+        #expect(regression.hasPrefix("quantity > \"343 ((((") && regression.filter { $0 == "(" }.count > 2000)
+        #expect(throws: (any Error).self) { try PredicateParser.parse(regression, timeZone: Sample.utc) }
+    }
+
     /// Found by `Scripts/fuzz.sh predicate`: a date before 2001 printed as a negative CAST
     /// did not parse back.
     @Test func datesBefore2001PrintInAFormThatParsesBack() throws {

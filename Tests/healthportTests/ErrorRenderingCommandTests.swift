@@ -30,7 +30,7 @@ import Testing
             stderr: "healthport: error: routes belong to workouts: --type may only be Workout\n")
         try Self.expect(
             ["stats", sampleZip, "--type", "StepCount,HeartRate"], status: 64,
-            stderr: "healthport: error: statistics need exactly one quantity type: --type StepCount, HeartRate, …\n")
+            stderr: "healthport: error: statistics need exactly one quantity or category type: --type StepCount, SleepAnalysis, …\n")
         try Self.expect(
             ["stats", sampleZip, "--type", "StepCount", "--anchor-date", "foo"], status: 64,
             stderr: "healthport: error: --anchor-date: invalid date 'foo'\n")

@@ -10,7 +10,7 @@ public struct StatisticsRun: Sendable {
     public var input: ObjectInput
     /// How an export is read (the parser, threads, a FIFO's wait): the face's options.
     public var reading = ReadOptions()
-    /// Must select exactly one quantity type; its other parts filter the samples.
+    /// Must select exactly one quantity or category type; its other parts filter the samples.
     public var query: ObjectQuery
     public var interval: CalendarIntervals.Unit = .day
     public var intervalCount = 1
@@ -81,7 +81,8 @@ public struct StatisticsRun: Sendable {
             entry.kind == .quantity || entry.kind == .category
         else {
             throw QueryError(
-                .errorInvalidArgument, "statistics need exactly one quantity or category type: StepCount, HeartRate, SleepAnalysis, …",
+                .errorInvalidArgument,
+                "statistics need exactly one quantity or category type: \(argument: .types, "StepCount, SleepAnalysis, …", neutral: "StepCount, SleepAnalysis, …")",
                 argument: .types)
         }
         // A category type has no aggregation style: its statistics are time and count.

@@ -11,9 +11,8 @@ import HealthModel
 /// Cheap on the hot path: without a policy or an output unit, admitted objects are passed on
 /// as they are (a copy would retain every string in them).
 public final class QueryGate: ObjectSink {
-    /// The query, with the export's UTC offset once the header is read (dates a window gives
-    /// without an offset are compared in the samples' own time).
-    public private(set) var executor: QueryExecutor
+    /// The query.
+    public let executor: QueryExecutor
     private let downstream: any ObjectSink
     private let isCancelled: (@Sendable () -> Bool)?
     /// Objects passed on so far (after the query and the policy: a count of hidden objects
@@ -31,7 +30,6 @@ public final class QueryGate: ObjectSink {
     }
 
     public func exportDidBegin(_ header: ExportHeader) throws {
-        executor = executor.reading(header)
         try downstream.exportDidBegin(executor.header(header))
     }
 
