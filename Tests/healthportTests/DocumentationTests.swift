@@ -123,7 +123,7 @@ import HealthTestSupport
 
     @Test(.enabled(if: hasJQ, "jq is not installed: examples not run"), arguments: [
         "healthport", "healthport-convert", "healthport-info", "healthport-query", "healthport-auth", "healthport-diff",
-        "healthport-anchor", "healthport-changes", "healthport-stats", "healthport-routes", "healthport-ecg",
+        "healthport-anchor", "healthport-changes", "healthport-stats", "healthport-summary", "healthport-sleep", "healthport-routes", "healthport-ecg",
         "healthport-report", "healthport-clinical", "healthport-import", "healthport-mcp", "healthport-predicates",
     ])
     func manPageExamplesPrintWhatThePageSays(page: String) throws {

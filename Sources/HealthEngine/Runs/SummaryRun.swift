@@ -1,6 +1,7 @@
 import Foundation
 import HealthExport
 import HealthModel
+import HealthOutput
 import HealthQuery
 import HealthStore
 
@@ -29,9 +30,57 @@ public struct SummaryRun: Sendable {
     /// others).
     public var sourcePriority: [String] = []
 
+    /// Which tables say so when they come out empty: the one a command writes.
+    public var emptyAnswerWarnings: Tables = []
+
     public init(input: ObjectInput, query: ObjectQuery = ObjectQuery()) {
         self.input = input
         self.query = query
+    }
+
+    /// The two tables a summary run makes.
+    public struct Tables: OptionSet, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        /// One row per type and local day (`DailySummary`).
+        public static let days = Tables(rawValue: 1)
+        /// One row per night of sleep (`SleepNight`).
+        public static let nights = Tables(rawValue: 2)
+    }
+
+    /// Writes one of the tables to `output` (`-` is standard output) in `format`: what
+    /// `healthport summary` and `healthport sleep` print. The output is put in place only when
+    /// the run succeeds, and may not replace the input.
+    public func write(
+        _ table: SummaryTableWriter.Table, format: SummaryTableWriter.Format, to output: String, parquet: ParquetOptions = ParquetOptions(),
+        reporter: RunReporter = .silent, cancellation: RunCancellation? = nil
+    ) throws(RunError) -> Summary {
+        try RunError.wrapping {
+            let inputPath: String
+            switch input {
+            case .export(let path), .store(let path): inputPath = path
+            }
+            try OutputInputGuard.check(outputs: [output], inputs: [inputPath])
+            let writer = try SummaryTableWriter(table: table, format: format, to: OutputDestination(output), parquet: parquet)
+            var run = self
+            run.emptyAnswerWarnings = table == .daily ? .days : .nights
+            if table == .nights {
+                // Nights come from sleep alone: the other types need not be read.
+                let sleep = "HKCategoryTypeIdentifierSleepAnalysis"
+                run.query.types = (query.types ?? [sleep]).intersection([sleep])
+            }
+            do {
+                let summary = try run.execute(
+                    reporter: reporter, cancellation: cancellation,
+                    daily: { if table == .daily { try writer.write($0) } },
+                    night: { if table == .nights { try writer.write($0) } })
+                try writer.finish()
+                return summary
+            } catch {
+                writer.abandon()
+                throw error
+            }
+        }
     }
 
     public struct Summary: Sendable {
@@ -71,17 +120,27 @@ public struct SummaryRun: Sendable {
         let zone = decideTimeZone(collector: collector, exportOffset: sink.exportOffset, reporter: context.reporter)
         var days = 0
         var nights = 0
+        var typesShown: Set<String> = []
         try collector.finish(
             timeZone: zone, window: window?.resolvingLocalBounds(in: zone), evening: evening,
             daily: { row in
                 if cancellation?.isCancelled == true { throw CancellationError() }
                 days += 1
+                typesShown.insert(row.type)
                 try daily(row)
             },
             night: { row in
                 nights += 1
                 try night(row)
             })
+        // The same words whether there were no samples or the policy hides them: a denied type
+        // looks empty. Said for the types a person named (all of them would be noise).
+        for type in (self.query.types ?? []).sorted() where emptyAnswerWarnings.contains(.days) && !typesShown.contains(type) {
+            reporter.warning(ExportWarning(key: "summary-empty", message: "no \(TypeCatalogue.shortName(of: type)) samples to show", location: nil))
+        }
+        if emptyAnswerWarnings.contains(.nights) && nights == 0 {
+            reporter.warning(ExportWarning(key: "sleep-empty", message: "no nights of sleep to show", location: nil))
+        }
         if collector.unconvertible > 0 && context.disclosure.exportFacts {
             context.reporter.warning(
                 ExportWarning(
