@@ -13,10 +13,11 @@ cd "$(dirname "$0")/.."
 HEALTHPORT="$(realpath "${1:-.build/debug/healthport}")"
 GENERATE="${2:-.build/debug/generate-export}"
 VENV="${SPARK_VENV:-Benchmarks/work/venv-spark}"
-if ! "$VENV/bin/python" -c "import pyspark, pyarrow" 2>/dev/null; then
-    python3 -m venv "$VENV"
-    "$VENV/bin/pip" install --quiet pyspark pyarrow
-fi
+# Pinned to the major versions checked (pyspark 4, pyarrow 26; the same venv as
+# check-parquet.sh, whose pins these must equal): a new major is a change to check, not a
+# surprise in CI. pip does nothing when the venv already holds versions in range.
+[ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
+"$VENV/bin/pip" install --quiet 'pyspark>=4,<5' 'pyarrow>=26,<27'
 command -v java >/dev/null || { echo "Java is needed (apt-get install openjdk-17-jre-headless)"; exit 1; }
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
