@@ -20,7 +20,11 @@
 #     brings no Debian package with it, so the root's packages stay the install page's alone;
 #   - a copy of this checkout (without build folders) in /root/healthport, as a clone would be.
 # The commands run there as root, with PATH holding the toolchain as swift.org says to set it;
-# packages are fetched from the network (apt, and SwiftPM's dependencies from GitHub).
+# packages are fetched from the network (apt, and SwiftPM's dependencies from GitHub). The root
+# reaches them as this machine does: its resolv.conf, its apt mirror, and, where its git rewrites
+# GitHub's URLs (url.<base>.insteadOf, as a sandbox without access to GitHub does, to a local
+# mirror), the same rewrites with the mirror's folders mounted read-only; nothing else of the
+# machine's.
 #
 # Needs root (debootstrap, chroot, mount) and debootstrap. The root is removed at the end;
 # apt's package and list caches are shared with check-package.sh.
@@ -104,6 +108,22 @@ mkdir -p "$root$toolchain"
 mount --bind "$toolchain" "$root$toolchain"
 mounts+=("$root$toolchain")
 mount -o remount,bind,ro "$root$toolchain"
+
+# How this machine's git reaches GitHub, lent to the root: its URL rewrites, and the local folders
+# they point to, read-only.
+: > "$root/etc/gitconfig"
+while read -r key value; do
+    base="${key#url.}"
+    base="${base%.insteadof}"
+    folder="${base%/}"
+    if [ "${folder#/}" != "$folder" ] && [ -d "$folder" ] && ! grep -q " $root$folder " /proc/mounts; then
+        mkdir -p "$root$folder"
+        mount --bind "$folder" "$root$folder"
+        mounts+=("$root$folder")
+        mount -o remount,bind,ro "$root$folder"
+    fi
+    git config --file "$root/etc/gitconfig" --add "url.$base.insteadOf" "$value"
+done < <(cd / && { git config --system --get-regexp '^url\..*\.insteadof$' || true; git config --global --get-regexp '^url\..*\.insteadof$' || true; })
 
 # The checkout, as a clone holds it: what is here, without build products and work folders.
 mkdir -p "$root/root/healthport"

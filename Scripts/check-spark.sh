@@ -23,7 +23,9 @@ WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 # Parquet when this healthport writes it, else CSV: the job passes the format through.
 FORMAT=csv
-"$HEALTHPORT" convert --help | grep -q parquet && FORMAT=parquet
+# (The help is read whole first: `| grep -q` under pipefail failed whenever grep left before the
+# help was written, and the check then ran on CSV.)
+case "$("$HEALTHPORT" convert --help)" in *parquet*) FORMAT=parquet ;; esac
 
 mkdir -p "$WORK/exports"
 for person in ada bob cy dee; do
