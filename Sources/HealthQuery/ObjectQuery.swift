@@ -419,11 +419,11 @@ public struct QueryError: Error, Sendable, CustomStringConvertible {
 
 /// Resolves the type names a person typed on the command line.
 public enum TypeNameResolver {
-    /// `StepCount`, `stepcount`, `HKQuantityTypeIdentifierStepCount`, `Workout`,
-    /// `ActivitySummary` → full identifiers. A name HealthKit does not define is refused, with
-    /// the closest known one: a misspelt `HKQuantityTypeIdentifierStepCont` would otherwise
-    /// select nothing, or be written into a policy. (Types newer than healthport still pass
-    /// through from exports; they cannot be named here.)
+    /// `StepCount`, `stepcount`, `Steps`, `resting heart rate`, `HKQuantityTypeIdentifierStepCount`,
+    /// `Workout`, `ActivitySummary` → full identifiers (`TypeNameMatch`). Any full identifier of
+    /// HealthKit's form is taken as written, known or not: types newer than healthport are read,
+    /// written and counted, so they can be selected. A name that finds no type is refused with
+    /// the closest known one, and one that finds several with their names.
     ///
     /// - Throws: `QueryError.errorInvalidArgument` naming the first name that matches nothing.
     public static func resolve(_ names: [String]) throws -> Set<String> {
@@ -441,9 +441,16 @@ public enum TypeNameResolver {
         return result
     }
 
-    /// "unknown type 'X' (did you mean Y?)": a name HealthKit does not define, in one line.
+    /// "unknown type 'X' (did you mean Y?)": a name HealthKit does not define, in one line; or,
+    /// for a name that fits several types equally ('heart'), "type 'X' is ambiguous: A, B or C".
     public static func unknownTypeMessage(_ name: String) -> String {
         let shown = String(name.unicodeScalars.prefix(80).map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
+        if case .ambiguous(let identifiers) = TypeCatalogue.match(typeName: name) {
+            var names = identifiers.prefix(8).map(TypeCatalogue.shortName(of:))
+            if identifiers.count > 8 { names.append("\(identifiers.count - 8) more") }
+            let list = names.count > 1 ? names.dropLast().joined(separator: ", ") + " or " + names.last! : names.joined()
+            return "type '\(shown)' is ambiguous: \(list)"
+        }
         return "unknown type '\(shown)'" + (suggest(name).map { " (did you mean \($0)?)" } ?? "")
     }
 
@@ -463,6 +470,15 @@ public enum TypeNameResolver {
             let distance = editDistance(target, Array(short.lowercased()))
             if distance <= max(2, target.count / 4), best.map({ distance < $0.1 }) ?? true {
                 best = (typedIdentifier ? entry.identifier : short, distance)
+            }
+        }
+        // The names people use (`weigth` is a typo of `weight`, BodyMass's common name).
+        if !typedIdentifier {
+            for (name, short) in TypeCatalogue.commonNames {
+                let distance = editDistance(target, Array(name))
+                if distance <= max(2, target.count / 4), best.map({ distance < $0.1 }) ?? true {
+                    best = ("\(name) (\(short))", distance)
+                }
             }
         }
         return best?.0

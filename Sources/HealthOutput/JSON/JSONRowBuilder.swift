@@ -37,6 +37,18 @@ struct JSONRowBuilder: TableRowBuilder {
         json.date(value)
     }
 
+    mutating func bool(_ column: String, _ value: Bool?) {
+        guard let value else { return }
+        json.key(string: column)
+        json.literal(value ? "true" : "false")
+    }
+
+    mutating func date(_ column: String, _ value: ExportTimestamp?, hundredths: Int?) {
+        guard let value else { return }
+        json.key(string: column)
+        if let hundredths { json.date(value, hundredths: hundredths) } else { json.date(value) }
+    }
+
     mutating func uuid(_ column: String, _ value: ObjectUUID?) {
         guard let value else { return }
         json.key(string: column)

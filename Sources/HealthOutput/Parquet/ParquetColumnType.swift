@@ -19,6 +19,8 @@ enum ParquetColumnType: Sendable, Equatable {
     case uuid
     /// A calendar date (a person's local day): `INT32` annotated `DATE`, days since 1970-01-01.
     case day
+    /// A Boolean: `BOOLEAN`, bit-packed in pages (kept a byte a value until a page is written).
+    case boolean
 
     /// `Type` in `parquet.thrift`.
     var physicalType: Int32 {
@@ -28,6 +30,7 @@ enum ParquetColumnType: Sendable, Equatable {
         case .int64, .timestamp: return 2  // INT64
         case .utcOffset, .day: return 1  // INT32
         case .uuid: return 7  // FIXED_LEN_BYTE_ARRAY
+        case .boolean: return 0  // BOOLEAN
         }
     }
 
@@ -41,7 +44,7 @@ enum ParquetColumnType: Sendable, Equatable {
         case .int64: return 18  // INT_64
         case .utcOffset: return 17  // INT_32
         case .day: return 6  // DATE
-        case .double, .uuid: return nil
+        case .double, .uuid, .boolean: return nil
         }
     }
 
@@ -71,7 +74,7 @@ enum ParquetColumnType: Sendable, Equatable {
             }
         case .day:
             thrift.field(10, emptyStructMember: 6)  // DATE
-        case .double:
+        case .double, .boolean:
             return false
         }
         return true
@@ -85,6 +88,8 @@ enum ParquetColumnType: Sendable, Equatable {
         case .double, .int64, .timestamp: return 8
         case .utcOffset, .day: return 4
         case .uuid: return 16
+        // One byte a value while buffered; bit-packed when a page is written (`packedBits`).
+        case .boolean: return 1
         }
     }
 }

@@ -68,7 +68,7 @@ enum TableRows {
         row.uuid("sample_uuid", sample)
         row.number("bpm", beat.bpm)
         row.string("time", beat.time)
-        row.date("date", beat.date)
+        row.date("date", beat.date, hundredths: beat.hundredths)
     }
 
     static func categorySample<B: TableRowBuilder>(_ c: CategorySample, into row: inout B) {
@@ -130,8 +130,8 @@ enum TableRows {
         row.string("leftEarSensitivity_unit", p.leftEarSensitivity?.unit)
         row.number("rightEarSensitivity_value", p.rightEarSensitivity?.value)
         row.string("rightEarSensitivity_unit", p.rightEarSensitivity?.unit)
-        row.string("leftEarMasked", p.leftEarMasked)
-        row.string("rightEarMasked", p.rightEarMasked)
+        row.bool("leftEarMasked", p.leftEarMasked)
+        row.bool("rightEarMasked", p.rightEarMasked)
         row.number("leftEarClampingRangeLowerBound", p.leftEarClampingRangeLowerBound)
         row.number("leftEarClampingRangeUpperBound", p.leftEarClampingRangeUpperBound)
         row.number("rightEarClampingRangeLowerBound", p.rightEarClampingRangeLowerBound)

@@ -7,7 +7,7 @@ extension Healthport {
     /// `healthport convert`: the export as NDJSON, JSON or CSV.
     struct Convert: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Convert an export to NDJSON, JSON or CSV.",
+            abstract: "Convert an export to NDJSON, JSON, CSV, Parquet or Apple's own export.xml.",
             discussion: """
                 Streams every object of the export (samples, correlations, workouts, activity \
                 summaries, clinical records, audiograms, vision prescriptions) in document order. \

@@ -9,7 +9,10 @@ import HealthQuery
 struct FilterOptions: ParsableArguments {
     @Option(
         name: .long,
-        help: ArgumentHelp("Keep only this type (StepCount, HKQuantityTypeIdentifierHeartRate, Workout, …); repeat or separate with commas.", valueName: "type"))
+        help: ArgumentHelp(
+            "Keep only this type (StepCount, Steps, resting heart rate, HKQuantityTypeIdentifierHeartRate, Workout, …; healthport types lists them); repeat or separate with commas.",
+            valueName: "type"),
+        completion: .list(TypeCatalogue.shortNames))
     var type: [String] = []
 
     @Option(name: .long, help: ArgumentHelp("Keep objects matching an NSPredicate-style predicate; see healthport-predicates(7).", valueName: "predicate"))
