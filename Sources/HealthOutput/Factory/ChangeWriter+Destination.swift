@@ -1,6 +1,7 @@
 extension ChangeWriter {
     /// The change writer for a format and a destination: NDJSON or JSON to a file or standard
-    /// output, CSV or Parquet tables into a folder.
+    /// output, CSV or Parquet tables into a folder, FHIR into a folder (or its Observations and
+    /// deletions to standard output).
     ///
     /// - Parameter holdingStandardOutput: NDJSON or JSON for standard output is held in a
     ///   temporary file until the stream is complete (`ChangeWriter.init(format:holdingUntilComplete:)`).
@@ -28,8 +29,15 @@ extension ChangeWriter {
                 throw OutputError(.invalidRequest, "Parquet changes are several tables: write them to a folder with --output DIR")
             }
             return ChangeWriter(tables: try ParquetWriter(folder: folder, options: parquet))
+        case .fhir:
+            let writer: FHIRBulkWriter
+            switch destination {
+            case .standardOutput: writer = FHIRBulkWriter(standardOutput: OutputDestination.standardOutputBuffer())
+            case .path(let folder): writer = try FHIRBulkWriter(folder: folder)
+            }
+            return ChangeWriter(fhir: writer)
         case .export:
-            throw OutputError(.invalidRequest, "--format export writes objects, not changes: use ndjson, json, csv or parquet")
+            throw OutputError(.invalidRequest, "--format export writes objects, not changes: use ndjson, json, csv, parquet or fhir")
         }
     }
 }
