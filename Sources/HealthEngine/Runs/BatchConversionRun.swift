@@ -16,7 +16,7 @@ public struct BatchConversionRun: Sendable {
     /// One person key per input (`personKeys(for:mapping:)`).
     public var persons: [String]
     public var layout: PartitionLayout
-    /// CSV, Parquet or NDJSON.
+    /// CSV, Parquet, NDJSON or FHIR.
     public var format: ObjectFormat
     /// How Parquet files are written.
     public var parquet = ParquetOptions()
@@ -47,7 +47,8 @@ public struct BatchConversionRun: Sendable {
         self.healthportVersion = healthportVersion
     }
 
-    var fileExtension: String { format.rawValue }
+    /// FHIR's files are NDJSON, one resource type each.
+    var fileExtension: String { format == .fhir ? "ndjson" : format.rawValue }
 
     /// Runs the batch.
     ///
@@ -55,8 +56,12 @@ public struct BatchConversionRun: Sendable {
     public func run(reporter: RunReporter = .silent, cancellation: RunCancellation? = nil) throws(RunError) -> Int {
         try RunError.wrapping {
             try OutputInputGuard.check(outputs: [root], inputs: inputs)
-            guard format.isTabular || format == .ndjson else {
-                throw QueryError(.errorInvalidArgument, "--partition writes csv, parquet or ndjson")
+            guard format.isTabular || format == .ndjson || format == .fhir else {
+                throw QueryError(.errorInvalidArgument, "--partition writes csv, parquet, ndjson or fhir")
+            }
+            if format == .fhir && !layout.splitsByType {
+                throw QueryError(
+                    .errorInvalidArgument, "FHIR's Bulk Data layout holds one resource type per file: partition by type too (--partition person,type)")
             }
             if format.isTabular && !layout.splitsByType {
                 throw QueryError(
@@ -158,6 +163,13 @@ public struct BatchConversionRun: Sendable {
                 let csv = try CSVWriter(folder: staging)
                 writer = csv
                 writtenFiles = { csv.writtenFiles }
+            } else if format == .fhir {
+                let fhir = try FHIRBulkWriter(folder: staging)
+                // The batch's manifest records the files; the resources' own files are the output.
+                fhir.writesManifest = false
+                fhir.clinicalResource = { try reader.sideFile($0) }
+                writer = fhir
+                writtenFiles = { fhir.writtenFiles }
             } else if format == .parquet {
                 let parquetWriter = try ParquetWriter(folder: staging, options: parquet)
                 writer = parquetWriter
@@ -179,7 +191,14 @@ public struct BatchConversionRun: Sendable {
             let written: Int
             do {
                 summary = try read.run(into: sink)
-                written = summary.admitted
+                var recordings = 0
+                if let fhir = writer as? FHIRBulkWriter {
+                    try ElectrocardiogramFiles.visible(in: reader, query: executor, reporter: silent) { _, recording in
+                        try fhir.write(.electrocardiogram(recording))
+                        recordings += 1
+                    }
+                }
+                written = summary.admitted + recordings
                 try writer.finish()
             } catch {
                 writer.abandon()

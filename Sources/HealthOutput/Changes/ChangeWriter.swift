@@ -92,6 +92,26 @@ public final class ChangeWriter {
         spool = nil
     }
 
+    /// Writes FHIR's Observations and deletions to standard output (`buffer`) only once the whole
+    /// stream is written, as `init(format:holdingUntilComplete:)` holds NDJSON.
+    ///
+    /// - Throws: `OutputError.cannotCreate` when no temporary file can be made.
+    public init(fhirHoldingUntilComplete buffer: OutputBuffer, clinicalResource: ((String) throws -> Data?)?) throws {
+        guard let spool = tmpfile() else {
+            throw OutputError(.cannotCreate, "cannot make a temporary file: \(String(cString: strerror(errno)))")
+        }
+        let spooled = OutputBuffer(descriptor: fileno(spool))
+        let writer = FHIRBulkWriter(standardOutput: spooled)
+        writer.clinicalResource = clinicalResource
+        format = .fhir
+        out = spooled
+        file = nil
+        tables = nil
+        fhir = writer
+        heldFor = buffer
+        self.spool = spool
+    }
+
     /// How the FHIR resources were coded and what was left out, for a FHIR stream's summary.
     public var fhirTally: FHIRCodingTally? { fhir?.tally }
 
@@ -244,6 +264,7 @@ public final class ChangeWriter {
                 ext.string("anchorFile", anchorFile)
             }
             try fhir?.finish()
+            if let heldFor, let spool { try Self.copy(spool, to: heldFor) }
             return
         }
         if let file {

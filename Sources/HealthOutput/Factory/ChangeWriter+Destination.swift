@@ -1,15 +1,18 @@
+import Foundation
 extension ChangeWriter {
     /// The change writer for a format and a destination: NDJSON or JSON to a file or standard
     /// output, CSV or Parquet tables into a folder, FHIR into a folder (or its Observations and
     /// deletions to standard output).
     ///
-    /// - Parameter holdingStandardOutput: NDJSON or JSON for standard output is held in a
-    ///   temporary file until the stream is complete (`ChangeWriter.init(format:holdingUntilComplete:)`).
+    /// - Parameters:
+    ///   - holdingStandardOutput: NDJSON, JSON or FHIR for standard output is held in a
+    ///     temporary file until the stream is complete (`ChangeWriter.init(format:holdingUntilComplete:)`).
+    ///   - clinicalResource: for FHIR, reads a clinical record's resource (`FHIRBulkWriter.clinicalResource`).
     /// - Throws: `OutputError.invalidRequest` for tables to standard output or `.export`;
     ///   `OutputError.cannotCreate`.
     public static func make(
         _ format: ObjectFormat, to destination: OutputDestination, parquet: ParquetOptions = ParquetOptions(),
-        holdingStandardOutput: Bool = false
+        holdingStandardOutput: Bool = false, clinicalResource: ((String) throws -> Data?)? = nil
     ) throws -> ChangeWriter {
         switch format {
         case .ndjson, .json:
@@ -30,12 +33,18 @@ extension ChangeWriter {
             }
             return ChangeWriter(tables: try ParquetWriter(folder: folder, options: parquet))
         case .fhir:
-            let writer: FHIRBulkWriter
             switch destination {
-            case .standardOutput: writer = FHIRBulkWriter(standardOutput: OutputDestination.standardOutputBuffer())
-            case .path(let folder): writer = try FHIRBulkWriter(folder: folder)
+            case .standardOutput where holdingStandardOutput:
+                return try ChangeWriter(fhirHoldingUntilComplete: OutputDestination.standardOutputBuffer(), clinicalResource: clinicalResource)
+            case .standardOutput:
+                let writer = FHIRBulkWriter(standardOutput: OutputDestination.standardOutputBuffer())
+                writer.clinicalResource = clinicalResource
+                return ChangeWriter(fhir: writer)
+            case .path(let folder):
+                let writer = try FHIRBulkWriter(folder: folder)
+                writer.clinicalResource = clinicalResource
+                return ChangeWriter(fhir: writer)
             }
-            return ChangeWriter(fhir: writer)
         case .export:
             throw OutputError(.invalidRequest, "--format export writes objects, not changes: use ndjson, json, csv, parquet or fhir")
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HealthEngine
+import HealthOutput
 import HealthExport
 
 /// The only place that writes to standard error: one line per diagnostic, compiler style,
@@ -120,6 +121,15 @@ final class Diagnostics {
                 case .converted, .skipped: box.diagnostics.note(note.message)
                 }
             })
+    }
+
+    /// After a FHIR run: how the resources were coded, one note per object kind
+    /// (`fhir: quantitySample: 3940 LOINC, 1265 HealthKit code, 3 fallback`), and a warning for
+    /// what was left out. Counts of what was written only: nothing the policy hid.
+    func fhirSummary(_ tally: FHIRCodingTally?) {
+        guard let tally else { return }
+        for line in tally.lines { note("fhir: " + line) }
+        for (reason, count) in tally.leftOut.sorted(by: { $0.key < $1.key }) { warning("fhir: \(count) left out: \(reason)") }
     }
 
     /// After a run: repeats of warnings already printed once.
