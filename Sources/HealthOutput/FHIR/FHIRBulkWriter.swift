@@ -92,14 +92,15 @@ public final class FHIRBulkWriter: ObjectWriter {
 
     @inline(__always)
     public func write(_ object: HealthObject) throws {
-        let out = try observationBuffer()
-        if encoder.write(object, to: out) {
-            lineCounts["Observation.ndjson", default: 0] += 1
-            try out.endRecord()
-            if encoder.devices.pending.count > 0 { try takeDevices() }
+        if case .clinicalRecord(let record) = object {
+            try write(record)
             return
         }
-        if case .clinicalRecord(let record) = object { try write(record) }
+        let out = try observationBuffer()
+        _ = encoder.write(object, to: out)
+        lineCounts["Observation.ndjson", default: 0] += 1
+        try out.endRecord()
+        if encoder.devices.pending.count > 0 { try takeDevices() }
     }
 
     private func write(_ record: ClinicalRecord) throws {

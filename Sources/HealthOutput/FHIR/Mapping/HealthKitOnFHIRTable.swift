@@ -2831,7 +2831,7 @@ enum HealthKitOnFHIRTable {
             "valueEnum": null,
             "metadataComponents": [
                 {
-                    "key": "HKMetadataKeyHeartRateEventThreshold",
+                    "key": "HKHeartRateEventThreshold",
                     "quantityType": "HKQuantityTypeIdentifierHeartRate"
                 }
             ]
@@ -2864,7 +2864,7 @@ enum HealthKitOnFHIRTable {
             "valueEnum": "HKCategoryValueLowCardioFitnessEvent",
             "metadataComponents": [
                 {
-                    "key": "HKMetadataKeyLowCardioFitnessEventThreshold",
+                    "key": "HKLowCardioFitnessEventThreshold",
                     "quantityType": "HKQuantityTypeIdentifierVO2Max"
                 }
             ]
@@ -2873,7 +2873,7 @@ enum HealthKitOnFHIRTable {
             "valueEnum": null,
             "metadataComponents": [
                 {
-                    "key": "HKMetadataKeyHeartRateEventThreshold",
+                    "key": "HKHeartRateEventThreshold",
                     "quantityType": "HKQuantityTypeIdentifierHeartRate"
                 }
             ]
@@ -2888,9 +2888,9 @@ enum HealthKitOnFHIRTable {
             "valueEnum": "HKCategoryValueMenstrualFlow",
             "metadataComponents": [
                 {
-                    "key": "HKMetadataKeyMenstrualCycleStart",
+                    "key": "HKMenstrualCycleStart",
                     "boolean": {
-                        "code": "HKMetadataKeyMenstrualCycleStart",
+                        "code": "HKMenstrualCycleStart",
                         "display": "Menstrual Cycle Start",
                         "system": "http://developer.apple.com/documentation/healthkit"
                     }
@@ -2940,9 +2940,9 @@ enum HealthKitOnFHIRTable {
             "valueEnum": null,
             "metadataComponents": [
                 {
-                    "key": "HKMetadataKeySexualActivityProtectionUsed",
+                    "key": "HKSexualActivityProtectionUsed",
                     "boolean": {
-                        "code": "HKMetadataKeySexualActivityProtectionUsed",
+                        "code": "HKSexualActivityProtectionUsed",
                         "display": "Sexual Activity: Protection Used",
                         "system": "http://developer.apple.com/documentation/healthkit"
                     }
