@@ -250,6 +250,32 @@ import HealthTestSupport
         #expect(lab.contains("\"value\":13.50,"))
     }
 
+    /// The store keeps no clinical record's FHIR resource: what a store-fed run leaves out is
+    /// counted on standard error (changes printed nothing of the kind before), as a partitioned
+    /// conversion counts, in its export's line, the records whose file is missing.
+    @Test func whatTheStoreOrAMissingFileLeavesOutIsCounted() throws {
+        let export = Fixtures.packageRoot.appendingPathComponent("Tests/Fixtures/clinical-records/apple_health_export")
+        let directory = try Fixtures.temporaryDirectory()
+        let store = directory.appendingPathComponent("health.sqlite").path
+        #expect(try healthport("import", export.path, "--store", store, "-q").status == 0)
+        let left = "healthport: warning: fhir: 11 left out: clinical records without their FHIR resource (it is read from the export, not the store)\n"
+        let changes = try healthport("changes", "--store", store, "--format", "fhir", "--output", directory.appendingPathComponent("changes").path)
+        #expect(changes.status == 0, "\(changes.stderrText)")
+        #expect(changes.stderrText.contains("healthport: fhir: quantitySample: 2 LOINC\n"), "\(changes.stderrText)")
+        #expect(changes.stderrText.contains(left), "\(changes.stderrText)")
+        let query = try healthport("query", "--store", store, "--format", "fhir", "--output", directory.appendingPathComponent("query").path)
+        #expect(query.status == 0, "\(query.stderrText)")
+        #expect(query.stderrText.contains(left), "\(query.stderrText)")
+
+        let lake = directory.appendingPathComponent("lake")
+        let batch = try healthport("convert", export.path, "--partition", "person,type", "--format", "fhir", "--output", lake.path)
+        #expect(batch.status == 0, "\(batch.stderrText)")
+        #expect(
+            batch.stderrText.contains(
+                ": 12 objects into person=apple_health_export (11 files); 1 left out: clinical records whose FHIR resource file is missing\n"),
+            "\(batch.stderrText)")
+    }
+
     @Test func partitionsHoldOneResourceTypePerFile() throws {
         let out = try Fixtures.temporaryDirectory().appendingPathComponent("lake")
         let run = try healthport("convert", sampleZip, "--partition", "person,type", "--format", "fhir", "--output", out.path, "-q")

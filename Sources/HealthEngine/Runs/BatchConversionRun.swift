@@ -189,16 +189,23 @@ public struct BatchConversionRun: Sendable {
             let read = GatedExportRead(reader: reader, executor: executor, reporter: silent, cancellation: cancellation)
             let summary: ExportReader.Summary
             let written: Int
+            // FHIR: what was left out (clinical records without their resource file), said in
+            // the export's note, since the batch prints no per-run summary.
+            var leftOut = ""
             do {
                 summary = try read.run(into: sink)
                 var recordings = 0
+                var notWritten = 0
                 if let fhir = writer as? FHIRBulkWriter {
                     try ElectrocardiogramFiles.visible(in: reader, query: executor, reporter: silent) { _, recording in
                         try fhir.write(.electrocardiogram(recording))
                         recordings += 1
                     }
+                    let reasons = fhir.tally.leftOut.sorted { $0.key < $1.key }
+                    notWritten = reasons.reduce(0) { $0 + $1.value }
+                    leftOut = reasons.map { "; \($0.value) left out: \($0.key)" }.joined()
                 }
-                written = summary.admitted + recordings
+                written = summary.admitted + recordings - notWritten
                 try writer.finish()
             } catch {
                 writer.abandon()
@@ -225,7 +232,7 @@ public struct BatchConversionRun: Sendable {
             entry.exportDate = summary.header.exportDate?.iso8601
             entry.outputs = outputs
             entry.status = "complete"
-            reporter.note(RunNote(.converted, "\(input): \(written) objects into person=\(person) (\(outputs.count) files)"))
+            reporter.note(RunNote(.converted, "\(input): \(written) objects into person=\(person) (\(outputs.count) files)\(leftOut)"))
         } catch let error as ExportError {
             entry.error = error.description
             reporter.note(RunNote(.failed, error.message, location: error.location?.description ?? input))

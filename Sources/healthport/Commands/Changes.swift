@@ -52,7 +52,8 @@ extension Healthport {
                     run.follow = follow
                     run.parquet = output.parquet
                     run.policyFile = filter.policy
-                    _ = try run.run(cancellation: Signals.cancellation)
+                    let summary = try run.run(cancellation: Signals.cancellation)
+                    log.fhirSummary(summary.fhir)
                     return
                 }
                 var run = ChangesRun(

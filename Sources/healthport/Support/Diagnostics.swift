@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import HealthEngine
-import HealthOutput
 import HealthExport
+import HealthOutput
 
 /// The only place that writes to standard error: one line per diagnostic, compiler style,
 /// `healthport: FILE:LINE:COL: error: message`.
