@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Reads healthport's FHIR output with a reader no one here wrote: the fhir.resources package from
-# PyPI (its R4B models, pydantic), installed pinned to the major version tested (8) into a venv
-# under .build/. Every line of every file must validate (Scripts/fhir/validate_bulk.py: required
-# elements, types, value patterns, no unknown elements; each file one resource type; references
+# PyPI (its R4B models, pydantic; R4 itself is not among the versions it ships), installed pinned
+# to the major version tested (8; last run with 8.3.0) into a venv under .build/. Every line of
+# every file must validate (Scripts/fhir/validate_bulk.py: required elements, types, value
+# patterns, no unknown elements; each file one resource type; references
 # healthport writes resolve; the manifest's counts) for: the bundled sample, generated exports
 # (30 days and a year), every real export in Tests/Fixtures/samples, the clinical-record fixture
 # (R4 passed through, DSTU2 carried in a DocumentReference), the Observations on standard output,
