@@ -13,10 +13,9 @@ GENERATE="${2:-.build/debug/generate-export}"
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 VENV="${DUCKDB_VENV:-Benchmarks/work/venv}"
-if ! "$VENV/bin/python" -c "import duckdb, pytz" 2>/dev/null; then
-    python3 -m venv "$VENV"
-    "$VENV/bin/pip" install --quiet duckdb pytz
-fi
+# DuckDB pinned to the major version checked (2); pip does nothing when the venv holds it.
+[ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
+"$VENV/bin/pip" install --quiet 'duckdb>=2,<3' pytz
 
 mkdir -p "$WORK/exports"
 for person in ada bob cy; do

@@ -57,15 +57,19 @@ public struct BatchConversionRun: Sendable {
         try RunError.wrapping {
             try OutputInputGuard.check(outputs: [root], inputs: inputs)
             guard format.isTabular || format == .ndjson || format == .fhir else {
-                throw QueryError(.errorInvalidArgument, "--partition writes csv, parquet, ndjson or fhir")
+                throw QueryError(.errorInvalidArgument, "\(argument: .partition) writes csv, parquet, ndjson or fhir", argument: .partition)
             }
             if format == .fhir && !layout.splitsByType {
                 throw QueryError(
-                    .errorInvalidArgument, "FHIR's Bulk Data layout holds one resource type per file: partition by type too (--partition person,type)")
+                    .errorInvalidArgument,
+                    "FHIR's Bulk Data layout holds one resource type per file: partition by type too (\(argument: .partition, "person,type", neutral: "person,type"))",
+                    argument: .partition)
             }
             if format.isTabular && !layout.splitsByType {
                 throw QueryError(
-                    .errorInvalidArgument, "\(format == .csv ? "CSV" : "Parquet") holds one table per file: partition by type too (--partition person,type)")
+                    .errorInvalidArgument,
+                    "\(format == .csv ? "CSV" : "Parquet") holds one table per file: partition by type too (\(argument: .partition, "person,type", neutral: "person,type"))",
+                    argument: .partition)
             }
             let executor = QueryExecutor(query)
             try executor.validate()
@@ -94,8 +98,8 @@ public struct BatchConversionRun: Sendable {
             guard !resume else {
                 throw OutputError(
                     .invalidRequest,
-                    "--resume: the folder holds a conversion with another format, partition or filters; use a new folder",
-                    path: root)
+                    "\(argument: .resume): the folder holds a conversion with another format, partition or filters; use a new folder",
+                    path: root, argument: .resume)
             }
             previous = nil
         }
@@ -235,14 +239,14 @@ public struct BatchConversionRun: Sendable {
             reporter.note(RunNote(.converted, "\(input): \(written) objects into person=\(person) (\(outputs.count) files)\(leftOut)"))
         } catch let error as ExportError {
             entry.error = error.description
-            reporter.note(RunNote(.failed, error.message, location: error.location?.description ?? input))
+            reporter.note(RunNote(.failed, error.text, location: error.location?.description ?? input))
         } catch let error as OutputError {
             entry.error = error.message
-            reporter.note(RunNote(.failed, error.message, location: error.path ?? input))
+            reporter.note(RunNote(.failed, error.text, location: error.path ?? input))
         } catch {
             let failure = RunError(error)
             entry.error = failure.message
-            reporter.note(RunNote(.failed, failure.message, location: failure.location ?? input))
+            reporter.note(RunNote(.failed, failure.text, location: failure.location ?? input))
         }
         return entry
     }
@@ -288,7 +292,7 @@ public struct BatchConversionRun: Sendable {
             let key: String
             if mapping != nil {
                 guard let mapped = map[input] ?? map[URL(fileURLWithPath: input).lastPathComponent] else {
-                    throw QueryError(.errorInvalidArgument, "--person-id: \(input) is not in \(mapping!)")
+                    throw QueryError(.errorInvalidArgument, "\(argument: .personIDs): \(input) is not in \(mapping!)", argument: .personIDs)
                 }
                 key = PartitionLayout.sanitize(mapped)
             } else {
@@ -296,7 +300,8 @@ public struct BatchConversionRun: Sendable {
             }
             if let other = seen[key] {
                 throw QueryError(
-                    .errorInvalidArgument, "\(other) and \(input) both give person '\(key)'; name persons with --person-id FILE")
+                    .errorInvalidArgument, "\(other) and \(input) both give person '\(key)'; name persons with \(argument: .personIDs, "FILE")",
+                    argument: .personIDs)
             }
             seen[key] = input
             keys.append(key)

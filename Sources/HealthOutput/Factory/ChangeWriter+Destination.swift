@@ -24,12 +24,15 @@ extension ChangeWriter {
             return ChangeWriter(format: format == .json ? .json : .ndjson, buffer: opened.buffer, file: opened.file)
         case .csv:
             guard case .path(let folder) = destination else {
-                throw OutputError(.invalidRequest, "CSV changes are several tables: write them to a folder with --output DIR")
+                throw OutputError(
+                    .invalidRequest, "CSV changes are several tables: write them to a folder with \(argument: .output, "DIR")", argument: .output)
             }
             return ChangeWriter(tables: try CSVWriter(folder: folder))
         case .parquet:
             guard case .path(let folder) = destination, !ParquetWriter.isSingleFile(folder) else {
-                throw OutputError(.invalidRequest, "Parquet changes are several tables: write them to a folder with --output DIR")
+                throw OutputError(
+                    .invalidRequest, "Parquet changes are several tables: write them to a folder with \(argument: .output, "DIR")",
+                    argument: .output)
             }
             return ChangeWriter(tables: try ParquetWriter(folder: folder, options: parquet))
         case .fhir:
@@ -46,7 +49,10 @@ extension ChangeWriter {
                 return ChangeWriter(fhir: writer)
             }
         case .export:
-            throw OutputError(.invalidRequest, "--format export writes objects, not changes: use ndjson, json, csv, parquet or fhir")
+            throw OutputError(
+                .invalidRequest,
+                "\(argument: .format, "export", neutral: "the export format") writes objects, not changes: use ndjson, json, csv, parquet or fhir",
+                argument: .format)
         }
     }
 }

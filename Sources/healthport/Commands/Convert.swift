@@ -7,7 +7,7 @@ extension Healthport {
     /// `healthport convert`: the export as NDJSON, JSON or CSV.
     struct Convert: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Convert an export to NDJSON, JSON, CSV, Parquet, Apple's export.xml or FHIR R4.",
+            abstract: "Convert an export to NDJSON, JSON, CSV, Parquet, Apple's own export.xml or FHIR R4.",
             discussion: """
                 Streams every object of the export (samples, correlations, workouts, activity \
                 summaries, clinical records, audiograms, vision prescriptions) in document order. \
@@ -106,7 +106,9 @@ extension Healthport {
                 log.fhirSummary(summary.fhir)
                 if let stop = summary.salvageStop {
                     // Always printed, even with --quiet: the output is incomplete.
-                    Diagnostics().warning("salvaged \(summary.written) objects; the export breaks here: \(stop.message)", at: stop.location)
+                    Diagnostics().warning(
+                        "salvaged \(summary.written) objects; the export breaks here: \(OptionNames.message(of: stop))",
+                        at: OptionNames.location(of: stop))
                     throw ExitCode(ExitStatus.salvaged.rawValue)
                 }
             }
