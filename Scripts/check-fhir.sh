@@ -1,24 +1,25 @@
 #!/usr/bin/env bash
 # Reads healthport's FHIR output with a reader no one here wrote: the fhir.resources package from
-# PyPI (its R4B models, pydantic; R4 itself is not among the versions it ships), installed pinned
-# to the major version tested (8; last run with 8.3.0) into a venv under .build/. Every line of
-# every file must validate (Scripts/fhir/validate_bulk.py: required elements, types, value
-# patterns, no unknown elements; each file one resource type; references
-# healthport writes resolve; the manifest's counts) for: the bundled sample, generated exports
-# (30 days and a year), every real export in Tests/Fixtures/samples, the clinical-record fixture
-# (R4 passed through, DSTU2 carried in a DocumentReference), the Observations on standard output,
-# a diff with deletions, and a partitioned conversion.
+# PyPI (its R4B models, pydantic; R4 itself is not among the versions it ships), installed into a
+# venv under .build/ (HEALTHPORT_FHIR_VENV names another). Every line of every file must validate
+# (Scripts/fhir/validate_bulk.py: required elements, types, value patterns, no unknown elements;
+# each file one resource type; references healthport writes resolve; the manifest's counts) for:
+# the bundled sample, generated exports (30 days and a year), every real export in
+# Tests/Fixtures/samples, the clinical-record fixture (R4 passed through, DSTU2 carried in a
+# DocumentReference), the Observations on standard output, a diff with deletions, and a
+# partitioned conversion.
 #
 #   Scripts/check-fhir.sh [HEALTHPORT] [GENERATE_EXPORT]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN="${1:-.build/debug/healthport}"
 GEN="${2:-.build/debug/generate-export}"
-VENV=".build/fhir-venv"
-if ! "$VENV/bin/python" -c "import fhir.resources, sys; sys.exit(0 if fhir.resources.__version__.startswith('8.') else 1)" 2>/dev/null; then
-    python3 -m venv "$VENV"
-    "$VENV/bin/pip" install --quiet 'fhir.resources>=8,<9'
-fi
+VENV="${HEALTHPORT_FHIR_VENV:-.build/fhir-venv}"
+# Pinned to the major version checked (8.x, with 8.3.0): the models' module layout (R4B under
+# fhir.resources.R4B) is what the validator imports. A venv holding another version is brought to
+# the range; pip does nothing when it is in.
+[ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
+"$VENV/bin/pip" install --quiet 'fhir.resources>=8,<9'
 echo "fhir.resources $("$VENV/bin/python" -c 'import fhir.resources; print(fhir.resources.__version__)') (R4B models)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
