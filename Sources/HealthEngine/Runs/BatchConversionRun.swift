@@ -32,6 +32,9 @@ public struct BatchConversionRun: Sendable {
     public var reading = ReadOptions()
     /// Recorded in the manifest.
     public var healthportVersion: String
+    /// Also write each person's summary tables (`daily-summary`, `sleep-nights`), published as
+    /// tables of their own (`type=daily-summary`); CSV or Parquet.
+    public var summaries: SummarySettings?
 
     public init(
         inputs: [String], persons: [String], layout: PartitionLayout, format: ObjectFormat, root: String, jobs: Int,
@@ -70,6 +73,12 @@ public struct BatchConversionRun: Sendable {
                     .errorInvalidArgument,
                     "\(format == .csv ? "CSV" : "Parquet") holds one table per file: partition by type too (\(argument: .partition, "person,type", neutral: "person,type"))",
                     argument: .partition)
+            }
+            if summaries != nil && !format.isTabular {
+                throw QueryError(
+                    .errorInvalidArgument,
+                    "\(argument: .summaries) are tables: write csv or parquet to a folder (\(argument: .format, "csv", neutral: "CSV"))",
+                    argument: .summaries)
             }
             let executor = QueryExecutor(query)
             try executor.validate()
@@ -163,10 +172,12 @@ public struct BatchConversionRun: Sendable {
             let writer: any ObjectWriter
             let writtenFiles: () -> [String]
             var knownRows: () -> [String: Int64] = { [:] }
+            var tables: (pass: SummaryPass, destination: any SummaryTableDestination)? = nil
             if format == .csv {
                 let csv = try CSVWriter(folder: staging)
                 writer = csv
                 writtenFiles = { csv.writtenFiles }
+                if let summaries { tables = (SummaryPass(settings: summaries), csv) }
             } else if format == .fhir {
                 let fhir = try FHIRBulkWriter(folder: staging)
                 // The batch's manifest records the files; the resources' own files are the output.
@@ -179,12 +190,14 @@ public struct BatchConversionRun: Sendable {
                 writer = parquetWriter
                 writtenFiles = { parquetWriter.writtenFiles }
                 knownRows = { parquetWriter.rowCounts }
+                if let summaries { tables = (SummaryPass(settings: summaries), parquetWriter) }
             } else {
                 let ndjson = try NDJSONTablesWriter(folder: staging, splitsByType: layout.splitsByType)
                 writer = ndjson
                 writtenFiles = { ndjson.writtenFiles }
             }
-            let output = WriterSink(writer)
+            let objects = WriterSink(writer)
+            let output: any ObjectSink = tables.map { TeeSink(objects, $0.pass.sink) } ?? objects
             let sink: any ObjectSink =
                 includeRoutes ? RouteAttachingSink(into: output, routes: RouteLoading(reader: reader, reporter: reporter)) : output
             var silent = reporter
@@ -210,6 +223,11 @@ public struct BatchConversionRun: Sendable {
                     leftOut = reasons.map { "; \($0.value) left out: \($0.key)" }.joined()
                 }
                 written = summary.admitted + recordings - notWritten
+                if let tables {
+                    _ = try tables.pass.finish(
+                        window: executor.query.dateWindow, reporter: silent, disclosesExportFacts: executor.disclosure.exportFacts,
+                        cancellation: cancellation, daily: { try tables.destination.write($0) }, night: { try tables.destination.write($0) })
+                }
                 try writer.finish()
             } catch {
                 writer.abandon()

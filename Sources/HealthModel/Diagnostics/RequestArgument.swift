@@ -66,6 +66,8 @@ public enum RequestArgument: String, Sendable, Hashable, CaseIterable {
     case salvage
     /// Reading the CDA document beside the export.
     case cda
+    /// Writing the summary tables beside the objects.
+    case summaries
 
     /// How a face with no names of its own speaks of the part: "the predicate", "the anchor".
     ///
@@ -100,6 +102,7 @@ public enum RequestArgument: String, Sendable, Hashable, CaseIterable {
         case .force: "the force option"
         case .salvage: "the salvage option"
         case .cda: "the CDA option"
+        case .summaries: "the summary tables"
         }
     }
 

@@ -54,8 +54,37 @@ extension TypeCatalogue {
     public static func resolve(exactTypeName name: String) -> String? {
         if let entry = byIdentifier[canonicalIdentifier(name)] { return entry.identifier }
         if let identifier = byShortNameLowercased[name.lowercased()] { return identifier }
-        if isFullIdentifier(name) { return canonicalIdentifier(name) }
+        if isFullIdentifier(name) && !isTypoOfKnownIdentifier(name) { return canonicalIdentifier(name) }
         return nil
+    }
+
+    /// Whether an unknown full identifier is one or two letters from a known one
+    /// (`HKQuantityTypeIdentifierStepCont`): a typo, refused with the known one suggested,
+    /// rather than a type newer than healthport, which selects nothing on a misspelling.
+    /// HealthKit's new types differ from the old ones by whole words.
+    static func isTypoOfKnownIdentifier(_ name: String) -> Bool {
+        let typed = Array(name.utf8)
+        for entry in all where abs(entry.identifier.utf8.count - typed.count) <= 2 {
+            if boundedEditDistance(typed, Array(entry.identifier.utf8), limit: 2) <= 2 { return true }
+        }
+        return false
+    }
+
+    /// Levenshtein distance, or `limit + 1` once every path exceeds `limit`.
+    static func boundedEditDistance(_ a: [UInt8], _ b: [UInt8], limit: Int) -> Int {
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1]
+            var rowMinimum = i + 1
+            for (j, y) in b.enumerated() {
+                let value = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1))
+                current.append(value)
+                rowMinimum = min(rowMinimum, value)
+            }
+            if rowMinimum > limit { return limit + 1 }
+            previous = current
+        }
+        return previous[b.count]
     }
 
     /// What `name` finds, as ``TypeNameMatch`` describes.

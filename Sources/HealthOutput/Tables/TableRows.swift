@@ -209,7 +209,7 @@ enum TableRows {
     /// that counted as a JSON array of names.
     static func dailySummary<B: TableRowBuilder>(_ d: DailySummary, into row: inout B) {
         row.day("date", d.date)
-        row.string("type", d.type)
+        row.string("sampleType", d.type)
         row.string("unit", d.unit)
         row.number("sum", d.sum.map(ExportNumber.init))
         row.number("average", d.average.map(ExportNumber.init))

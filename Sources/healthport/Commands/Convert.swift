@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HealthEngine
 import HealthOutput
+import HealthQuery
 
 extension Healthport {
     /// `healthport convert`: the export as NDJSON, JSON or CSV.
@@ -32,6 +33,11 @@ extension Healthport {
 
         @Flag(name: .long, help: "Convert a broken (cut off) export up to the break, report where it stopped, and exit with status 3.")
         var salvage = false
+
+        @Flag(
+            name: .long,
+            help: "CSV and Parquet folders: also write the daily summary and the sleep nights (daily-summary, sleep-nights), days cut in --tz, else the person's zone.")
+        var summaries = false
 
         @Option(
             name: .long,
@@ -73,6 +79,12 @@ extension Healthport {
             }
         }
 
+        /// With `--summaries`: the zone days are cut in (`--tz`).
+        func summarySettings() throws -> SummarySettings? {
+            guard summaries else { return nil }
+            return SummarySettings(timeZone: try filter.tz.map(TimeZoneNameResolver.resolve))
+        }
+
         func run() throws {
             let log = Diagnostics(quiet: diagnostics.quiet)
             try log.run {
@@ -86,6 +98,7 @@ extension Healthport {
                     batch.reading = parsing.reading
                     batch.parquet = output.parquet
                     batch.includeRoutes = includeRoutes
+                    batch.summaries = try summarySettings()
                     let failed = try batch.run(reporter: log.reporter(), cancellation: Signals.cancellation)
                     if failed > 0 {
                         log.error("\(failed) of \(exports.count) exports failed; see \(output.output)/\(BatchManifest.fileName)")
@@ -96,6 +109,7 @@ extension Healthport {
                 var run = ConversionRun(export: exports[0], query: query, format: output.format, output: output.output)
                 run.includeRoutes = includeRoutes
                 run.salvage = salvage
+                run.summaries = try summarySettings()
                 run.parquet = output.parquet
                 run.reading = parsing.reading
                 run.reading.jobs = jobs

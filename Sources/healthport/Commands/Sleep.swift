@@ -37,7 +37,7 @@ extension Healthport {
             let log = Diagnostics(quiet: diagnostics.quiet)
             try log.run {
                 var run = try table.run(input: input, filter: filter)
-                run.evening = try Self.seconds(evening)
+                run.settings.evening = try Self.seconds(evening)
                 let summary = try log.perform(showing: diagnostics) {
                     try run.write(.nights, format: table.format, to: table.output, parquet: table.parquet, reporter: $0, cancellation: $1)
                 }

@@ -30,8 +30,14 @@ struct SummaryTableOptions: ParsableArguments {
     func run(input: ExportOrStoreOptions, filter: FilterOptions) throws -> SummaryRun {
         var run = SummaryRun(input: input.objectInput, query: try filter.makeQuery())
         run.reading = input.parsing.reading
-        run.timeZone = try filter.tz.map(TimeZoneNameResolver.resolve)
-        run.sourcePriority = sourcePriority.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
+        run.settings = try settings(filter: filter)
         return run
+    }
+
+    /// The zone days are cut in (`--tz`) and the source priority.
+    func settings(filter: FilterOptions) throws -> SummarySettings {
+        SummarySettings(
+            timeZone: try filter.tz.map(TimeZoneNameResolver.resolve),
+            sourcePriority: sourcePriority.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? [])
     }
 }

@@ -42,6 +42,7 @@ enum OptionNames {
         case .force: "--force"
         case .salvage: "--salvage"
         case .cda: "--cda"
+        case .summaries: "--summaries"
         }
     }
 
