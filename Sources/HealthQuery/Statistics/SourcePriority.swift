@@ -10,6 +10,9 @@ import HealthModel
 public final class SourcePriority {
     private let explicit: [String]
     private var firstSeen: [String: Int] = [:]
+    /// The last source ranked and its order: samples come in runs of one source, and comparing
+    /// an interned name is cheaper than hashing it (`SummaryCollector` says why).
+    private var last: (name: String, order: Int)? = nil
 
     /// - Parameters:
     ///   - explicit: source names, highest priority first.
@@ -25,12 +28,15 @@ public final class SourcePriority {
     func rank(of sample: SampleAttributes) -> SourceRank {
         let name = sample.sourceRevision.source.name
         let order: Int
-        if let seen = firstSeen[name] {
+        if let last, last.name == name {
+            order = last.order
+        } else if let seen = firstSeen[name] {
             order = seen
         } else {
             order = firstSeen.count
             firstSeen[name] = order
         }
+        last = (name, order)
         if !explicit.isEmpty {
             if let index = explicit.firstIndex(of: SourceName.normalized(name)) { return SourceRank(tier: index, order: 0) }
             return SourceRank(tier: explicit.count, order: order)

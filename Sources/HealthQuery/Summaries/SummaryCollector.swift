@@ -26,6 +26,14 @@ public final class SummaryCollector {
     private var units: [HealthUnit?] = []
     private var sources: [String] = []
     private var sourceIndex: [String: Int32] = [:]
+    /// The last type, unit and source met: samples come in long runs of one type, unit and
+    /// source, and the reader interns their names, so comparing with the last one is mostly a
+    /// pointer comparison where a dictionary lookup hashes the whole name (normalizing first one
+    /// that is not ASCII, as many source names are), for every sample. A store's import feeds
+    /// every sample through here (`StoreSummaries`), so this is its hot path too.
+    private var lastType: (identifier: String, index: Int32)? = nil
+    private var lastUnit: (type: Int32, text: String, unit: HealthUnit?)? = nil
+    private var lastSource: (name: String, index: Int32)? = nil
     /// How often each `HKTimeZone` appeared, to choose the time zone.
     public private(set) var timeZoneCounts: [String: Int] = [:]
     /// Samples whose unit does not convert to their type's (left out, counted).
@@ -71,9 +79,16 @@ public final class SummaryCollector {
                 let entry = TypeCatalogue.entry(for: identifier)
                 return (entry?.aggregationStyle ?? .discreteArithmetic, try? HealthUnit.cached(entry?.canonicalUnit ?? sample.quantity.unit))
             }
-            guard let unit = units[Int(index)], let from = try? HealthUnit.cached(sample.quantity.unit), from.isCompatible(with: unit),
-                let value = try? from.convert(sample.quantity.value.value, to: unit)
-            else {
+            let from: HealthUnit?
+            if let lastUnit, lastUnit.type == index, lastUnit.text == sample.quantity.unit {
+                from = lastUnit.unit
+            } else {
+                // The sample's unit, when it converts to its type's.
+                let unit = units[Int(index)]
+                from = (try? HealthUnit.cached(sample.quantity.unit)).flatMap { unit != nil && $0.isCompatible(with: unit!) ? $0 : nil }
+                lastUnit = (index, sample.quantity.unit, from)
+            }
+            guard let unit = units[Int(index)], let from, let value = try? from.convert(sample.quantity.value.value, to: unit) else {
                 unconvertible += 1
                 return
             }
@@ -91,26 +106,34 @@ public final class SummaryCollector {
     }
 
     private func index(ofType identifier: String, describe: (String) -> (AggregationStyle?, HealthUnit?)) -> Int32 {
-        if let known = typeIndex[identifier] { return known }
+        if let lastType, lastType.identifier == identifier { return lastType.index }
+        if let known = typeIndex[identifier] {
+            lastType = (identifier, known)
+            return known
+        }
         let index = Int32(types.count)
         types.append(identifier)
         typeIndex[identifier] = index
         let (style, unit) = describe(identifier)
         styles.append(style)
         units.append(unit)
+        lastType = (identifier, index)
         return index
     }
 
     private func record(_ sample: SampleAttributes, type: Int32, value: Double) throws {
         let name = sample.sourceRevision.source.name
         let source: Int32
-        if let known = sourceIndex[name] {
+        if let lastSource, lastSource.name == name {
+            source = lastSource.index
+        } else if let known = sourceIndex[name] {
             source = known
         } else {
             source = Int32(sources.count)
             sources.append(name)
             sourceIndex[name] = source
         }
+        lastSource = (name, source)
         if case .string(let zone)? = sample.metadata["HKTimeZone"] { timeZoneCounts[zone, default: 0] += 1 }
         let rank = priority.rank(of: sample)
         let start = Double(sample.startDate.secondsSince1970)
@@ -170,6 +193,8 @@ struct DayAccumulator {
     private var splitter: IntervalSplitter
     private var open: [Int: [IntervalPiece]] = [:]
     private var sample = 0
+    /// The first day of the latest record: no open day is before it.
+    private var latestFirst = Int.min
 
     init(type: Int32, identifier: String, style: AggregationStyle?, unit: String?, days: CalendarIntervals, sources: [String]) {
         self.type = type
@@ -192,7 +217,12 @@ struct DayAccumulator {
     mutating func add(_ record: SummaryRecord, emit: (DailySummary) throws -> Void) throws {
         let first = splitter.index(of: record.start)
         // Records come by start: a day before this record's first one can receive no more.
-        for index in open.keys.sorted() where index < first { try close(index, emit: emit) }
+        // Looked for only when the first day moves on (most records share their
+        // predecessor's), not sorting the open days for every record.
+        if first > latestFirst {
+            for index in open.keys.sorted() where index < first { try close(index, emit: emit) }
+            latestFirst = first
+        }
         sample += 1
         let rank = SourceRank(tier: Int(record.tier), order: Int(record.order))
         splitter.split(
