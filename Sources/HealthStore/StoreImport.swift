@@ -80,13 +80,16 @@ final class Importer {
     private let anchorCipher: StoreAnchorCipher
     private var insertedRows = 0
     private let summaryMode: SummaryMode
+    /// The first summary's rows, computed by the reading thread (`StoreSummaries.compute`).
+    private var builtSummary: StoreSummaries.Built?
 
     /// How this import keeps the summary tables (`StoreSummaries`).
     enum SummaryMode {
         /// The store holds nothing: a collector is fed the objects as they are read.
         case build(SummaryCollector)
-        /// The store's days are cut in this zone: the days the import touches are recomputed.
-        case update(TimeZone)
+        /// The store's days are cut in this zone: the days the import touches are recomputed,
+        /// the collector fed the new objects as they are read, the store's older ones after.
+        case update(TimeZone, SummaryCollector)
         /// No zone yet, though the store holds objects (none of them samples the summary
         /// counts): everything from the store's rows, once the import's are in.
         case rebuild
@@ -127,15 +130,20 @@ final class Importer {
             }
             lastDeviceID = max(lastDeviceID, id)
         }
-        if let zone = try StoreSummaries.timeZone(db, path: storePath) {
-            summaryMode = .update(zone)
-        } else {
-            summaryMode = base.count == 0 ? .build(SummaryCollector()) : .rebuild
-        }
         var summaryCollector: SummaryCollector? = nil
-        if case .build(let collector) = summaryMode { summaryCollector = collector }
         var tracksSummaryChanges = false
-        if case .update = summaryMode { tracksSummaryChanges = true }
+        if let zone = try StoreSummaries.timeZone(db, path: storePath) {
+            let collector = try StoreSummaries.updatingCollector(db)
+            summaryMode = .update(zone, collector)
+            summaryCollector = collector
+            tracksSummaryChanges = true
+        } else if base.count == 0 {
+            let collector = SummaryCollector()
+            summaryMode = .build(collector)
+            summaryCollector = collector
+        } else {
+            summaryMode = .rebuild
+        }
         reading = ReadingSide(
             base: base, devices: devices, nextDeviceID: lastDeviceID + 1, firstAnchor: previousAnchor + 1,
             lastExportDate: lastExportDate, storePath: storePath, force: force, summaryCollector: summaryCollector,
@@ -149,10 +157,19 @@ final class Importer {
         // The source, its callbacks and the sink are used by the reading thread alone until it
         // ends; this thread only touches the channel meanwhile.
         reading.objectsRead = objectsRead
+        var buildsSummary: SummaryCollector? = nil
+        if case .build(let collector) = summaryMode { buildsSummary = collector }
+        let storePath = storePath
         let job = HandOff { [reading] in
             do {
                 try source.stream(into: reading)
                 try reading.flush()
+                // The first summary's rows, while the database's thread inserts the last batches.
+                channel.close()
+                if let buildsSummary {
+                    box.builtSummary = try StoreSummaries.compute(
+                        buildsSummary, exportOffset: reading.header.exportDate?.utcOffsetSeconds, path: storePath)
+                }
             } catch {
                 box.error = error
             }
@@ -185,6 +202,7 @@ final class Importer {
         }
         box.done.wait()
         if let error = box.error { throw error }
+        builtSummary = box.builtSummary
     }
 
     /// Work handed to the reading thread, which alone runs it.
@@ -195,6 +213,7 @@ final class Importer {
     /// What the reading thread leaves behind, read after it ends.
     final class ResultBox: @unchecked Sendable {
         var error: Error?
+        var builtSummary: StoreSummaries.Built?
         let done = DispatchSemaphore(value: 0)
     }
 
@@ -218,18 +237,22 @@ final class Importer {
                 SELECT ?, uuid, kind, type, start_date, end_date, device_id, anchor, ?, body FROM objects WHERE uuid = ?
                 """)
             let remove = try db.makeStatement(sql: "DELETE FROM objects WHERE uuid = ?")
-            // A deleted sample's days are recomputed as an added one's are.
+            // A deleted sample's days are recomputed as an added one's are. SQL checks each
+            // column's type: a damaged row is left out, not read as something it is not.
             var describe: Statement? = nil
             if case .update = summaryMode {
-                describe = try db.makeStatement(sql: "SELECT kind, type, start_date, end_date, source, anchor FROM objects WHERE uuid = ?")
+                let kinds = SummaryCollector.summarizedKinds.map { "'\($0)'" }.joined(separator: ", ")
+                describe = try db.makeStatement(sql: """
+                    SELECT type, start_date, end_date, CASE WHEN typeof(source) = 'text' THEN source END, anchor FROM objects
+                    WHERE uuid = ? AND kind IN (\(kinds)) AND typeof(type) = 'text'
+                        AND typeof(start_date) = 'integer' AND typeof(end_date) = 'integer'
+                    """)
             }
             for index in 0..<base.count where !reading.wasSeen(index) {
                 let uuid = base.uuids[index].uuidString
-                if let describe, let row = try Row.fetchOne(describe, arguments: [uuid]),
-                    SummaryCollector.summarizedKinds.contains(row[0] as String), let start = row[2] as Int64?, let end = row[3] as Int64?
-                {
-                    summaryChanges.touch(type: row[1], start: start, end: end)
-                    if let source = row[4] as String? { deletedSources[source] = min(deletedSources[source] ?? Int.max, row[5] as Int) }
+                if let describe, let row = try Row.fetchOne(describe, arguments: [uuid]) {
+                    summaryChanges.touch(type: row[0], start: row[1], end: row[2])
+                    if let source = row[3] as String? { deletedSources[source] = min(deletedSources[source] ?? Int.max, row[4] as Int) }
                 }
                 try move.execute(arguments: [nextAnchor, importID, uuid])
                 try remove.execute(arguments: [uuid])
@@ -246,12 +269,12 @@ final class Importer {
                     """, arguments: [type, extent.duration, extent.inversion])
         }
         switch summaryMode {
-        case .build(let collector):
-            try StoreSummaries.build(
-                db, path: storePath, collector: collector, exportOffset: reading.header.exportDate?.utcOffsetSeconds,
-                firstAnchors: summaryChanges.firstAnchors)
-        case .update(let zone):
-            try StoreSummaries.update(db, path: storePath, zone: zone, changes: summaryChanges, deletedSources: deletedSources)
+        case .build:
+            try StoreSummaries.build(db, builtSummary, firstAnchors: summaryChanges.firstAnchors)
+        case .update(let zone, let collector):
+            try StoreSummaries.update(
+                db, path: storePath, zone: zone, collector: collector, previousAnchor: previousAnchor, changes: summaryChanges,
+                deletedSources: deletedSources)
         case .rebuild:
             if insertedRows > 0 || deleted > 0 { try StoreSummaries.rebuild(db, path: storePath) }
         }
@@ -322,7 +345,7 @@ final class ReadingSide: ObjectSink, @unchecked Sendable {
     private var lastDevice: (device: Device, id: Int64)? = nil
     /// Normalizing a name (Unicode folding) costs microseconds; an export has a few dozen.
     private var sourceKeys: [String: String] = [:]
-    /// An empty store's first summary, fed every new sample as it is read (`StoreSummaries.build`).
+    /// The summary's collector, fed every new sample as it is read (`StoreSummaries`).
     private let summaryCollector: SummaryCollector?
     /// Whether the days of new samples are noted, for the summary to recompute them.
     private let tracksSummaryChanges: Bool
@@ -429,9 +452,8 @@ final class ReadingSide: ObjectSink, @unchecked Sendable {
                 } catch let error as QueryError {
                     throw StoreError(.database, "\(storePath): cannot summarize the export: \(error.message)")
                 }
-            } else if tracksSummaryChanges, let start, let end {
-                summaryChanges.touch(type: type, start: start, end: end)
             }
+            if tracksSummaryChanges, let start, let end { summaryChanges.touch(type: type, start: start, end: end) }
             if let source { summaryChanges.added(source: source, anchor: nextAnchor) }
         }
         batch.append(

@@ -10,10 +10,14 @@ import HealthQuery
 ///
 /// Computed by `SummaryCollector`, the code behind every summary, in three ways:
 /// - `build`: the first import into an empty store feeds the collector the objects as they are
-///   read, and writes every row at the end (no second read);
-/// - `update`: a later import recomputes, from the store's rows, only the days and nights its
-///   additions and deletions touch (`SummaryChanges`), reading them through the import's own
-///   connection, which alone sees its uncommitted rows;
+///   read (no second read); the reading thread computes every row once the export is read,
+///   while the database's thread inserts the last objects, and the rows are written at the end;
+/// - `update`: a later import recomputes only the days and nights its additions and deletions
+///   touch (`SummaryChanges`): its new samples go to the collector as they are read, as in a
+///   build, and the store's older samples of those days are read through the import's own
+///   connection (which alone sees the import's uncommitted deletions). Reading the new samples
+///   back from the store instead decoded each one's JSON again: an import of two months into a
+///   store of ten took a third longer, not a tenth (`Benchmarks/store.sh`);
 /// - `rebuild`: everything from the store's rows (the migration that adds the tables, and the
 ///   rare import after which the sources' order changed).
 ///
@@ -44,20 +48,37 @@ enum StoreSummaries {
             arguments: [timeZoneKey, zone.identifier])
     }
 
-    /// The first summary of a store that held nothing: every row from a collector fed the
-    /// import's objects. Writes nothing (and decides no zone) when no sample counted.
+    /// The rows of a store's first summary, and the zone they are cut in.
+    struct Built {
+        var timeZone: TimeZone
+        var days: [DailySummary] = []
+        var nights: [SleepNight] = []
+    }
+
+    /// Every row of the first summary of a store that held nothing, from a collector fed the
+    /// import's objects, without the database: the reading thread computes them once the
+    /// export is read (`Importer`), while the database's thread inserts the last objects. A
+    /// year's rows are a few thousand (a few hundred KB). `nil` when no sample counted: no zone
+    /// is decided then.
     ///
-    /// - Parameters:
-    ///   - exportOffset: the export's UTC offset, for a zone when no sample names one.
-    ///   - firstAnchors: each source's first position (`summary_sources`).
-    static func build(_ db: Database, path: String, collector: SummaryCollector, exportOffset: Int32?, firstAnchors: [String: Int]) throws {
-        guard collector.recordCount > 0 else { return }
-        let zone = SummaryTimeZone.decide(collector, exportOffset: exportOffset).timeZone
-        try save(zone, db)
+    /// - Parameter exportOffset: the export's UTC offset, for a zone when no sample names one.
+    static func compute(_ collector: SummaryCollector, exportOffset: Int32?, path: String) throws -> Built? {
+        guard collector.recordCount > 0 else { return nil }
+        var built = Built(timeZone: SummaryTimeZone.decide(collector, exportOffset: exportOffset).timeZone)
+        try finish(collector, zone: built.timeZone, path: path, daily: { built.days.append($0) }, night: { built.nights.append($0) })
+        return built
+    }
+
+    /// Writes the first summary (`compute`), its zone and the sources' first positions
+    /// (`summary_sources`).
+    static func build(_ db: Database, _ built: Built?, firstAnchors: [String: Int]) throws {
+        guard let built else { return }
+        try save(built.timeZone, db)
         try SummarySources.add(db, firstAnchors)
         let rows = try SummaryRows(db: db)
         try rows.removeAll()
-        try finish(collector, zone: zone, path: path, daily: rows.write, night: rows.write)
+        for day in built.days { try rows.write(day) }
+        for night in built.nights { try rows.write(night) }
     }
 
     /// Every row again from the store's objects, read in the order they reached the store (as
@@ -75,27 +96,47 @@ enum StoreSummaries {
         var zone = try timeZone(db, path: path)
         if zone == nil {
             guard collector.recordCount > 0 else { return }
-            let decided = SummaryTimeZone.decide(collector, exportOffset: try HealthStore.latestHeader(db).exportDate?.utcOffsetSeconds).timeZone
+            let header: ExportHeader
+            do {
+                header = try HealthStore.latestHeader(db)
+            } catch let error as DatabaseError {
+                throw error
+            } catch {
+                throw StoreError(.incompatible, "\(path): the store is damaged (the latest import's header: \(error))")
+            }
+            let decided = SummaryTimeZone.decide(collector, exportOffset: header.exportDate?.utcOffsetSeconds).timeZone
             try save(decided, db)
             zone = decided
         }
         try finish(collector, zone: zone!, path: path, daily: rows.write, night: rows.write)
     }
 
-    /// Recomputes the days and nights an import touched, from the store's rows as the import
-    /// left them (its additions and deletions made, `type_extents` updated).
+    /// A collector for an import into a store whose summary exists: sources ranked in the
+    /// store's order (`SummarySources`), the import's new ones after them as they come.
+    static func updatingCollector(_ db: Database) throws -> SummaryCollector {
+        SummaryCollector(priority: SourcePriority(knownOrder: try SummarySources.order(db)))
+    }
+
+    /// Recomputes the days and nights an import touched, with the store as the import left it
+    /// (its additions and deletions made, `type_extents` updated).
     ///
-    /// For each touched type, the rows of the days to recompute are removed and the samples
-    /// that can reach them are read (by the `(type, start_date)` index: starts from a day
-    /// before the first, less the type's longest duration, to two days after the last, a
-    /// superset in any zone); the collector computes their days, and only the recomputed days
-    /// are written back (days at the edge of what was read are incomplete and left as they
-    /// were). Sleep's nights alike, a night being the samples that start in it.
+    /// For each touched type, the rows of the days to recompute are removed and the store's
+    /// older samples that can reach them are read (by the `(type, start_date)` index: starts
+    /// from a day before the first, less the type's longest duration, to two days after the
+    /// last, a superset in any zone) into the collector, which holds the import's new samples
+    /// already; it computes their days, and only the recomputed days are written back (days at
+    /// the edge of what was read are incomplete and left as they were). Sleep's nights alike,
+    /// a night being the samples that start in it.
     ///
     /// - Parameters:
+    ///   - collector: made by `updatingCollector`, fed the import's new samples.
+    ///   - previousAnchor: the store's position before the import: rows up to it are older.
     ///   - changes: the added and deleted samples' days, and the added sources.
     ///   - deletedSources: per source, the first position among its deleted samples.
-    static func update(_ db: Database, path: String, zone: TimeZone, changes: SummaryChanges, deletedSources: [String: Int]) throws {
+    static func update(
+        _ db: Database, path: String, zone: TimeZone, collector: SummaryCollector, previousAnchor: Int, changes: SummaryChanges,
+        deletedSources: [String: Int]
+    ) throws {
         try SummarySources.add(db, changes.firstAnchors)
         if try SummarySources.remove(db, deletedSources) {
             try rebuild(db, path: path)
@@ -103,15 +144,18 @@ enum StoreSummaries {
         }
         let dayRanges = changes.dayRanges()
         guard !dayRanges.isEmpty else { return }
-        let collector = SummaryCollector(priority: SourcePriority(knownOrder: try SummarySources.order(db)))
         let rows = try SummaryRows(db: db)
         let decoder = StoredObjectDecoder(db: db, path: path)
         let read = try db.makeStatement(sql: """
-            SELECT \(StoredObjectDecoder.columns) FROM objects WHERE type = ? AND start_date BETWEEN ? AND ? ORDER BY anchor
+            SELECT \(StoredObjectDecoder.columns) FROM objects WHERE type = ? AND start_date BETWEEN ? AND ? AND anchor <= ?
+            ORDER BY anchor
             """)
         var nightRanges: [ClosedRange<Int>] = []
         for (type, days) in dayRanges.sorted(by: { $0.key < $1.key }) {
-            let longest = try Int.fetchOne(db, sql: "SELECT max_duration FROM type_extents WHERE type = ?", arguments: [type]) ?? 0
+            // Bounded as `SummaryChanges.day(of:)` bounds instants.
+            let longest = min(
+                max(try Int.fetchOne(db, sql: "SELECT CAST(max_duration AS INTEGER) FROM type_extents WHERE type = ?", arguments: [type]) ?? 0, 0),
+                1 << 40)
             var spans = days.map { (($0.lowerBound - 1) * 86_400 - longest)...(($0.upperBound + 2) * 86_400) }
             if type == SummaryCollector.sleepType {
                 // A sample's night is the one its start falls in: a day before or after its
@@ -120,7 +164,7 @@ enum StoreSummaries {
                 spans += nightRanges.map { (($0.lowerBound - 2) * 86_400)...(($0.upperBound + 2) * 86_400) }
             }
             for span in SummaryChanges.merged(spans) {
-                let cursor = try Row.fetchCursor(read, arguments: [type, span.lowerBound, span.upperBound])
+                let cursor = try Row.fetchCursor(read, arguments: [type, span.lowerBound, span.upperBound, previousAnchor])
                 while let row = try cursor.next() { try add(try decoder.decode(row), to: collector, path: path) }
             }
             for range in days { try rows.removeDays(type: type, range) }

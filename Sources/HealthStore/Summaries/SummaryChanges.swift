@@ -58,8 +58,12 @@ struct SummaryChanges {
         return result
     }
 
-    /// The UTC day of an instant (floored: before 1970 too).
+    /// The UTC day of an instant (floored: before 1970 too). Instants beyond ±34,000 years
+    /// (which no export's date can spell, but a damaged row can hold) count as that far, so no
+    /// day arithmetic overflows.
     static func day(of seconds: Int64) -> Int {
-        Int(seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400)
+        let limit: Int64 = 1 << 40
+        let seconds = min(max(seconds, -limit), limit)
+        return Int(seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400)
     }
 }

@@ -60,7 +60,7 @@ enum SummarySources {
         try db.execute(sql: """
             DELETE FROM summary_sources;
             INSERT INTO summary_sources (source, first_anchor)
-            SELECT source, min(anchor) FROM objects WHERE kind IN (\(kinds)) AND source IS NOT NULL GROUP BY source;
+            SELECT source, min(anchor) FROM objects WHERE kind IN (\(kinds)) AND typeof(source) = 'text' GROUP BY source;
             """)
     }
 }
