@@ -19,11 +19,11 @@ import pandas as pd
 def local_text(instant: pd.Timestamp, offset_seconds: int) -> str:
     """The instant as the export printed it: local time and its offset, ISO 8601."""
     zone = dt.timezone(dt.timedelta(seconds=int(offset_seconds)))
-    local = instant.to_pydatetime().astimezone(zone)
+    if isinstance(instant, pd.Timestamp):
+        instant = instant.to_pydatetime()
+    local = instant.astimezone(zone)
     text = local.isoformat(timespec="microseconds" if local.microsecond else "seconds")
-    if text.endswith("+00:00") and offset_seconds == 0:
-        return text  # healthport prints +00:00, never Z
-    return text
+    return text  # +00:00 for UTC, as healthport prints it
 
 
 def read_csv(path: Path) -> tuple[list[str], list[list[str]]]:

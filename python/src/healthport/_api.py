@@ -108,10 +108,18 @@ def read(
     >>> tables = healthport.read("SampleData/export.zip", types=["StepCount", "BodyMass"])
     >>> sorted(tables)
     ['BodyMass', 'StepCount', 'export']
-    >>> steps = tables["StepCount"].to_pandas()
-    >>> steps[["startDate", "quantity_value", "quantity_unit"]].head(2)
-                      startDate  quantity_value quantity_unit
-    0 2024-01-01 00:00:00+00:00           ...
+    >>> weights = tables["BodyMass"].to_pandas()
+    >>> weights[["startDate", "startDate_utcOffset", "quantity_value", "quantity_unit"]]
+                      startDate  startDate_utcOffset  quantity_value quantity_unit
+    0 2024-01-01 06:00:00+00:00                 3600            72.6            kg
+    1 2024-01-01 06:00:00+00:00                 3600            72.6            kg
+    2 2024-01-08 06:00:00+00:00                 3600            72.2            kg
+
+    What a study's consumer may see, with a policy that grants step counts only:
+
+    >>> study = {"version": 1, "consumer": {"name": "Step Study"}, "read": {"StepCount": "granted"}}
+    >>> sorted(healthport.read("SampleData/export.zip", policy=study))
+    ['StepCount', 'export']
     """
     filters = A.Filters(
         types=types, start=start, end=end, strict_start=strict_start, strict_end=strict_end, where=where,
@@ -356,12 +364,18 @@ def changes(
         unit, tz, policy, progress, quiet: as for :func:`read`. An anchor serves any
         filters: it stands for a place in the store's history.
 
-    >>> import subprocess
-    >>> _ = subprocess.run(["healthport", "import", "SampleData/export-older.zip", "--store", store, "-q"], check=True)
+    A store that imported an export, and later the next one (``healthport import``, on
+    the PATH where this package is installed):
+
+    >>> import subprocess, tempfile
+    >>> store = tempfile.mkdtemp() + "/health.sqlite"
+    >>> def imported(export):
+    ...     subprocess.run(["healthport", "import", export, "--store", store, "-q"], check=True, capture_output=True)
+    >>> imported("SampleData/export-older.zip")
     >>> first = healthport.changes(store)
     >>> first.added["StepCount"].num_rows, first.deleted.num_rows, first.complete
     (288, 0, True)
-    >>> _ = subprocess.run(["healthport", "import", "SampleData/export.zip", "--store", store, "-q"], check=True)
+    >>> imported("SampleData/export.zip")
     >>> later = healthport.changes(store, first.anchor, types="StepCount")
     >>> later.added["StepCount"].num_rows
     48

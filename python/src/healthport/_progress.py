@@ -83,7 +83,8 @@ class _Terminal:
 
 
 class _Notebook:
-    """A progress bar in the cell's output, updated in place and removed at the end."""
+    """A progress bar in the cell's output, updated in place; the last state stays, as a
+    record of what was read."""
 
     def __init__(self) -> None:
         self.handle = None
@@ -109,10 +110,7 @@ class _Notebook:
             self.handle.update(self._html(progress))
 
     def close(self) -> None:
-        if self.handle is not None:
-            from IPython.display import HTML
-
-            self.handle.update(HTML(""))
+        pass
 
 
 class _Function:

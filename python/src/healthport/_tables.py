@@ -30,7 +30,7 @@ class Tables(Mapping[str, "pyarrow.Table"]):
     The columns and their types are the Parquet schemas of healthport-formats(5):
     dates are instants (``timestamp[us, tz=UTC]``) with the offset the phone printed
     beside them in seconds (``startDate_utcOffset``), numbers are doubles beside their
-    unit, uuids are strings (``"1b4e28ba-2fa1-11d2-883f-0016d3cca427"``), metadata is
+    unit, uuids are strings as HealthKit prints them (``"C5EC5E97-57D5-8E20-BEBD-82149ABBF8F3"``), metadata is
     JSON text. A table holds only what the filters and the policy let through; a
     type the policy denies has no table at all.
     """
@@ -83,45 +83,79 @@ def read_folder(folder: Path) -> Tables:
 
 
 def read_file(file: Path) -> "pyarrow.Table":
-    """One Parquet table, in memory (the file can go), with uuids as strings."""
+    """One Parquet table, in memory (the file can go), its columns as plain Arrow types."""
     import pyarrow.parquet as pq
 
-    return uuids_as_strings(pq.read_table(file))
+    return plain_types(pq.read_table(file))
 
 
-def uuids_as_strings(table: "pyarrow.Table") -> "pyarrow.Table":
-    """The table with its 16-byte ``UUID`` columns as canonical strings, so that a uuid
-    reads, compares and joins as NDJSON and CSV print it, in pandas and polars alike."""
+def plain_types(table: "pyarrow.Table") -> "pyarrow.Table":
+    """The table with its extension columns as plain Arrow types, which pandas, polars
+    and every Arrow reader handle alike: a 16-byte ``UUID`` as its canonical string (so a
+    uuid reads, compares and joins as NDJSON and CSV print it), a ``JSON`` column as the
+    JSON text it holds."""
     import pyarrow as pa
 
     for index, field in enumerate(table.schema):
-        storage = field.type.storage_type if isinstance(field.type, pa.ExtensionType) else field.type
+        if not isinstance(field.type, pa.BaseExtensionType):
+            continue
+        storage = field.type.storage_type
+        column = table.column(index)
         if pa.types.is_fixed_size_binary(storage) and storage.byte_width == 16:
-            column = table.column(index)
-            chunks = [_uuid_strings(chunk.storage if isinstance(chunk, pa.ExtensionArray) else chunk) for chunk in column.chunks]
-            table = table.set_column(
-                index, pa.field(field.name, pa.string(), field.nullable), pa.chunked_array(chunks, pa.string())
-            )
+            # At most a million uuids at a time: 36 MB of text, well within 32-bit offsets.
+            chunks = [
+                _uuid_strings(chunk.storage.slice(start, 1 << 20))
+                for chunk in column.chunks
+                for start in range(0, len(chunk), 1 << 20)
+            ]
+            kind = pa.string()
+        elif pa.types.is_string(storage) or pa.types.is_large_string(storage):
+            chunks = [chunk.storage for chunk in column.chunks]
+            kind = storage
+        else:
+            continue
+        table = table.set_column(index, pa.field(field.name, kind, field.nullable), pa.chunked_array(chunks, kind))
     return table
 
 
 def _uuid_strings(array: "pyarrow.FixedSizeBinaryArray") -> "pyarrow.Array":
-    """16-byte uuids to ``8-4-4-4-12`` hex strings, in a few passes over the column (no
-    Python per row, no numpy)."""
-    import array as _array
-
+    """16-byte uuids to ``8-4-4-4-12`` strings of upper-case hex digits, as HealthKit's
+    ``uuidString`` and healthport's NDJSON and CSV print them: one table look-up per byte
+    and five copies, over the whole column (no Python per row)."""
+    import numpy as np
     import pyarrow as pa
     import pyarrow.compute as pc
 
     count = len(array)
-    if count == 0:
-        return pa.array([], pa.string())
-    data = array.buffers()[1]
-    hexed = memoryview(data)[array.offset * 16 : (array.offset + count) * 16].hex().encode("ascii")
-    offsets = _array.array("i", range(0, 32 * count + 1, 32))
-    digits = pa.Array.from_buffers(pa.string(), count, [None, pa.py_buffer(offsets), pa.py_buffer(hexed)])
-    parts = [pc.utf8_slice_codeunits(digits, start, stop) for start, stop in ((0, 8), (8, 12), (12, 16), (16, 20), (20, 32))]
-    strings = pc.binary_join_element_wise(*parts, "-")
+    raw = np.frombuffer(array.buffers()[1], dtype=np.uint8, count=(array.offset + count) * 16)
+    raw = raw[array.offset * 16 :].reshape(count, 16)
+    digits = _HEX_PAIRS[raw].view(np.uint8).reshape(count, 32)
+    text = np.empty((count, 36), dtype=np.uint8)
+    text[:, [8, 13, 18, 23]] = ord("-")
+    for start, stop, at in ((0, 8, 0), (8, 12, 9), (12, 16, 14), (16, 20, 19), (20, 32, 24)):
+        text[:, at : at + stop - start] = digits[:, start:stop]
+    offsets = np.arange(0, (count + 1) * 36, 36, dtype=np.int32)
+    strings = pa.Array.from_buffers(pa.string(), count, [None, pa.py_buffer(offsets), pa.py_buffer(text)])
     if array.null_count:
-        strings = pc.if_else(pc.is_valid(array), strings, pa.scalar(None, pa.string()))
+        strings = pc.if_else(pc.is_valid(array), strings, pa.scalar(None, strings.type))
     return strings
+
+
+def _hex_pairs():
+    import numpy as np
+
+    return np.frombuffer(b"".join(b"%02X" % byte for byte in range(256)), dtype=np.uint16)
+
+
+class _LazyPairs:
+    """The 256 two-digit pairs, made on first use (numpy is imported only then)."""
+
+    table = None
+
+    def __getitem__(self, index):
+        if _LazyPairs.table is None:
+            _LazyPairs.table = _hex_pairs()
+        return _LazyPairs.table[index]
+
+
+_HEX_PAIRS = _LazyPairs()
