@@ -125,3 +125,22 @@ def test_a_bad_argument_in_python_never_runs_the_binary():
         healthport.read(SAMPLE, parser="sax")
     with pytest.raises(TypeError):
         healthport.read(SAMPLE, types=[1, 2])
+
+
+def test_every_documented_status_has_its_class():
+    """The README's "Exit status" table (the one healthport(1) and the binary share): every
+    failure status maps to its own exception class."""
+    from conftest import REPOSITORY
+    from healthport.errors import error_for
+
+    readme = (REPOSITORY / "README.md").read_text(encoding="utf-8")
+    table = readme.split("## Exit status", 1)[1].split("\n\n", 2)[1]
+    statuses = set()
+    for line in table.splitlines()[2:]:
+        first = line.split("|")[1]
+        statuses |= {int(part) for part in first.split(",") if part.strip().isdigit()}
+    assert {64, 65, 66, 70, 73, 74, 75, 77, 78, 129, 130, 143} <= statuses
+    for status in statuses - {0, 3}:
+        error = error_for(status, "healthport: error: x", ["healthport"])
+        assert type(error) is not healthport.HealthportError, status
+        assert error.status == status

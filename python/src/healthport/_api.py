@@ -26,7 +26,7 @@ __all__ = ["Changes", "changes", "info", "read", "statistics", "version"]
 # issue 38) is a few lines over the helpers `_tables_of`, `_table_of` and `_csv_of`.
 
 
-def _folder():
+def _folder() -> "tempfile.TemporaryDirectory[str]":
     return tempfile.TemporaryDirectory(prefix="healthport-")
 
 
@@ -46,12 +46,12 @@ def _table_of(arguments: list[str], folder: Path, *, progress: ProgressArgument,
     return read_file(output)
 
 
-def _input(export: str | os.PathLike) -> list[str]:
+def _input(export: "str | os.PathLike[str]") -> list[str]:
     return ["--", A.path(export)]
 
 
 def read(
-    export: str | os.PathLike,
+    export: "str | os.PathLike[str]",
     *,
     types: A.NamesArgument | None = None,
     start: A.DateArgument | None = None,
@@ -134,7 +134,7 @@ def read(
 
 
 def statistics(
-    export: str | os.PathLike,
+    export: "str | os.PathLike[str]",
     type: str,
     *,
     interval: str = "day",
@@ -245,7 +245,7 @@ def _statistics_table(csv: bytes) -> "pyarrow.Table":
     return pa.table(columns)
 
 
-def _instants(strings: "pyarrow.ChunkedArray"):
+def _instants(strings: "pyarrow.ChunkedArray") -> "tuple[pyarrow.ChunkedArray, pyarrow.ChunkedArray]":
     """ISO 8601 dates with an offset (``2024-01-01T00:00:00+01:00``) as instants
     (``timestamp[us, tz=UTC]``) and the offsets in seconds (``int32``), vectorized."""
     import pyarrow as pa
@@ -262,7 +262,7 @@ def _instants(strings: "pyarrow.ChunkedArray"):
 
 
 def info(
-    export: str | os.PathLike,
+    export: "str | os.PathLike[str]",
     *,
     types: A.NamesArgument | None = None,
     policy: A.PolicyArgument | None = None,
@@ -295,7 +295,8 @@ def info(
         if cda:
             arguments.append("--cda")
         output = _process.run([*arguments, *_input(export)], progress=progress, quiet=quiet, capture=True, warning_stacklevel=3)
-    return json.loads(output)
+    result: dict[str, Any] = json.loads(output)
+    return result
 
 
 @dataclass(frozen=True)
@@ -320,8 +321,8 @@ class Changes:
 
 
 def changes(
-    store: str | os.PathLike | None = None,
-    anchor: str | os.PathLike | None = None,
+    store: "str | os.PathLike[str] | None" = None,
+    anchor: "str | os.PathLike[str] | None" = None,
     *,
     limit: int | None = None,
     types: A.NamesArgument | None = None,

@@ -61,7 +61,7 @@ def option(name: str, value: object) -> str:
     return f"--{name}={value}"
 
 
-def path(value: str | os.PathLike) -> str:
+def path(value: "str | os.PathLike[str]") -> str:
     text = os.fspath(value)
     if not isinstance(text, str):
         raise TypeError(f"expected a path as str, got {value!r}")

@@ -10,7 +10,7 @@ import signal
 import subprocess
 import threading
 import warnings
-from typing import Sequence
+from typing import IO, Sequence
 
 from . import _progress
 from ._binary import binary
@@ -25,7 +25,7 @@ class _StderrReader:
     """Reads the binary's standard error as it comes, apart: progress updates (queued
     for the caller's thread, which draws them) and diagnostic lines (kept)."""
 
-    def __init__(self, stream, events: queue.Queue) -> None:
+    def __init__(self, stream: IO[bytes], events: "queue.Queue[_progress.Progress | None]") -> None:
         self.stream = stream
         self.events = events
         self.lines: list[str] = []
@@ -110,14 +110,15 @@ def run(
         stderr=subprocess.PIPE,
         env=environment,
     )
-    events: queue.Queue = queue.Queue()
+    events: "queue.Queue[_progress.Progress | None]" = queue.Queue()
+    assert process.stderr is not None
     stderr = _StderrReader(process.stderr, events)
     output: list[bytes] = []
     stdout_thread = None
     if capture:
-        stdout_thread = threading.Thread(
-            target=lambda: output.append(process.stdout.read()), name="healthport-stdout", daemon=True
-        )
+        stdout = process.stdout
+        assert stdout is not None
+        stdout_thread = threading.Thread(target=lambda: output.append(stdout.read()), name="healthport-stdout", daemon=True)
         stdout_thread.start()
     try:
         while True:
@@ -144,7 +145,7 @@ def run(
 
     text = "\n".join(stderr.lines)
     if status != 0:
-        raise error_for(status, text, [_shown(argument) for argument in command])
+        raise error_for(status, text, command)
     if not quiet:
         for line in stderr.lines:
             diagnostic = parse_diagnostic(line)
@@ -154,11 +155,7 @@ def run(
     return output[0] if output else b""
 
 
-def _shown(argument: str) -> str:
-    return argument
-
-
-def _stop(process: subprocess.Popen) -> None:
+def _stop(process: "subprocess.Popen[bytes]") -> None:
     if process.poll() is not None:
         return
     try:

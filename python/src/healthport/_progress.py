@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import sys
 from dataclasses import dataclass
-from typing import Callable, Union
+from typing import Any, Callable, Protocol, Union
 
 __all__ = ["Progress", "ProgressArgument"]
 
@@ -70,6 +70,12 @@ def _stderr_is_terminal() -> bool:
         return False
 
 
+class _Renderer(Protocol):
+    def update(self, progress: Progress) -> None: ...
+
+    def close(self) -> None: ...
+
+
 class _Terminal:
     """The binary's own line, redrawn on this process's standard error."""
 
@@ -87,9 +93,9 @@ class _Notebook:
     record of what was read."""
 
     def __init__(self) -> None:
-        self.handle = None
+        self.handle: Any = None
 
-    def _html(self, progress: Progress):
+    def _html(self, progress: Progress) -> Any:
         from html import escape
 
         from IPython.display import HTML
@@ -124,7 +130,7 @@ class _Function:
         pass
 
 
-def renderer(argument: ProgressArgument):
+def renderer(argument: ProgressArgument) -> "_Renderer | None":
     """Where progress goes for a ``progress`` argument; ``None`` when nowhere (then the
     binary is not asked to report it)."""
     if callable(argument) and not isinstance(argument, bool):

@@ -141,7 +141,7 @@ def _uuid_strings(array: "pyarrow.FixedSizeBinaryArray") -> "pyarrow.Array":
     return strings
 
 
-def _hex_pairs():
+def _hex_pairs() -> Any:
     import numpy as np
 
     return np.frombuffer(b"".join(b"%02X" % byte for byte in range(256)), dtype=np.uint16)
@@ -152,7 +152,7 @@ class _LazyPairs:
 
     table = None
 
-    def __getitem__(self, index):
+    def __getitem__(self, index: Any) -> Any:
         if _LazyPairs.table is None:
             _LazyPairs.table = _hex_pairs()
         return _LazyPairs.table[index]

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Sequence
 
 __all__ = [
     "AuthorizationCancelledError",
@@ -109,14 +109,22 @@ class HealthportError(Exception):
             text += "\n" + "\n".join(self.context)
         return text
 
-    def __reduce__(self):  # picklable across processes (multiprocessing, Spark)
+    def __reduce__(self) -> tuple[Any, ...]:  # picklable across processes (multiprocessing, Spark)
         return (
             _rebuild,
             (type(self), self.message, self.status, self.location, self.context, self.command, self.stderr),
         )
 
 
-def _rebuild(cls, message, status, location, context, command, stderr):
+def _rebuild(
+    cls: type[HealthportError],
+    message: str,
+    status: int,
+    location: Location | None,
+    context: Sequence[str],
+    command: Sequence[str],
+    stderr: str,
+) -> HealthportError:
     return cls(message, status, location, context, command, stderr)
 
 
