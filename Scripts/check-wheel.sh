@@ -5,11 +5,13 @@
 #      polars, and a Jupyter kernel for the notebook test), and runs python/tests there with a
 #      PATH holding that environment and the system's folders only: `healthport` is the wheel's
 #      command, `import healthport` the installed package (the tests run from outside python/ and
-#      refuse a source tree), HEALTHPORT_BINARY is unset;
+#      refuse a source tree), HEALTHPORT_BINARY is unset; then `mypy --strict` over the package's
+#      source in that environment (python/pyproject.toml, [tool.mypy]);
 #   3. installs it with pip into a clean Debian 12 root (debootstrap minbase, the base
 #      Scripts/check-package.sh caches, plus python3-venv and nothing else), and there runs
 #      `healthport --version`, one conversion of the sample, `python -m healthport` and a read
-#      into Arrow, with no Swift, libxml2, libcurl or libzstd installed in the root.
+#      into Arrow, with no Swift, libxml2 or libcurl installed in the root, and every
+#      library the binary loads either one manylinux promises or the wheel's own copy.
 #
 #   Scripts/check-wheel.sh [WHEEL]
 #
@@ -37,7 +39,9 @@ rm -rf "$venv"
 python3 -m venv "$venv"
 venv="$(realpath "$venv")"
 echo "== pip install the wheel and its test extras into $venv" >&2
-"$venv/bin/pip" install --quiet "$wheel[test]" "nbclient>=0.11,<0.12" "ipykernel>=7,<8" "nbformat>=5,<6"
+# Each pinned to the major version (for 0.x, the minor) the checks last passed with.
+"$venv/bin/pip" install --quiet "$wheel[test]" "nbclient>=0.11,<0.12" "ipykernel>=7,<8" "nbformat>=5,<6" \
+    "mypy>=2,<3" "pandas-stubs>=3,<4"
 "$venv/bin/python" -m ipykernel install --prefix "$venv" --name python3 >/dev/null
 
 echo "== pytest python/tests, against the installed package" >&2
@@ -50,6 +54,9 @@ echo "== pytest python/tests, against the installed package" >&2
         { echo "check-wheel.sh: healthport on the PATH is $(command -v healthport), not the wheel's" >&2; exit 1; }
     "$venv/bin/python" -m pytest -p no:cacheprovider --rootdir "$repository/python" -c "$repository/python/pyproject.toml" "$repository/python/tests"
 )
+
+echo "== mypy --strict python/src/healthport" >&2
+(cd python && "$venv/bin/mypy" --config-file pyproject.toml --cache-dir /dev/null)
 
 # ---- 3. a clean Debian 12 root
 if [ "${CHECK_WHEEL_ROOT:-1}" = 0 ]; then
@@ -101,7 +108,10 @@ echo "deb $mirror bookworm main" > "$root/etc/apt/sources.list"
 printf 'Acquire::Check-Valid-Until "false";\nAPT::Sandbox::User "root";\n' > "$root/etc/apt/apt.conf.d/99check-wheel"
 cp /etc/resolv.conf "$root/etc/resolv.conf"
 # pip in the root reaches PyPI as pip here does: the same certificate authorities and settings.
-[ -f /etc/ssl/certs/ca-certificates.crt ] && install -D -m 0644 /etc/ssl/certs/ca-certificates.crt "$root/etc/ssl/certs/ca-certificates.crt"
+# The authorities go to a file of their own (PIP_CERT below): apt-get installs ca-certificates
+# in the root, which rewrites /etc/ssl/certs/ca-certificates.crt with Debian's list alone.
+host_ca="${PIP_CERT:-/etc/ssl/certs/ca-certificates.crt}"
+[ -f "$host_ca" ] && install -D -m 0644 "$host_ca" "$root/etc/healthport-check/ca-certificates.crt"
 [ -f /etc/pip.conf ] && cp /etc/pip.conf "$root/etc/pip.conf"
 mount -t proc proc "$root/proc"
 mounts+=("$root/proc")
@@ -117,9 +127,10 @@ cp SampleData/export.zip "$root/tmp/export.zip"
 # The pip settings of this machine's environment that reach the root (no find-links: its
 # folder is not there).
 pip_environment=()
-for name in PIP_INDEX_URL PIP_EXTRA_INDEX_URL PIP_TRUSTED_HOST PIP_CERT PIP_DEFAULT_TIMEOUT HTTP_PROXY HTTPS_PROXY NO_PROXY http_proxy https_proxy no_proxy; do
+for name in PIP_INDEX_URL PIP_EXTRA_INDEX_URL PIP_TRUSTED_HOST PIP_DEFAULT_TIMEOUT HTTP_PROXY HTTPS_PROXY NO_PROXY http_proxy https_proxy no_proxy; do
     [ -n "${!name:-}" ] && pip_environment+=("$name=${!name}")
 done
+[ -f "$root/etc/healthport-check/ca-certificates.crt" ] && pip_environment+=("PIP_CERT=/etc/healthport-check/ca-certificates.crt")
 
 echo "== inside the root: apt-get install python3-venv; pip install ./$(basename "$wheel")" >&2
 chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
@@ -129,9 +140,12 @@ chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LAN
     apt-get install -y -qq --no-install-recommends python3-venv >/tmp/apt.log 2>&1 || { cat /tmp/apt.log; exit 1; }
     fail() { echo "check-wheel.sh: FAIL: $*" >&2; exit 1; }
 
-    echo "-- nothing of Swift, and none of the libraries the wheel carries, installed here"
+    echo "-- nothing of Swift, libxml2 or libcurl installed here"
     ! command -v swift >/dev/null || fail "swift is on PATH"
-    ! ldconfig -p | grep -E "libswift|libFoundation|libdispatch|libxml2|libcurl|libzstd" || fail "a library the wheel should carry is installed"
+    # Not in this list: libzstd (minbase has it: dpkg needs it) and SQLite (python3 brings it,
+    # for its sqlite3 module). The wheel carries its own copies all the same, and the ldd check
+    # below shows that the binary loads those copies, not these.
+    ! ldconfig -p | grep -E "libswift|libFoundation|libdispatch|libxml2|libcurl" || fail "a library the wheel should carry is installed"
 
     python3 -m venv /opt/healthport
     /opt/healthport/bin/pip install --quiet "$WHEEL" || fail "pip install of the wheel"
@@ -142,6 +156,13 @@ chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LAN
     healthport --version
     binary="$(python -c "import healthport; print(healthport.binary())")"
     ! ldd "$binary" | grep "not found" || fail "a library the binary needs is missing from the wheel"
+    # Every library loaded is the copy in the wheel (healthport.libs/) or one manylinux promises.
+    # (ldd prints the RUNPATH as it is, $ORIGIN/../../healthport.libs: compared resolved.)
+    libs="$(realpath "$(dirname "$binary")/../../healthport.libs")"
+    stray="$(ldd "$binary" | awk '"'"'/=> \// { print $1 " " $3 }'"'"' | while read -r name path; do
+        [ "$(dirname "$(realpath "$path")")" = "$libs" ] || echo "$name $path"; done |
+        grep -vE "^(libc|libm|libstdc\+\+|libgcc_s|libz|libresolv|libpthread|libdl|librt)\.so" || true)"
+    [ -z "$stray" ] || fail "the binary loads libraries from outside the wheel: $stray"
 
     echo "-- healthport convert /tmp/export.zip --format ndjson"
     healthport convert /tmp/export.zip --format ndjson -q > /tmp/export.ndjson

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
 if TYPE_CHECKING:
+    import numpy
+    import numpy.typing
     import pandas
     import polars
     import pyarrow
@@ -129,7 +132,7 @@ def _uuid_strings(array: "pyarrow.FixedSizeBinaryArray") -> "pyarrow.Array":
     count = len(array)
     raw = np.frombuffer(array.buffers()[1], dtype=np.uint8, count=(array.offset + count) * 16)
     raw = raw[array.offset * 16 :].reshape(count, 16)
-    digits = _HEX_PAIRS[raw].view(np.uint8).reshape(count, 32)
+    digits = _hex_pairs()[raw].view(np.uint8).reshape(count, 32)
     text = np.empty((count, 36), dtype=np.uint8)
     text[:, [8, 13, 18, 23]] = ord("-")
     for start, stop, at in ((0, 8, 0), (8, 12, 9), (12, 16, 14), (16, 20, 19), (20, 32, 24)):
@@ -141,21 +144,10 @@ def _uuid_strings(array: "pyarrow.FixedSizeBinaryArray") -> "pyarrow.Array":
     return strings
 
 
-def _hex_pairs() -> Any:
+@functools.cache
+def _hex_pairs() -> "numpy.typing.NDArray[numpy.uint16]":
+    """The 256 two-digit pairs (``"00"`` … ``"FF"``) as 16-bit cells, indexed by byte;
+    made on first use, so numpy is imported only when a uuid column is converted."""
     import numpy as np
 
     return np.frombuffer(b"".join(b"%02X" % byte for byte in range(256)), dtype=np.uint16)
-
-
-class _LazyPairs:
-    """The 256 two-digit pairs, made on first use (numpy is imported only then)."""
-
-    table = None
-
-    def __getitem__(self, index: Any) -> Any:
-        if _LazyPairs.table is None:
-            _LazyPairs.table = _hex_pairs()
-        return _LazyPairs.table[index]
-
-
-_HEX_PAIRS = _LazyPairs()
