@@ -9,6 +9,7 @@ import threading
 
 import pytest
 
+import healthport
 from healthport import _process
 from healthport.errors import error_for, parse_diagnostic
 
@@ -74,3 +75,13 @@ def test_a_location_with_colons_and_parentheses():
 def test_an_argument_parser_error_has_its_first_line_as_the_message():
     error = error_for(64, "Error: Missing expected argument '<export>'\nHelp:  <export>  The export\nUsage: healthport convert", [])
     assert error.message == "Missing expected argument '<export>'" and error.location is None
+
+
+def test_a_binary_killed_by_a_signal():
+    # subprocess reports a child killed by signal n as status -n: the error says 128 + n,
+    # as a shell would, with a message even though the binary wrote none.
+    killed = error_for(-9, "", ["healthport", "convert"])
+    assert (type(killed), killed.status, killed.message) == (
+        healthport.HealthportError, 137, "healthport ended by signal 9")
+    interrupted = error_for(-2, "", ["healthport", "convert"])
+    assert (type(interrupted), interrupted.status) == (healthport.RunInterruptedError, 130)

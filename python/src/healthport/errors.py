@@ -265,6 +265,8 @@ def error_for(status: int, stderr: str, command: Sequence[str]) -> HealthportErr
     standard error: the last error diagnostic and the lines after it. A usage
     error found by the argument parser (``Error: …`` and the usage text) has no
     ``healthport:`` line: its first line is the message."""
+    if status < 0:  # the subprocess module's way of saying "killed by signal -status"
+        status = 128 - status
     lines = [line for line in stderr.splitlines() if line.strip()]
     message, location, context = "", None, []
     for index in range(len(lines) - 1, -1, -1):
@@ -282,7 +284,5 @@ def error_for(status: int, stderr: str, command: Sequence[str]) -> HealthportErr
             message = f"healthport ended by signal {status - 128}"
         else:
             message = f"healthport failed with status {status} and no message"
-    if status < 0:  # the subprocess module's way of saying "killed by signal -status"
-        status = 128 - status
     cls = _BY_STATUS.get(status, HealthportError)
     return cls(message, status, location, context, command, stderr)
