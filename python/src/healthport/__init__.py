@@ -24,6 +24,9 @@ The functions:
 - :func:`info`: what an export holds (``healthport info``).
 - :func:`changes`: what changed in a store since an anchor (``healthport changes``).
 
+The daily summary and the sleep nights (issue 38) come next: their place is
+``healthport._summaries``, which says what they wait for (a command of the binary).
+
 Every function takes a ``policy``: what the policy denies is filtered out by the binary
 before anything is written, so it never reaches Python.
 """
