@@ -16,7 +16,8 @@ swift build -c release --product healthport >/dev/null
 swift build -c release --product generate-export >/dev/null
 BIN="$(swift build -c release --show-bin-path)"
 VENV="${PARQUET_VENV:-$WORK/venv-spark}"
-"$VENV/bin/python" -c "import duckdb" 2>/dev/null || { python3 -m venv "$VENV"; "$VENV/bin/pip" install --quiet duckdb pyarrow; }
+[ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
+"$VENV/bin/pip" install --quiet 'duckdb>=2,<3' 'pyarrow>=26,<27'   # the majors Scripts/check-parquet.sh checks
 
 for years in 4 8; do
     file="$WORK/export-${years}y-d1.xml"

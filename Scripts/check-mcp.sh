@@ -13,10 +13,11 @@ healthport="$(realpath "${1:-.build/debug/healthport}")"
 generate="$(realpath "${2:-.build/debug/generate-export}")"
 venv="${HEALTHPORT_MCP_VENV:-.build/mcp-venv}"
 
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import mcp.client.stdio' 2>/dev/null; then
-    python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet mcp
-fi
+# The SDK pinned to the major version this script reads (2.x, checked with 2.3.0): its 2.0
+# renamed every attribute a client reads, and the next major would break the check the same way.
+# A venv holding another version is brought to the pinned range (pip does nothing when it is in).
+[ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+"$venv/bin/pip" install --quiet 'mcp>=2,<3'
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

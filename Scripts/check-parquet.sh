@@ -17,10 +17,10 @@ cd "$(dirname "$0")/.."
 HEALTHPORT="${1:-.build/debug/healthport}"
 GENERATE="${2:-.build/debug/generate-export}"
 VENV="${PARQUET_VENV:-Benchmarks/work/venv-spark}"
-if ! "$VENV/bin/python" -c "import pyarrow, duckdb" 2>/dev/null; then
-    python3 -m venv "$VENV"
-    "$VENV/bin/pip" install --quiet pyarrow duckdb
-fi
+# Pinned to the major versions checked (pyarrow 26, DuckDB 2; the venv is check-spark.sh's,
+# whose pyarrow pin this must equal). pip does nothing when the venv holds versions in range.
+[ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
+"$VENV/bin/pip" install --quiet 'pyarrow>=26,<27' 'duckdb>=2,<3'
 PY="$VENV/bin/python"
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Packages healthport for machines without a Swift toolchain. Builds a release binary with the
 # Swift standard library, Foundation, Dispatch and ICU linked statically (`--static-swift-stdlib`),
-# so it needs only what every Debian system has (libc, libstdc++, libgcc) and the three system
-# libraries healthport uses (libxml2, SQLite, zlib), and writes
+# so it needs only what every Debian system has (libc, libstdc++, libgcc) and the four system
+# libraries healthport uses (libxml2, SQLite, zlib, zstd), and writes
 #
 #   dist/healthport_VERSION-REVISION_ARCH.deb        binary in /usr/bin, gzipped man pages in
 #                                                    /usr/share/man/man{1,5,7}, bash/zsh/fish
@@ -195,7 +195,7 @@ declare -A used_licences=()
     echo "Comment: /usr/bin/healthport is one binary: healthport's own modules, the Swift"
     echo " packages it builds with (compiled in from SwiftPM's checkouts, .build/checkouts/NAME in"
     echo " the source tree) and the Swift runtime of the $toolchain toolchain, linked statically."
-    echo " Each has its paragraph below. The system libraries it loads (libxml2, SQLite, zlib)"
+    echo " Each has its paragraph below. The system libraries it loads (libxml2, SQLite, zlib, zstd)"
     echo " come from their own Debian packages."
     echo
     echo "Files: *"

@@ -53,6 +53,8 @@ def same(table, column, field, value, cell, offsets):
         return parsed == value and offset == int(parsed.utcoffset().total_seconds())
     if pa.types.is_floating(t):
         return cell != "" and float(cell) == value
+    if pa.types.is_boolean(t):
+        return cell == ("true" if value else "false")
     if pa.types.is_integer(t):
         return cell != "" and int(cell) == value
     if is_uuid_type(t):
@@ -104,7 +106,8 @@ for name in parquet_tables:
             # (A workout activity's uuid is the export's own text, not a derived uuid.)
             ok = is_uuid_type(t)
         else:
-            ok = pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_floating(t) or pa.types.is_integer(t)
+            ok = (pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_floating(t) or pa.types.is_integer(t)
+                  or pa.types.is_boolean(t))
         if not ok:
             fail(stem, "column %s has type %s" % (field.name, t))
     # Statistics in every column chunk: the null count always, min/max unless all null.

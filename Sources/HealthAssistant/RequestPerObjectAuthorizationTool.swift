@@ -30,7 +30,7 @@ enum RequestPerObjectAuthorizationTool {
         cancellation: RunCancellation
     ) async throws -> JSONText {
         let typeName = try arguments.string("type") ?? "VisionPrescription"
-        let types = try engine { try TypeNameResolver.resolve([typeName]) }
+        let types = try engine(naming: ToolArgumentNames(types: "type")) { try TypeNameResolver.resolve([typeName]) }
         guard types.count == 1, let type = types.first else { throw ToolFailure.argument("type", "must name one per-object type") }
         let predicate = try arguments.string("predicate").map { text in
             try engine {

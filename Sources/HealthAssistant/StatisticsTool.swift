@@ -34,11 +34,14 @@ enum StatisticsTool: ReadingTool {
             ], required: ["type"]),
         annotations: .init(title: "Health statistics", readOnlyHint: true, openWorldHint: false))
 
+    /// This tool names its one type `type`.
+    static let names = ToolArgumentNames(types: "type")
+
     static func answer(_ arguments: ToolArguments, in context: ToolContext) throws -> JSONText {
         guard let typeName = try arguments.string("type") else {
             throw ToolFailure.argument("type", "is required: one quantity type (StepCount, HeartRate, …)")
         }
-        let types = try engine { try TypeNameResolver.resolve([typeName]) }
+        let types = try engine(naming: Self.names) { try TypeNameResolver.resolve([typeName]) }
         var query = try arguments.objectQuery(typesRequired: false)
         query.types = types
         var run = StatisticsRun(input: context.configuration.input, query: context.gated(query))
@@ -59,7 +62,7 @@ enum StatisticsTool: ReadingTool {
         run.sourcePriority = try arguments.strings("sourcePriority") ?? []
         let pageSize = try arguments.int("pageSize", in: 1...AssistantConfiguration.maximumPageSize) ?? context.configuration.defaultPageSize
         let cursor = try PageCursor.read(arguments)
-        let result = try engine { try run.run(cancellation: context.cancellation) }
+        let result = try engine(naming: Self.names) { try run.run(cancellation: context.cancellation) }
         var table = result.table
         // Rows of one interval (with its sources' rows) stay on one page.
         let groups = table.rows.reduce(into: [[StatisticsTable.Row]]()) { groups, row in

@@ -66,7 +66,7 @@ struct ToolArguments {
         var seen = Set<String>()
         var result: [String] = []
         for typeName in names {
-            let identifiers = try engine { try TypeNameResolver.resolve([typeName]).sorted() }
+            let identifiers = try engine(naming: ToolArgumentNames(types: name)) { try TypeNameResolver.resolve([typeName]).sorted() }
             for identifier in identifiers where seen.insert(identifier).inserted {
                 result.append(identifier)
             }
@@ -76,8 +76,7 @@ struct ToolArguments {
 
     func timeZone(_ name: String) throws -> TimeZone? {
         guard let text = try string(name) else { return nil }
-        guard let zone = TimeZone(identifier: text) else { throw ToolFailure.argument(name, "is not a time zone (Europe/Paris, UTC, …)") }
-        return zone
+        return try engine { try TimeZoneNameResolver.resolve(text) }
     }
 
     /// The filters the reading tools share, as an `ObjectQuery` (without the policy, which the
@@ -101,12 +100,19 @@ struct ToolArguments {
                 }
             }
         }
-        let start = try date("start", zone: zone)
-        let end = try date("end", zone: zone)
+        let start = try string("start")
+        let end = try string("end")
         let strictStart = try bool("strictStartDate") ?? false
         let strictEnd = try bool("strictEndDate") ?? false
         if start != nil || end != nil {
-            query.dateWindow = DateWindow(start: start, end: end, strictStartDate: strictStart, strictEndDate: strictEnd, timeZone: zone)
+            // Without timeZone, a date without an offset is the person's time (the samples'
+            // own zone), where statistics cut days.
+            let typed = DateWindow.typed(
+                start: start, end: end, strictStartDate: strictStart, strictEndDate: strictEnd, zone: try timeZone("timeZone"))
+            if let invalid = typed.invalid {
+                throw ToolFailure.argument(invalid == start ? "start" : "end", "is not a date (2024-01-01 or 2024-01-01T08:00:00+01:00)")
+            }
+            query.dateWindow = typed.window
         } else if strictStart || strictEnd {
             throw ToolFailure.argument(strictStart ? "strictStartDate" : "strictEndDate", "needs start or end")
         }
@@ -116,7 +122,7 @@ struct ToolArguments {
                 do {
                     return try HealthUnit(unit)
                 } catch let error as UnitError {
-                    throw QueryError(.errorInvalidArgument, "unit: \(error.message)")
+                    throw QueryError(.errorInvalidArgument, error.message, argument: .unit)
                 }
             }
         }
@@ -133,14 +139,14 @@ struct ToolArguments {
 }
 
 /// Runs library code, turning what it throws into a `ToolFailure` through `RunError`, as every
-/// face classifies errors.
+/// face classifies errors; `names` are the calling tool's names for the parts of the request.
 @discardableResult
-func engine<T>(_ body: () throws -> T) throws -> T {
+func engine<T>(naming names: ToolArgumentNames = ToolArgumentNames(), _ body: () throws -> T) throws -> T {
     do {
         return try body()
     } catch let failure as ToolFailure {
         throw failure
     } catch {
-        throw ToolFailure(RunError(error))
+        throw ToolFailure(RunError(error), naming: names)
     }
 }

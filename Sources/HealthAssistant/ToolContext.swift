@@ -61,11 +61,12 @@ enum Schema {
         "Type names: StepCount, HeartRate, RestingHeartRate, BodyMass, SleepAnalysis, Workout, ActivitySummary, VisionPrescription, … (HealthKit's identifiers, with or without the HKQuantityTypeIdentifier prefix).")
     static let predicate = string(
         "A predicate in healthport's NSPredicate-style language (healthport-predicates(7)), e.g. quantity > \"100 count/min\" AND sourceRevision.source.name == \"Apple Watch\".")
-    static let start = string("Keep samples that end at or after this date (2024-01-01, or 2024-01-01T08:00:00+01:00; without an offset, in timeZone).")
+    static let start = string(
+        "Keep samples that end at or after this date (2024-01-01, or 2024-01-01T08:00:00+01:00; without an offset, in timeZone if given, else in the samples' own time zone).")
     static let end = string("Keep samples that start before this date.")
     static let strictStartDate = boolean("The sample's start must lie in the window (HKQueryOptions.strictStartDate).")
     static let strictEndDate = boolean("The sample's end must lie in the window (HKQueryOptions.strictEndDate).")
-    static let timeZone = string("Time zone for dates without an offset (default UTC), e.g. Europe/Paris.")
+    static let timeZone = string("Time zone for dates without an offset, and where statistics cut days (default: the samples' own), e.g. Europe/Paris.")
     static let sources = strings("Keep objects saved by these sources (names; case and apostrophes loose).")
     static let unit = string("Write quantities in this unit (count/min, kg, km, degC, …).")
     static let cursor = string("The nextCursor of the previous page, to read the next one with the same other arguments.")

@@ -1,3 +1,5 @@
+import HealthModel
+
 /// Where in an input something happened: a file, optionally a member of an archive, and a
 /// 1-based line and column.
 ///
@@ -37,6 +39,9 @@ public struct ExportError: Error, Sendable, CustomStringConvertible {
         case inputNotFound
         /// The input exists but is not an Apple Health export (nor a zip or folder holding one).
         case notAnExport
+        /// A zip or folder that holds no export document at all (an empty folder, one of other
+        /// files): what a watcher skips without calling it damaged.
+        case noExportDocument
         /// The XML is not well-formed, or is cut off.
         case malformedXML
         /// An attribute holds a value of the wrong form (a bad date or number).
@@ -55,14 +60,25 @@ public struct ExportError: Error, Sendable, CustomStringConvertible {
 
     public var code: Code
     public var location: SourceLocation?
-    /// Lower case, no trailing period.
-    public var message: String
+    /// Lower case, no trailing period; the parts of the request it mentions (the salvage
+    /// option) are values, so each face names them and the library names none.
+    public var text: DiagnosticText
 
     public init(_ code: Code, _ message: String, at location: SourceLocation? = nil) {
+        self.init(code, DiagnosticText(message), at: location)
+    }
+
+    public init(_ code: Code, _ text: DiagnosticText, at location: SourceLocation? = nil) {
         self.code = code
-        self.message = message
+        self.text = text
         self.location = location
     }
+
+    /// The message in no face's words.
+    public var message: String { text.neutral }
+
+    /// The part of the request at fault: the input, always (the location says where in it).
+    public var argument: RequestArgument { .input }
 
     public var description: String {
         location.map { "\($0): \(message)" } ?? message
@@ -75,14 +91,22 @@ public struct ExportError: Error, Sendable, CustomStringConvertible {
 public struct ExportWarning: Sendable, CustomStringConvertible {
     /// Groups repeats: one message per key.
     public var key: String
-    public var message: String
+    /// The message, with the parts of the request it mentions as values (`DiagnosticText`).
+    public var text: DiagnosticText
     public var location: SourceLocation?
 
     public init(key: String, message: String, location: SourceLocation?) {
+        self.init(key: key, text: DiagnosticText(message), location: location)
+    }
+
+    public init(key: String, text: DiagnosticText, location: SourceLocation?) {
         self.key = key
-        self.message = message
+        self.text = text
         self.location = location
     }
+
+    /// The message in no face's words.
+    public var message: String { text.neutral }
 
     public var description: String {
         location.map { "\($0): \(message)" } ?? message

@@ -122,7 +122,10 @@ public final class ExportReader {
                 layout = ExportLayout(container: .xml, documentPath: nil, exportRoot: "", sideFiles: [], documentSize: nil)
             } else {
                 throw ExportError(
-                    .notAnExport, "not an Apple Health export (neither a zip, XML nor healthport NDJSON)",
+                    .notAnExport,
+                    prefix.isEmpty
+                        ? "empty input: no Apple Health export (nothing was written to standard input)"
+                        : "not an Apple Health export (neither a zip, XML nor healthport NDJSON)",
                     at: SourceLocation(file: input.displayName))
             }
         case .path(let path):
@@ -156,7 +159,10 @@ public final class ExportReader {
                         container: .xml, documentPath: nil, exportRoot: "", sideFiles: Self.sideFilesBeside(path), documentSize: size)
                 } else {
                     throw ExportError(
-                        .notAnExport, "not an Apple Health export (neither a zip, a folder, XML nor healthport NDJSON)",
+                        .notAnExport,
+                        prefix.isEmpty
+                            ? "empty file: no Apple Health export (0 bytes; an export still being copied or downloaded?)"
+                            : "not an Apple Health export (neither a zip, a folder, XML nor healthport NDJSON)",
                         at: SourceLocation(file: path))
                 }
             }
@@ -328,7 +334,7 @@ public final class ExportReader {
                     let size = (try? FileManager.default.attributesOfItem(atPath: zip.path)[.size] as? NSNumber)?.int64Value ?? 0
                     throw ExportError(
                         .malformedArchive,
-                        "the zip archive is cut off after byte \(size) (its end, with the directory of its contents, is missing); --salvage converts the objects before the cut",
+                        "the zip archive is cut off after byte \(size) (its end, with the directory of its contents, is missing); \(argument: .salvage) converts the objects before the cut",
                         at: location)
                 }
                 _ = try zip.stream(chunkSize: Self.chunkSize) { try push($0, false) }

@@ -98,16 +98,27 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
 }
 
 extension HKError {
-    /// HealthKit's code for a run's failure.
+    /// HealthKit's code for a run's failure: the engine's HealthKit code when it has one
+    /// (`RunError.healthKitCode`, set from the lower modules' `AuthorizationError` and
+    /// `QueryError` codes), else the code HealthKit gives that kind of failure. Never read from
+    /// the message, whose words are for people.
     init(_ error: RunError) {
         let code: Code
-        switch error.category {
-        case .invalidRequest, .invalidConfiguration: code = .errorInvalidArgument
-        case .inputNotFound, .malformedInput, .ioFailure, .cannotCreateOutput, .outputClosed: code = .errorDatabaseInaccessible
-        case .notAuthorized: code = error.message.hasPrefix("errorAuthorizationDenied") ? .errorAuthorizationDenied : .errorAuthorizationNotDetermined
-        case .authorizationCancelled: code = .errorUserCanceled
-        case .cancelled, .internalError: code = .unknownError
+        switch error.healthKitCode {
+        case .errorInvalidArgument?: code = .errorInvalidArgument
+        case .errorAuthorizationDenied?: code = .errorAuthorizationDenied
+        case .errorAuthorizationNotDetermined?: code = .errorAuthorizationNotDetermined
+        case .errorUserCanceled?: code = .errorUserCanceled
+        case nil:
+            switch error.category {
+            case .invalidRequest, .invalidConfiguration: code = .errorInvalidArgument
+            case .inputNotFound, .malformedInput, .ioFailure, .cannotCreateOutput, .outputClosed: code = .errorDatabaseInaccessible
+            case .notAuthorized: code = .errorAuthorizationNotDetermined
+            case .authorizationCancelled: code = .errorUserCanceled
+            case .cancelled, .internalError: code = .unknownError
+            }
         }
+        // The message in no face's words ("the predicate, column 13: …"); the code is a field.
         self.init(code, error.description)
     }
 }

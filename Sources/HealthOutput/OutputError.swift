@@ -1,3 +1,5 @@
+import HealthModel
+
 /// A failure to write output. One type for the module.
 public struct OutputError: Error, Sendable, CustomStringConvertible {
     public enum Code: Sendable, Hashable {
@@ -14,13 +16,26 @@ public struct OutputError: Error, Sendable, CustomStringConvertible {
 
     public var code: Code
     public var path: String?
-    public var message: String
+    /// The message, with the parts of the request it mentions as values (the output, the
+    /// format, the types), so each face names them and the library names none.
+    public var text: DiagnosticText
+    /// The part of the request at fault, for `invalidRequest` (the output, the format, the
+    /// partition); the output otherwise.
+    public var argument: RequestArgument?
 
-    public init(_ code: Code, _ message: String, path: String? = nil) {
-        self.code = code
-        self.message = message
-        self.path = path
+    public init(_ code: Code, _ message: String, path: String? = nil, argument: RequestArgument? = nil) {
+        self.init(code, DiagnosticText(message), path: path, argument: argument)
     }
+
+    public init(_ code: Code, _ text: DiagnosticText, path: String? = nil, argument: RequestArgument? = nil) {
+        self.code = code
+        self.text = text
+        self.path = path
+        self.argument = argument
+    }
+
+    /// The message in no face's words.
+    public var message: String { text.neutral }
 
     public var description: String { path.map { "\($0): \(message)" } ?? message }
 }

@@ -38,6 +38,9 @@ public struct ObjectQuery: Sendable {
         text += "where:" + (predicate?.description ?? "") + "\n"
         if let window = dateWindow {
             text += "window:\(window.start.map { String($0) } ?? "-"):\(window.end.map { String($0) } ?? "-"):\(window.strictStartDate):\(window.strictEndDate)\n"
+            if window.hasLocalBounds {
+                text += "local:\(window.localStart.map { String($0) } ?? "-"):\(window.localEnd.map { String($0) } ?? "-")\n"
+            }
         }
         text += "sources:" + sources.map(SourceName.normalized).sorted().joined(separator: ",") + "\n"
         text += "devices:" + devices.map(SourceName.normalized).sorted().joined(separator: ",") + "\n"
@@ -70,6 +73,14 @@ public struct DateWindow: Sendable, Hashable {
     public var strictStartDate: Bool
     public var strictEndDate: Bool
     public var timeZone: TimeZone
+    /// A bound written without an offset and no zone given (`--start 2024-12-01`), as wall-clock
+    /// seconds (the date and time read as if in UTC): it is the person's midnight, not the
+    /// machine's. A sample is compared in its own time: the zone its `HKTimeZone` names, else the
+    /// offset its date was written with (the export's, `QueryExecutor.localOffset(of:)`), the zones `stats` cuts days in; a run
+    /// that decides one zone for everything (statistics, summaries) resolves these bounds in it
+    /// (`resolvingLocalBounds(in:)`) instead. When set, `start`/`end` are not.
+    public var localStart: Double?
+    public var localEnd: Double?
 
     public init(start: Double?, end: Double?, strictStartDate: Bool = false, strictEndDate: Bool = false, timeZone: TimeZone = .current) {
         self.start = start
@@ -77,6 +88,57 @@ public struct DateWindow: Sendable, Hashable {
         self.strictStartDate = strictStartDate
         self.strictEndDate = strictEndDate
         self.timeZone = timeZone
+    }
+
+    /// A window from the dates a person typed (`--start`, `--end`): with `zone`, a date
+    /// without an offset is read in it; without one, in each sample's own time (`localStart`,
+    /// `localEnd`), where `stats` cuts its days, never in the machine's zone.
+    ///
+    /// - Returns: `nil` when a date is not one (the face says which).
+    public static func typed(
+        start: String?, end: String?, strictStartDate: Bool, strictEndDate: Bool, zone: TimeZone?
+    ) -> (window: DateWindow?, invalid: String?) {
+        let utc = TimeZone(secondsFromGMT: 0)!
+        var window = DateWindow(start: nil, end: nil, strictStartDate: strictStartDate, strictEndDate: strictEndDate, timeZone: zone ?? utc)
+        for (text, isStart) in [(start, true), (end, false)] {
+            guard let text else { continue }
+            guard let inUTC = PredicateValue.parseDate(text, timeZone: utc) else { return (nil, text) }
+            if let zone {
+                guard let value = PredicateValue.parseDate(text, timeZone: zone) else { return (nil, text) }
+                if isStart { window.start = value } else { window.end = value }
+                continue
+            }
+            // Without an offset, the same text reads differently an hour east.
+            let floating = PredicateValue.parseDate(text, timeZone: TimeZone(secondsFromGMT: 3600)!) != inUTC
+            switch (floating, isStart) {
+            case (true, true): window.localStart = inUTC
+            case (true, false): window.localEnd = inUTC
+            case (false, true): window.start = inUTC
+            case (false, false): window.end = inUTC
+            }
+        }
+        return (window, nil)
+    }
+
+    /// Whether a bound is read in each sample's own time (`localStart`, `localEnd`).
+    public var hasLocalBounds: Bool { localStart != nil || localEnd != nil }
+
+    /// The window with its local bounds read in `zone`: what a run that cuts days in one zone
+    /// applies.
+    public func resolvingLocalBounds(in zone: TimeZone) -> DateWindow {
+        var window = self
+        func instant(_ local: Double) -> Double {
+            // The offset at the local time itself: twice, as around a change the first guess
+            // can fall on the other side of it.
+            let first = local - Double(zone.secondsFromGMT(for: Date(timeIntervalSince1970: local)))
+            return local - Double(zone.secondsFromGMT(for: Date(timeIntervalSince1970: first)))
+        }
+        if let local = localStart { window.start = instant(local) }
+        if let local = localEnd { window.end = instant(local) }
+        window.localStart = nil
+        window.localEnd = nil
+        window.timeZone = zone
+        return window
     }
 
     /// Whether a sample spanning `[s, e]` matches.
@@ -93,11 +155,34 @@ public struct DateWindow: Sendable, Hashable {
     }
 
     public func admits(_ object: HealthObject) -> Bool {
+        admits(object, localOffset: { _ in 0 })
+    }
+
+    /// Whether `object` matches, local bounds compared with its time plus `localOffset` of it
+    /// (the offset of the sample's own zone at its start).
+    func admits(_ object: HealthObject, localOffset: (HealthObject) -> Int) -> Bool {
         if let s = object.startDate, let e = object.endDate {
-            return admits(start: Double(s.secondsSince1970), end: Double(e.secondsSince1970))
+            var start = Double(s.secondsSince1970)
+            var end = Double(e.secondsSince1970)
+            if hasLocalBounds {
+                let offset = Double(localOffset(object))
+                start += offset
+                end += offset
+                var local = self
+                local.start = localStart
+                local.end = localEnd
+                return local.admits(start: start, end: end)
+            }
+            return admits(start: start, end: end)
         }
         if case .activitySummary(let summary) = object, let day = summary.dateComponents {
             let local = Double(CalendarDate.daysFromCivil(year: day.year, month: day.month, day: day.day)) * 86_400
+            if hasLocalBounds {
+                var window = self
+                window.start = localStart
+                window.end = localEnd
+                return window.admits(start: local, end: local + 86_400 - 1)
+            }
             let midnight = local - Double(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: local)))
             return admits(start: midnight, end: midnight + 86_400 - 1)
         }
@@ -185,17 +270,20 @@ public struct QueryExecutor: Sendable {
         }
         if let unit = query.outputUnit {
             guard let types = query.types else {
-                throw QueryError(.errorInvalidArgument, "--unit needs --type: name the quantity types whose unit to change")
+                throw QueryError(
+                    .errorInvalidArgument, "\(argument: .unit) needs \(argument: .types): name the quantity types whose unit to change",
+                    argument: .unit)
             }
             for type in types {
                 guard let entry = TypeCatalogue.entry(for: type), entry.kind == .quantity else {
-                    throw QueryError(.errorInvalidArgument, "--unit applies to quantity types; \(type) is not one")
+                    throw QueryError(.errorInvalidArgument, "\(argument: .unit) applies to quantity types; \(type) is not one", argument: .unit)
                 }
                 if let canonical = entry.canonicalUnit, let canonicalUnit = try? HealthUnit.cached(canonical),
                     !canonicalUnit.isCompatible(with: unit)
                 {
                     throw QueryError(
-                        .errorInvalidArgument, "unit '\(unit.text)' is not compatible with \(type), measured in '\(canonical)'")
+                        .errorInvalidArgument, "unit '\(unit.text)' is not compatible with \(type), measured in '\(canonical)'",
+                        argument: .unit)
                 }
             }
         }
@@ -241,11 +329,23 @@ public struct QueryExecutor: Sendable {
         return ObjectType(recordType: identifier).kind
     }
 
+    /// The offset of a sample's own time at its start: its `HKTimeZone`'s, else the offset its
+    /// date was written with, which is the export's (quirk Q3: Apple writes every date of an
+    /// export with one offset). Read from the object itself, so a chunk of a parallel read,
+    /// which never sees the header, decides exactly as a sequential read does.
+    func localOffset(of object: HealthObject) -> Int {
+        guard let start = object.startDate else { return 0 }
+        if case .string(let name)? = object.sampleAttributes?.metadata["HKTimeZone"], let zone = TimeZoneCache.zone(named: name) {
+            return zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(start.secondsSince1970)))
+        }
+        return Int(start.utcOffsetSeconds)
+    }
+
     @inline(__always)
     func admits(_ object: HealthObject) -> Bool {
         if let types = query.types, !types.contains(object.objectType.identifier) { return false }
         guard hasFilters else { return true }
-        if let window = query.dateWindow, !window.admits(object) { return false }
+        if let window = query.dateWindow, !window.admits(object, localOffset: localOffset(of:)) { return false }
         if !normalizedSources.isEmpty {
             let name: String?
             if case .clinicalRecord(let c) = object { name = c.sourceName } else { name = object.sampleAttributes?.sourceRevision.source.name }
@@ -286,29 +386,44 @@ public struct QueryExecutor: Sendable {
 
 /// A failure to understand a query. One type for the module; codes follow HealthKit's
 /// (`errorInvalidArgument`).
+///
+/// The part of the request at fault travels as a value (`argument`), and so do the parts the
+/// message mentions (`text`): the library names no face's options (`--unit`, `'unit'`), so
+/// each face can say it in its own words (`RunError`, and the faces' renderings of it).
 public struct QueryError: Error, Sendable, CustomStringConvertible {
     public enum Code: Sendable, Hashable {
         case errorInvalidArgument
     }
 
     public var code: Code
-    public var message: String
+    /// The message, with the parts of the request it mentions as values.
+    public var text: DiagnosticText
+    /// The part of the request at fault (the unit, the sort, the types), when there is one.
+    public var argument: RequestArgument?
 
-    public init(_ code: Code, _ message: String) {
-        self.code = code
-        self.message = message
+    public init(_ code: Code, _ message: String, argument: RequestArgument? = nil) {
+        self.init(code, DiagnosticText(message), argument: argument)
     }
+
+    public init(_ code: Code, _ text: DiagnosticText, argument: RequestArgument? = nil) {
+        self.code = code
+        self.text = text
+        self.argument = argument
+    }
+
+    /// The message in no face's words ("the unit needs the types: …").
+    public var message: String { text.neutral }
 
     public var description: String { message }
 }
 
 /// Resolves the type names a person typed on the command line.
 public enum TypeNameResolver {
-    /// `StepCount`, `stepcount`, `HKQuantityTypeIdentifierStepCount`, `Workout`,
-    /// `ActivitySummary` → full identifiers. A name HealthKit does not define is refused, with
-    /// the closest known one: a misspelt `HKQuantityTypeIdentifierStepCont` would otherwise
-    /// select nothing, or be written into a policy. (Types newer than healthport still pass
-    /// through from exports; they cannot be named here.)
+    /// `StepCount`, `stepcount`, `Steps`, `resting heart rate`, `HKQuantityTypeIdentifierStepCount`,
+    /// `Workout`, `ActivitySummary` → full identifiers (`TypeNameMatch`). Any full identifier of
+    /// HealthKit's form is taken as written, known or not: types newer than healthport are read,
+    /// written and counted, so they can be selected. A name that finds no type is refused with
+    /// the closest known one, and one that finds several with their names.
     ///
     /// - Throws: `QueryError.errorInvalidArgument` naming the first name that matches nothing.
     public static func resolve(_ names: [String]) throws -> Set<String> {
@@ -318,7 +433,7 @@ public enum TypeNameResolver {
                 let name = part.trimmingCharacters(in: .whitespaces)
                 guard !name.isEmpty else { continue }
                 guard let identifier = TypeCatalogue.resolve(userTypeName: name) else {
-                    throw QueryError(.errorInvalidArgument, unknownTypeMessage(name))
+                    throw QueryError(.errorInvalidArgument, unknownTypeMessage(name), argument: .types)
                 }
                 result.insert(identifier)
             }
@@ -326,9 +441,16 @@ public enum TypeNameResolver {
         return result
     }
 
-    /// "unknown type 'X' (did you mean Y?)": a name HealthKit does not define, in one line.
+    /// "unknown type 'X' (did you mean Y?)": a name HealthKit does not define, in one line; or,
+    /// for a name that fits several types equally ('heart'), "type 'X' is ambiguous: A, B or C".
     public static func unknownTypeMessage(_ name: String) -> String {
         let shown = String(name.unicodeScalars.prefix(80).map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
+        if case .ambiguous(let identifiers) = TypeCatalogue.match(typeName: name) {
+            var names = identifiers.prefix(8).map(TypeCatalogue.shortName(of:))
+            if identifiers.count > 8 { names.append("\(identifiers.count - 8) more") }
+            let list = names.count > 1 ? names.dropLast().joined(separator: ", ") + " or " + names.last! : names.joined()
+            return "type '\(shown)' is ambiguous: \(list)"
+        }
         return "unknown type '\(shown)'" + (suggest(name).map { " (did you mean \($0)?)" } ?? "")
     }
 
@@ -348,6 +470,15 @@ public enum TypeNameResolver {
             let distance = editDistance(target, Array(short.lowercased()))
             if distance <= max(2, target.count / 4), best.map({ distance < $0.1 }) ?? true {
                 best = (typedIdentifier ? entry.identifier : short, distance)
+            }
+        }
+        // The names people use (`weigth` is a typo of `weight`, BodyMass's common name).
+        if !typedIdentifier {
+            for (name, short) in TypeCatalogue.commonNames {
+                let distance = editDistance(target, Array(name))
+                if distance <= max(2, target.count / 4), best.map({ distance < $0.1 }) ?? true {
+                    best = ("\(name) (\(short))", distance)
+                }
             }
         }
         return best?.0

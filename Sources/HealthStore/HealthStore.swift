@@ -38,7 +38,7 @@ public final class HealthStore {
     ///   healthport does not know).
     public static func openForReading(at path: String) throws -> HealthStore {
         guard FileManager.default.fileExists(atPath: path) else {
-            throw StoreError(.notFound, "\(path): no store here (create one with healthport import EXPORT --store \(path))")
+            throw StoreError(.notFound, "\(path): no store here (create one with \(request: .importExport(store: path)))")
         }
         var configuration = Configuration()
         configuration.readonly = true

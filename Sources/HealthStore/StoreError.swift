@@ -1,3 +1,5 @@
+import HealthModel
+
 /// Why the store cannot be opened, imported into or read.
 public struct StoreError: Error, Sendable, CustomStringConvertible {
     public enum Code: Sendable, Hashable {
@@ -14,11 +16,35 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     }
 
     public var code: Code
-    public var message: String
+    /// The message, with the parts of the request and the requests it mentions as values, so
+    /// each face names them (the CLI `--store`, `--force`) and the library names none.
+    public var text: DiagnosticText
+    /// The part of the request at fault, when it is not the one the code implies (the store
+    /// for `notFound`, `incompatible` and `database`, the anchor for `invalidAnchor`, the input
+    /// for `refusedImport`).
+    public var argument: RequestArgument?
 
-    public init(_ code: Code, _ message: String) {
+    public init(_ code: Code, _ message: String, argument: RequestArgument? = nil) {
+        self.init(code, DiagnosticText(message), argument: argument)
+    }
+
+    public init(_ code: Code, _ text: DiagnosticText, argument: RequestArgument? = nil) {
         self.code = code
-        self.message = message
+        self.text = text
+        self.argument = argument
+    }
+
+    /// The message in no face's words.
+    public var message: String { text.neutral }
+
+    /// The part of the request at fault: `argument`, or the one the code implies.
+    public var argumentAtFault: RequestArgument {
+        if let argument { return argument }
+        switch code {
+        case .notFound, .incompatible, .database: return .store
+        case .refusedImport: return .input
+        case .invalidAnchor: return .anchor
+        }
     }
 
     public var description: String { message }

@@ -181,7 +181,7 @@ final class Importer {
         if !force && base.count >= 50 && reading.seenCount * 20 < base.count {
             throw StoreError(
                 .refusedImport,
-                "\(storePath): the export holds only \(reading.seenCount) of the store's \(base.count) objects; it looks like another person's export (use another store, or --force)")
+                "\(storePath): the export holds only \(reading.seenCount) of the store's \(base.count) objects; it looks like another person's export (use another store, or \(argument: .force))")
         }
         var nextAnchor = reading.nextAnchor
         var deleted = 0
@@ -299,7 +299,7 @@ final class ReadingSide: ObjectSink, @unchecked Sendable {
         if !force, let date, let lastExportDate, date < lastExportDate {
             throw StoreError(
                 .refusedImport,
-                "\(storePath): the export is older than the last one imported; importing it would delete everything newer (use --force to import it anyway)")
+                "\(storePath): the export is older than the last one imported; importing it would delete everything newer (use \(argument: .force) to import it anyway)")
         }
     }
 

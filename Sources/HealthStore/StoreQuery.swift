@@ -73,7 +73,9 @@ extension HealthStore {
                     throw StoreError(
                         .invalidAnchor, "\(path): the anchor is ahead of this store (was the store restored from an older copy?)")
                 }
-                try header(executor.header(try Self.latestHeader(db)))
+                let latest = try Self.latestHeader(db)
+                try gate.exportDidBegin(latest)
+                try header(gate.executor.header(latest))
                 var batch = ChangeBatch(added: 0, deleted: 0, newAnchor: anchor, complete: true)
                 try Self.changeRows(db, path: path, after: anchor.position, executor: executor) { position, object, isDeletion in
                     // Deletions are judged by the object as it was, through the same gate.

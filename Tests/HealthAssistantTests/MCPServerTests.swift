@@ -103,9 +103,41 @@ enum MCPHarness {
             "describe", "query_samples", "statistics", "changes", "authorization_status", "request_status",
             "request_authorization", "request_per_object_authorization",
         ])
+        // What an assistant reads to call each tool, written out by hand: its arguments, the
+        // required ones, whether it only reads, and what its description must tell (the next
+        // step, HealthKit's error, the paging token). A description's length said none of it.
+        let expected: [String: (arguments: Set<String>, required: [String], readOnly: Bool, tells: [String])] = [
+            "describe": (["types"], [], true, ["query_samples", "statistics", "look exactly like types without data"]),
+            "query_samples": (
+                ["types", "predicate", "start", "end", "strictStartDate", "strictEndDate", "timeZone", "sources", "unit", "sort", "limit",
+                 "pageSize", "cursor"], ["types"], true, ["nextCursor", "errorAuthorizationNotDetermined", "request_authorization"]
+            ),
+            "statistics": (
+                ["type", "predicate", "start", "end", "timeZone", "sources", "unit", "interval", "intervalCount", "anchorDate", "options",
+                 "separateBySource", "sourcePriority", "pageSize", "cursor"], ["type"], true, ["nextCursor", "not added twice"]
+            ),
+            "changes": (["types", "predicate", "timeZone", "anchor", "limit"], [], true, ["newAnchor", "complete is false"]),
+            "authorization_status": (["types"], ["types"], true, ["sharingAuthorized", "request_status"]),
+            "request_status": (["read", "share"], [], true, ["shouldRequest", "unnecessary"]),
+            "request_authorization": (["read", "share"], [], false, ["errorUserCanceled", "not that anything was allowed"]),
+            "request_per_object_authorization": (["type", "predicate"], [], false, ["errorUserCanceled", "one by one"]),
+        ]
         for tool in tools {
-            #expect((tool.description ?? "").count > 40, "\(tool.name)")
-            #expect(tool.inputSchema.objectValue?["type"]?.stringValue == "object", "\(tool.name)")
+            guard let want = expected[tool.name] else { continue }
+            let schema = tool.inputSchema.objectValue
+            #expect(schema?["type"]?.stringValue == "object", "\(tool.name)")
+            #expect(schema?["additionalProperties"]?.boolValue == false, "\(tool.name): unknown arguments are refused")
+            let properties = schema?["properties"]?.objectValue ?? [:]
+            #expect(Set(properties.keys) == want.arguments, "\(tool.name)")
+            for (name, property) in properties {
+                let words = property.objectValue?["description"]?.stringValue ?? ""
+                #expect(words.count > 10, "\(tool.name).\(name) has no description")
+            }
+            #expect((schema?["required"]?.arrayValue ?? []).compactMap(\.stringValue) == want.required, "\(tool.name)")
+            #expect(tool.annotations.readOnlyHint == want.readOnly, "\(tool.name)")
+            for phrase in want.tells {
+                #expect((tool.description ?? "").contains(phrase), "\(tool.name)'s description does not say \(phrase)")
+            }
         }
     }
 

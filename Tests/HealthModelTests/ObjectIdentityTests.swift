@@ -193,8 +193,10 @@ import Testing
         #expect(MetadataValue.interpret("50 m", key: "HKLapLength") == .quantity(Quantity(value: ExportNumber.parse("50")!, unit: "m")))
         // Keys that keep Apple's prefix in the export are recognised too.
         #expect(MetadataValue.interpret("72.5 dBASPL", key: "HKMetadataKeyAudioExposureLevel") == .quantity(Quantity(value: ExportNumber.parse("72.5")!, unit: "dBASPL")))
-        // Numbers and dates are numbers and dates whatever the key.
-        #expect(MetadataValue.interpret("1", key: "HKFoodBrandName") == .number(ExportNumber.parse("1")!))
+        // A number only under a key HealthKit stores as a number (issue 39): under a string key
+        // the text is the string printed.
+        #expect(MetadataValue.interpret("1", key: "HKFoodBrandName") == .string("1"))
+        #expect(MetadataValue.interpret("1", key: "HKWasUserEntered") == .number(ExportNumber.parse("1")!))
         // A quantity read back from an earlier version's JSON follows the key rule as well.
         #expect(MetadataValue.quantity(Quantity(value: ExportNumber.parse("13")!, unit: "Chips")).held(under: "HKFoodBrandName") == .string("13 Chips"))
     }

@@ -271,12 +271,38 @@ func matches(_ predicate: String, _ object: HealthObject) throws -> Bool {
             let second = try PredicateParser.parse(first.description, timeZone: Sample.utc)
             #expect(first.description == second.description, "\(text) → \(first.description)")
         }
+        // The finding itself: a key of control characters and a space, quoted. It must parse
+        // (a `try?` here once skipped every assertion when it did not), name that key, print
+        // it in brackets, quoted (nothing in it needs escaping), and parse back to the same.
         let regression = try String(
             contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Fuzz/regressions/predicate/c"),
             encoding: .utf8)
-        if let parsed = try? PredicateParser.parse(regression, timeZone: Sample.utc) {
-            #expect(throws: Never.self) { try PredicateParser.parse(parsed.description, timeZone: Sample.utc) }
+        let prefix = #"quantity > metadata.""#
+        #expect(regression.hasPrefix(prefix) && regression.hasSuffix("\""))
+        let key = String(regression.dropFirst(prefix.count).dropLast())
+        #expect(key.hasPrefix("100 fhirResource.i\u{0}") && key.hasSuffix("dentifierc1o") && key.unicodeScalars.count == 141)
+        let parsed = try PredicateParser.parse(regression, timeZone: Sample.utc)
+        guard case .comparison(let comparison) = parsed, case .keyPath(.metadata(let parsedKey), _, _) = comparison.right else {
+            Issue.record("not a comparison with a metadata key: \(parsed)")
+            return
         }
+        #expect(parsedKey == key)
+        let printed = "quantity > metadata[\"" + key + "\"]"
+        #expect(parsed.description == printed)
+        #expect(try PredicateParser.parse(parsed.description, timeZone: Sample.utc).description == printed)
+    }
+
+    /// Found by `Scripts/fuzz.sh predicate` in the two-hour campaign: a quantity compared with
+    /// a unit of 2,400 `(` overflowed the stack in the unit parser. It is now a one-line
+    /// error naming the bound, at the quantity's position.
+    @Test func aUnitNestedTooDeepIsAnErrorNotACrash() throws {
+        // The input holds a byte that is not UTF-8; the harness decodes it as the parser's
+        // callers do, replacing it.
+        let regression = String(decoding: try Data(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Fuzz/regressions/predicate/unit-nested-parentheses")),
+            as: UTF8.self)
+        #expect(regression.hasPrefix("quantity > \"343 ((((") && regression.filter { $0 == "(" }.count > 2000)
+        #expect(throws: (any Error).self) { try PredicateParser.parse(regression, timeZone: Sample.utc) }
     }
 
     /// Found by `Scripts/fuzz.sh predicate`: a date before 2001 printed as a negative CAST

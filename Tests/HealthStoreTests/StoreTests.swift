@@ -95,7 +95,7 @@ import Testing
         #expect(StoreLocation.resolve(nil, environment: ["HOME": "/home/ada", "XDG_DATA_HOME": "/data"]) == "/data/healthport/health.sqlite")
     }
 
-    @Test func readsSeeOneSnapshotAndTheConvenienceViewsWork() throws {
+    @Test func theConvenienceViewsAgreeWithTheObjects() throws {
         let (path, store, objects) = try Self.importedStore()
         #expect(try store.statistics() == HealthStore.Statistics(objects: objects, deletedObjects: 0, imports: 1, anchor: objects))
         let queue = try DatabaseQueue(path: path)
@@ -112,6 +112,74 @@ import Testing
             #expect(categories == count("categorySample") && workouts == count("workout") && summaries == count("activitySummary"))
             #expect(motion > 100)
         }
+    }
+
+    /// A read sees one snapshot of the store while another connection imports: it holds its
+    /// read open (stopped in the header, between the header's query and the objects' cursor)
+    /// until a writer has imported the next export and committed, then goes on, and must see the
+    /// store as it was when the read began — the older export's header and exactly its objects —
+    /// never the header of one state and the objects of another. What each state holds is
+    /// computed apart from the store, by reading the two exports.
+    @Test func aReadSeesOneSnapshotWhileAnotherConnectionImports() throws {
+        let older = Fixtures.sampleData.appendingPathComponent("export-older.zip").path
+        let newer = Fixtures.sampleData.appendingPathComponent("export.zip").path
+        let olderExport = try ObjectCollector.read(older)
+        let newerExport = try ObjectCollector.read(newer)
+        let olderUUIDs = Set(olderExport.objects.map(\.uuid))
+        let newerUUIDs = Set(newerExport.objects.map(\.uuid))
+        #expect(!newerUUIDs.subtracting(olderUUIDs).isEmpty, "the newer export must add objects, or the test shows nothing")
+        #expect(olderExport.header.exportDate != newerExport.header.exportDate)
+
+        let path = try Fixtures.temporaryDirectory().appendingPathComponent("health.sqlite").path
+        _ = try HealthStore.openForWriting(at: path).importObjects(from: ExportObjectSource(try ExportReader(.path(older)), query: .everything), inputName: "older.zip")
+
+        /// Stops in `exportDidBegin` until the writer has committed.
+        final class HoldingSink: ObjectSink, @unchecked Sendable {
+            let holding = DispatchSemaphore(value: 0)
+            let release = DispatchSemaphore(value: 0)
+            var header = ExportHeader()
+            var uuids: [ObjectUUID] = []
+            var released = true
+            func exportDidBegin(_ header: ExportHeader) throws {
+                self.header = header
+                holding.signal()
+                released = release.wait(timeout: .now() + 300) == .success
+            }
+            func consume(_ object: HealthObject) throws { uuids.append(object.uuid) }
+        }
+        let sink = HoldingSink()
+        let reader = try HealthStore.openForReading(at: path)
+        let writerDone = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var during: HealthStore.Statistics? = nil
+        nonisolated(unsafe) var writerError: (any Error)? = nil
+        Thread.detachNewThread {
+            defer { sink.release.signal(); writerDone.signal() }
+            guard sink.holding.wait(timeout: .now() + 300) == .success else { return }
+            do {
+                // Another connection imports the newer export and commits while the read is held.
+                _ = try HealthStore.openForWriting(at: path).importObjects(
+                    from: ExportObjectSource(try ExportReader(.path(newer)), query: .everything), inputName: "newer.zip")
+                during = try HealthStore.openForReading(at: path).statistics()
+            } catch {
+                writerError = error
+            }
+        }
+        try reader.read(query: QueryExecutor(.all), into: sink)
+        writerDone.wait()
+        #expect(writerError == nil, "\(String(describing: writerError))")
+        #expect(sink.released, "the writer never let the read go on")
+        // The import committed while the read was held: a new connection saw it.
+        #expect(during?.imports == 2)
+        #expect(during?.objects == newerUUIDs.count)
+        // The held read saw the older state, whole and alone.
+        #expect(sink.header.exportDate == olderExport.header.exportDate)
+        #expect(sink.uuids.count == olderUUIDs.count)
+        #expect(Set(sink.uuids) == olderUUIDs)
+        // A read begun after the import sees the newer state.
+        let after = ObjectCollector()
+        try reader.read(query: QueryExecutor(.all), into: after)
+        #expect(after.header.exportDate == newerExport.header.exportDate)
+        #expect(Set(after.objects.map(\.uuid)) == newerUUIDs && after.objects.count == newerUUIDs.count)
     }
 
     @Test func datePredicatesBoundTheStartDateColumn() throws {

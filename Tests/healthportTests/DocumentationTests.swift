@@ -123,8 +123,9 @@ import HealthTestSupport
 
     @Test(.enabled(if: hasJQ, "jq is not installed: examples not run"), arguments: [
         "healthport", "healthport-convert", "healthport-info", "healthport-query", "healthport-auth", "healthport-diff",
-        "healthport-anchor", "healthport-changes", "healthport-stats", "healthport-routes", "healthport-ecg",
-        "healthport-report", "healthport-clinical", "healthport-import", "healthport-mcp", "healthport-predicates",
+        "healthport-anchor", "healthport-changes", "healthport-stats", "healthport-summary", "healthport-sleep", "healthport-routes", "healthport-ecg",
+        "healthport-report", "healthport-clinical", "healthport-import", "healthport-mcp", "healthport-types",
+        "healthport-predicates",
     ])
     func manPageExamplesPrintWhatThePageSays(page: String) throws {
         let text = try Self.page(page, section: page == "healthport-predicates" ? 7 : 1)
@@ -147,7 +148,7 @@ import HealthTestSupport
             "man1/healthport.1", "man1/healthport-convert.1", "man1/healthport-info.1", "man1/healthport-query.1",
             "man1/healthport-auth.1", "man1/healthport-diff.1", "man1/healthport-anchor.1", "man1/healthport-changes.1",
             "man1/healthport-stats.1", "man1/healthport-routes.1", "man1/healthport-ecg.1", "man1/healthport-report.1", "man1/healthport-clinical.1",
-            "man1/healthport-import.1", "man1/healthport-mcp.1", "man5/healthport-formats.5", "man5/healthport-policy.5", "man5/healthport-store.5",
+            "man1/healthport-import.1", "man1/healthport-mcp.1", "man1/healthport-types.1", "man5/healthport-formats.5", "man5/healthport-policy.5", "man5/healthport-store.5",
             "man7/healthport-predicates.7",
         ]
         let result = try CommandRunner.run(

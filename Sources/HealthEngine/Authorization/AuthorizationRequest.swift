@@ -96,7 +96,9 @@ public struct AuthorizationRequest: Sendable {
                 policy = try AuthorizationPolicy.load(from: policyFile)
             } else {
                 guard let consumer else {
-                    throw QueryError(.errorInvalidArgument, "\(policyFile) does not exist: name the consumer with --consumer")
+                    throw QueryError(
+                        .errorInvalidArgument, "\(policyFile) does not exist: name the consumer with \(argument: .consumer, neutral: "a name")",
+                        argument: .consumer)
                 }
                 policy = AuthorizationPolicy(consumer: AuthorizationPolicy.Consumer(name: consumer, bundleIdentifier: bundleIdentifier))
             }

@@ -94,7 +94,7 @@ public struct PerObjectAuthorizationRequest: Sendable {
     public func prepare(cancellation: RunCancellation? = nil) throws(RunError) -> Pending {
         try RunError.wrapping {
             guard AuthorizationPolicy.perObjectTypes.contains(type) else {
-                throw AuthorizationError(.errorInvalidArgument, "\(type) is not authorized object by object")
+                throw AuthorizationError(.errorInvalidArgument, "\(type) is not authorized object by object", argument: .perObjectType)
             }
             let policy: AuthorizationPolicy
             if let consumer, !FileManager.default.fileExists(atPath: policyFile) {

@@ -19,6 +19,7 @@ enum SingleTableOutput {
         guard query.types?.count != 1 else { return }
         throw OutputError(
             .invalidRequest,
-            "\(destination) holds one table: select one type with --type, or write a folder of tables with --output DIR")
+            "\(destination) holds one table: select one type with \(argument: .types, neutral: "a type filter"), or write a folder of tables with \(argument: .output, "DIR")",
+            argument: .output)
     }
 }

@@ -22,7 +22,7 @@ final class ReportSink: ObjectSink {
     struct SleepSpan {
         var start: Int64
         var end: Int64
-        var stage: SleepNight.Stage
+        var stage: ReportSleepNight.Stage
     }
 
     /// A workout's route, to be read (a GPX file) or already read (points in the object).
@@ -133,7 +133,7 @@ final class ReportSink: ObjectSink {
             guard sample.value.rawValue == 0, let unit = try? HealthUnit.cached("count") else { return }
             collector(for: Self.standHour, style: .cumulative, unit: unit).collector.add(sample.sample, value: 1)
         case Self.sleepAnalysis:
-            guard let raw = sample.value.rawValue, let stage = SleepNight.Stage(rawValue: raw) else { return }
+            guard let raw = sample.value.rawValue, let stage = ReportSleepNight.Stage(rawValue: raw) else { return }
             sleep.append(SleepSpan(start: sample.sample.startDate.secondsSince1970, end: sample.sample.endDate.secondsSince1970, stage: stage))
         default: break
         }

@@ -66,13 +66,22 @@ public struct RunNote: Sendable, Equatable {
     }
 
     public var kind: Kind
-    public var message: String
+    /// The note, with the parts of the request it mentions as values (a failed input's error
+    /// may suggest an option), for each face to render in its own words.
+    public var text: DiagnosticText
     /// The input (or the place in it) the note is about.
     public var location: String?
 
     public init(_ kind: Kind, _ message: String, location: String? = nil) {
+        self.init(kind, DiagnosticText(message), location: location)
+    }
+
+    public init(_ kind: Kind, _ text: DiagnosticText, location: String? = nil) {
         self.kind = kind
-        self.message = message
+        self.text = text
         self.location = location
     }
+
+    /// The note in no face's words.
+    public var message: String { text.neutral }
 }

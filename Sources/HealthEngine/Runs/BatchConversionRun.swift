@@ -32,6 +32,9 @@ public struct BatchConversionRun: Sendable {
     public var reading = ReadOptions()
     /// Recorded in the manifest.
     public var healthportVersion: String
+    /// Also write each person's summary tables (`daily-summary`, `sleep-nights`), published as
+    /// tables of their own (`type=daily-summary`); CSV or Parquet.
+    public var summaries: SummarySettings?
 
     public init(
         inputs: [String], persons: [String], layout: PartitionLayout, format: ObjectFormat, root: String, jobs: Int,
@@ -56,11 +59,19 @@ public struct BatchConversionRun: Sendable {
         try RunError.wrapping {
             try OutputInputGuard.check(outputs: [root], inputs: inputs)
             guard format.isTabular || format == .ndjson else {
-                throw QueryError(.errorInvalidArgument, "--partition writes csv, parquet or ndjson")
+                throw QueryError(.errorInvalidArgument, "\(argument: .partition) writes csv, parquet or ndjson", argument: .partition)
             }
             if format.isTabular && !layout.splitsByType {
                 throw QueryError(
-                    .errorInvalidArgument, "\(format == .csv ? "CSV" : "Parquet") holds one table per file: partition by type too (--partition person,type)")
+                    .errorInvalidArgument,
+                    "\(format == .csv ? "CSV" : "Parquet") holds one table per file: partition by type too (\(argument: .partition, "person,type", neutral: "person,type"))",
+                    argument: .partition)
+            }
+            if summaries != nil && !format.isTabular {
+                throw QueryError(
+                    .errorInvalidArgument,
+                    "\(argument: .summaries) are tables: write csv or parquet to a folder (\(argument: .format, "csv", neutral: "CSV"))",
+                    argument: .summaries)
             }
             let executor = QueryExecutor(query)
             try executor.validate()
@@ -89,8 +100,8 @@ public struct BatchConversionRun: Sendable {
             guard !resume else {
                 throw OutputError(
                     .invalidRequest,
-                    "--resume: the folder holds a conversion with another format, partition or filters; use a new folder",
-                    path: root)
+                    "\(argument: .resume): the folder holds a conversion with another format, partition or filters; use a new folder",
+                    path: root, argument: .resume)
             }
             previous = nil
         }
@@ -154,21 +165,25 @@ public struct BatchConversionRun: Sendable {
             let writer: any ObjectWriter
             let writtenFiles: () -> [String]
             var knownRows: () -> [String: Int64] = { [:] }
+            var tables: (pass: SummaryPass, destination: any SummaryTableDestination)? = nil
             if format == .csv {
                 let csv = try CSVWriter(folder: staging)
                 writer = csv
                 writtenFiles = { csv.writtenFiles }
+                if let summaries { tables = (SummaryPass(settings: summaries), csv) }
             } else if format == .parquet {
                 let parquetWriter = try ParquetWriter(folder: staging, options: parquet)
                 writer = parquetWriter
                 writtenFiles = { parquetWriter.writtenFiles }
                 knownRows = { parquetWriter.rowCounts }
+                if let summaries { tables = (SummaryPass(settings: summaries), parquetWriter) }
             } else {
                 let ndjson = try NDJSONTablesWriter(folder: staging, splitsByType: layout.splitsByType)
                 writer = ndjson
                 writtenFiles = { ndjson.writtenFiles }
             }
-            let output = WriterSink(writer)
+            let objects = WriterSink(writer)
+            let output: any ObjectSink = tables.map { TeeSink(objects, $0.pass.sink) } ?? objects
             let sink: any ObjectSink =
                 includeRoutes ? RouteAttachingSink(into: output, routes: RouteLoading(reader: reader, reporter: reporter)) : output
             var silent = reporter
@@ -180,6 +195,11 @@ public struct BatchConversionRun: Sendable {
             do {
                 summary = try read.run(into: sink)
                 written = summary.admitted
+                if let tables {
+                    _ = try tables.pass.finish(
+                        window: executor.query.dateWindow, reporter: silent, disclosesExportFacts: executor.disclosure.exportFacts,
+                        cancellation: cancellation, daily: { try tables.destination.write($0) }, night: { try tables.destination.write($0) })
+                }
                 try writer.finish()
             } catch {
                 writer.abandon()
@@ -209,14 +229,14 @@ public struct BatchConversionRun: Sendable {
             reporter.note(RunNote(.converted, "\(input): \(written) objects into person=\(person) (\(outputs.count) files)"))
         } catch let error as ExportError {
             entry.error = error.description
-            reporter.note(RunNote(.failed, error.message, location: error.location?.description ?? input))
+            reporter.note(RunNote(.failed, error.text, location: error.location?.description ?? input))
         } catch let error as OutputError {
             entry.error = error.message
-            reporter.note(RunNote(.failed, error.message, location: error.path ?? input))
+            reporter.note(RunNote(.failed, error.text, location: error.path ?? input))
         } catch {
             let failure = RunError(error)
             entry.error = failure.message
-            reporter.note(RunNote(.failed, failure.message, location: failure.location ?? input))
+            reporter.note(RunNote(.failed, failure.text, location: failure.location ?? input))
         }
         return entry
     }
@@ -262,7 +282,7 @@ public struct BatchConversionRun: Sendable {
             let key: String
             if mapping != nil {
                 guard let mapped = map[input] ?? map[URL(fileURLWithPath: input).lastPathComponent] else {
-                    throw QueryError(.errorInvalidArgument, "--person-id: \(input) is not in \(mapping!)")
+                    throw QueryError(.errorInvalidArgument, "\(argument: .personIDs): \(input) is not in \(mapping!)", argument: .personIDs)
                 }
                 key = PartitionLayout.sanitize(mapped)
             } else {
@@ -270,7 +290,8 @@ public struct BatchConversionRun: Sendable {
             }
             if let other = seen[key] {
                 throw QueryError(
-                    .errorInvalidArgument, "\(other) and \(input) both give person '\(key)'; name persons with --person-id FILE")
+                    .errorInvalidArgument, "\(other) and \(input) both give person '\(key)'; name persons with \(argument: .personIDs, "FILE")",
+                    argument: .personIDs)
             }
             seen[key] = input
             keys.append(key)

@@ -28,6 +28,9 @@ public struct ConversionRun: Sendable {
     public var reading = ReadOptions()
     /// How Parquet files are written (`--format parquet`).
     public var parquet = ParquetOptions()
+    /// Also write the summary tables (`daily-summary`, `sleep-nights`) into the folder of
+    /// tables, made from the objects written (`convert --summaries`); CSV or Parquet folders.
+    public var summaries: SummarySettings?
 
     public init(export: String, query: ObjectQuery = ObjectQuery(), format: ObjectFormat = .ndjson, output: String = "-") {
         self.export = export
@@ -60,26 +63,42 @@ public struct ConversionRun: Sendable {
         let made = try makeWriter(reader: reader, executor: executor, reporter: reporter)
         let writer = made.writer
         do {
-            let output = WriterSink(writer)
+            // The summary tables go into the same staged folder as the objects' tables.
+            var tables: (pass: SummaryPass, destination: any SummaryTableDestination)? = nil
+            if let summaries {
+                let folder = output != "-" && !(format == .parquet && ParquetWriter.isSingleFile(output))
+                guard format.isTabular, folder, let destination = writer as? any SummaryTableDestination else {
+                    throw QueryError(
+                        .errorInvalidArgument,
+                        "\(argument: .summaries) are tables: write csv or parquet to a folder (\(argument: .format, "csv", neutral: "CSV"))",
+                        argument: .summaries)
+                }
+                tables = (SummaryPass(settings: summaries), destination)
+            }
+            let objects = WriterSink(writer)
+            let output: any ObjectSink = tables.map { TeeSink(objects, $0.pass.sink) } ?? objects
             let read = context.read(reader)
             let threads = reading.jobs ?? ProcessInfo.processInfo.activeProcessorCount
             let summary: ExportReader.Summary
-            let written: Int
-            if threads > 1, reader.canReadInParallel, !includeRoutes, !salvage, case .mergingChunks(let merging) = made {
+            // One thread with the summary: its collector takes objects one at a time.
+            if threads > 1, reader.canReadInParallel, !includeRoutes, !salvage, tables == nil, case .mergingChunks(let merging) = made {
                 summary = try Self.readInParallel(
-                    reader, into: merging, output: output, context: context, jobs: threads,
+                    reader, into: merging, output: objects, context: context, jobs: threads,
                     chunkBytes: reading.parallelChunkBytes ?? ExportReader.parallelChunkBytes)
-                written = summary.admitted
             } else {
                 let sink: any ObjectSink =
                     includeRoutes ? RouteAttachingSink(into: output, routes: RouteLoading(reader: reader, reporter: reporter)) : output
                 summary = try read.run(into: sink, salvage: salvage)
-                written = summary.admitted
             }
-            if summary.salvageStop != nil && !output.hasBegun { try output.exportDidBegin(executor.header(summary.header)) }
+            if summary.salvageStop != nil && !objects.hasBegun { try objects.exportDidBegin(executor.header(summary.header)) }
+            if let tables {
+                _ = try tables.pass.finish(
+                    window: query.dateWindow, reporter: reporter, disclosesExportFacts: context.disclosure.exportFacts,
+                    cancellation: cancellation, daily: { try tables.destination.write($0) }, night: { try tables.destination.write($0) })
+            }
             try writer.finish()
             return Summary(
-                header: executor.header(summary.header), written: written,
+                header: executor.header(summary.header), written: summary.admitted,
                 warnings: context.warnings(of: summary),
                 salvageStop: summary.salvageStop.map { RunError($0) })
         } catch {

@@ -28,7 +28,7 @@ public struct InventoryRun: Sendable {
         let executor = QueryExecutor(query)
         let disclosure = executor.disclosure
         if includeCDA && !disclosure.exportFacts {
-            throw QueryError(.errorInvalidArgument, "--cda reads the whole CDA document, which a policy cannot filter")
+            throw QueryError(.errorInvalidArgument, "\(argument: .cda) reads the whole CDA document, which a policy cannot filter", argument: .cda)
         }
         try executor.validate()
         // The info lists the warnings itself; they are not reported as the read goes.

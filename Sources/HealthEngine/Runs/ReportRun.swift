@@ -163,8 +163,8 @@ public struct ReportRun: Sendable {
 
     /// Sleep per night: each stage's samples united per night, the night being the day twelve
     /// hours before a sample starts.
-    static func nights(_ spans: [ReportSink.SleepSpan], zone: TimeZone) -> [SleepNight] {
-        var byNight: [String: [SleepNight.Stage: [(Int64, Int64)]]] = [:]
+    static func nights(_ spans: [ReportSink.SleepSpan], zone: TimeZone) -> [ReportSleepNight] {
+        var byNight: [String: [ReportSleepNight.Stage: [(Int64, Int64)]]] = [:]
         for span in spans where span.end > span.start {
             let shifted = span.start - 43_200
             let offset = Int32(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(shifted))))
@@ -172,7 +172,7 @@ public struct ReportRun: Sendable {
             byNight[night, default: [:]][span.stage, default: []].append((span.start, span.end))
         }
         return byNight.keys.sorted().map { night in
-            var seconds: [SleepNight.Stage: Double] = [:]
+            var seconds: [ReportSleepNight.Stage: Double] = [:]
             for (stage, intervals) in byNight[night]! {
                 var total: Int64 = 0
                 var current: (Int64, Int64)? = nil
@@ -187,7 +187,7 @@ public struct ReportRun: Sendable {
                 if let (cs, ce) = current { total += ce - cs }
                 seconds[stage] = Double(total)
             }
-            return SleepNight(night: night, seconds: seconds)
+            return ReportSleepNight(night: night, seconds: seconds)
         }
     }
 

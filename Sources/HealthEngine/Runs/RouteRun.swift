@@ -36,7 +36,7 @@ public struct RouteRun: Sendable {
         try OutputInputGuard.check(outputs: [output], inputs: [export])
         var query = self.query
         if let types = query.types, types != [ObjectType.workout.identifier] {
-            throw QueryError(.errorInvalidArgument, "routes belong to workouts: --type may only be Workout")
+            throw QueryError(.errorInvalidArgument, "routes belong to workouts: \(argument: .types) may only be Workout", argument: .types)
         }
         query.types = [ObjectType.workout.identifier]
         let context = try RunContext(query: query, reporter: reporter, cancellation: cancellation)

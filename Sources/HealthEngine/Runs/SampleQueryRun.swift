@@ -52,7 +52,7 @@ public struct SampleQueryRun: Sendable {
         let opened = try OpenedInput(input, reading: reading, cancellation: cancellation)
         if format == .export, output.lowercased().hasSuffix(".zip") {
             throw QueryError(
-                .errorInvalidArgument, "query writes export.xml; make an export archive with healthport convert --format export --output X.zip")
+                .errorInvalidArgument, "query writes export.xml; make an export archive with \(request: .exportArchive)", argument: .output)
         }
         let writer = try ObjectWriterFactory.make(
             format, to: OutputDestination(output), csvLayout: .singleTable, parquet: parquet,

@@ -10,7 +10,7 @@ public struct StatisticsRun: Sendable {
     public var input: ObjectInput
     /// How an export is read (the parser, threads, a FIFO's wait): the face's options.
     public var reading = ReadOptions()
-    /// Must select exactly one quantity type; its other parts filter the samples.
+    /// Must select exactly one quantity or category type; its other parts filter the samples.
     public var query: ObjectQuery
     public var interval: CalendarIntervals.Unit = .day
     public var intervalCount = 1
@@ -53,6 +53,7 @@ public struct StatisticsRun: Sendable {
             if options.contains(.discreteMax) { columns.append(("maximum", { $0.maximum })) }
             if options.contains(.mostRecent) { columns.append(("mostRecent", { $0.mostRecent })) }
             if options.contains(.duration) { columns.append(("duration", { $0.duration })) }
+            if options.contains(.count) { columns.append(("count", { $0.count.map(Double.init) })) }
             let zone = timeZone
             func date(_ date: Date) -> ExportTimestamp {
                 ExportTimestamp(
@@ -76,19 +77,28 @@ public struct StatisticsRun: Sendable {
 
     private func execute(reporter: RunReporter, cancellation: RunCancellation?) throws -> Result {
         var query = self.query
-        guard let types = query.types, types.count == 1, let type = types.first,
-            let entry = TypeCatalogue.entry(for: type), entry.kind == .quantity, let style = entry.aggregationStyle
+        guard let types = query.types, types.count == 1, let type = types.first, let entry = TypeCatalogue.entry(for: type),
+            entry.kind == .quantity || entry.kind == .category
         else {
-            throw QueryError(.errorInvalidArgument, "statistics need exactly one quantity type: --type StepCount, HeartRate, …")
+            throw QueryError(
+                .errorInvalidArgument,
+                "statistics need exactly one quantity or category type: \(argument: .types, "StepCount, SleepAnalysis, …", neutral: "StepCount, SleepAnalysis, …")",
+                argument: .types)
         }
+        // A category type has no aggregation style: its statistics are time and count.
+        let style = entry.kind == .quantity ? entry.aggregationStyle ?? .discreteArithmetic : nil
         var statisticsOptions = options ?? StatisticsOptions.defaults(for: style)
         if separateBySource { statisticsOptions.insert(.separateBySource) }
         if statisticsOptions.subtracting(.separateBySource).isEmpty {
             statisticsOptions.formUnion(StatisticsOptions.defaults(for: style))
         }
         try statisticsOptions.validate(for: style, type: type)
-        let unit = try query.outputUnit ?? HealthUnit.cached(entry.canonicalUnit ?? "count")
+        let unit: HealthUnit? = style == nil ? nil : try query.outputUnit ?? HealthUnit.cached(entry.canonicalUnit ?? "count")
         query.outputUnit = nil
+        // Dates typed without an offset are the person's: read in the zone the days are cut in,
+        // once it is decided, as the intervals are (the first day is a whole day).
+        let window = query.dateWindow
+        if window?.hasLocalBounds == true { query.dateWindow = nil }
         let context = try RunContext(query: query, reporter: reporter, cancellation: cancellation)
         let executor = context.executor
         // Without an explicit zone, the zone is decided after reading (the samples' HKTimeZone,
@@ -97,7 +107,7 @@ public struct StatisticsRun: Sendable {
         let anchorText = anchorDate ?? (interval == .week ? "2000-01-03" : "2000-01-01")
         func intervals(in zone: TimeZone) throws -> CalendarIntervals {
             guard let anchorSeconds = PredicateValue.parseDate(anchorText, timeZone: zone) else {
-                throw QueryError(.errorInvalidArgument, "--anchor-date: invalid date '\(anchorText)'")
+                throw QueryError(.errorInvalidArgument, "\(argument: .anchorDate): invalid date '\(anchorText)'", argument: .anchorDate)
             }
             return CalendarIntervals(unit: interval, count: intervalCount, anchor: Date(timeIntervalSince1970: anchorSeconds), timeZone: zone)
         }
@@ -122,25 +132,35 @@ public struct StatisticsRun: Sendable {
                     context.reporter.warning(
                         ExportWarning(
                             key: "statistics-zone",
-                            message: "the samples name no time zone: intervals are cut at the export's UTC offset (\(text)); give --tz for daylight saving time and travel",
+                            text: "the samples name no time zone: intervals are cut at the export's UTC offset (\(text)); give \(argument: .timeZone) for daylight saving time and travel",
                             location: nil))
                 }
             }
             collector.intervals = try intervals(in: zone)
         }
-        return Result(intervals: collector.results(), options: statisticsOptions, unit: unit.text, timeZone: zone, warnings: warnings)
+        if let window, window.hasLocalBounds { collector.window = window.resolvingLocalBounds(in: zone) }
+        let results = collector.results()
+        if results.isEmpty {
+            // The same words whether there were no samples or the policy hides them: a denied
+            // type looks empty (and this note is the face's, not the reader's, so it is said
+            // under a policy too).
+            reporter.warning(
+                ExportWarning(key: "statistics-empty", message: "no \(TypeCatalogue.shortName(of: type)) samples to show", location: nil))
+        }
+        return Result(intervals: results, options: statisticsOptions, unit: unit?.text ?? "s", timeZone: zone, warnings: warnings)
     }
 }
 
 /// After the gate: quantity samples into the collector, in the statistics' unit.
 final class StatisticsSink: ObjectSink {
     let collector: StatisticsCollector
-    let unit: HealthUnit
+    /// `nil` for a category type (each sample counts 1).
+    let unit: HealthUnit?
 
     /// The export's UTC offset (its export date's), the one every date in it carries.
     private(set) var exportOffset: Int32?
 
-    init(collector: StatisticsCollector, unit: HealthUnit) {
+    init(collector: StatisticsCollector, unit: HealthUnit?) {
         self.collector = collector
         self.unit = unit
     }
@@ -150,7 +170,11 @@ final class StatisticsSink: ObjectSink {
     }
 
     func consume(_ object: HealthObject) throws {
-        guard case .quantitySample(let sample) = object else { return }
+        if case .categorySample(let sample) = object {
+            collector.add(sample.sample, value: 1)
+            return
+        }
+        guard case .quantitySample(let sample) = object, let unit else { return }
         let from = try HealthUnit.cached(sample.quantity.unit)
         guard from.isCompatible(with: unit) else {
             throw QueryError(.errorInvalidArgument, "a sample in '\(sample.quantity.unit)' does not convert to '\(unit.text)'")

@@ -63,10 +63,11 @@ public struct StoreChangesRun: Sendable {
             if let anchor = anchorText(text) { return anchor }
             if Int(text) != nil {
                 throw StoreError(
-                    .invalidAnchor, "--anchor: a store's anchors are the tokens its changes print (or 0 for the beginning), not numbers")
+                    .invalidAnchor,
+                    "\(argument: .anchor): a store's anchors are the tokens its changes print (or 0 for the beginning), not numbers")
             }
             guard FileManager.default.fileExists(atPath: text) else {
-                throw StoreError(.invalidAnchor, "--anchor: '\(text.prefix(80))' is neither a store anchor nor a file")
+                throw StoreError(.invalidAnchor, "\(argument: .anchor): '\(text.prefix(80))' is neither a store anchor nor a file")
             }
             let notAnAnchor = StoreError(
                 .invalidAnchor, "\(text): not a store anchor (the store's anchors are tokens; anchor files of exports belong to exports)")
@@ -101,7 +102,10 @@ public struct StoreChangesRun: Sendable {
         try OutputInputGuard.check(outputs: [output, anchorOutput], inputs: [store])
         if follow {
             guard format == .ndjson, output == "-" else {
-                throw RunError(.invalidRequest, "--follow writes NDJSON to standard output, a batch after another (use --format ndjson and no --output)")
+                throw RunError(
+                    .invalidRequest,
+                    "\(argument: .follow) writes NDJSON to standard output, a batch after another (use \(argument: .format, "ndjson", neutral: "NDJSON") and no \(argument: .output, neutral: "output file"))",
+                    argument: .follow)
             }
         }
         let executor = QueryExecutor(query)

@@ -72,7 +72,7 @@ struct ExportArrival {
             var opening = ExportReader.Opening()
             opening.writerWait = 0
             layout = try ExportReader(.path(path), opening: opening).layout
-        } catch let error as ExportError where error.code == .notAnExport && error.message.hasSuffix("no Apple Health export document") {
+        } catch let error as ExportError where error.code == .noExportDocument {
             throw Unusable(reason: "a folder that holds no unzipped Apple Health export; skipped (zips in subfolders are not watched)")
         } catch let error as ExportError {
             throw Unusable(reason: error.message + "; skipped")

@@ -68,7 +68,7 @@ enum ContentSniffer {
     static func choose(_ documents: [String], in container: String, hint: String, at location: SourceLocation) throws -> String {
         if documents.count == 1 { return documents[0] }
         guard !documents.isEmpty else {
-            throw ExportError(.notAnExport, "the \(container) holds no Apple Health export document", at: location)
+            throw ExportError(.noExportDocument, "the \(container) holds no Apple Health export document", at: location)
         }
         let named = documents.filter { $0.split(separator: "/").last?.lowercased() == "export.xml" }
         if named.count == 1 { return named[0] }

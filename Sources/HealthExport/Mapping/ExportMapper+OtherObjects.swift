@@ -69,8 +69,17 @@ extension ExportMapper {
                 if let n = number(value, name, "SensitivityPoint", parser) { values[String(name.dropLast(5))] = n }
             case "frequencyUnit", "leftEarUnit", "rightEarUnit":
                 units[String(name.dropLast(4))] = String(decoding: value, as: UTF8.self)
-            case "leftEarMasked": object.leftEarMasked = String(decoding: value, as: UTF8.self)
-            case "rightEarMasked": object.rightEarMasked = String(decoding: value, as: UTF8.self)
+            case "leftEarMasked", "rightEarMasked":
+                let text = String(decoding: value, as: UTF8.self)
+                guard let flag = SensitivityPoint.maskedFlag(exported: text) else {
+                    // Not a Boolean: kept as written, where unmodelled attributes go.
+                    object.extensions.attributes.append(GenericAttribute(name: name, value: text))
+                    warnings.warn(
+                        "masked:\(name)", "\(name) on <SensitivityPoint> is neither 0 nor 1; kept as written in extensions",
+                        at: self.location(parser))
+                    continue
+                }
+                if name == "leftEarMasked" { object.leftEarMasked = flag } else { object.rightEarMasked = flag }
             case "leftEarClampingRangeLowerBound": object.leftEarClampingRangeLowerBound = number(value, name, "SensitivityPoint", parser)
             case "leftEarClampingRangeUpperBound": object.leftEarClampingRangeUpperBound = number(value, name, "SensitivityPoint", parser)
             case "rightEarClampingRangeLowerBound": object.rightEarClampingRangeLowerBound = number(value, name, "SensitivityPoint", parser)

@@ -55,6 +55,42 @@ extension ExportMapper {
         genericStack.append(element)
     }
 
+    /// The type of a `Record` that is no quantity or category sample and must be kept whole:
+    /// one whose type has none of the sample prefixes (`HKDataTypeIdentifierStateOfMind`,
+    /// `HKScoredAssessmentTypeIdentifierGAD7`, `HKDataTypeIdentifierHeartbeatSeries`) and no
+    /// `unit`. Read as a category sample it would carry a value Apple never wrote (`0`, or a
+    /// score taken for a category value). `nil` for every other record: a quantity or category
+    /// type costs one interned lookup of the `type` attribute, which Apple writes first.
+    func passedThroughRecordType(_ attributes: AttributeView) -> ObjectType? {
+        var type: ObjectType? = nil
+        for i in 0..<attributes.count where matches(attributes.name(i), "type") {
+            type = recordTypes.value(for: attributes.value(i)).type
+            break
+        }
+        guard let type, type.kind == .other else { return nil }
+        for i in 0..<attributes.count where matches(attributes.name(i), "unit") { return nil }
+        return type
+    }
+
+    /// Opens a passed-through `Record` (`passedThroughRecordType`): the element, its attributes
+    /// and everything inside it are kept as written and delivered as an `UnknownObject`, counted
+    /// under its type, with one warning per type.
+    func startPassedThroughRecord(_ type: ObjectType, _ name: ElementName, _ attributes: AttributeView, _ parser: any ElementEventSource) {
+        var element = GenericElement(name: name.string)
+        for i in 0..<attributes.count {
+            element.attributes.append(
+                GenericAttribute(
+                    name: String(decoding: attributes.name(i), as: UTF8.self),
+                    value: String(decoding: attributes.value(i), as: UTF8.self)))
+        }
+        notePassedThrough(type.identifier)
+        warnings.warn(
+            "passedThrough:\(type.identifier)",
+            "samples of type \(type.identifier.prefix(80)) are not in healthport's model; passed through as written",
+            at: self.location(parser))
+        genericStack.append(element)
+    }
+
     func endGeneric(_ parser: any ElementEventSource) {
         guard var finished = genericStack.popLast() else { return }
         if let text = finished.text {

@@ -220,6 +220,10 @@ final class ExportMapper: ElementEventHandler {
         case (.healthData, .me):
             header.characteristics = characteristics(attributes)
         case (.healthData, .record), (.correlation, .record):
+            if let type = passedThroughRecordType(attributes) {
+                startPassedThroughRecord(type, name, attributes, parser)
+                return
+            }
             startRecord(attributes, parser)
         case (.record, .metadataEntry), (.correlation, .metadataEntry), (.workout, .metadataEntry),
             (.workoutEvent, .metadataEntry), (.workoutActivity, .metadataEntry),

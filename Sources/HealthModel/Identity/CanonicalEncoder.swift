@@ -195,16 +195,19 @@ public struct CanonicalEncoder {
 
     /// A value is encoded by the shape of its text, not by the type HealthKit gives its key: a
     /// string that reads as `number unit` (`13 Chips` under `HKFoodBrandName`) is encoded as the
-    /// quantity it looks like. uuids were derived this way before values were typed by key, and
-    /// an object's uuid must not change when healthport learns more about its values (stores,
-    /// anchors and earlier outputs hold the old ones).
+    /// quantity it looks like, and one that reads as a number (an app's `12345`, a string since
+    /// values are typed by key) as that number. uuids were derived this way before values were
+    /// typed by key, and an object's uuid must not change when healthport learns more about its
+    /// values (stores, anchors and earlier outputs hold the old ones).
     mutating func appendMetadataValue(key: String, _ value: MetadataValue) {
         switch value {
         case .string(let s):
-            if let first = s.utf8.first, (first >= 0x30 && first <= 0x39) || first == 0x2D,
-                case .quantity(let q) = MetadataValue.interpret(s)
-            {
-                appendMetadataValue(key: key, .quantity(q))
+            if let first = s.utf8.first, (first >= 0x30 && first <= 0x39) || first == 0x2D {
+                switch MetadataValue.interpret(s) {
+                case .quantity(let q): appendMetadataValue(key: key, .quantity(q))
+                case .number(let n): append(0x03, n)
+                default: append(0x02, s)
+                }
             } else {
                 append(0x02, s)
             }

@@ -117,8 +117,9 @@ public enum ObjectIdentity {
                 e.append(0x20, point.frequency)
                 e.append(0x21, point.leftEarSensitivity)
                 e.append(0x22, point.rightEarSensitivity)
-                e.append(0x23, point.leftEarMasked)
-                e.append(0x24, point.rightEarMasked)
+                // As the export prints them (`1`, `0`): the text hashed before they were Booleans.
+                e.append(0x23, SensitivityPoint.exportedText(masked: point.leftEarMasked))
+                e.append(0x24, SensitivityPoint.exportedText(masked: point.rightEarMasked))
                 e.append(0x25, point.leftEarClampingRangeLowerBound)
                 e.append(0x26, point.leftEarClampingRangeUpperBound)
                 e.append(0x27, point.rightEarClampingRangeLowerBound)

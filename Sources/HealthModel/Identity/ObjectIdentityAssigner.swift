@@ -86,10 +86,17 @@ public struct ObjectIdentityAssigner {
             object = .correlation(o)
         case .workout(var o):
             o.sample.uuid = uuid
+            // A route's uuid is its content and its workout's; identical copies of one route in
+            // one workout (a real export printed one route twice) are numbered apart as every
+            // other object's copies are: the k-th copy also hashes k, the first keeps its uuid.
+            var routeFingerprints: [UInt64] = []
             for i in o.routes.indices {
                 ObjectIdentity.encode(o.routes[i], into: &encoder)
                 encoder.append(0x7E, uuid)
-                o.routes[i].sample.uuid = ObjectIdentity.digest(of: encoder.encoded).0
+                let (routeUUID, fingerprint) = ObjectIdentity.digest(of: encoder.encoded)
+                let copies = routeFingerprints.count(where: { $0 == fingerprint })
+                routeFingerprints.append(fingerprint)
+                o.routes[i].sample.uuid = copies > 0 ? ObjectIdentity.digest(of: encoder.encoded, ordinal: copies).0 : routeUUID
             }
             object = .workout(o)
         case .activitySummary(var o):

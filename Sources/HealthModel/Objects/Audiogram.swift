@@ -10,14 +10,15 @@ public struct Audiogram: Hashable, Sendable {
 }
 
 /// One tested frequency (HealthKit: `HKAudiogramSensitivityPoint`). Either ear may be missing.
-/// The iOS 18.1 masking and clamping attributes are kept as exported: their value spelling has
-/// not been seen in a public export.
+/// The iOS 18.1 masking and clamping attributes are kept: masking as the Boolean HealthKit
+/// holds (`HKAudiogramSensitivityTest.masked`), which the export prints `0` or `1`; a value
+/// that is neither is kept as written in `extensions` instead.
 public struct SensitivityPoint: Hashable, Sendable {
     public var frequency: Quantity?
     public var leftEarSensitivity: Quantity?
     public var rightEarSensitivity: Quantity?
-    public var leftEarMasked: String?
-    public var rightEarMasked: String?
+    public var leftEarMasked: Bool?
+    public var rightEarMasked: Bool?
     public var leftEarClampingRangeLowerBound: ExportNumber?
     public var leftEarClampingRangeUpperBound: ExportNumber?
     public var rightEarClampingRangeLowerBound: ExportNumber?
@@ -26,5 +27,20 @@ public struct SensitivityPoint: Hashable, Sendable {
 
     public init() {
         self.extensions = .none
+    }
+
+    /// A masking flag as the export prints it (`1`, `0`; `true` and `false` read too); `nil` for
+    /// any other text.
+    public static func maskedFlag(exported text: String) -> Bool? {
+        switch text {
+        case "1", "true": return true
+        case "0", "false": return false
+        default: return nil
+        }
+    }
+
+    /// A masking flag as the export prints it: `1` or `0`, as an `NSNumber` Boolean prints.
+    public static func exportedText(masked: Bool?) -> String? {
+        masked.map { $0 ? "1" : "0" }
     }
 }

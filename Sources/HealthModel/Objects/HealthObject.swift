@@ -30,7 +30,8 @@ public enum HealthObject: Hashable, Sendable {
         }
     }
 
-    /// The object's type. Unknown elements get a type named after the element.
+    /// The object's type. Unknown elements get a type named after the element; a passed-through
+    /// `Record` keeps its `type` (kind `other`).
     public var objectType: ObjectType {
         switch self {
         case .quantitySample(let o): return o.sample.sampleType
@@ -42,7 +43,7 @@ public enum HealthObject: Hashable, Sendable {
         case .audiogram(let o): return o.sample.sampleType
         case .visionPrescription(let o): return o.sampleType
         case .electrocardiogram: return Electrocardiogram.sampleType
-        case .unknown(let o): return ObjectType(identifier: o.element.name, kind: .other)
+        case .unknown(let o): return ObjectType(identifier: o.sampleType ?? o.element.name, kind: .other)
         }
     }
 
@@ -65,6 +66,7 @@ public enum HealthObject: Hashable, Sendable {
         case .clinicalRecord(let o): return o.receivedDate
         case .visionPrescription(let o): return o.dateIssued
         case .electrocardiogram(let o): return o.recordedDate
+        case .unknown(let o): return o.startDate
         default: return nil
         }
     }
@@ -76,6 +78,7 @@ public enum HealthObject: Hashable, Sendable {
         case .clinicalRecord(let o): return o.receivedDate
         case .visionPrescription(let o): return o.expirationDate ?? o.dateIssued
         case .electrocardiogram(let o): return o.endDate
+        case .unknown(let o): return o.endDate
         default: return nil
         }
     }

@@ -1,8 +1,13 @@
 /// Every type identifier healthport knows, with what HealthKit says about it.
 ///
 /// Sources: the iOS 18 SDK header `HKTypeIdentifiers.h` as summarized in
-/// `healthkit-reference.md` §2. HealthKit adds identifiers every year; an identifier missing
-/// here is not an error anywhere in healthport.
+/// `healthkit-reference.md` §2, and `HKCategoryTypeIdentifierHypertensionEvent` (iOS 26.2,
+/// HealthKit's release notes). HealthKit adds identifiers every year; an identifier missing
+/// here is not an error anywhere in healthport (`--type` selects it by its full identifier).
+///
+/// Types healthport keeps but does not model (heartbeat series, State of Mind, the GAD-7 and
+/// PHQ-9 scored assessments) are listed with kind `other`: their objects are passed through as
+/// Apple wrote them (`UnknownObject`), so that they can be named and counted.
 public enum TypeCatalogue {
     public struct Entry: Sendable {
         public let identifier: String
@@ -25,7 +30,7 @@ public enum TypeCatalogue {
     public static let prefixes = [
         "HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKCorrelationTypeIdentifier",
         "HKClinicalTypeIdentifier", "HKDataTypeIdentifier", "HKCharacteristicTypeIdentifier",
-        "HKDataType",
+        "HKScoredAssessmentTypeIdentifier", "HKDocumentTypeIdentifier", "HKDataType",
     ]
 
     /// `HKQuantityTypeIdentifierStepCount` → `StepCount`. Identifiers with no known prefix are
@@ -43,12 +48,12 @@ public enum TypeCatalogue {
         }
     }
 
-    /// Resolves a name a person typed (`StepCount`, `stepcount`, `HKQuantityTypeIdentifierStepCount`)
-    /// to a full identifier, or `nil` if no known type matches.
+    /// Resolves a name a person typed (`StepCount`, `stepcount`, `Steps`, `resting heart rate`,
+    /// `HKQuantityTypeIdentifierStepCount`, any full identifier of HealthKit's form) to a full
+    /// identifier, or `nil` when it finds no type or several (``match(typeName:)`` tells which).
     public static func resolve(userTypeName name: String) -> String? {
-        if let entry = byIdentifier[canonicalIdentifier(name)] { return entry.identifier }
-        let lowered = name.lowercased()
-        return byShortNameLowercased[lowered]
+        if case .type(let identifier) = match(typeName: name) { return identifier }
+        return nil
     }
 
     public static func entry(for identifier: String) -> Entry? { byIdentifier[identifier] }
@@ -84,6 +89,11 @@ public enum TypeCatalogue {
             ("HKDataTypeIdentifierElectrocardiogram", .other),
             ("HKVisionPrescriptionTypeIdentifier", .visionPrescription),
             ("HKDataTypeSleepDurationGoal", .other),
+            // Kept but not modelled: passed through as written (`UnknownObject`).
+            ("HKDataTypeIdentifierHeartbeatSeries", .other),
+            ("HKDataTypeIdentifierStateOfMind", .other),
+            ("HKScoredAssessmentTypeIdentifierGAD7", .other),
+            ("HKScoredAssessmentTypeIdentifierPHQ9", .other),
             ("HKCharacteristicTypeIdentifierDateOfBirth", .characteristic),
             ("HKCharacteristicTypeIdentifierBiologicalSex", .characteristic),
             ("HKCharacteristicTypeIdentifierBloodType", .characteristic),
@@ -247,7 +257,7 @@ public enum TypeCatalogue {
         DietaryChloride C g
         """
 
-    // healthkit-reference.md §2.2.
+    // healthkit-reference.md §2.2; HypertensionEvent (iOS 26.2) from HealthKit's release notes.
     static let categoryNames = """
         SleepAnalysis AppleStandHour MindfulSession HighHeartRateEvent LowHeartRateEvent
         IrregularHeartRhythmEvent LowCardioFitnessEvent AudioExposureEvent HeadphoneAudioExposureEvent
@@ -260,6 +270,6 @@ public enum TypeCatalogue {
         Constipation Coughing Diarrhea Dizziness DrySkin Fainting Fatigue Fever GeneralizedBodyAche
         HairLoss Headache Heartburn HotFlashes LossOfSmell LossOfTaste LowerBackPain MemoryLapse Nausea
         NightSweats PelvicPain RapidPoundingOrFlutteringHeartbeat RunnyNose ShortnessOfBreath
-        SinusCongestion SkippedHeartbeat SoreThroat VaginalDryness Vomiting Wheezing
+        SinusCongestion SkippedHeartbeat SoreThroat VaginalDryness Vomiting Wheezing HypertensionEvent
         """
 }

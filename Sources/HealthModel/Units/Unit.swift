@@ -33,6 +33,9 @@ public struct HealthUnit: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { text }
 
+    /// The deepest nesting of parentheses a unit string may have; deeper is a `UnitError`.
+    public static var maximumNesting: Int { UnitParser.maximumNesting }
+
     /// Parses a unit string; throws `UnitError` naming the offending part.
     public init(_ text: String) throws {
         var parser = UnitParser(text)

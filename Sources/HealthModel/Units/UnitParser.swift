@@ -4,7 +4,13 @@ import Foundation
 struct UnitParser {
     private let scalars: [Unicode.Scalar]
     private var index = 0
+    private var depth = 0
     private let text: String
+
+    /// The deepest nesting of parentheses a unit may have. Apple's units nest one level at most
+    /// (`mg/(dL·hr)`); without a bound, a unit of thousands of `(` from a hostile export or
+    /// predicate recursed until the stack overflowed (found by the predicate fuzz harness).
+    static let maximumNesting = 16
 
     init(_ text: String) {
         self.text = text
@@ -56,8 +62,13 @@ struct UnitParser {
     private mutating func factor() throws -> Parsed {
         var result: Parsed
         if peek == "(" {
+            guard depth < Self.maximumNesting else {
+                throw UnitError(message: "parentheses nested deeper than \(Self.maximumNesting) in a unit", position: index)
+            }
             index += 1
+            depth += 1
             result = try product()
+            depth -= 1
             guard peek == ")" else { throw UnitError(message: "missing ')' in unit '\(text)'", position: index) }
             index += 1
         } else {

@@ -1,11 +1,14 @@
 /// A metadata value (HealthKit: `String`, `NSNumber`, `Date` or `HKQuantity`).
 ///
 /// The export prints every value as text and the type is lost (export-format.md §4.7). It is
-/// recovered from the text's shape and the key: the metadata date form becomes a date, a decimal
-/// a number, `number unit` a quantity when HealthKit stores the key's value as one
-/// (``QuantityMetadataKeys``); anything else stays the string printed. Every case keeps enough to
-/// print the original text again (`text`), except weather humidity, whose ×100 printing in recent
-/// exports is undone (``held(under:)``).
+/// recovered by one rule that gives a key the same type whatever its value: a key HealthKit
+/// stores as an `HKQuantity` (``QuantityMetadataKeys``) holds a quantity when the text is
+/// `number unit`; a key it stores as an `NSNumber` (``NumberMetadataKeys``) a number when the
+/// text is one; every other key, HealthKit's string keys and every key an app chose, the string
+/// printed (`1E10` and a 19-digit identifier stay strings), except that the metadata date form
+/// becomes a date (written as an ISO 8601 string, so still a JSON string). Every case keeps
+/// enough to print the original text again (`text`), except weather humidity, whose ×100
+/// printing in recent exports is undone (``held(under:)``).
 public enum MetadataValue: Hashable, Sendable {
     case string(String)
     case number(ExportNumber)
@@ -31,19 +34,27 @@ public enum MetadataValue: Hashable, Sendable {
     /// a `String`.
     public static func interpret(bytes: UnsafeRawBufferPointer, text: String, key: String) -> MetadataValue {
         let value = interpret(bytes: bytes, text: text)
-        guard case .quantity = value else { return value }
-        return value.held(under: key)
+        switch value {
+        case .quantity: return value.held(under: key)
+        case .number: return NumberMetadataKeys.holdsNumber(key) ? value : .string(text)
+        case .string, .date: return value
+        }
     }
 
     /// The value as HealthKit holds it under `key`: a quantity only for the keys whose values
     /// HealthKit stores as `HKQuantity` (a food's `HKFoodBrandName` of `13 Chips` is a string),
-    /// and weather humidity in percent as stored. Exports since 2025 print humidity a hundred
+    /// a number only for the keys it stores as `NSNumber` (an app's `1E10` is a string), and
+    /// weather humidity in percent as stored. Exports since 2025 print humidity a hundred
     /// times too large (`6400 %` for the 64 % that older exports print as `64 %`, quirk Q13); a
     /// humidity can never exceed 100 %, so a larger one is divided by a hundred.
     public func held(under key: String) -> MetadataValue {
+        if case .number(let number) = self {
+            return NumberMetadataKeys.holdsNumber(key) ? self : .string(number.text)
+        }
         guard case .quantity(var quantity) = self else { return self }
         guard QuantityMetadataKeys.holdsQuantity(key) else {
-            return quantity.unit.isEmpty ? .number(quantity.value) : .string(quantity.text)
+            if quantity.unit.isEmpty { return MetadataValue.number(quantity.value).held(under: key) }
+            return .string(quantity.text)
         }
         if QuantityMetadataKeys.isHumidity(key), quantity.unit == "%", quantity.value.value > 100 {
             quantity.value = ExportNumber(quantity.value.value / 100)

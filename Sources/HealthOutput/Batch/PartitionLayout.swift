@@ -21,12 +21,17 @@ public struct PartitionLayout: Sendable, Equatable {
         var keys: [Key] = []
         for part in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !part.isEmpty {
             guard let key = Key(rawValue: part) else {
-                throw OutputError(.invalidRequest, "--partition: unknown key '\(part.prefix(40))' (use person, type, or both)")
+                throw OutputError(
+                    .invalidRequest, "\(argument: .partition): unknown key '\(part.prefix(40))' (use person, type, or both)", argument: .partition)
             }
-            guard !keys.contains(key) else { throw OutputError(.invalidRequest, "--partition: '\(part)' is given twice") }
+            guard !keys.contains(key) else {
+                throw OutputError(.invalidRequest, "\(argument: .partition): '\(part)' is given twice", argument: .partition)
+            }
             keys.append(key)
         }
-        guard !keys.isEmpty else { throw OutputError(.invalidRequest, "--partition: name person, type, or both") }
+        guard !keys.isEmpty else {
+            throw OutputError(.invalidRequest, "\(argument: .partition): name person, type, or both", argument: .partition)
+        }
         self.keys = keys
     }
 

@@ -47,16 +47,43 @@ struct CSVRow: TableRowBuilder {
         int(value)
     }
 
+    mutating func bool(_ column: String, _ value: Bool?) {
+        if wroteName(column) { return }
+        separator()
+        guard let value else { return }
+        if value { out.append("true") } else { out.append("false") }
+    }
+
     @inline(__always)
     mutating func date(_ column: String, _ value: ExportTimestamp?) {
         if wroteName(column) { return }
         date(value)
     }
 
+    mutating func date(_ column: String, _ value: ExportTimestamp?, hundredths: Int?) {
+        if wroteName(column) { return }
+        guard let value, let hundredths else { return date(value) }
+        separator()
+        // `2020-12-06T11:26:02.34-08:00`, as NDJSON writes it.
+        var bytes = [UInt8](repeating: 0, count: ExportTimestamp.iso8601Length)
+        bytes.withUnsafeMutableBufferPointer { value.formatISO8601(into: $0.baseAddress!) }
+        out.append(contentsOf: Array(bytes[0..<19]))
+        out.append(0x2E)
+        out.append(UInt8(48 + (hundredths / 10) % 10))
+        out.append(UInt8(48 + hundredths % 10))
+        out.append(contentsOf: Array(bytes[19...]))
+    }
+
     @inline(__always)
     mutating func uuid(_ column: String, _ value: ObjectUUID?) {
         if wroteName(column) { return }
         uuid(value)
+    }
+
+    @inline(__always)
+    mutating func day(_ column: String, _ value: CalendarDate?) {
+        if wroteName(column) { return }
+        string(value?.text)
     }
 
     @inline(__always)

@@ -105,7 +105,8 @@ public final class CSVWriter: ObjectWriter, TableSink {
             if let current = stdoutTable, current != table {
                 throw OutputError(
                     .invalidRequest,
-                    "CSV on standard output holds one table, and the selection has several (\(current.fileStem), \(table.fileStem)); select one type with --type, or write a folder with --output DIR")
+                    "CSV on standard output holds one table, and the selection has several (\(current.fileStem), \(table.fileStem)); select one type with \(argument: .types, neutral: "a type filter"), or write a folder with \(argument: .output, "DIR")",
+                    argument: .output)
             }
             stdoutTable = table
             buffers[table] = out

@@ -20,16 +20,22 @@ extension ChangeWriter {
             return ChangeWriter(format: format == .json ? .json : .ndjson, buffer: opened.buffer, file: opened.file)
         case .csv:
             guard case .path(let folder) = destination else {
-                throw OutputError(.invalidRequest, "CSV changes are several tables: write them to a folder with --output DIR")
+                throw OutputError(
+                    .invalidRequest, "CSV changes are several tables: write them to a folder with \(argument: .output, "DIR")", argument: .output)
             }
             return ChangeWriter(tables: try CSVWriter(folder: folder))
         case .parquet:
             guard case .path(let folder) = destination, !ParquetWriter.isSingleFile(folder) else {
-                throw OutputError(.invalidRequest, "Parquet changes are several tables: write them to a folder with --output DIR")
+                throw OutputError(
+                    .invalidRequest, "Parquet changes are several tables: write them to a folder with \(argument: .output, "DIR")",
+                    argument: .output)
             }
             return ChangeWriter(tables: try ParquetWriter(folder: folder, options: parquet))
         case .export:
-            throw OutputError(.invalidRequest, "--format export writes objects, not changes: use ndjson, json, csv or parquet")
+            throw OutputError(
+                .invalidRequest,
+                "\(argument: .format, "export", neutral: "the export format") writes objects, not changes: use ndjson, json, csv or parquet",
+                argument: .format)
         }
     }
 }

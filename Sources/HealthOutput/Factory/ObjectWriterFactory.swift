@@ -72,7 +72,7 @@ public enum ObjectWriterFactory {
             case .singleTable: return .whole(CSVWriter(file: try AtomicFile(destination: path)))
             }
         case (.parquet, .standardOutput):
-            throw OutputError(.invalidRequest, ParquetWriter.notOnStandardOutput)
+            throw OutputError(.invalidRequest, ParquetWriter.notOnStandardOutput, argument: .output)
         case (.parquet, .path(let path)):
             if ParquetWriter.isSingleFile(path) {
                 let writer = ParquetWriter(file: try AtomicFile(destination: path), options: parquet)

@@ -11,7 +11,10 @@ extension RouteWriter {
             return RouteWriter(format: format, buffer: opened.buffer, file: opened.file)
         case .csv, .gpx:
             guard case .path(let folder) = destination else {
-                throw OutputError(.invalidRequest, "--format \(format.rawValue) writes a file per route: name a folder with --output")
+                throw OutputError(
+                    .invalidRequest,
+                    "\(argument: .format, format.rawValue, neutral: "the \(format.rawValue) format") writes a file per route: name a folder with \(argument: .output)",
+                    argument: .output)
             }
             return try RouteWriter(format: format, folder: folder)
         }

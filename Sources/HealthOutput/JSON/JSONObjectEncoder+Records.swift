@@ -136,11 +136,11 @@ extension JSONObjectEncoder {
             json.field("rightEarSensitivity", p.rightEarSensitivity)
             if let masked = p.leftEarMasked {
                 json.key("leftEarMasked")
-                json.string(masked)
+                if masked { json.literal("true") } else { json.literal("false") }
             }
             if let masked = p.rightEarMasked {
                 json.key("rightEarMasked")
-                json.string(masked)
+                if masked { json.literal("true") } else { json.literal("false") }
             }
             json.field("leftEarClampingRangeLowerBound", p.leftEarClampingRangeLowerBound)
             json.field("leftEarClampingRangeUpperBound", p.leftEarClampingRangeUpperBound)

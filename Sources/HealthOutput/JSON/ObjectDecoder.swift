@@ -274,8 +274,8 @@ public enum ObjectDecoder {
             point.frequency = try p.quantity("frequency")
             point.leftEarSensitivity = try p.quantity("leftEarSensitivity")
             point.rightEarSensitivity = try p.quantity("rightEarSensitivity")
-            point.leftEarMasked = try p.string("leftEarMasked")
-            point.rightEarMasked = try p.string("rightEarMasked")
+            point.leftEarMasked = try p.maskedFlag("leftEarMasked")
+            point.rightEarMasked = try p.maskedFlag("rightEarMasked")
             point.leftEarClampingRangeLowerBound = try p.number("leftEarClampingRangeLowerBound")
             point.leftEarClampingRangeUpperBound = try p.number("leftEarClampingRangeUpperBound")
             point.rightEarClampingRangeLowerBound = try p.number("rightEarClampingRangeLowerBound")
@@ -359,7 +359,8 @@ public enum ObjectDecoder {
         switch value {
         case .number(let text):
             guard let number = ExportNumber.parse(text) else { throw SchemaError("metadata.\(key): invalid number") }
-            return .number(number)
+            // Earlier versions wrote any number-shaped value as a number, whatever its key.
+            return MetadataValue.number(number).held(under: key)
         case .string(let text):
             if text.utf8.count == 25, Array(text.utf8)[10] == UInt8(ascii: "T"), let date = ExportTimestamp.parse(text) {
                 return .date(date)
@@ -431,6 +432,17 @@ public enum ObjectDecoder {
             guard let v = value(key) else { return nil }
             guard case .string(let s) = v else { throw fail(key, "a string") }
             return s
+        }
+
+        /// A Boolean; the strings `"1"` and `"0"` too, as earlier versions wrote audiogram masking.
+        func maskedFlag(_ key: String) throws -> Bool? {
+            guard let v = value(key) else { return nil }
+            switch v {
+            case .bool(let b): return b
+            case .string(let s): if let flag = SensitivityPoint.maskedFlag(exported: s) { return flag }
+            default: break
+            }
+            throw fail(key, "true or false")
         }
 
         func requiredString(_ key: String) throws -> String {

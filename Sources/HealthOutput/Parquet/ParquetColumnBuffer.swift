@@ -78,6 +78,21 @@ final class ParquetColumnBuffer {
         if case .int32(let high)? = maximum, high >= value {} else { maximum = .int32(value) }
     }
 
+    func append(bool value: Bool) {
+        definitionLevels.append(1)
+        fixedValues.append(value ? 1 : 0)
+        if case .bool(let low)? = minimum {
+            if low && !value { minimum = .bool(false) }
+        } else {
+            minimum = .bool(value)
+        }
+        if case .bool(let high)? = maximum {
+            if !high && value { maximum = .bool(true) }
+        } else {
+            maximum = .bool(value)
+        }
+    }
+
     func append(uuid value: ObjectUUID) {
         definitionLevels.append(1)
         withUnsafeBytes(of: value.high.bigEndian) { fixedValues.append(contentsOf: $0) }
@@ -140,6 +155,7 @@ enum ParquetStatisticValue: Equatable {
     case int64(Int64)
     case int32(Int32)
     case uuid(ObjectUUID)
+    case bool(Bool)
 
     /// The value in the PLAIN encoding, as `Statistics.min_value`/`max_value` hold it.
     var plainBytes: [UInt8] {
@@ -149,6 +165,7 @@ enum ParquetStatisticValue: Equatable {
         case .int32(let v): return withUnsafeBytes(of: v.littleEndian) { Array($0) }
         case .uuid(let v):
             return withUnsafeBytes(of: v.high.bigEndian) { Array($0) } + withUnsafeBytes(of: v.low.bigEndian) { Array($0) }
+        case .bool(let v): return [v ? 1 : 0]
         }
     }
 }

@@ -93,7 +93,9 @@ struct ParquetColumnChunkWriter {
             levelEncoder.encode(count: row - firstRow, into: &body) { UInt32(levels[firstRow + $0]) }
             let levelLength = UInt32(body.count - 4)
             withUnsafeBytes(of: levelLength.littleEndian) { body.replaceSubrange(0..<4, with: $0) }
-            if let width {
+            if column.type == .boolean {
+                Self.appendPackedBits(column.fixedValues[firstValue..<value], to: &body)
+            } else if let width {
                 body.append(contentsOf: column.fixedValues[(firstValue * width)..<(value * width)])
             } else if usesDictionary {
                 body.append(UInt8(indexWidth))
@@ -156,6 +158,23 @@ struct ParquetColumnChunkWriter {
         metadata.uncompressedSize += Int64(header.bytes.count + body.count)
         metadata.compressedSize += Int64(header.bytes.count + compressed.count)
         return Int64(header.bytes.count + compressed.count)
+    }
+
+    /// BOOLEANs in the PLAIN encoding (`Encodings.md`): one bit a value, the first value in the
+    /// least significant bit, padded to a whole byte.
+    static func appendPackedBits(_ values: ArraySlice<UInt8>, to out: inout [UInt8]) {
+        var byte: UInt8 = 0
+        var bit = 0
+        for value in values {
+            if value != 0 { byte |= 1 << bit }
+            bit += 1
+            if bit == 8 {
+                out.append(byte)
+                byte = 0
+                bit = 0
+            }
+        }
+        if bit > 0 { out.append(byte) }
     }
 
     /// A BYTE_ARRAY in the PLAIN encoding: its length (4 bytes, little-endian), then its bytes.

@@ -17,6 +17,10 @@ enum ParquetColumnType: Sendable, Equatable {
     case utcOffset
     /// A uuid: `FIXED_LEN_BYTE_ARRAY(16)` annotated `UUID`, big-endian as RFC 4122 writes it.
     case uuid
+    /// A calendar date (a person's local day): `INT32` annotated `DATE`, days since 1970-01-01.
+    case day
+    /// A Boolean: `BOOLEAN`, bit-packed in pages (kept a byte a value until a page is written).
+    case boolean
 
     /// `Type` in `parquet.thrift`.
     var physicalType: Int32 {
@@ -24,8 +28,9 @@ enum ParquetColumnType: Sendable, Equatable {
         case .string, .json: return 6  // BYTE_ARRAY
         case .double: return 5  // DOUBLE
         case .int64, .timestamp: return 2  // INT64
-        case .utcOffset: return 1  // INT32
+        case .utcOffset, .day: return 1  // INT32
         case .uuid: return 7  // FIXED_LEN_BYTE_ARRAY
+        case .boolean: return 0  // BOOLEAN
         }
     }
 
@@ -38,7 +43,8 @@ enum ParquetColumnType: Sendable, Equatable {
         case .timestamp: return 10  // TIMESTAMP_MICROS
         case .int64: return 18  // INT_64
         case .utcOffset: return 17  // INT_32
-        case .double, .uuid: return nil
+        case .day: return 6  // DATE
+        case .double, .uuid, .boolean: return nil
         }
     }
 
@@ -66,7 +72,9 @@ enum ParquetColumnType: Sendable, Equatable {
                     integer.field(2, bool: true)  // isSigned
                 }
             }
-        case .double:
+        case .day:
+            thrift.field(10, emptyStructMember: 6)  // DATE
+        case .double, .boolean:
             return false
         }
         return true
@@ -78,8 +86,10 @@ enum ParquetColumnType: Sendable, Equatable {
         switch self {
         case .string, .json: return nil
         case .double, .int64, .timestamp: return 8
-        case .utcOffset: return 4
+        case .utcOffset, .day: return 4
         case .uuid: return 16
+        // One byte a value while buffered; bit-packed when a page is written (`packedBits`).
+        case .boolean: return 1
         }
     }
 }

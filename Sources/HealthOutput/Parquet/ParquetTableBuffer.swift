@@ -87,12 +87,40 @@ struct ParquetRow: TableRowBuilder {
         if let value { buffer.append(int64: Int64(value)) } else { buffer.appendNull() }
     }
 
+    mutating func bool(_ column: String, _ value: Bool?) {
+        guard let buffer = next(column, .boolean) else { return }
+        if let value { buffer.append(bool: value) } else { buffer.appendNull() }
+    }
+
     mutating func date(_ column: String, _ value: ExportTimestamp?) {
         let instantColumn = next(column, .timestamp)
         let offsetColumn = next(column + "_utcOffset", .utcOffset)
         guard let instant = instantColumn, let offset = offsetColumn else { return }
         if let value {
             instant.append(int64: value.secondsSince1970 &* 1_000_000)
+            offset.append(int32: value.utcOffsetSeconds)
+        } else {
+            instant.appendNull()
+            offset.appendNull()
+        }
+    }
+
+    mutating func day(_ column: String, _ value: CalendarDate?) {
+        guard let buffer = next(column, .day) else { return }
+        if let value {
+            buffer.append(int32: Int32(CalendarDate.daysFromCivil(year: value.year, month: value.month, day: value.day)))
+        } else {
+            buffer.appendNull()
+        }
+    }
+
+    /// The instant in microseconds with its hundredths added; the offset column as for any date.
+    mutating func date(_ column: String, _ value: ExportTimestamp?, hundredths: Int?) {
+        let instantColumn = next(column, .timestamp)
+        let offsetColumn = next(column + "_utcOffset", .utcOffset)
+        guard let instant = instantColumn, let offset = offsetColumn else { return }
+        if let value {
+            instant.append(int64: value.secondsSince1970 &* 1_000_000 &+ Int64(hundredths ?? 0) &* 10_000)
             offset.append(int32: value.utcOffsetSeconds)
         } else {
             instant.appendNull()

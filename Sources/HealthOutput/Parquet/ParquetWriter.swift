@@ -52,8 +52,8 @@ public final class ParquetWriter: ObjectWriter, TableSink {
     public static func isSingleFile(_ path: String) -> Bool { path.lowercased().hasSuffix(".parquet") }
 
     /// Why Parquet is never written to standard output.
-    public static let notOnStandardOutput =
-        "Parquet is written to files (its footer comes last, and readers seek): use --output DIR, or --output FILE.parquet for one table"
+    public static let notOnStandardOutput: DiagnosticText =
+        "Parquet is written to files (its footer comes last, and readers seek): use \(argument: .output, "DIR", neutral: "a folder"), or \(argument: .output, "FILE.parquet", neutral: "a .parquet file") for one table"
 
     /// The file names written, in creation order (folder output).
     public var writtenFiles: [String] { order.compactMap { fileNames[$0] } }
@@ -85,8 +85,8 @@ public final class ParquetWriter: ObjectWriter, TableSink {
             if let current = singleTable, current != table {
                 throw OutputError(
                     .invalidRequest,
-                    "a .parquet file holds one table, and the selection has several (\(current.fileStem), \(table.fileStem)); select one type with --type, or write a folder with --output DIR"
-                )
+                    "a .parquet file holds one table, and the selection has several (\(current.fileStem), \(table.fileStem)); select one type with \(argument: .types, neutral: "a type filter"), or write a folder with \(argument: .output, "DIR")",
+                    argument: .output)
             }
             singleTable = table
             out = file.buffer

@@ -20,6 +20,10 @@ public enum OutputTable: Hashable, Sendable {
     case unknownElements
     case deletedObjects
     case export
+    /// One row per type and local day (`DailySummary`).
+    case dailySummary
+    /// One row per night (`SleepNight`).
+    case sleepNights
 
     /// The table's file name stem (without `.csv` or `.parquet`) in an output folder.
     public var fileStem: String {
@@ -41,6 +45,8 @@ public enum OutputTable: Hashable, Sendable {
         case .unknownElements: return "unknown-elements"
         case .deletedObjects: return "deleted"
         case .export: return "export"
+        case .dailySummary: return "daily-summary"
+        case .sleepNights: return "sleep-nights"
         }
     }
 

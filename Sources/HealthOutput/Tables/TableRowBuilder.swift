@@ -12,9 +12,17 @@ protocol TableRowBuilder {
     /// A number as the export spelled it (kept exact).
     mutating func number(_ column: String, _ value: ExportNumber?)
     mutating func int(_ column: String, _ value: Int?)
+    /// A Boolean HealthKit holds as one (audiogram masking): `true`/`false` in CSV, `BOOLEAN`
+    /// in Parquet.
+    mutating func bool(_ column: String, _ value: Bool?)
     /// An instant with the UTC offset it was recorded with.
     mutating func date(_ column: String, _ value: ExportTimestamp?)
+    /// An instant with hundredths of a second past it (a heartbeat's time, which the export
+    /// prints to the hundredth): the same column as `date(_:_:)`, its fraction kept.
+    mutating func date(_ column: String, _ value: ExportTimestamp?, hundredths: Int?)
     mutating func uuid(_ column: String, _ value: ObjectUUID?)
+    /// A calendar date, the person's local day (`yyyy-MM-dd`; Parquet's `DATE`).
+    mutating func day(_ column: String, _ value: CalendarDate?)
     /// A JSON object written by `body` (metadata, extensions), held as text; `nil` for empty.
     mutating func json(_ column: String, _ body: ((inout JSONEmitter) -> Void)?)
 }

@@ -68,7 +68,7 @@ enum TableRows {
         row.uuid("sample_uuid", sample)
         row.number("bpm", beat.bpm)
         row.string("time", beat.time)
-        row.date("date", beat.date)
+        row.date("date", beat.date, hundredths: beat.hundredths)
     }
 
     static func categorySample<B: TableRowBuilder>(_ c: CategorySample, into row: inout B) {
@@ -130,8 +130,8 @@ enum TableRows {
         row.string("leftEarSensitivity_unit", p.leftEarSensitivity?.unit)
         row.number("rightEarSensitivity_value", p.rightEarSensitivity?.value)
         row.string("rightEarSensitivity_unit", p.rightEarSensitivity?.unit)
-        row.string("leftEarMasked", p.leftEarMasked)
-        row.string("rightEarMasked", p.rightEarMasked)
+        row.bool("leftEarMasked", p.leftEarMasked)
+        row.bool("rightEarMasked", p.rightEarMasked)
         row.number("leftEarClampingRangeLowerBound", p.leftEarClampingRangeLowerBound)
         row.number("leftEarClampingRangeUpperBound", p.leftEarClampingRangeUpperBound)
         row.number("rightEarClampingRangeLowerBound", p.rightEarClampingRangeLowerBound)
@@ -189,5 +189,49 @@ enum TableRows {
             }
             json.endObject()
         })
+    }
+
+    // MARK: Summaries
+
+    /// The sources that counted, a JSON array of names (a JSON cell, as metadata).
+    static func sources<B: TableRowBuilder>(_ names: [String], into row: inout B) {
+        row.json("sources") { json in
+            json.beginArray()
+            for name in names {
+                json.element()
+                json.string(name)
+            }
+            json.endArray()
+        }
+    }
+
+    /// A day's row of the daily summary (`healthport-formats(5)`, DAILY SUMMARY): the sources
+    /// that counted as a JSON array of names.
+    static func dailySummary<B: TableRowBuilder>(_ d: DailySummary, into row: inout B) {
+        row.day("date", d.date)
+        row.string("sampleType", d.type)
+        row.string("unit", d.unit)
+        row.number("sum", d.sum.map(ExportNumber.init))
+        row.number("average", d.average.map(ExportNumber.init))
+        row.number("minimum", d.minimum.map(ExportNumber.init))
+        row.number("maximum", d.maximum.map(ExportNumber.init))
+        row.number("duration", d.duration.map(ExportNumber.init))
+        row.int("count", d.count)
+        sources(d.sources, into: &row)
+    }
+
+    /// A night's row (`healthport-formats(5)`, SLEEP NIGHTS); durations in seconds.
+    static func sleepNight<B: TableRowBuilder>(_ n: SleepNight, into row: inout B) {
+        row.day("night", n.night)
+        row.number("inBed", n.inBed.map(ExportNumber.init))
+        row.number("asleep", ExportNumber(n.asleep))
+        row.number("asleepUnspecified", ExportNumber(n.asleepUnspecified))
+        row.number("asleepCore", ExportNumber(n.asleepCore))
+        row.number("asleepDeep", ExportNumber(n.asleepDeep))
+        row.number("asleepREM", ExportNumber(n.asleepREM))
+        row.number("awake", ExportNumber(n.awake))
+        row.date("sleepStart", n.sleepStart)
+        row.date("sleepEnd", n.sleepEnd)
+        sources(n.sources, into: &row)
     }
 }

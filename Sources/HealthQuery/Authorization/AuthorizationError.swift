@@ -1,7 +1,12 @@
+import HealthModel
+
 /// An authorization failure, named after HealthKit's `HKError.Code` (healthkit-reference.md §6.8).
 ///
 /// Read denial is never an error: it is hidden (the data looks absent). These are the cases
 /// HealthKit does report.
+///
+/// The code is a field, never part of `message`: a face switches on it (HealthKitPort's
+/// `HKError`, the assistant's advice for an undecided type) and shows it in its own format.
 public struct AuthorizationError: Error, Sendable, CustomStringConvertible {
     public enum Code: Int, Sendable {
         case errorInvalidArgument = 3
@@ -11,12 +16,24 @@ public struct AuthorizationError: Error, Sendable, CustomStringConvertible {
     }
 
     public var code: Code
-    public var message: String
+    /// The message, with the parts of the request and the requests it mentions as values.
+    public var text: DiagnosticText
+    /// The part of the request at fault: the types to read or share of an authorization
+    /// request, the per-object type, or the types a query names.
+    public var argument: RequestArgument?
 
-    public init(_ code: Code, _ message: String) {
-        self.code = code
-        self.message = message
+    public init(_ code: Code, _ message: String, argument: RequestArgument? = nil) {
+        self.init(code, DiagnosticText(message), argument: argument)
     }
+
+    public init(_ code: Code, _ text: DiagnosticText, argument: RequestArgument? = nil) {
+        self.code = code
+        self.text = text
+        self.argument = argument
+    }
+
+    /// The message in no face's words, without the code.
+    public var message: String { text.neutral }
 
     public var description: String { "\(code) (\(code.rawValue)): \(message)" }
 }
@@ -30,6 +47,9 @@ public struct PolicyFileError: Error, Sendable, CustomStringConvertible {
         self.path = path
         self.message = message
     }
+
+    /// The part of the request at fault: the policy file, at `path`.
+    public var argument: RequestArgument { .policyFile }
 
     public var description: String { "\(path): \(message)" }
 }

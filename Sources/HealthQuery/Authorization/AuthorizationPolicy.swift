@@ -123,19 +123,23 @@ public struct AuthorizationPolicy: Sendable, Equatable {
     ///   correlation type, a per-object type in `read`, or workout routes without workouts.
     public static func validateRequest(share: [String], read: [String]) throws {
         for type in share where isReadOnly(type) {
-            throw AuthorizationError(.errorInvalidArgument, "authorization to share \(type) is disallowed (read-only type)")
+            throw AuthorizationError(.errorInvalidArgument, "authorization to share \(type) is disallowed (read-only type)", argument: .shareTypes)
         }
-        for type in share + read where isCorrelation(type) {
-            throw AuthorizationError(.errorInvalidArgument, "\(type) cannot be authorized; authorize its member types")
+        for (list, part) in [(share, RequestArgument.shareTypes), (read, .readTypes)] {
+            for type in list where isCorrelation(type) {
+                throw AuthorizationError(.errorInvalidArgument, "\(type) cannot be authorized; authorize its member types", argument: part)
+            }
         }
         for type in read where perObjectTypes.contains(type) {
             throw AuthorizationError(
-                .errorInvalidArgument, "\(type) is read object by object: use auth request-per-object")
+                .errorInvalidArgument, "\(type) is read object by object: use \(request: .perObjectAuthorization)", argument: .readTypes)
         }
-        for (list, direction) in [(share, "share"), (read, "read")]
+        for (list, direction, part) in [(share, "share", RequestArgument.shareTypes), (read, "read", .readTypes)]
         where list.contains("HKWorkoutRouteTypeIdentifier") && !list.contains("HKWorkoutTypeIdentifier") {
             throw AuthorizationError(
-                .errorInvalidArgument, "authorization to \(direction) workout routes needs workouts (HKWorkoutTypeIdentifier) in the same request")
+                .errorInvalidArgument,
+                "authorization to \(direction) workout routes needs workouts (HKWorkoutTypeIdentifier) in the same request",
+                argument: part)
         }
     }
 }

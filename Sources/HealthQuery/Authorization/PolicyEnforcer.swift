@@ -122,7 +122,8 @@ package struct PolicyEnforcer: Sendable {
             && !AuthorizationPolicy.isCorrelation(type)
         {
             throw AuthorizationError(
-                .errorAuthorizationNotDetermined, "\(policy.consumer.name) has not requested authorization to read \(type)")
+                .errorAuthorizationNotDetermined, "\(policy.consumer.name) has not requested authorization to read \(type)",
+                argument: .types)
         }
     }
 }

@@ -52,7 +52,9 @@ extension AuthorizationPolicy {
         }
         var policy = AuthorizationPolicy(consumer: file.consumer, ownSources: file.ownSources ?? [])
         func resolve(_ name: String, _ section: String) throws -> String {
-            if let identifier = TypeCatalogue.resolve(userTypeName: name) { return identifier }
+            // Exact names only: a word that finds a type loosely (`Weight`) could grant a type
+            // nobody meant to in a file that grants access.
+            if let identifier = TypeCatalogue.resolve(exactTypeName: name) { return identifier }
             throw PolicyFileError(path: path, message: "\(section): " + TypeNameResolver.unknownTypeMessage(name))
         }
         for (name, status) in file.share ?? [:] {

@@ -47,7 +47,7 @@ public final class ChangeTracker {
     public func checkTarget(exportDate: Int64?) throws {
         if anchor.target != nil, anchor.targetExportDate != exportDate {
             throw AnchorError(
-                "the anchor is in the middle of a batch loop over another export; finish that loop, or start again without --anchor")
+                "the anchor is in the middle of a batch loop over another export; finish that loop, or start again without \(argument: .anchor, neutral: "an anchor")")
         }
     }
 

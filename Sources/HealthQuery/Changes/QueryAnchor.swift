@@ -144,16 +144,25 @@ public struct QueryAnchor: Sendable, Equatable {
         do {
             return try QueryAnchor(decoding: Array(data))
         } catch var error as AnchorError {
-            error.message = "\(path): \(error.message)"
+            error.text = error.text.prefixed(by: "\(path): ")
             throw error
         }
     }
 }
 
 /// An anchor that cannot be read or does not fit the query or export.
+///
+/// The part at fault is always the anchor (`argument`); a message that mentions a part of the
+/// request holds it as a value (`text`), so each face names it in its own words.
 public struct AnchorError: Error, Sendable, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
+    /// The message, with the parts of the request it mentions as values.
+    public var text: DiagnosticText
+    public init(_ message: String) { self.text = DiagnosticText(message) }
+    public init(_ text: DiagnosticText) { self.text = text }
+    /// The message in no face's words.
+    public var message: String { text.neutral }
+    /// The part of the request at fault: the anchor.
+    public var argument: RequestArgument { .anchor }
     public var description: String { message }
 }
 

@@ -11,6 +11,7 @@ import HealthModel
 /// Cheap on the hot path: without a policy or an output unit, admitted objects are passed on
 /// as they are (a copy would retain every string in them).
 public final class QueryGate: ObjectSink {
+    /// The query.
     public let executor: QueryExecutor
     private let downstream: any ObjectSink
     private let isCancelled: (@Sendable () -> Bool)?

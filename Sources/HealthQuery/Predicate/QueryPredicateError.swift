@@ -1,3 +1,5 @@
+import HealthModel
+
 /// A predicate that cannot be parsed or cannot apply, with the 1-based column it concerns.
 ///
 /// HealthKit raises `errorInvalidArgument` for predicates it cannot translate; healthport
@@ -24,6 +26,10 @@ public struct QueryPredicateError: Error, Sendable, CustomStringConvertible {
         self.column = column
         self.source = source
     }
+
+    /// The part of the request at fault: the predicate, at `column`. Each face names it in its
+    /// own words (the CLI `--where:1:13`, the assistant `'predicate'`), so the message never does.
+    public var argument: RequestArgument { .predicate }
 
     public var description: String {
         column.map { "1:\($0): \(message)" } ?? message

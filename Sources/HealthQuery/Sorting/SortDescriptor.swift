@@ -13,14 +13,15 @@ public struct ObjectSortDescriptor: Sendable {
     public init(parsing argument: String) throws {
         let parts = argument.split(separator: ":", maxSplits: 1).map(String.init)
         guard let first = parts.first, let path = PredicateKeyPath.resolve(first) else {
-            throw QueryError(.errorInvalidArgument, "--sort: unknown key '\(argument.prefix(80))' (see healthport-predicates(7))")
+            throw QueryError(
+                .errorInvalidArgument, "\(argument: .sort): unknown key '\(argument.prefix(80))' (see healthport-predicates(7))", argument: .sort)
         }
         keyPath = path
         text = first
         switch parts.count > 1 ? parts[1].lowercased() : "asc" {
         case "asc", "ascending": ascending = true
         case "desc", "descending": ascending = false
-        default: throw QueryError(.errorInvalidArgument, "--sort: direction must be asc or desc, not '\(parts[1])'")
+        default: throw QueryError(.errorInvalidArgument, "\(argument: .sort): direction must be asc or desc, not '\(parts[1])'", argument: .sort)
         }
     }
 

@@ -16,7 +16,7 @@ public final class SourcePriority {
     }
 
     /// A rank for one sample: lower wins.
-    func rank(of sample: SampleAttributes) -> (Int, Int) {
+    func rank(of sample: SampleAttributes) -> SourceRank {
         let name = sample.sourceRevision.source.name
         let order: Int
         if let seen = firstSeen[name] {
@@ -26,10 +26,10 @@ public final class SourcePriority {
             firstSeen[name] = order
         }
         if !explicit.isEmpty {
-            if let index = explicit.firstIndex(of: SourceName.normalized(name)) { return (index, 0) }
-            return (explicit.count, order)
+            if let index = explicit.firstIndex(of: SourceName.normalized(name)) { return SourceRank(tier: index, order: 0) }
+            return SourceRank(tier: explicit.count, order: order)
         }
-        return (Self.tier(of: sample), order)
+        return SourceRank(tier: Self.tier(of: sample), order: order)
     }
 
     static func tier(of sample: SampleAttributes) -> Int {

@@ -184,13 +184,13 @@ public enum ReportHTML {
         w.raw("</tbody></table></div></details>\n</article>\n")
     }
 
-    static func sleep(_ nights: [SleepNight], id: String, _ w: HTMLWriter) {
+    static func sleep(_ nights: [ReportSleepNight], id: String, _ w: HTMLWriter) {
         // Only the stages that occur: no legend entry for what is not there.
-        let present = SleepNight.Stage.allCases.filter { stage in nights.contains { ($0.seconds[stage] ?? 0) > 0 } }
-        let order: [SleepNight.Stage] = [.inBed, .deep, .core, .rem, .asleepUnspecified, .awake]
+        let present = ReportSleepNight.Stage.allCases.filter { stage in nights.contains { ($0.seconds[stage] ?? 0) > 0 } }
+        let order: [ReportSleepNight.Stage] = [.inBed, .deep, .core, .rem, .asleepUnspecified, .awake]
         let stages = order.filter(present.contains)
         w.raw("<article class=\"chart\" data-chart=\"sleep\">\n<h3>Sleep stages per night</h3>\n<ul class=\"legend\">")
-        let swatch: [SleepNight.Stage: String] = [.inBed: "s4", .asleepUnspecified: "s5", .awake: "s3", .core: "s2", .deep: "s1", .rem: "s6"]
+        let swatch: [ReportSleepNight.Stage: String] = [.inBed: "s4", .asleepUnspecified: "s5", .awake: "s3", .core: "s2", .deep: "s1", .rem: "s6"]
         for stage in stages {
             w.raw("<li\(stage == .inBed ? " class=\"hollow\"" : "") style=\"--swatch:var(--\(swatch[stage]!))\">\(stage.title)</li>")
         }

@@ -146,7 +146,7 @@ enum SVGCharts {
     }
 
     /// The stages stacked per night, in hours; the time in bed as an outline behind them.
-    static func sleep(_ nights: [SleepNight], stages: [SleepNight.Stage], id: String) -> String {
+    static func sleep(_ nights: [ReportSleepNight], stages: [ReportSleepNight.Stage], id: String) -> String {
         guard !nights.isEmpty else { return "" }
         let stacked = stages.filter { $0 != .inBed }
         let hasInBed = stages.contains(.inBed)

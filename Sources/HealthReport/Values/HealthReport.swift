@@ -17,7 +17,7 @@ public struct HealthReport: Sendable {
     public var overview: Overview
     /// Quantity types (and stand hours), one series each.
     public var series: [TypeSeries]
-    public var sleep: [SleepNight]
+    public var sleep: [ReportSleepNight]
     public var bloodPressure: [BloodPressureReading]
     public var workouts: [WorkoutEntry]
     public var electrocardiograms: [ElectrocardiogramTrace]

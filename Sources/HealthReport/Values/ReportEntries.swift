@@ -5,7 +5,7 @@ import HealthModel
 ///
 /// A sample belongs to the night of the calendar day twelve hours before its start: sleep from
 /// 23:00 on 1 March and from 01:00 on 2 March are both the night of 1 March.
-public struct SleepNight: Sendable {
+public struct ReportSleepNight: Sendable {
     public enum Stage: Int, Sendable, CaseIterable {
         // HealthKit's raw values (HKCategoryValueSleepAnalysis).
         case inBed = 0, asleepUnspecified = 1, awake = 2, core = 3, deep = 4, rem = 5

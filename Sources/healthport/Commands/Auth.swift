@@ -163,7 +163,7 @@ extension Healthport.Auth {
         func run() throws {
             try Diagnostics().run {
                 guard let identifier = try TypeNameResolver.resolve([type]).first else {
-                    throw AuthorizationError(.errorInvalidArgument, "\(type) is not authorized object by object")
+                    throw AuthorizationError(.errorInvalidArgument, "\(type) is not authorized object by object", argument: .perObjectType)
                 }
                 var query = ObjectQuery(types: [identifier])
                 query.predicate = try self.where.map { try PredicateParser.parse($0) }

@@ -2,12 +2,13 @@ import ArgumentParser
 import Foundation
 import HealthEngine
 import HealthOutput
+import HealthQuery
 
 extension Healthport {
     /// `healthport convert`: the export as NDJSON, JSON or CSV.
     struct Convert: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Convert an export to NDJSON, JSON or CSV.",
+            abstract: "Convert an export to NDJSON, JSON, CSV, Parquet or Apple's own export.xml.",
             discussion: """
                 Streams every object of the export (samples, correlations, workouts, activity \
                 summaries, clinical records, audiograms, vision prescriptions) in document order. \
@@ -31,6 +32,11 @@ extension Healthport {
 
         @Flag(name: .long, help: "Convert a broken (cut off) export up to the break, report where it stopped, and exit with status 3.")
         var salvage = false
+
+        @Flag(
+            name: .long,
+            help: "CSV and Parquet folders: also write the daily summary and the sleep nights (daily-summary, sleep-nights), days cut in --tz, else the person's zone.")
+        var summaries = false
 
         @Option(
             name: .long,
@@ -70,6 +76,12 @@ extension Healthport {
             }
         }
 
+        /// With `--summaries`: the zone days are cut in (`--tz`).
+        func summarySettings() throws -> SummarySettings? {
+            guard summaries else { return nil }
+            return SummarySettings(timeZone: try filter.tz.map(TimeZoneNameResolver.resolve))
+        }
+
         func run() throws {
             let log = Diagnostics(quiet: diagnostics.quiet)
             try log.run {
@@ -83,6 +95,7 @@ extension Healthport {
                     batch.reading = parsing.reading
                     batch.parquet = output.parquet
                     batch.includeRoutes = includeRoutes
+                    batch.summaries = try summarySettings()
                     let failed = try batch.run(reporter: log.reporter(), cancellation: Signals.cancellation)
                     if failed > 0 {
                         log.error("\(failed) of \(exports.count) exports failed; see \(output.output)/\(BatchManifest.fileName)")
@@ -93,6 +106,7 @@ extension Healthport {
                 var run = ConversionRun(export: exports[0], query: query, format: output.format, output: output.output)
                 run.includeRoutes = includeRoutes
                 run.salvage = salvage
+                run.summaries = try summarySettings()
                 run.parquet = output.parquet
                 run.reading = parsing.reading
                 run.reading.jobs = jobs
@@ -102,7 +116,9 @@ extension Healthport {
                 log.repeats(summary.warnings)
                 if let stop = summary.salvageStop {
                     // Always printed, even with --quiet: the output is incomplete.
-                    Diagnostics().warning("salvaged \(summary.written) objects; the export breaks here: \(stop.message)", at: stop.location)
+                    Diagnostics().warning(
+                        "salvaged \(summary.written) objects; the export breaks here: \(OptionNames.message(of: stop))",
+                        at: OptionNames.location(of: stop))
                     throw ExitCode(ExitStatus.salvaged.rawValue)
                 }
             }

@@ -74,7 +74,7 @@ extension Healthport {
                         case .imported(let result):
                             Self.printLine("\(name): " + Self.describe(result))
                         case .refused(let error):
-                            log.error(error.message, at: error.location ?? name)
+                            log.error(error, at: name)
                         }
                     }
                 }

@@ -34,10 +34,7 @@ extension Healthport {
             try log.run {
                 var run = ReportRun(input: input.objectInput, query: try filter.makeQuery(), output: output)
                 run.reading = input.parsing.reading
-                run.timeZone = try filter.tz.map { name -> TimeZone in
-                    guard let zone = TimeZone(identifier: name) else { throw QueryError(.errorInvalidArgument, "unknown time zone '\(name)'") }
-                    return zone
-                }
+                run.timeZone = try filter.tz.map(TimeZoneNameResolver.resolve)
                 let summary = try log.perform(showing: diagnostics) { try run.run(reporter: $0, cancellation: $1) }
                 log.repeats(summary.warnings)
             }

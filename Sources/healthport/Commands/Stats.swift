@@ -9,10 +9,10 @@ extension Healthport {
     /// `healthport stats`: statistics per calendar interval (HKStatisticsCollectionQuery).
     struct Stats: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Statistics of a quantity type per calendar interval, sources merged like the Health app.",
+            abstract: "Statistics of a quantity or category type per calendar interval, sources merged like the Health app.",
             discussion: "See healthport-stats(1) for the merging algorithm.")
 
-        @OptionGroup var input: InputOptions
+        @OptionGroup var input: ExportOrStoreOptions
         @OptionGroup var filter: FilterOptions
 
         @Option(name: .long, help: ArgumentHelp("The interval: minute, hour, day, week, month or year.", valueName: "unit"))
@@ -27,7 +27,7 @@ extension Healthport {
         @Option(
             name: .long,
             help: ArgumentHelp(
-                "cumulativeSum, discreteAverage, discreteMin, discreteMax, mostRecent, duration, separateBySource; repeat or separate with commas.",
+                "cumulativeSum, discreteAverage, discreteMin, discreteMax, mostRecent, duration, count (category types), separateBySource; repeat or separate with commas.",
                 valueName: "list"))
         var options: [String] = []
 
@@ -49,15 +49,12 @@ extension Healthport {
         func run() throws {
             let log = Diagnostics(quiet: diagnostics.quiet)
             try log.run {
-                var run = StatisticsRun(input: .export(input.export), query: try filter.makeQuery())
+                var run = StatisticsRun(input: input.objectInput, query: try filter.makeQuery())
                 run.reading = input.parsing.reading
                 run.interval = interval
                 run.intervalCount = intervalCount
                 run.anchorDate = anchorDate
-                run.timeZone = try filter.tz.map { name -> TimeZone in
-                    guard let zone = TimeZone(identifier: name) else { throw QueryError(.errorInvalidArgument, "unknown time zone '\(name)'") }
-                    return zone
-                }
+                run.timeZone = try filter.tz.map(TimeZoneNameResolver.resolve)
                 // Repeated --options add up, as repeated --type does.
                 run.options = options.isEmpty ? nil : try StatisticsOptions(parsing: options.joined(separator: ","))
                 run.separateBySource = separateBySource

@@ -9,13 +9,16 @@ import HealthQuery
 struct FilterOptions: ParsableArguments {
     @Option(
         name: .long,
-        help: ArgumentHelp("Keep only this type (StepCount, HKQuantityTypeIdentifierHeartRate, Workout, …); repeat or separate with commas.", valueName: "type"))
+        help: ArgumentHelp(
+            "Keep only this type (StepCount, Steps, resting heart rate, HKQuantityTypeIdentifierHeartRate, Workout, …; healthport types lists them); repeat or separate with commas.",
+            valueName: "type"),
+        completion: .list(TypeCatalogue.shortNames))
     var type: [String] = []
 
     @Option(name: .long, help: ArgumentHelp("Keep objects matching an NSPredicate-style predicate; see healthport-predicates(7).", valueName: "predicate"))
     var `where`: String? = nil
 
-    @Option(name: .long, help: ArgumentHelp("Keep samples that end at or after this date (ISO 8601; without an offset, in --tz).", valueName: "date"))
+    @Option(name: .long, help: ArgumentHelp("Keep samples that end at or after this date (ISO 8601; without an offset, in --tz, else in the samples' own time zone).", valueName: "date"))
     var start: String? = nil
 
     @Option(name: .long, help: ArgumentHelp("Keep samples that start before this date.", valueName: "date"))
@@ -57,8 +60,7 @@ struct FilterOptions: ParsableArguments {
             if let resolvedZone { return resolvedZone }
             let value: TimeZone
             if let tz {
-                guard let named = TimeZone(identifier: tz) else { throw QueryError(.errorInvalidArgument, "unknown time zone '\(tz)'") }
-                value = named
+                value = try TimeZoneNameResolver.resolve(tz)
             } else {
                 value = .current
             }
@@ -76,16 +78,14 @@ struct FilterOptions: ParsableArguments {
             }
         }
         if start != nil || end != nil {
-            func date(_ option: String, _ text: String?) throws -> Double? {
-                guard let text else { return nil }
-                guard let value = PredicateValue.parseDate(text, timeZone: try zone()) else {
-                    throw QueryError(.errorInvalidArgument, "--\(option): invalid date '\(text)' (use 2024-01-01 or 2024-01-01T08:00:00+01:00)")
-                }
-                return value
+            // Without --tz, a date without an offset is the person's time, not the machine's.
+            let typed = DateWindow.typed(
+                start: start, end: end, strictStartDate: strictStart, strictEndDate: strictEnd, zone: tz == nil ? nil : try zone())
+            if let invalid = typed.invalid {
+                let option = invalid == start ? "start" : "end"
+                throw QueryError(.errorInvalidArgument, "--\(option): invalid date '\(invalid)' (use 2024-01-01 or 2024-01-01T08:00:00+01:00)")
             }
-            query.dateWindow = DateWindow(
-                start: try date("start", start), end: try date("end", end), strictStartDate: strictStart,
-                strictEndDate: strictEnd, timeZone: try zone())
+            query.dateWindow = typed.window
         } else if strictStart || strictEnd {
             throw QueryError(.errorInvalidArgument, "--strict-start and --strict-end need --start or --end")
         }

@@ -63,7 +63,13 @@ final class Diagnostics {
     }
 
     func warning(_ warning: ExportWarning) {
-        self.warning(warning.message, at: warning.location?.description)
+        self.warning(OptionNames.render(warning.text), at: warning.location?.description)
+    }
+
+    /// A failure in the command line's words (`OptionNames`): the predicate's option as its
+    /// location, else the file's, else `fallback`.
+    func error(_ failure: RunError, at fallback: String? = nil) {
+        error(OptionNames.message(of: failure), at: OptionNames.location(of: failure) ?? fallback)
     }
 
     /// Progress a batch reports per input; silenced by `--quiet` like warnings.
@@ -89,7 +95,7 @@ final class Diagnostics {
                 write("\nhealthport: " + Signals.message(for: number))
                 throw ExitCode(128 + number)
             }
-            self.error(failure.message, at: failure.location)
+            self.error(failure)
             for line in failure.context { write(Self.printable(line)) }
             throw ExitCode(ExitStatus.of(failure.category).rawValue)
         }
@@ -116,8 +122,8 @@ final class Diagnostics {
             progress: { value in box.line?.update(value) },
             note: { note in
                 switch note.kind {
-                case .failed: box.diagnostics.error(note.message, at: note.location)
-                case .converted, .skipped: box.diagnostics.note(note.message)
+                case .failed: box.diagnostics.error(OptionNames.render(note.text), at: note.location)
+                case .converted, .skipped: box.diagnostics.note(OptionNames.render(note.text))
                 }
             })
     }
@@ -125,7 +131,7 @@ final class Diagnostics {
     /// After a run: repeats of warnings already printed once.
     func repeats(_ warnings: [RepeatedWarning]) {
         for repeated in warnings where repeated.count > 1 {
-            self.warning("\(repeated.warning.message) (\(repeated.count) times in all)")
+            self.warning("\(OptionNames.render(repeated.warning.text)) (\(repeated.count) times in all)")
         }
     }
 }

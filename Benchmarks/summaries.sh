@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The summary tables' cost (issue 38): `healthport summary` and `healthport sleep`, and a CSV
+# conversion with --summaries, as ratios to the NDJSON conversion of the same export run side by
+# side with each (measure.py's REFERENCE), with peak memory, on the 1-year and 4-year exports.
+# Targets: the summary in at most 1.3x the NDJSON conversion (same cores), peak RSS under 64 MB
+# and the same for both exports.
+#
+#   Benchmarks/summaries.sh          # RUNS=3 by default
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RUNS="${RUNS:-3}"
+WORK="Benchmarks/work"
+mkdir -p "$WORK"
+swift build -c release --product healthport >/dev/null
+swift build -c release --product generate-export >/dev/null
+BIN="$(swift build -c release --show-bin-path)"
+measure() { python3 Benchmarks/measure.py "$RUNS" "$@"; }
+field() { python3 -c "import json,sys; print(json.loads(sys.argv[1])[sys.argv[2]])" "$1" "$2"; }
+
+printf '%-6s %-22s %9s %12s %12s\n' export task seconds "/ ndjson" "peak RSS MB"
+for years in 1 4; do
+    file="$WORK/export-${years}y-d1.xml"
+    [ -s "$file" ] || "$BIN/generate-export" --days $((365 * years)) --no-forbidden-characters --output "$file" >/dev/null
+    for jobs in 1 2; do
+        export REFERENCE
+        REFERENCE="$(printf '%q ' "$BIN/healthport" convert "$file" --format ndjson --quiet --jobs "$jobs")"
+        for task in summary sleep convert-summaries; do
+            case "$task" in
+                summary) result=$(measure "$BIN/healthport" summary "$file" --quiet --format csv --tz Europe/Paris) ;;
+                sleep) result=$(measure "$BIN/healthport" sleep "$file" --quiet --format csv --tz Europe/Paris) ;;
+                convert-summaries)
+                    rm -rf "$WORK/summaries-out"
+                    result=$(measure "$BIN/healthport" convert "$file" --quiet --format csv --summaries --tz Europe/Paris --output "$WORK/summaries-out")
+                    ;;
+            esac
+            python3 -c "import json,sys; r=json.loads(sys.argv[1]); print('%-6s %-22s %9.2f %11.2fx %12.1f' % (sys.argv[2], sys.argv[3], r['seconds'], r['seconds']/r['reference_seconds'], r['peak_rss_mb']))" \
+                "$result" "${years}y" "$task (ndjson -j$jobs)"
+        done
+    done
+done
+rm -rf "$WORK/summaries-out"

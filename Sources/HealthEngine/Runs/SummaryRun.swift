@@ -1,0 +1,128 @@
+import Foundation
+import HealthExport
+import HealthModel
+import HealthOutput
+import HealthQuery
+import HealthStore
+
+/// The daily summary of every type the query admits and the nights of sleep, as the Health app
+/// shows them (`healthport summary`, `healthport sleep`): the numbers of `stats`, for
+/// everything at once, in flat memory (`SummaryCollector`). `convert --summaries` makes the same
+/// rows beside the objects (`ConversionRun.summaries`).
+///
+/// For example:
+/// ```swift
+/// var run = SummaryRun(input: .export("export.zip"), query: ObjectQuery(types: ["HKQuantityTypeIdentifierStepCount"]))
+/// _ = try run.run(daily: { print($0.date.text, $0.sum ?? 0) }, night: { _ in })
+/// ```
+public struct SummaryRun: Sendable {
+    public var input: ObjectInput
+    /// How an export is read: the face's options.
+    public var reading = ReadOptions()
+    /// Types, filters and the policy; a date window typed without an offset is read in the
+    /// summary's time zone.
+    public var query: ObjectQuery
+    /// The zone, the evening boundary, the source priority.
+    public var settings = SummarySettings()
+    /// Which tables say so when they come out empty: the one a command writes.
+    public var emptyAnswerWarnings: Tables = []
+
+    public init(input: ObjectInput, query: ObjectQuery = ObjectQuery()) {
+        self.input = input
+        self.query = query
+    }
+
+    /// The two tables a summary run makes.
+    public struct Tables: OptionSet, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        /// One row per type and local day (`DailySummary`).
+        public static let days = Tables(rawValue: 1)
+        /// One row per night of sleep (`SleepNight`).
+        public static let nights = Tables(rawValue: 2)
+    }
+
+    public struct Summary: Sendable {
+        /// The zone days were cut in.
+        public var timeZone: TimeZone
+        public var days: Int
+        public var nights: Int
+        public var warnings: [RepeatedWarning]
+    }
+
+    /// Reads the input and hands each day (by type, then date) and each night to the sinks.
+    public func run(
+        reporter: RunReporter = .silent, cancellation: RunCancellation? = nil, daily: (DailySummary) throws -> Void,
+        night: (SleepNight) throws -> Void
+    ) throws(RunError) -> Summary {
+        try RunError.wrapping { try execute(reporter: reporter, cancellation: cancellation, daily: daily, night: night) }
+    }
+
+    /// Writes one of the tables to `output` (`-` is standard output) in `format`: what
+    /// `healthport summary` and `healthport sleep` print. The output is put in place only when
+    /// the run succeeds, and may not replace the input.
+    public func write(
+        _ table: SummaryTableWriter.Table, format: SummaryTableWriter.Format, to output: String, parquet: ParquetOptions = ParquetOptions(),
+        reporter: RunReporter = .silent, cancellation: RunCancellation? = nil
+    ) throws(RunError) -> Summary {
+        try RunError.wrapping {
+            let inputPath: String
+            switch input {
+            case .export(let path), .store(let path): inputPath = path
+            }
+            try OutputInputGuard.check(outputs: [output], inputs: [inputPath])
+            var run = self
+            run.emptyAnswerWarnings = table == .daily ? .days : .nights
+            if table == .nights {
+                // Nights come from sleep alone: the other types need not be read.
+                let sleep = "HKCategoryTypeIdentifierSleepAnalysis"
+                run.query.types = (query.types ?? [sleep]).intersection([sleep])
+            }
+            let writer = try SummaryTableWriter(table: table, format: format, to: OutputDestination(output), parquet: parquet)
+            do {
+                let summary = try run.execute(
+                    reporter: reporter, cancellation: cancellation,
+                    daily: { if table == .daily { try writer.write($0) } },
+                    night: { if table == .nights { try writer.write($0) } })
+                try writer.finish()
+                return summary
+            } catch {
+                writer.abandon()
+                throw error
+            }
+        }
+    }
+
+    private func execute(
+        reporter: RunReporter, cancellation: RunCancellation?, daily: (DailySummary) throws -> Void, night: (SleepNight) throws -> Void
+    ) throws -> Summary {
+        var query = self.query
+        // Values in each type's own unit: the summary converts to the canonical one.
+        query.outputUnit = nil
+        let window = query.dateWindow
+        if window?.hasLocalBounds == true { query.dateWindow = nil }
+        let context = try RunContext(query: query, reporter: reporter, cancellation: cancellation)
+        let pass = SummaryPass(settings: settings)
+        var warnings: [RepeatedWarning] = []
+        switch try OpenedInput(input, reading: reading, cancellation: cancellation) {
+        case .export(let reader):
+            warnings = context.warnings(of: try context.read(reader).run(into: pass.sink))
+        case .store(let store):
+            try store.read(query: context.executor, into: pass.sink, isCancelled: cancellation?.check)
+        }
+        let counts = try pass.finish(
+            window: window, reporter: context.reporter, disclosesExportFacts: context.disclosure.exportFacts, cancellation: cancellation,
+            daily: daily, night: night)
+        // The same words whether there were no samples or the policy hides them: a denied type
+        // looks empty. Said for the types a person named (all of them would be noise).
+        if emptyAnswerWarnings.contains(.days) {
+            for type in (self.query.types ?? []).sorted() where !counts.types.contains(type) {
+                reporter.warning(ExportWarning(key: "summary-empty", message: "no \(TypeCatalogue.shortName(of: type)) samples to show", location: nil))
+            }
+        }
+        if emptyAnswerWarnings.contains(.nights) && counts.nights == 0 {
+            reporter.warning(ExportWarning(key: "sleep-empty", message: "no nights of sleep to show", location: nil))
+        }
+        return Summary(timeZone: counts.timeZone, days: counts.days, nights: counts.nights, warnings: warnings)
+    }
+}

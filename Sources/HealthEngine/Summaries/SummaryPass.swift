@@ -1,0 +1,134 @@
+import Foundation
+import HealthExport
+import HealthModel
+import HealthOutput
+import HealthQuery
+
+/// How the summary tables are made: where days are cut, where nights begin, which source wins
+/// an overlap. The same settings for `healthport summary`, `healthport sleep` and a
+/// conversion's `--summaries`, so all three give the same rows.
+public struct SummarySettings: Sendable {
+    /// Where days are cut and nights named; `nil`: the samples' most frequent `HKTimeZone`,
+    /// else the export's UTC offset (with a warning), as `stats` decides.
+    public var timeZone: TimeZone?
+    /// Seconds after local midnight where one night ends and the next begins (18:00).
+    public var evening = 18 * 3600
+    /// Source names, highest priority first (default: manual entries, Apple Watch, iPhone,
+    /// others).
+    public var sourcePriority: [String] = []
+
+    public init(timeZone: TimeZone? = nil, evening: Int = 18 * 3600, sourcePriority: [String] = []) {
+        self.timeZone = timeZone
+        self.evening = evening
+        self.sourcePriority = sourcePriority
+    }
+}
+
+/// The summary tables made from the objects of a read (behind its gate): the collector, the
+/// sink that feeds it, and the end, where the time zone is decided and the rows are handed
+/// out. Used by `SummaryRun` (the summary alone) and `ConversionRun` (beside the objects).
+final class SummaryPass {
+    let settings: SummarySettings
+    let collector: SummaryCollector
+    let sink: SummarySink
+
+    init(settings: SummarySettings) {
+        self.settings = settings
+        collector = SummaryCollector(priority: SourcePriority(explicit: settings.sourcePriority))
+        sink = SummarySink(collector: collector)
+    }
+
+    struct Counts {
+        var timeZone: TimeZone
+        var days = 0
+        var nights = 0
+        /// The types that had at least one day.
+        var types: Set<String> = []
+    }
+
+    /// Decides the zone and hands each day (by type, then date) and each night out.
+    ///
+    /// - Parameters:
+    ///   - window: a window typed without an offset, read in the decided zone.
+    ///   - disclosesExportFacts: whether a warning about the export's samples may be said.
+    func finish(
+        window: DateWindow?, reporter: RunReporter, disclosesExportFacts: Bool, cancellation: RunCancellation?,
+        daily: (DailySummary) throws -> Void, night: (SleepNight) throws -> Void
+    ) throws -> Counts {
+        let zone = decideTimeZone(reporter: reporter)
+        var counts = Counts(timeZone: zone)
+        let local = window.flatMap { $0.hasLocalBounds ? $0.resolvingLocalBounds(in: zone) : nil }
+        try collector.finish(
+            timeZone: zone, window: local, evening: settings.evening,
+            daily: { row in
+                if cancellation?.isCancelled == true { throw CancellationError() }
+                counts.days += 1
+                counts.types.insert(row.type)
+                try daily(row)
+            },
+            night: { row in
+                counts.nights += 1
+                try night(row)
+            })
+        if collector.unconvertible > 0 && disclosesExportFacts {
+            reporter.warning(
+                ExportWarning(
+                    key: "summary-units", message: "\(collector.unconvertible) samples in a unit that does not convert to their type's were left out",
+                    location: nil))
+        }
+        return counts
+    }
+
+    /// The zone `stats` would cut days in: the one asked for, else the samples' most frequent
+    /// `HKTimeZone`, else the export's UTC offset (with a warning: no summer time), else UTC.
+    func decideTimeZone(reporter: RunReporter) -> TimeZone {
+        if let zone = settings.timeZone { return zone }
+        if let zone = collector.mostFrequentTimeZone { return zone }
+        if let exportOffset = sink.exportOffset, let fixed = TimeZone(secondsFromGMT: Int(exportOffset)) {
+            if collector.recordCount > 0 {
+                let text = ExportTimestamp(secondsSince1970: 0, utcOffsetSeconds: exportOffset).iso8601.suffix(6)
+                reporter.warning(
+                    ExportWarning(
+                        key: "statistics-zone",
+                        text: "the samples name no time zone: days are cut at the export's UTC offset (\(text)); give \(argument: .timeZone) for daylight saving time and travel",
+                        location: nil))
+            }
+            return fixed
+        }
+        return TimeZone(secondsFromGMT: 0)!
+    }
+}
+
+/// After the gate: every object into the summary.
+final class SummarySink: ObjectSink {
+    let collector: SummaryCollector
+    /// The export's UTC offset (its export date's).
+    private(set) var exportOffset: Int32?
+
+    init(collector: SummaryCollector) { self.collector = collector }
+
+    func exportDidBegin(_ header: ExportHeader) throws { exportOffset = header.exportDate?.utcOffsetSeconds }
+
+    func consume(_ object: HealthObject) throws { try collector.add(object) }
+}
+
+/// One read into two sinks: a conversion's writer and the summary beside it.
+final class TeeSink: ObjectSink {
+    let first: any ObjectSink
+    let second: any ObjectSink
+
+    init(_ first: any ObjectSink, _ second: any ObjectSink) {
+        self.first = first
+        self.second = second
+    }
+
+    func exportDidBegin(_ header: ExportHeader) throws {
+        try first.exportDidBegin(header)
+        try second.exportDidBegin(header)
+    }
+
+    func consume(_ object: HealthObject) throws {
+        try first.consume(object)
+        try second.consume(object)
+    }
+}

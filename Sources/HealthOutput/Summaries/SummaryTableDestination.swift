@@ -1,0 +1,19 @@
+import HealthModel
+
+/// A writer of a folder of tables that can also hold the summary tables (`daily-summary`,
+/// `sleep-nights`) beside the objects' tables: a conversion with `--summaries` writes them into
+/// the same staged folder, so the folder appears whole or not at all.
+public protocol SummaryTableDestination: AnyObject {
+    func write(_ day: DailySummary) throws
+    func write(_ night: SleepNight) throws
+}
+
+extension CSVWriter: SummaryTableDestination {
+    public func write(_ day: DailySummary) throws { try row(.dailySummary) { TableRows.dailySummary(day, into: &$0) } }
+    public func write(_ night: SleepNight) throws { try row(.sleepNights) { TableRows.sleepNight(night, into: &$0) } }
+}
+
+extension ParquetWriter: SummaryTableDestination {
+    public func write(_ day: DailySummary) throws { try row(.dailySummary) { TableRows.dailySummary(day, into: &$0) } }
+    public func write(_ night: SleepNight) throws { try row(.sleepNights) { TableRows.sleepNight(night, into: &$0) } }
+}

@@ -1,0 +1,209 @@
+import Foundation
+import HealthModel
+
+/// The numbers people export their data for, for every type at once: one row per type and
+/// local day (`DailySummary`) and one per night of sleep (`SleepNight`), computed as `stats`
+/// computes them (`IntervalSplitter`, `IntervalAggregation`: the same code, so the same
+/// numbers) and as the Health app shows them (sources merged by priority, days cut at the
+/// person's midnight).
+///
+/// Objects are added as they are read (after the gate: nothing the policy hides); each sample
+/// becomes a 40-byte record, sorted by type and time in bounded memory
+/// (`SummaryRecordSorter`); `finish` then reads the records in order and closes each day once
+/// no later sample can reach it. Memory stays flat whatever the export's size: the sort's
+/// buffer, and the samples of the days still open.
+///
+/// The time zone is decided after the read (the samples' `HKTimeZone`, else the export's
+/// offset, unless the person names one), which is why the records keep instants, and why a
+/// date window given without an offset is applied at `finish`, in that zone.
+public final class SummaryCollector {
+    private let priority: SourcePriority
+    private let sorter: SummaryRecordSorter
+    private var types: [String] = []
+    private var typeIndex: [String: Int32] = [:]
+    /// Per type: its aggregation style (`nil` for categories and workouts) and unit.
+    private var styles: [AggregationStyle?] = []
+    private var units: [HealthUnit?] = []
+    private var sources: [String] = []
+    private var sourceIndex: [String: Int32] = [:]
+    /// How often each `HKTimeZone` appeared, to choose the time zone.
+    public private(set) var timeZoneCounts: [String: Int] = [:]
+    /// Samples whose unit does not convert to their type's (left out, counted).
+    public private(set) var unconvertible = 0
+    public var recordCount: Int { sorter.count }
+
+    /// - Parameter runCapacity: records sorted in memory before the sort spills to disk (tests
+    ///   make it small to exercise the merge).
+    public init(priority: SourcePriority = SourcePriority(), runCapacity: Int = 262_144) {
+        self.priority = priority
+        sorter = SummaryRecordSorter(runCapacity: runCapacity)
+    }
+
+    static let sleepType = "HKCategoryTypeIdentifierSleepAnalysis"
+
+    /// The most frequent `HKTimeZone` among the samples, if any carried one.
+    public var mostFrequentTimeZone: TimeZone? { TimeZoneChoice.mostFrequent(timeZoneCounts) }
+
+    /// Adds one object: quantity and category samples and workouts count; other objects (and
+    /// correlations, whose members are samples of their own) do not.
+    public func add(_ object: HealthObject) throws {
+        switch object {
+        case .quantitySample(let sample):
+            let type = sample.sample.sampleType.identifier
+            let index = self.index(ofType: type) { identifier in
+                let entry = TypeCatalogue.entry(for: identifier)
+                return (entry?.aggregationStyle ?? .discreteArithmetic, try? HealthUnit.cached(entry?.canonicalUnit ?? sample.quantity.unit))
+            }
+            guard let unit = units[Int(index)], let from = try? HealthUnit.cached(sample.quantity.unit), from.isCompatible(with: unit),
+                let value = try? from.convert(sample.quantity.value.value, to: unit)
+            else {
+                unconvertible += 1
+                return
+            }
+            try record(sample.sample, type: index, value: value)
+        case .categorySample(let sample):
+            let index = self.index(ofType: sample.sample.sampleType.identifier) { _ in (nil, nil) }
+            // A value a newer iOS adds without a number counts as -1 (time and count only).
+            try record(sample.sample, type: index, value: Double(sample.value.rawValue ?? -1))
+        case .workout(let workout):
+            let index = self.index(ofType: ObjectType.workout.identifier) { _ in (nil, nil) }
+            try record(workout.sample, type: index, value: 1)
+        default:
+            return
+        }
+    }
+
+    private func index(ofType identifier: String, describe: (String) -> (AggregationStyle?, HealthUnit?)) -> Int32 {
+        if let known = typeIndex[identifier] { return known }
+        let index = Int32(types.count)
+        types.append(identifier)
+        typeIndex[identifier] = index
+        let (style, unit) = describe(identifier)
+        styles.append(style)
+        units.append(unit)
+        return index
+    }
+
+    private func record(_ sample: SampleAttributes, type: Int32, value: Double) throws {
+        let name = sample.sourceRevision.source.name
+        let source: Int32
+        if let known = sourceIndex[name] {
+            source = known
+        } else {
+            source = Int32(sources.count)
+            sources.append(name)
+            sourceIndex[name] = source
+        }
+        if case .string(let zone)? = sample.metadata["HKTimeZone"] { timeZoneCounts[zone, default: 0] += 1 }
+        let rank = priority.rank(of: sample)
+        let start = Double(sample.startDate.secondsSince1970)
+        try sorter.append(
+            SummaryRecord(
+                type: type, source: source, tier: Int32(rank.tier), order: Int32(rank.order), start: start,
+                end: max(start, Double(sample.endDate.secondsSince1970)), value: value))
+    }
+
+    /// Computes every day and night, in order of type then date, and of night.
+    ///
+    /// - Parameters:
+    ///   - timeZone: where days are cut (and nights named).
+    ///   - window: keeps only samples it admits (a window read in `timeZone`).
+    ///   - evening: seconds after local midnight where one night ends and the next begins.
+    ///   - daily: each day's row, by type, then date.
+    ///   - night: each night, in order.
+    public func finish(
+        timeZone: TimeZone, window: DateWindow? = nil, evening: Int = 18 * 3600,
+        daily: (DailySummary) throws -> Void, night: (SleepNight) throws -> Void
+    ) throws {
+        guard let midnight = PredicateValue.parseDate("2000-01-01", timeZone: timeZone) else { return }
+        let days = CalendarIntervals(unit: .day, anchor: Date(timeIntervalSince1970: midnight), timeZone: timeZone)
+        var day: DayAccumulator? = nil
+        var sleep = SleepNightBuilder(timeZone: timeZone, evening: evening)
+        let sleepIndex = typeIndex[Self.sleepType]
+        let names = sources
+        try sorter.drain { record in
+            if let window, !window.admits(start: record.start, end: record.end) { return }
+            if day?.type != record.type {
+                try day?.finish(emit: daily)
+                let type = Int(record.type)
+                day = DayAccumulator(
+                    type: record.type, identifier: types[type], style: styles[type], unit: units[type]?.text, days: days, sources: names)
+            }
+            try day?.add(record, emit: daily)
+            if record.type == sleepIndex {
+                try sleep.add(
+                    SleepNightBuilder.Sample(
+                        start: record.start, end: record.end, value: Int(record.value),
+                        rank: SourceRank(tier: Int(record.tier), order: Int(record.order)), source: Int(record.source)),
+                    sources: names, emit: night)
+            }
+        }
+        try day?.finish(emit: daily)
+        try sleep.finish(sources: names, emit: night)
+    }
+}
+
+/// One type's days, closed in order as the records (sorted by time) move past them.
+struct DayAccumulator {
+    let type: Int32
+    let identifier: String
+    let style: AggregationStyle?
+    let unit: String?
+    let sources: [String]
+    private var splitter: IntervalSplitter
+    private var open: [Int: [IntervalPiece]] = [:]
+    private var sample = 0
+
+    init(type: Int32, identifier: String, style: AggregationStyle?, unit: String?, days: CalendarIntervals, sources: [String]) {
+        self.type = type
+        self.identifier = identifier
+        self.style = style
+        self.unit = unit
+        self.sources = sources
+        splitter = IntervalSplitter(intervals: days, style: style, options: Self.options(for: style))
+    }
+
+    /// What a day's row holds for a type of `style`.
+    static func options(for style: AggregationStyle?) -> StatisticsOptions {
+        switch style {
+        case nil: return [.duration, .count]
+        case .cumulative?: return [.cumulativeSum]
+        case .some: return [.discreteAverage, .discreteMin, .discreteMax]
+        }
+    }
+
+    mutating func add(_ record: SummaryRecord, emit: (DailySummary) throws -> Void) throws {
+        let first = splitter.index(of: record.start)
+        // Records come by start: a day before this record's first one can receive no more.
+        for index in open.keys.sorted() where index < first { try close(index, emit: emit) }
+        sample += 1
+        let rank = SourceRank(tier: Int(record.tier), order: Int(record.order))
+        splitter.split(
+            start: record.start, end: record.end, value: record.value, rank: rank, source: Int(record.source), sample: sample
+        ) { index, piece in
+            open[index, default: []].append(piece)
+        }
+    }
+
+    mutating func finish(emit: (DailySummary) throws -> Void) throws {
+        for index in open.keys.sorted() { try close(index, emit: emit) }
+    }
+
+    private mutating func close(_ index: Int, emit: (DailySummary) throws -> Void) throws {
+        guard let pieces = open.removeValue(forKey: index) else { return }
+        let (start, end) = splitter.bounds(of: index)
+        let list = IntervalAggregation.canonicalOrder(pieces)
+        let options = Self.options(for: style)
+        let statistics = IntervalAggregation.compute(
+            list, style: style, options: options, merge: true, start: Date(timeIntervalSince1970: start), end: Date(timeIntervalSince1970: end))
+        // Merged types count and name the samples that counted; discrete ones all of them.
+        let counted = style == nil || style == .cumulative ? IntervalAggregation.countedPieces(list) : list
+        let offset = splitter.intervals.timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: start))
+        let date = CalendarDate.civilFromDays(Int(((start + Double(offset)) / 86_400).rounded(.down)))
+        try emit(
+            DailySummary(
+                date: date, type: identifier, unit: style == nil ? nil : unit, sum: statistics.sum, average: statistics.average,
+                minimum: statistics.minimum, maximum: statistics.maximum, duration: statistics.duration,
+                count: Set(counted.map(\.sample)).count, sources: Set(counted.map(\.source)).map { sources[$0] }.sorted()))
+    }
+}

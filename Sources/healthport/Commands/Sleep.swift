@@ -1,0 +1,48 @@
+import ArgumentParser
+import HealthEngine
+import HealthOutput
+import HealthQuery
+
+extension Healthport {
+    /// `healthport sleep`: one row per night, as the Health app groups a night's sleep samples.
+    struct Sleep: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Sleep per night: in bed, asleep, each stage and awake, overlapping sources resolved, never added.",
+            discussion: "A night runs from one evening boundary (--evening, 18:00) to the next and is named by its morning. See healthport-sleep(1).")
+
+        @OptionGroup var input: ExportOrStoreOptions
+        @OptionGroup var filter: FilterOptions
+        @OptionGroup var table: SummaryTableOptions
+
+        @Option(name: .long, help: ArgumentHelp("Where one night ends and the next begins, local time (default 18:00).", valueName: "HH:MM"))
+        var evening: String = "18:00"
+
+        @OptionGroup var diagnostics: DiagnosticOptions
+
+        func validate() throws {
+            if filter.unit != nil { throw ValidationError("--unit does not apply to sleep") }
+            _ = try Self.seconds(evening)
+        }
+
+        /// `HH:MM` as seconds after midnight.
+        static func seconds(_ text: String) throws -> Int {
+            let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count == 2, parts[0].count <= 2, parts[1].count == 2, let hours = Int(parts[0]), let minutes = Int(parts[1]),
+                (0..<24).contains(hours), (0..<60).contains(minutes)
+            else { throw ValidationError("--evening: '\(text.prefix(40))' is not a time of day such as 18:00") }
+            return hours * 3600 + minutes * 60
+        }
+
+        func run() throws {
+            let log = Diagnostics(quiet: diagnostics.quiet)
+            try log.run {
+                var run = try table.run(input: input, filter: filter)
+                run.settings.evening = try Self.seconds(evening)
+                let summary = try log.perform(showing: diagnostics) {
+                    try run.write(.nights, format: table.format, to: table.output, parquet: table.parquet, reporter: $0, cancellation: $1)
+                }
+                log.repeats(summary.warnings)
+            }
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import ArgumentParser
+import HealthEngine
+import HealthOutput
+import HealthQuery
+
+extension Healthport {
+    /// `healthport summary`: one row per type and local day, sources merged as the Health app
+    /// merges them (the numbers of `stats`, for every type at once).
+    struct Summary: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "The daily summary: each type's total, average, minimum, maximum or time per local day, sources merged like the Health app.",
+            discussion: "The numbers of healthport stats --interval day, for every type in one pass. See healthport-summary(1).")
+
+        @OptionGroup var input: ExportOrStoreOptions
+        @OptionGroup var filter: FilterOptions
+        @OptionGroup var table: SummaryTableOptions
+        @OptionGroup var diagnostics: DiagnosticOptions
+
+        func validate() throws {
+            if filter.unit != nil { throw ValidationError("--unit does not apply: the summary writes each type in its canonical unit") }
+        }
+
+        func run() throws {
+            let log = Diagnostics(quiet: diagnostics.quiet)
+            try log.run {
+                let run = try table.run(input: input, filter: filter)
+                let summary = try log.perform(showing: diagnostics) {
+                    try run.write(.daily, format: table.format, to: table.output, parquet: table.parquet, reporter: $0, cancellation: $1)
+                }
+                log.repeats(summary.warnings)
+            }
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+import HealthEngine
+import HealthOutput
+import HealthQuery
+
+extension SummaryTableWriter.Format: ExpressibleByArgument {}
+
+/// The options `summary` and `sleep` share: the table's format and destination, and the
+/// source priority of the merge.
+struct SummaryTableOptions: ParsableArguments {
+    @Option(name: .shortAndLong, help: "Output: text (a table, default), csv, json, ndjson or parquet.")
+    var format: SummaryTableWriter.Format = .text
+
+    @Option(
+        name: .shortAndLong, help: ArgumentHelp("Where to write: a file, X.parquet, or - for standard output (default).", valueName: "path"),
+        completion: .file())
+    var output: String = "-"
+
+    @Option(name: .long, help: "Parquet page compression: zstd (default), gzip or none.")
+    var compression: ParquetCompression = .zstd
+
+    @Option(name: .long, help: ArgumentHelp("Source names, highest priority first (default: manual entries, Apple Watch, iPhone, others).", valueName: "list"))
+    var sourcePriority: String? = nil
+
+    var parquet: ParquetOptions { ParquetOptions(compression: compression) }
+
+    /// The run both commands make: the input, the filters (a date without an offset is the
+    /// person's day), the zone days are cut in (`--tz`), the source priority.
+    func run(input: ExportOrStoreOptions, filter: FilterOptions) throws -> SummaryRun {
+        var run = SummaryRun(input: input.objectInput, query: try filter.makeQuery())
+        run.reading = input.parsing.reading
+        run.settings = try settings(filter: filter)
+        return run
+    }
+
+    /// The zone days are cut in (`--tz`) and the source priority.
+    func settings(filter: FilterOptions) throws -> SummarySettings {
+        SummarySettings(
+            timeZone: try filter.tz.map(TimeZoneNameResolver.resolve),
+            sourcePriority: sourcePriority.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? [])
+    }
+}
