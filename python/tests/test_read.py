@@ -11,7 +11,7 @@ import pytest
 
 import healthport
 from conftest import OLDER, SAMPLE, real_exports, run_cli
-from frames import assert_frame_matches_csv, local_text
+from frames import assert_frame_matches_csv, same_moment
 
 EXPORTS = [SAMPLE, OLDER, *real_exports()]
 
@@ -51,8 +51,8 @@ def test_objects_equal_the_ndjson(export):
         if "sampleType" in item:
             assert row["sampleType"] == item["sampleType"]
         if "startDate" in item:
-            assert local_text(row["startDate"], row["startDate_utcOffset"]) == item["startDate"]
-            assert local_text(row["endDate"], row["endDate_utcOffset"]) == item["endDate"]
+            assert same_moment(row["startDate"], row["startDate_utcOffset"], item["startDate"])
+            assert same_moment(row["endDate"], row["endDate_utcOffset"], item["endDate"])
         if item["kind"] == "quantitySample":
             assert row["quantity_value"] == item["quantity"]["value"]
             assert row["quantity_unit"] == item["quantity"]["unit"]

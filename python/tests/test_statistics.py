@@ -9,7 +9,7 @@ import pytest
 
 import healthport
 from conftest import SAMPLE, run_cli
-from frames import local_text
+from frames import local_text, same_moment
 
 
 def cli_rows(*arguments):
@@ -41,7 +41,7 @@ def test_statistics_equal_the_cli(arguments, options):
     for row, expected in zip(table.to_pylist(), rows):
         for name, text in expected.items():
             if name in ("startDate", "endDate"):
-                assert local_text(row[name], row[name + "_utcOffset"]) == text
+                assert same_moment(row[name], row[name + "_utcOffset"], text)
             elif name == "source":
                 assert row[name] == (text or None)
             elif name == "unit":
