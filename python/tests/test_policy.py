@@ -66,7 +66,7 @@ def test_changes_hold_only_the_granted_type(tmp_path):
     assert batch.anchor != healthport.changes(store).anchor
 
 
-@pytest.mark.parametrize("function", ["read", "info", "statistics", "changes"])
+@pytest.mark.parametrize("function", ["daily_summary", "sleep_nights", "read", "info", "statistics", "changes"])
 def test_every_function_takes_a_policy(function):
     import inspect
 

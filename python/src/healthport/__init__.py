@@ -17,15 +17,14 @@ message, exit status and location.
 
 The functions:
 
+- :func:`daily_summary`: every type's numbers per local day, sources merged like the
+  Health app (``healthport summary``).
+- :func:`sleep_nights`: one row per night of sleep (``healthport sleep``).
 - :func:`read`: an export's objects, one table per type (types, a date window, a
   predicate, a policy, the parser).
-- :func:`statistics`: one quantity type per calendar interval, sources merged like the
-  Health app (``healthport stats``).
+- :func:`statistics`: one type per calendar interval of any length (``healthport stats``).
 - :func:`info`: what an export holds (``healthport info``).
 - :func:`changes`: what changed in a store since an anchor (``healthport changes``).
-
-The daily summary and the sleep nights (issue 38) come next: their place is
-``healthport._summaries``, which says what they wait for (a command of the binary).
 
 Every function takes a ``policy``: what the policy denies is filtered out by the binary
 before anything is written, so it never reaches Python.
@@ -42,8 +41,10 @@ from typing import TYPE_CHECKING, Any
 _NAMES = {
     "Changes": "_api",
     "changes": "_api",
+    "daily_summary": "_summaries",
     "info": "_api",
     "read": "_api",
+    "sleep_nights": "_summaries",
     "statistics": "_api",
     "version": "_api",
     "DateArgument": "_arguments",
@@ -96,6 +97,7 @@ if TYPE_CHECKING:
     from ._arguments import DateArgument, NamesArgument, PolicyArgument
     from ._binary import binary
     from ._progress import Progress, ProgressArgument
+    from ._summaries import daily_summary, sleep_nights
     from ._tables import Tables
     from .errors import (
         AuthorizationCancelledError,

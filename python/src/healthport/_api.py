@@ -22,8 +22,8 @@ __all__ = ["Changes", "changes", "info", "read", "statistics", "version"]
 # Every function below is one run of the binary, in a private temporary folder (mode 0700,
 # removed when the function returns, whatever happens). The binary applies the filters and
 # the policy before anything is written: what a policy denies is never written, so it never
-# reaches this process. A function for a new command (the daily summary, the sleep nights of
-# issue 38) is a few lines over the helpers `_tables_of`, `_table_of` and `_csv_of`.
+# reaches this process. A function for a new command is a few lines over the helpers
+# `_tables_of` and `_table_of` (as `_summaries.py` shows), or `_process.run(…, capture=True)`.
 
 
 def _folder() -> "tempfile.TemporaryDirectory[str]":
