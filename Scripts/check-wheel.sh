@@ -9,9 +9,9 @@
 #      source in that environment (python/pyproject.toml, [tool.mypy]);
 #   3. installs it with pip into a clean Debian 12 root (debootstrap minbase, the base
 #      Scripts/check-package.sh caches, plus python3-venv and nothing else), and there runs
-#      `healthport --version`, one conversion of the sample, `python -m healthport` and a read
-#      into Arrow, with no Swift, libxml2 or libcurl installed in the root, and every
-#      library the binary loads either one manylinux promises or the wheel's own copy.
+#      `healthport --version`, one conversion of the sample, `python -m healthport`, a read
+#      into Arrow and a daily summary, with no Swift, libxml2 or libcurl installed in the root,
+#      and every library the binary loads either one manylinux promises or the wheel's own copy.
 #
 #   Scripts/check-wheel.sh [WHEEL]
 #
@@ -172,7 +172,7 @@ chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LAN
     head -n 1 /tmp/export.ndjson | grep -q "\"kind\":\"export\"" || fail "the first line is not the export envelope"
     [ "$lines" -gt 100 ] || fail "only $lines lines"
 
-    echo "-- python -m healthport, and a read into Arrow"
+    echo "-- python -m healthport, a read into Arrow, a daily summary"
     [ "$(python -m healthport --version)" = "$(healthport --version)" ] || fail "python -m healthport"
     python - <<"PY"
 import healthport
@@ -180,6 +180,10 @@ tables = healthport.read("/tmp/export.zip", types="StepCount", quiet=True)
 steps = tables["StepCount"]
 print(f"StepCount: {steps.num_rows} rows, {steps.num_columns} columns")
 assert steps.num_rows == 336, steps.num_rows
+days = healthport.daily_summary("/tmp/export.zip", types="StepCount", quiet=True)
+first = days.slice(0, 1).to_pylist()[0]
+print("daily summary of StepCount:", days.num_rows, "days; the first:", first["date"], first["sum"], "steps")
+assert days.num_rows == 14 and first["sum"] == 7885, first
 PY
 '
 echo "== check-wheel.sh took $((SECONDS - start)) s" >&2
