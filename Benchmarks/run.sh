@@ -62,7 +62,7 @@ for years in 1 4; do
     export REFERENCE REFERENCE2
     REFERENCE="$(printf '%q %q' "$WORK/count_elements" "$file")"
     REFERENCE2="$(printf '%q %q' "$WORK/count_markup" "$file")"
-    for task in floor byte-floor ndjson ndjson-libxml2 csv csv-libxml2 json export parse rare-type rare-type-libxml2 no-match \
+    for task in floor byte-floor ndjson ndjson-libxml2 csv csv-libxml2 json export fhir parse rare-type rare-type-libxml2 no-match \
         ndjson-jobs2 csv-jobs2 inflate zip-jobs1 zip-jobs2; do
         case "$task" in
             floor) result=$(measure "$WORK/count_elements" "$file") ;;
@@ -85,6 +85,8 @@ for years in 1 4; do
             json) result=$(measure "$BIN/healthport" convert "$file" --format json --quiet --jobs 1) ;;
             # Apple's export.xml written back.
             export) result=$(measure "$BIN/healthport" convert "$file" --format export --quiet --jobs 1) ;;
+            # FHIR R4's Observations (issue 42; Benchmarks/fhir.sh sets it side by side with NDJSON).
+            fhir) result=$(measure "$BIN/healthport" convert "$file" --format fhir --quiet --jobs 1) ;;
             csv | csv-jobs2)
                 out="$WORK/csv-out"
                 rm -rf "$out"
@@ -114,17 +116,19 @@ unset REFERENCE REFERENCE2
 # Issue 25's targets, on the 4-year export, from the ratios above (each to its own floors).
 python3 - "$ratio_4y_ndjson" "$ratio_4y_csv" "$ratio_4y_ndjson_jobs2" "$ratio_4y_zip_jobs2" "$ratio_4y_inflate" \
     "$bytes_4y_ndjson" "$bytes_4y_csv" "$bytes_4y_ndjson_jobs2" "$bytes_4y_zip_jobs2" "$ratio_4y_rare_type" "$bytes_4y_rare_type" \
-    "$rss_4y_ndjson" "$rss_4y_csv" "$rss_4y_ndjson_jobs2" "$rss_4y_csv_jobs2" "$rss_4y_zip_jobs2" "$rss_4y_json" "$rss_4y_export" <<'PY'
+    "$ratio_4y_fhir" "$bytes_4y_fhir" \
+    "$rss_4y_ndjson" "$rss_4y_csv" "$rss_4y_ndjson_jobs2" "$rss_4y_csv_jobs2" "$rss_4y_zip_jobs2" "$rss_4y_json" "$rss_4y_export" "$rss_4y_fhir" <<'PY'
 import sys
 v = list(map(float, sys.argv[1:]))
-ndjson, csv, ndjson2, zip2, inflate, b_ndjson, b_csv, b_ndjson2, b_zip2, rare, b_rare = v[:11]
-rss = v[11:]
+ndjson, csv, ndjson2, zip2, inflate, b_ndjson, b_csv, b_ndjson2, b_zip2, rare, b_rare, fhir, b_fhir = v[:13]
+rss = v[13:]
 rows = [
     ("NDJSON, one core / floor", ndjson, "<= 0.60", b_ndjson),
     ("CSV, one core / floor", csv, "<= 0.70", b_csv),
     ("NDJSON, two cores / floor", ndjson2, "<= 0.35", b_ndjson2),
     ("zip, two cores / inflate alone", zip2 / inflate, "<= 1.15", b_zip2),
     ("scanning alone (rare type) / floor", rare, "", b_rare),
+    ("FHIR, one core / NDJSON, one core", fhir / ndjson, "<= 1.50", None),
     ("peak RSS of conversions, MB", max(rss), "<  64", None),
 ]
 print()

@@ -5,28 +5,29 @@ import HealthOutput
 import HealthQuery
 import MCP
 
-/// `statistics`: statistics of one quantity type per calendar interval, sources merged as the
+/// `statistics`: statistics of one quantity or category type per calendar interval, sources merged as the
 /// Health app merges them (HealthKit: `HKStatisticsCollectionQuery`; `healthport stats`),
 /// through the policy, rows paged like samples.
 enum StatisticsTool: ReadingTool {
     static let definition = Tool(
         name: "statistics",
         description: """
-            Statistics of one quantity type (StepCount, HeartRate, RestingHeartRate, BodyMass, …) per calendar interval: \
-            sums for cumulative types, average/min/max for discrete ones, sources merged as the Health app merges them \
+            Statistics of one quantity or category type (StepCount, HeartRate, RestingHeartRate, BodyMass, MindfulSession, \
+            SleepAnalysis, …) per calendar interval: sums for cumulative types, average/min/max for discrete ones, time \
+            (seconds) and count for category types, sources merged as the Health app merges them \
             (an Apple Watch and an iPhone counting the same steps are not added twice). Rows come in pages \
-            (nextCursor). A type you may not read gives no rows, as a type without data.
+            (nextCursor). A type you may not read gives no rows, as a type without data. Sleep per night: sleep_nights.
             """,
         inputSchema: Schema.object(
             [
-                "type": Schema.string("One quantity type: StepCount, HeartRate, RestingHeartRate, BodyMass, ActiveEnergyBurned, …"),
+                "type": Schema.string("One quantity or category type: StepCount, HeartRate, RestingHeartRate, BodyMass, MindfulSession, …"),
                 "predicate": Schema.predicate, "start": Schema.start, "end": Schema.end, "timeZone": Schema.string(
                     "The time zone that cuts days (default: the samples' own HKTimeZone, else the export's UTC offset), e.g. Europe/Paris."),
                 "sources": Schema.sources, "unit": Schema.unit,
                 "interval": Schema.choice("The interval (default day).", CalendarIntervals.Unit.allCases.map(\.rawValue)),
                 "intervalCount": Schema.integer("Intervals of this many units (default 1).", minimum: 1, maximum: 10_000),
                 "anchorDate": Schema.string("A date intervals align with (default midnight, 3 January 2000 for weeks, a Monday)."),
-                "options": Schema.strings("cumulativeSum, discreteAverage, discreteMin, discreteMax, mostRecent, duration (default: the type's)."),
+                "options": Schema.strings("cumulativeSum, discreteAverage, discreteMin, discreteMax, mostRecent, duration, count (default: the type's)."),
                 "separateBySource": Schema.boolean("Also give each source's own statistics."),
                 "sourcePriority": Schema.strings("Source names, highest priority first (default: manual entries, Apple Watch, iPhone, others)."),
                 "pageSize": Schema.integer("Rows per page (default 100).", minimum: 1, maximum: AssistantConfiguration.maximumPageSize),
@@ -39,7 +40,7 @@ enum StatisticsTool: ReadingTool {
 
     static func answer(_ arguments: ToolArguments, in context: ToolContext) throws -> JSONText {
         guard let typeName = try arguments.string("type") else {
-            throw ToolFailure.argument("type", "is required: one quantity type (StepCount, HeartRate, …)")
+            throw ToolFailure.argument("type", "is required: one quantity or category type (StepCount, HeartRate, MindfulSession, …)")
         }
         let types = try engine(naming: Self.names) { try TypeNameResolver.resolve([typeName]) }
         var query = try arguments.objectQuery(typesRequired: false)

@@ -100,7 +100,7 @@ enum MCPHarness {
         defer { Task { await session.stop() } }
         let (tools, _) = try await session.client.listTools()
         #expect(Set(tools.map(\.name)) == [
-            "describe", "query_samples", "statistics", "changes", "authorization_status", "request_status",
+            "describe", "query_samples", "statistics", "sleep_nights", "changes", "authorization_status", "request_status",
             "request_authorization", "request_per_object_authorization",
         ])
         // What an assistant reads to call each tool, written out by hand: its arguments, the
@@ -114,7 +114,11 @@ enum MCPHarness {
             ),
             "statistics": (
                 ["type", "predicate", "start", "end", "timeZone", "sources", "unit", "interval", "intervalCount", "anchorDate", "options",
-                 "separateBySource", "sourcePriority", "pageSize", "cursor"], ["type"], true, ["nextCursor", "not added twice"]
+                 "separateBySource", "sourcePriority", "pageSize", "cursor"], ["type"], true, ["nextCursor", "not added twice", "sleep_nights"]
+            ),
+            "sleep_nights": (
+                ["start", "end", "timeZone", "sources", "evening", "sourcePriority", "pageSize", "cursor"], [], true,
+                ["nextCursor", "never added", "named by its morning"]
             ),
             "changes": (["types", "predicate", "timeZone", "anchor", "limit"], [], true, ["newAnchor", "complete is false"]),
             "authorization_status": (["types"], ["types"], true, ["sharingAuthorized", "request_status"]),
@@ -249,6 +253,56 @@ enum MCPHarness {
         ])
         #expect(try await session.json("request_status", ["read": ["StepCount"]])["status"] as? String == "unnecessary")
         #expect(try await session.json("request_status", ["read": ["BodyMass"]])["status"] as? String == "shouldRequest")
+    }
+}
+
+/// Sleep per night and a category type's statistics through the assistant: the numbers
+/// `healthport sleep` and `healthport stats` print, under the policy.
+@Suite struct MCPSleepAndCategoryTests {
+    static let sleep = "HKCategoryTypeIdentifierSleepAnalysis"
+
+    @Test func nightsAreTheCommandLinesAndPaged() async throws {
+        var policy = MCPHarness.runClubPolicy()
+        policy.read[Self.sleep] = .granted
+        policy.read["HKCategoryTypeIdentifierMindfulSession"] = .granted
+        let session = try await MCPHarness.start(policy: policy)
+        defer { Task { await session.stop() } }
+        let first = try await session.json("sleep_nights", ["timeZone": "Europe/Paris", "pageSize": 10])
+        let nights = first["nights"] as? [[String: Any]] ?? []
+        #expect(nights.count == 10)
+        let cursor = try #require(first["nextCursor"] as? String)
+        let second = try await session.json("sleep_nights", ["timeZone": "Europe/Paris", "pageSize": 10, "cursor": .string(cursor)])
+        let rest = second["nights"] as? [[String: Any]] ?? []
+        #expect(second["nextCursor"] == nil)
+        // The nights `healthport sleep` prints (its run, over the export the store was made
+        // from), field by field. The sample's nights are 3 h 20 asleep, 50 min in bed.
+        var run = SummaryRun(input: .export(Fixtures.sampleData.appendingPathComponent("export.zip").path), query: ObjectQuery(types: [Self.sleep]))
+        run.settings.timeZone = TimeZone(identifier: "Europe/Paris")
+        var expected: [(String, Double, Double?)] = []
+        _ = try run.run(daily: { _ in }, night: { expected.append(($0.night.text, $0.asleep, $0.inBed)) })
+        #expect(expected.count == 14)
+        #expect(nights.count + rest.count == expected.count)
+        for (got, want) in zip(nights + rest, expected) {
+            #expect(got["night"] as? String == want.0)
+            #expect((got["asleep"] as? NSNumber)?.doubleValue == want.1 && want.1 == 12_000)
+            #expect((got["inBed"] as? NSNumber)?.doubleValue == want.2 && want.2 == 3000)
+        }
+        // A category type's statistics: the time covered each day. The sample's mindful sessions
+        // are 10 minutes each, one a day on 5 days.
+        let mindful = try await session.json("statistics", ["type": "MindfulSession", "timeZone": "Europe/Paris"])
+        let rows = mindful["intervals"] as? [[String: Any]] ?? []
+        #expect(rows.count == 5)
+        #expect(rows.allSatisfy { ($0["duration"] as? NSNumber)?.doubleValue == 600 })
+    }
+
+    @Test func deniedSleepHasNoNightsAsNoSleepHasNone() async throws {
+        var policy = MCPHarness.runClubPolicy()
+        policy.read[Self.sleep] = .denied
+        let session = try await MCPHarness.start(policy: policy)
+        defer { Task { await session.stop() } }
+        let answer = try await session.json("sleep_nights", ["timeZone": "UTC"])
+        #expect((answer["nights"] as? [Any])?.isEmpty == true)
+        #expect(answer["nextCursor"] == nil)
     }
 }
 

@@ -239,11 +239,16 @@ struct SwiftSource {
         text.range(of: #"(^|[\s('"`\[])--[a-z]"#, options: .regularExpression) != nil
     }
 
+    /// Data compiled into the library, not words it says: HealthKitOnFHIR's table, vendored byte
+    /// for byte (its LOINC display "Heart rate --resting" is LOINC's text, not an option).
+    static let vendoredData: Set<String> = ["Sources/HealthOutput/FHIR/Mapping/HealthKitOnFHIRTable.swift"]
+
     @Test func noLibraryStringSpellsAnOption() throws {
         let files = try SwiftSource.files(under: Self.library)
         #expect(files.count > 100, "the library's sources were not found")
+        #expect(files.filter { Self.vendoredData.contains($0.path) }.count == Self.vendoredData.count, "a file left out is gone")
         var literals = 0
-        for (path, source) in files {
+        for (path, source) in files where !Self.vendoredData.contains(path) {
             for (line, text) in source.literals {
                 literals += 1
                 if Self.spellsAnOption(text) { Issue.record("\(path):\(line): \(text)") }
@@ -316,7 +321,7 @@ struct SwiftSource {
 
         let changes = try Self.failure { _ = try ChangeWriter.make(.export, to: .standardOutput) }
         #expect(changes.argument == .format)
-        #expect(changes.message == "the export format writes objects, not changes: use ndjson, json, csv or parquet")
+        #expect(changes.message == "the export format writes objects, not changes: use ndjson, json, csv, parquet or fhir")
 
         let perObject = try Self.failure {
             try AuthorizationPolicy.validateRequest(share: [], read: ["HKVisionPrescriptionTypeIdentifier"])

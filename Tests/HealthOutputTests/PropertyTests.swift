@@ -38,7 +38,7 @@ import Testing
                 sampleType: ObjectType(recordType: Self.types[type].0),
                 sourceRevision: SourceRevision(source: Source(name: Self.sources[source]), version: "1.\(source)"),
                 startDate: start, endDate: end,
-                metadata: text.isEmpty ? Metadata() : Metadata([MetadataEntry(key: "note", value: MetadataValue.interpret(text))]))
+                metadata: text.isEmpty ? Metadata() : Metadata([MetadataEntry(key: "note", value: MetadataValue.interpret(text, key: "note"))]))
             return .quantitySample(QuantitySample(sample: attributes, quantity: Quantity(value: number, unit: Self.types[type].1)))
         }
     }

@@ -60,7 +60,7 @@ import Testing
             stderr: "healthport: error: --follow writes NDJSON to standard output, a batch after another (use --format ndjson and no --output)\n")
         try Self.expect(
             ["changes", "--store", store, "--format", "export"], status: 64,
-            stderr: "healthport: error: --format export writes objects, not changes: use ndjson, json, csv or parquet\n")
+            stderr: "healthport: error: --format export writes objects, not changes: use ndjson, json, csv, parquet or fhir\n")
         try Self.expect(
             ["import", Self.older, "--store", store], status: 65,
             stderr: "healthport: error: \(store): the export is older than the last one imported; importing it would delete everything newer (use --force to import it anyway)\n")

@@ -67,7 +67,9 @@ import HealthTestSupport
         #expect(mkfifo(fifo, 0o600) == 0)
         let output = directory.appendingPathComponent("out.ndjson")
         let waiting = try FollowCommandTests.Background(["convert", fifo, "--output", output.path, "-q"], in: directory)
-        Thread.sleep(forTimeInterval: 0.5)
+        // Time for the process to reach the wait: a signal in the microseconds between its
+        // handlers' SIG_IGN and their dispatch sources is lost (seen once on a loaded machine).
+        Thread.sleep(forTimeInterval: 2)
         #expect(waiting.stop(signal) == 128 + signal)
         let stderr = (try? String(contentsOf: waiting.stderr, encoding: .utf8)) ?? ""
         #expect(stderr.contains(signal == SIGINT ? "interrupted" : "terminated"), "\(stderr)")
@@ -80,7 +82,7 @@ import HealthTestSupport
         for script in ["healthport info <(true)", "true | healthport info /dev/stdin"] {
             let result = try run(script)
             #expect(result.status == 66, "\(script)")
-            #expect(result.stderrText.contains("not an Apple Health export"), "\(script): \(result.stderrText)")
+            #expect(result.stderrText.contains("error: empty"), "\(script): \(result.stderrText)")
         }
     }
 }

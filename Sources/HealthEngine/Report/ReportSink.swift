@@ -18,12 +18,6 @@ final class ReportSink: ObjectSink {
         let kind: TypeSeries.Kind
     }
 
-    /// A sleep analysis sample: its interval and stage.
-    struct SleepSpan {
-        var start: Int64
-        var end: Int64
-        var stage: ReportSleepNight.Stage
-    }
 
     /// A workout's route, to be read (a GPX file) or already read (points in the object).
     struct PendingRoute {
@@ -41,7 +35,8 @@ final class ReportSink: ObjectSink {
     var inventory = ExportInventory()
     private(set) var exportOffset: Int32?
     var quantities: [String: Quantities] = [:]
-    var sleep: [SleepSpan] = []
+    /// Sleep, night by night as `healthport sleep` sums it (sources resolved, bounded memory).
+    let sleep = SummaryCollector()
     var bloodPressure: [BloodPressureReading] = []
     var workouts: [WorkoutEntry] = []
     var routes: [PendingRoute] = []
@@ -67,7 +62,7 @@ final class ReportSink: ObjectSink {
         }
         switch object {
         case .quantitySample(let sample): add(sample)
-        case .categorySample(let sample): add(sample)
+        case .categorySample(let sample): try add(sample)
         case .correlation(let correlation) where correlation.sample.sampleType.identifier == Self.bloodPressure: add(bloodPressure: correlation)
         case .workout(let workout): add(workout)
         case .electrocardiogram(let ecg): if let trace = Self.trace(of: ecg) { electrocardiograms.append(trace) }
@@ -126,15 +121,14 @@ final class ReportSink: ObjectSink {
         quantities.collector.add(sample.sample, value: value)
     }
 
-    private func add(_ sample: CategorySample) {
+    private func add(_ sample: CategorySample) throws {
         switch sample.sample.sampleType.identifier {
         case Self.standHour:
             // Stood (0) hours, summed per day like a cumulative quantity of one per hour.
             guard sample.value.rawValue == 0, let unit = try? HealthUnit.cached("count") else { return }
             collector(for: Self.standHour, style: .cumulative, unit: unit).collector.add(sample.sample, value: 1)
         case Self.sleepAnalysis:
-            guard let raw = sample.value.rawValue, let stage = ReportSleepNight.Stage(rawValue: raw) else { return }
-            sleep.append(SleepSpan(start: sample.sample.startDate.secondsSince1970, end: sample.sample.endDate.secondsSince1970, stage: stage))
+            try sleep.add(.categorySample(sample))
         default: break
         }
     }

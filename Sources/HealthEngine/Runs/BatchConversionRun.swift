@@ -16,7 +16,7 @@ public struct BatchConversionRun: Sendable {
     /// One person key per input (`personKeys(for:mapping:)`).
     public var persons: [String]
     public var layout: PartitionLayout
-    /// CSV, Parquet or NDJSON.
+    /// CSV, Parquet, NDJSON or FHIR.
     public var format: ObjectFormat
     /// How Parquet files are written.
     public var parquet = ParquetOptions()
@@ -50,7 +50,8 @@ public struct BatchConversionRun: Sendable {
         self.healthportVersion = healthportVersion
     }
 
-    var fileExtension: String { format.rawValue }
+    /// FHIR's files are NDJSON, one resource type each.
+    var fileExtension: String { format == .fhir ? "ndjson" : format.rawValue }
 
     /// Runs the batch.
     ///
@@ -58,8 +59,14 @@ public struct BatchConversionRun: Sendable {
     public func run(reporter: RunReporter = .silent, cancellation: RunCancellation? = nil) throws(RunError) -> Int {
         try RunError.wrapping {
             try OutputInputGuard.check(outputs: [root], inputs: inputs)
-            guard format.isTabular || format == .ndjson else {
-                throw QueryError(.errorInvalidArgument, "\(argument: .partition) writes csv, parquet or ndjson", argument: .partition)
+            guard format.isTabular || format == .ndjson || format == .fhir else {
+                throw QueryError(.errorInvalidArgument, "\(argument: .partition) writes csv, parquet, ndjson or fhir", argument: .partition)
+            }
+            if format == .fhir && !layout.splitsByType {
+                throw QueryError(
+                    .errorInvalidArgument,
+                    "FHIR's Bulk Data layout holds one resource type per file: partition by type too (\(argument: .partition, "person,type", neutral: "person,type"))",
+                    argument: .partition)
             }
             if format.isTabular && !layout.splitsByType {
                 throw QueryError(
@@ -171,6 +178,13 @@ public struct BatchConversionRun: Sendable {
                 writer = csv
                 writtenFiles = { csv.writtenFiles }
                 if let summaries { tables = (SummaryPass(settings: summaries), csv) }
+            } else if format == .fhir {
+                let fhir = try FHIRBulkWriter(folder: staging)
+                // The batch's manifest records the files; the resources' own files are the output.
+                fhir.writesManifest = false
+                fhir.clinicalResource = { try reader.sideFile($0) }
+                writer = fhir
+                writtenFiles = { fhir.writtenFiles }
             } else if format == .parquet {
                 let parquetWriter = try ParquetWriter(folder: staging, options: parquet)
                 writer = parquetWriter
@@ -192,9 +206,23 @@ public struct BatchConversionRun: Sendable {
             let read = GatedExportRead(reader: reader, executor: executor, reporter: silent, cancellation: cancellation)
             let summary: ExportReader.Summary
             let written: Int
+            // FHIR: what was left out (clinical records without their resource file), said in
+            // the export's note, since the batch prints no per-run summary.
+            var leftOut = ""
             do {
                 summary = try read.run(into: sink)
-                written = summary.admitted
+                var recordings = 0
+                var notWritten = 0
+                if let fhir = writer as? FHIRBulkWriter {
+                    try ElectrocardiogramFiles.visible(in: reader, query: executor, reporter: silent) { _, recording in
+                        try fhir.write(.electrocardiogram(recording))
+                        recordings += 1
+                    }
+                    let reasons = fhir.tally.leftOut.sorted { $0.key < $1.key }
+                    notWritten = reasons.reduce(0) { $0 + $1.value }
+                    leftOut = reasons.map { "; \($0.value) left out: \($0.key)" }.joined()
+                }
+                written = summary.admitted + recordings - notWritten
                 if let tables {
                     _ = try tables.pass.finish(
                         window: executor.query.dateWindow, reporter: silent, disclosesExportFacts: executor.disclosure.exportFacts,
@@ -226,7 +254,7 @@ public struct BatchConversionRun: Sendable {
             entry.exportDate = summary.header.exportDate?.iso8601
             entry.outputs = outputs
             entry.status = "complete"
-            reporter.note(RunNote(.converted, "\(input): \(written) objects into person=\(person) (\(outputs.count) files)"))
+            reporter.note(RunNote(.converted, "\(input): \(written) objects into person=\(person) (\(outputs.count) files)\(leftOut)"))
         } catch let error as ExportError {
             entry.error = error.description
             reporter.note(RunNote(.failed, error.text, location: error.location?.description ?? input))

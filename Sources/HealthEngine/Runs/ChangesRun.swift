@@ -42,6 +42,8 @@ public struct ChangesRun: Sendable {
         public var deleted: Int
         public var newAnchor: QueryAnchor
         public var warnings: [RepeatedWarning]
+        /// With `--format fhir`: how the resources were coded, per kind, and what was left out.
+        public var fhir: FHIRCodingTally? = nil
     }
 
     public func run(reporter: RunReporter = .silent, cancellation: RunCancellation? = nil) throws(RunError) -> Summary {
@@ -62,7 +64,7 @@ public struct ChangesRun: Sendable {
             format, to: OutputDestination(output), parquet: parquet,
             // An anchor from another export is known only at the end: hold standard output until
             // then, so a refused anchor prints nothing (a file output is never put in place).
-            holdingStandardOutput: base.base.count > 0)
+            holdingStandardOutput: base.base.count > 0, clinicalResource: { try reader.sideFile($0) })
         let tracker = ChangeTracker(anchor: base, limit: limit, keepsNewAnchor: anchorOutput != nil)
         let sink = ChangeSink(tracker: tracker, writer: writer, baseExportDate: base.baseExportDate, reporter: reporter)
         do {
@@ -81,7 +83,7 @@ public struct ChangesRun: Sendable {
             if let anchorOutput { try newAnchor.save(to: anchorOutput) }
             return Summary(
                 added: tracker.emittedAdded, deleted: tracker.emittedDeleted, newAnchor: newAnchor,
-                warnings: context.warnings(of: summary))
+                warnings: context.warnings(of: summary), fhir: writer.fhirTally)
         } catch {
             writer.abandon()
             throw error

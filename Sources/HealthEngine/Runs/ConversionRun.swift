@@ -47,6 +47,8 @@ public struct ConversionRun: Sendable {
         public var warnings: [RepeatedWarning]
         /// With `salvage`: where the broken export stopped; what came before was written.
         public var salvageStop: RunError?
+        /// With `--format fhir`: how the resources were coded, per kind, and what was left out.
+        public var fhir: FHIRCodingTally? = nil
     }
 
     /// - Throws: `RunError`; the output is then left as it was (nothing half-written).
@@ -96,11 +98,20 @@ public struct ConversionRun: Sendable {
                     window: query.dateWindow, reporter: reporter, disclosesExportFacts: context.disclosure.exportFacts,
                     cancellation: cancellation, daily: { try tables.destination.write($0) }, night: { try tables.destination.write($0) })
             }
+            var recordings = 0
+            if let fhir = writer as? FHIRBulkWriter, summary.salvageStop == nil {
+                // FHIR is the whole record: the ECG recordings beside the document too, as
+                // Observations with their voltages (what `healthport ecg` reads), through the gate.
+                try ElectrocardiogramFiles.visible(in: reader, query: executor, reporter: reporter) { _, recording in
+                    try fhir.write(.electrocardiogram(recording))
+                    recordings += 1
+                }
+            }
             try writer.finish()
             return Summary(
-                header: executor.header(summary.header), written: summary.admitted,
+                header: executor.header(summary.header), written: summary.admitted + recordings,
                 warnings: context.warnings(of: summary),
-                salvageStop: summary.salvageStop.map { RunError($0) })
+                salvageStop: summary.salvageStop.map { RunError($0) }, fhir: (writer as? FHIRBulkWriter)?.tally)
         } catch {
             writer.abandon()
             throw error
@@ -115,6 +126,11 @@ public struct ConversionRun: Sendable {
     }
 
     private func makeWriter(reader: ExportReader, executor: QueryExecutor, reporter: RunReporter) throws -> ObjectWriterFactory.Made {
+        if format == .fhir {
+            // The clinical records' resources, read as the gate discloses them.
+            let resources = ObjectWriterFactory.ArchiveContents(sideFile: { try reader.sideFile($0) }, additionalFiles: { [] })
+            return try ObjectWriterFactory.make(format, to: OutputDestination(output), csvLayout: .folderOfTables, archive: resources)
+        }
         let archive = ObjectWriterFactory.ArchiveContents(
             sideFile: { path in
                 guard let data = try reader.sideFile(path) else {

@@ -95,7 +95,7 @@ public struct ReportRun: Sendable {
         report.overview = Self.overview(of: sink.inventory)
         report.period = Self.period(of: sink.inventory)
         report.series = try series(of: sink, zone: zone, cancellation: cancellation)
-        report.sleep = Self.nights(sink.sleep, zone: zone)
+        report.sleep = try Self.nights(sink.sleep, zone: zone)
         report.bloodPressure = sink.bloodPressure.sorted { $0.date < $1.date }
         report.workouts = try workouts(of: sink, reader: reader, reporter: context.reporter)
         report.electrocardiograms = Array(
@@ -161,34 +161,21 @@ public struct ReportRun: Sendable {
         return result
     }
 
-    /// Sleep per night: each stage's samples united per night, the night being the day twelve
-    /// hours before a sample starts.
-    static func nights(_ spans: [ReportSink.SleepSpan], zone: TimeZone) -> [ReportSleepNight] {
-        var byNight: [String: [ReportSleepNight.Stage: [(Int64, Int64)]]] = [:]
-        for span in spans where span.end > span.start {
-            let shifted = span.start - 43_200
-            let offset = Int32(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(shifted))))
-            let night = String(ExportTimestamp(secondsSince1970: shifted, utcOffsetSeconds: offset).iso8601.prefix(10))
-            byNight[night, default: [:]][span.stage, default: []].append((span.start, span.end))
-        }
-        return byNight.keys.sorted().map { night in
-            var seconds: [ReportSleepNight.Stage: Double] = [:]
-            for (stage, intervals) in byNight[night]! {
-                var total: Int64 = 0
-                var current: (Int64, Int64)? = nil
-                for (s, e) in intervals.sorted(by: { $0.0 < $1.0 }) {
-                    if let (cs, ce) = current, s <= ce {
-                        current = (cs, max(ce, e))
-                    } else {
-                        if let (cs, ce) = current { total += ce - cs }
-                        current = (s, e)
-                    }
-                }
-                if let (cs, ce) = current { total += ce - cs }
-                seconds[stage] = Double(total)
-            }
-            return ReportSleepNight(night: night, seconds: seconds)
-        }
+    /// Sleep per night, the nights of `healthport sleep` (18:00 to 18:00, named by the
+    /// morning, sources resolved rather than added): a night's chart shows what its row says.
+    static func nights(_ sleep: SummaryCollector, zone: TimeZone) throws -> [ReportSleepNight] {
+        var nights: [ReportSleepNight] = []
+        try sleep.finish(
+            timeZone: zone, window: nil, evening: 18 * 3600, daily: { _ in },
+            night: { night in
+                var seconds: [ReportSleepNight.Stage: Double] = [
+                    .asleepUnspecified: night.asleepUnspecified, .awake: night.awake, .core: night.asleepCore, .deep: night.asleepDeep,
+                    .rem: night.asleepREM,
+                ]
+                if let inBed = night.inBed { seconds[.inBed] = inBed }
+                nights.append(ReportSleepNight(night: night.night.text, seconds: seconds.filter { $0.value > 0 }))
+            })
+        return nights
     }
 
     /// The workouts in time order, each route's points read from its GPX file (the most recent

@@ -37,6 +37,8 @@ public struct SampleQueryRun: Sendable {
     public struct Summary: Sendable {
         public var written: Int
         public var warnings: [RepeatedWarning]
+        /// With `--format fhir`: how the resources were coded, per kind, and what was left out.
+        public var fhir: FHIRCodingTally? = nil
     }
 
     public func run(reporter: RunReporter = .silent, cancellation: RunCancellation? = nil) throws(RunError) -> Summary {
@@ -54,11 +56,18 @@ public struct SampleQueryRun: Sendable {
             throw QueryError(
                 .errorInvalidArgument, "query writes export.xml; make an export archive with \(request: .exportArchive)", argument: .output)
         }
+        // FHIR passes clinical records' resources through: an export has them, the store not.
+        var resources: ObjectWriterFactory.ArchiveContents? = nil
+        if format == .fhir, case .export(let reader) = opened {
+            resources = ObjectWriterFactory.ArchiveContents(sideFile: { try reader.sideFile($0) }, additionalFiles: { [] })
+        }
         let writer = try ObjectWriterFactory.make(
-            format, to: OutputDestination(output), csvLayout: .singleTable, parquet: parquet,
+            format, to: OutputDestination(output), csvLayout: .singleTable, archive: resources, parquet: parquet,
             selectedType: query.types?.count == 1 ? query.types?.first : nil
         ).writer
-        return try read(opened, context: context, into: writer, cancellation: cancellation)
+        var summary = try read(opened, context: context, into: writer, cancellation: cancellation)
+        summary.fhir = (writer as? FHIRBulkWriter)?.tally
+        return summary
     }
 
     /// The objects the query admits, sorted and limited exactly as `run` writes them, as

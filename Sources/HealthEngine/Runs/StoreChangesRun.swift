@@ -48,6 +48,9 @@ public struct StoreChangesRun: Sendable {
         public var newAnchor: StoreAnchor
         /// Whether the batch returned every change the query sees now.
         public var complete: Bool
+        /// With `--format fhir`: how the resources were coded, per kind, and what was left out
+        /// (the store keeps no clinical record's FHIR resource, so those are counted, not written).
+        public var fhir: FHIRCodingTally? = nil
     }
 
     /// An anchor given as a token (or `0`, the origin), or as a file holding one (what
@@ -255,7 +258,8 @@ public struct StoreChangesRun: Sendable {
                 file.buffer.appendRaw("\(batch.newAnchor.token)\n")
                 try file.commit()
             }
-            return Summary(added: batch.added, deleted: batch.deleted, newAnchor: batch.newAnchor, complete: batch.complete)
+            return Summary(
+                added: batch.added, deleted: batch.deleted, newAnchor: batch.newAnchor, complete: batch.complete, fhir: writer.fhirTally)
         } catch {
             writer.abandon()
             throw error

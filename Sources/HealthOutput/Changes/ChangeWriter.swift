@@ -9,8 +9,11 @@ import HealthModel
 /// - JSON: `{"added":[…],"deleted":[…],"newAnchor":{…}}`, streamed.
 /// - CSV or Parquet (a folder): the added objects' tables, as `convert` writes them, plus
 ///   `deleted.csv` or `deleted.parquet`.
+/// - FHIR (a folder): the added objects' resources, as `convert` writes them, deletions as Bulk
+///   Data's transaction Bundles in `deleted.ndjson`, the new anchor in the manifest's
+///   `extension`; on standard output, the added Observations and the deletion Bundles.
 public final class ChangeWriter {
-    public enum Format: Sendable { case ndjson, json, tables }
+    public enum Format: Sendable { case ndjson, json, tables, fhir }
 
     /// The `"anchor"` a stream ends with.
     public enum Anchor: Sendable, Equatable {
@@ -25,6 +28,7 @@ public final class ChangeWriter {
     private let out: OutputBuffer?
     private let file: AtomicFile?
     private let tables: (any DeletedObjectTableWriter)?
+    private let fhir: FHIRBulkWriter?
     /// Standard output's buffer, when the stream is held in `spool` until it is complete.
     private let heldFor: OutputBuffer?
     private let spool: UnsafeMutablePointer<FILE>?
@@ -38,6 +42,7 @@ public final class ChangeWriter {
         self.file = file
         self.out = file?.buffer ?? buffer
         self.tables = nil
+        self.fhir = nil
         self.heldFor = nil
         self.spool = nil
     }
@@ -56,6 +61,7 @@ public final class ChangeWriter {
         self.file = nil
         self.out = OutputBuffer(descriptor: fileno(spool))
         self.tables = nil
+        self.fhir = nil
         self.heldFor = buffer
         self.spool = spool
     }
@@ -70,9 +76,44 @@ public final class ChangeWriter {
         out = nil
         file = nil
         self.tables = tables
+        self.fhir = nil
         heldFor = nil
         spool = nil
     }
+
+    /// Writes FHIR resources (`FHIRBulkWriter`): a folder, or standard output.
+    public init(fhir: FHIRBulkWriter) {
+        format = .fhir
+        out = nil
+        file = nil
+        tables = nil
+        self.fhir = fhir
+        heldFor = nil
+        spool = nil
+    }
+
+    /// Writes FHIR's Observations and deletions to standard output (`buffer`) only once the whole
+    /// stream is written, as `init(format:holdingUntilComplete:)` holds NDJSON.
+    ///
+    /// - Throws: `OutputError.cannotCreate` when no temporary file can be made.
+    public init(fhirHoldingUntilComplete buffer: OutputBuffer, clinicalResource: ((String) throws -> Data?)?) throws {
+        guard let spool = tmpfile() else {
+            throw OutputError(.cannotCreate, "cannot make a temporary file: \(String(cString: strerror(errno)))")
+        }
+        let spooled = OutputBuffer(descriptor: fileno(spool))
+        let writer = FHIRBulkWriter(standardOutput: spooled)
+        writer.clinicalResource = clinicalResource
+        format = .fhir
+        out = spooled
+        file = nil
+        tables = nil
+        fhir = writer
+        heldFor = buffer
+        self.spool = spool
+    }
+
+    /// How the FHIR resources were coded and what was left out, for a FHIR stream's summary.
+    public var fhirTally: FHIRCodingTally? { fhir?.tally }
 
     public func begin(_ header: ExportHeader) throws {
         switch format {
@@ -95,6 +136,8 @@ public final class ChangeWriter {
             out?.append("{\"added\":[")
         case .tables:
             try tables?.begin(header)
+        case .fhir:
+            try fhir?.begin(header)
         }
     }
 
@@ -117,6 +160,8 @@ public final class ChangeWriter {
             try out.endRecord()
         case .tables:
             try tables?.write(object)
+        case .fhir:
+            try fhir?.write(object)
         }
     }
 
@@ -155,6 +200,8 @@ public final class ChangeWriter {
             try out.endRecord()
         case .tables:
             try tables?.writeDeleted(uuid, type: type)
+        case .fhir:
+            try fhir?.writeDeleted(uuid, type: type)
         }
     }
 
@@ -205,6 +252,20 @@ public final class ChangeWriter {
         case .tables:
             try tables?.finish()
             return
+        case .fhir:
+            fhir?.manifestExtension = { ext in
+                ext.int("added", added)
+                ext.int("deleted", deleted)
+                ext.bool("complete", complete)
+                switch anchor {
+                case .returned(let count): ext.int("anchor", count)
+                case .token(let token): ext.string("anchor", token)
+                }
+                ext.string("anchorFile", anchorFile)
+            }
+            try fhir?.finish()
+            if let heldFor, let spool { try Self.copy(spool, to: heldFor) }
+            return
         }
         if let file {
             try file.commit()
@@ -234,6 +295,7 @@ public final class ChangeWriter {
     public func abandon() {
         file?.abandon()
         tables?.abandon()
+        fhir?.abandon()
         out?.discard()
     }
 }

@@ -6,6 +6,9 @@ public enum ObjectFormat: String, Sendable, CaseIterable {
     /// Apple Health's own export.xml: a file, standard output, or (conversion to `X.zip`) an
     /// export archive.
     case export
+    /// FHIR R4 in the Bulk Data layout: a folder of NDJSON files, one per resource type, coded
+    /// as HealthKitOnFHIR codes HealthKit data; or the Observations alone on standard output.
+    case fhir
 }
 
 extension ObjectFormat {

@@ -44,7 +44,8 @@ public enum ObjectWriterFactory {
 
     /// - Parameters:
     ///   - archive: for `.export` to a path ending in `.zip`; without it such a path gets
-    ///     export.xml.
+    ///     export.xml. For `.fhir`, its `sideFile` reads the clinical records' FHIR resources
+    ///     (without it they are left out and counted).
     ///   - parquet: how Parquet files are written. A Parquet path ending in `.parquet` is one
     ///     table's file, any other path a folder of tables.
     ///   - selectedType: the one type selected, if one is: an empty `.parquet` file still has
@@ -88,6 +89,14 @@ public enum ObjectWriterFactory {
             }
             let writer = try ExportArchiveWriter(destination: path, sideFile: archive.sideFile)
             writer.additionalFiles = try archive.additionalFiles()
+            return .whole(writer)
+        case (.fhir, .standardOutput):
+            let writer = FHIRBulkWriter(standardOutput: OutputDestination.standardOutputBuffer())
+            writer.clinicalResource = archive?.sideFile
+            return .whole(writer)
+        case (.fhir, .path(let path)):
+            let writer = try FHIRBulkWriter(folder: path)
+            writer.clinicalResource = archive?.sideFile
             return .whole(writer)
         }
     }

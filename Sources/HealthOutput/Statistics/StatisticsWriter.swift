@@ -42,6 +42,14 @@ public enum StatisticsWriter {
         return rounded == rounded.rounded() && abs(rounded) < 1e15 ? String(Int64(rounded)) : String(rounded)
     }
 
+    /// A value in the text table a person reads: to two decimals at most (a heart rate of
+    /// 97.51, not 97.506666667); CSV and JSON keep nine.
+    static func readable(_ value: Double?) -> String {
+        guard let value else { return "" }
+        let rounded = (value * 100).rounded() / 100
+        return rounded == rounded.rounded() && abs(rounded) < 1e15 ? String(Int64(rounded)) : String(rounded)
+    }
+
     private static func field(_ text: String, into out: OutputBuffer) {
         var text = text
         text.withUTF8 { CSVRow.appendField(UnsafeRawBufferPointer($0), to: out) }
@@ -106,7 +114,7 @@ public enum StatisticsWriter {
         }
         let top = table.rows.filter { $0.source == nil }.compactMap { $0.values.first.flatMap { $0 } }.max() ?? 0
         for row in table.rows {
-            let values = row.values.map { "  " + padded(number($0 ?? (row.source == nil ? 0 : nil)), 12) }.joined()
+            let values = row.values.map { "  " + padded(readable($0 ?? (row.source == nil ? 0 : nil)), 12) }.joined()
             if let source = row.source {
                 let name = source.count > dateWidth - 2 ? String(source.prefix(dateWidth - 3)) + "…" : source
                 out.appendRaw("  " + name + String(repeating: " ", count: max(0, dateWidth - 2 - name.count)) + values + "\n")

@@ -124,3 +124,19 @@ public final class SummaryTableWriter {
         opened?.abandon()
     }
 }
+
+extension SummaryTableWriter {
+    /// Nights as a JSON array, in memory: a page of an answer (the assistant's `sleep_nights`).
+    public static func json(_ nights: [SleepNight]) -> [UInt8] {
+        let out = OutputBuffer(descriptor: -1)
+        out.append("[")
+        for (index, night) in nights.enumerated() {
+            if index > 0 { out.append(",") }
+            var row = JSONRowBuilder(out)
+            TableRows.sleepNight(night, into: &row)
+            row.end()
+        }
+        out.append("]")
+        return out.takeBytes()
+    }
+}

@@ -197,7 +197,7 @@ public enum ReportHTML {
         w.raw("</ul>\n")
         w.raw("<figure>")
         w.raw(SVGCharts.sleep(nights, stages: stages, id: id))
-        w.raw("\n<figcaption>Hours per stage and night (a night is dated by the evening it began)\(stages.contains(.inBed) ? "; the outline is the time in bed" : "").</figcaption></figure>\n")
+        w.raw("\n<figcaption>Hours per stage and night (a night is dated by its morning)\(stages.contains(.inBed) ? "; the outline is the time in bed" : "").</figcaption></figure>\n")
         w.raw("<details><summary>The numbers</summary><div class=\"scroll\"><table><thead><tr><th scope=\"col\">Night</th>")
         for stage in stages { w.raw("<th scope=\"col\" class=\"n\">\(stage.title) (h)</th>") }
         w.raw("</tr></thead><tbody>\n")

@@ -1,10 +1,10 @@
 import HealthModel
 
-/// One night's sleep, from the sleep analysis category samples: seconds per stage (each stage's
-/// samples united, so two sources recording the same stage do not count it twice).
+/// One night's sleep, from the sleep analysis category samples: seconds per stage, as
+/// `healthport sleep` sums them (overlapping sources resolved, never added).
 ///
-/// A sample belongs to the night of the calendar day twelve hours before its start: sleep from
-/// 23:00 on 1 March and from 01:00 on 2 March are both the night of 1 March.
+/// A night runs from 18:00 to 18:00 and is named by its morning: sleep from 23:00 on 1 March and
+/// from 01:00 on 2 March are both the night of 2 March.
 public struct ReportSleepNight: Sendable {
     public enum Stage: Int, Sendable, CaseIterable {
         // HealthKit's raw values (HKCategoryValueSleepAnalysis).

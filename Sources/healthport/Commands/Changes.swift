@@ -52,7 +52,8 @@ extension Healthport {
                     run.follow = follow
                     run.parquet = output.parquet
                     run.policyFile = filter.policy
-                    _ = try run.run(cancellation: Signals.cancellation)
+                    let summary = try run.run(cancellation: Signals.cancellation)
+                    log.fhirSummary(summary.fhir)
                     return
                 }
                 var run = ChangesRun(
@@ -63,6 +64,7 @@ extension Healthport {
                 run.reading = input.parsing.reading
                 let summary = try log.perform(showing: diagnostics) { try run.run(reporter: $0, cancellation: $1) }
                 log.repeats(summary.warnings)
+                log.fhirSummary(summary.fhir)
             }
         }
     }
@@ -123,6 +125,7 @@ extension Healthport {
                 run.reading = parsing.reading
                 let summary = try log.perform(showing: diagnostics) { try run.run(reporter: $0, cancellation: $1) }
                 log.repeats(summary.warnings)
+                log.fhirSummary(summary.fhir)
             }
         }
     }

@@ -8,13 +8,14 @@ extension Healthport {
     /// `healthport convert`: the export as NDJSON, JSON or CSV.
     struct Convert: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Convert an export to NDJSON, JSON, CSV, Parquet or Apple's own export.xml.",
+            abstract: "Convert an export to NDJSON, JSON, CSV, Parquet, Apple's own export.xml or FHIR R4.",
             discussion: """
                 Streams every object of the export (samples, correlations, workouts, activity \
                 summaries, clinical records, audiograms, vision prescriptions) in document order. \
                 NDJSON and JSON go to standard output or to a file; CSV writes one table per type \
-                into a folder, or a single type to standard output. See healthport-convert(1) and \
-                healthport-formats(5).
+                into a folder, or a single type to standard output. FHIR writes a Bulk Data folder \
+                (one NDJSON file per resource type) or the Observations to standard output. See \
+                healthport-convert(1) and healthport-formats(5).
                 """)
 
         @Argument(
@@ -71,7 +72,9 @@ extension Healthport {
             if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be between 1 and 256") }
             if partition != nil {
                 if output.output == "-" { throw ValidationError("--partition writes a folder: give --output DIR") }
-                if !output.format.isTabular && output.format != .ndjson { throw ValidationError("--partition writes csv, parquet or ndjson") }
+                if !output.format.isTabular && output.format != .ndjson && output.format != .fhir {
+                    throw ValidationError("--partition writes csv, parquet, ndjson or fhir")
+                }
                 if exports.contains("-") { throw ValidationError("--partition reads files, not standard input") }
             }
         }
@@ -114,6 +117,7 @@ extension Healthport {
                     .map { max($0, 4096) }
                 let summary = try log.perform(showing: diagnostics) { try run.run(reporter: $0, cancellation: $1) }
                 log.repeats(summary.warnings)
+                log.fhirSummary(summary.fhir)
                 if let stop = summary.salvageStop {
                     // Always printed, even with --quiet: the output is incomplete.
                     Diagnostics().warning(

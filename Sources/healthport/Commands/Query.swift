@@ -40,6 +40,7 @@ extension Healthport {
                 run.reading = input.parsing.reading
                 let summary = try log.perform(showing: diagnostics) { try run.run(reporter: $0, cancellation: $1) }
                 log.repeats(summary.warnings)
+                log.fhirSummary(summary.fhir)
             }
         }
     }

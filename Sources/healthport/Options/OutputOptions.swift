@@ -9,13 +9,13 @@ extension ParquetCompression: ExpressibleByArgument {}
 struct OutputOptions: ParsableArguments {
     @Option(
         name: .shortAndLong,
-        help: "Output format: ndjson (default), json, csv, parquet, or export (Apple's export.xml; convert and query).")
+        help: "Output format: ndjson (default), json, csv, parquet, export (Apple's export.xml; convert and query), or fhir (FHIR R4, Bulk Data NDJSON).")
     var format: ObjectFormat = .ndjson
 
     @Option(
         name: .shortAndLong,
         help: ArgumentHelp(
-            "Where to write: a file (ndjson, json, export; X.zip makes an export archive; X.parquet one table), a folder (csv, parquet), or - for standard output (default).",
+            "Where to write: a file (ndjson, json, export; X.zip makes an export archive; X.parquet one table), a folder (csv, parquet, fhir), or - for standard output (default).",
             valueName: "path"),
         completion: .file())
     var output: String = "-"

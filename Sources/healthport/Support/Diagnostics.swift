@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HealthEngine
 import HealthExport
+import HealthOutput
 
 /// The only place that writes to standard error: one line per diagnostic, compiler style,
 /// `healthport: FILE:LINE:COL: error: message`.
@@ -126,6 +127,15 @@ final class Diagnostics {
                 case .converted, .skipped: box.diagnostics.note(OptionNames.render(note.text))
                 }
             })
+    }
+
+    /// After a FHIR run: how the resources were coded, one note per object kind
+    /// (`fhir: quantitySample: 3940 LOINC, 1265 HealthKit code, 3 fallback`), and a warning for
+    /// what was left out. Counts of what was written only: nothing the policy hid.
+    func fhirSummary(_ tally: FHIRCodingTally?) {
+        guard let tally else { return }
+        for line in tally.lines { note("fhir: " + line) }
+        for (reason, count) in tally.leftOut.sorted(by: { $0.key < $1.key }) { warning("fhir: \(count) left out: \(reason)") }
     }
 
     /// After a run: repeats of warnings already printed once.

@@ -1,0 +1,132 @@
+import HealthModel
+
+/// FHIR's JSON data types written through `JSONEmitter`: `Coding`, `CodeableConcept`,
+/// `Reference`, `Quantity`, and healthport's metadata extension. Cold or per-type helpers: the
+/// per-record parts of an Observation are bytes cached per type (`FHIRObservationEncoder`).
+enum FHIRJSON {
+    static func coding(_ coding: FHIRCoding, to json: inout JSONEmitter) {
+        json.beginObject()
+        json.key("system")
+        json.string(coding.system)
+        json.key("code")
+        json.string(coding.code)
+        if let display = coding.display {
+            json.key("display")
+            json.string(display)
+        }
+        json.endObject()
+    }
+
+    /// `{"coding":[…]}`, with `text` when given.
+    static func codeableConcept(_ codings: [FHIRCoding], text: String? = nil, to json: inout JSONEmitter) {
+        json.beginObject()
+        if !codings.isEmpty {
+            json.key("coding")
+            json.beginArray()
+            for c in codings {
+                json.element()
+                coding(c, to: &json)
+            }
+            json.endArray()
+        }
+        if let text {
+            json.key("text")
+            json.string(text)
+        }
+        json.endObject()
+    }
+
+    /// `{"reference":"Type/uuid"}`.
+    static func reference(_ type: StaticString, _ id: ObjectUUID, to json: inout JSONEmitter) {
+        json.beginObject()
+        json.key("reference")
+        let out = json.out
+        out.append(0x22)
+        out.append(type)
+        out.append(0x2F)
+        let p = out.reserve(ObjectUUID.textLength)
+        id.format(into: p)
+        out.advance(by: ObjectUUID.textLength)
+        out.append(0x22)
+        json.raw("")
+        json.endObject()
+    }
+
+    /// A `Quantity` in a table unit: the value (already converted) and the unit's text, system
+    /// and code. The value is written by `value`.
+    static func quantity(unit: FHIRUnitMapping, to json: inout JSONEmitter, value: (OutputBuffer) -> Void) {
+        json.beginObject()
+        json.key("value")
+        value(json.out)
+        json.raw("")
+        unitMembers(unit, to: &json)
+        json.endObject()
+    }
+
+    /// `"unit":…,"system":…,"code":…` of a table unit (system and code only when the table has
+    /// them).
+    static func unitMembers(_ unit: FHIRUnitMapping, to json: inout JSONEmitter) {
+        json.key("unit")
+        json.string(unit.unit)
+        if let system = unit.system, let code = unit.code {
+            json.key("system")
+            json.string(system)
+            json.key("code")
+            json.string(code)
+        }
+    }
+
+    /// A `Quantity` as the export printed it: its number, HealthKit's unit as `unit`, and UCUM's
+    /// code when healthport knows it for certain (`FHIRUCUM`).
+    static func exportedQuantity(_ quantity: Quantity, to json: inout JSONEmitter) {
+        json.beginObject()
+        json.key("value")
+        json.number(quantity.value)
+        if !quantity.unit.isEmpty {
+            json.key("unit")
+            json.string(quantity.unit)
+            if let code = FHIRUCUM.code(forHealthKitUnit: quantity.unit) {
+                json.key("system")
+                json.literal("http://unitsofmeasure.org")
+                json.key("code")
+                json.string(code)
+            }
+        }
+        json.endObject()
+    }
+
+    /// A component: `{"code":{…},"valueX":…}`; the value is written by `value` after its key.
+    static func component(
+        _ codings: [FHIRCoding], text: String? = nil, valueKey: StaticString, to json: inout JSONEmitter,
+        value: (inout JSONEmitter) -> Void
+    ) {
+        json.element()
+        json.beginObject()
+        json.key("code")
+        codeableConcept(codings, text: text, to: &json)
+        json.key(valueKey)
+        value(&json)
+        json.endObject()
+    }
+
+    /// HealthKitOnFHIR's extension URL for an object's metadata; each entry is a nested
+    /// extension at this URL, `/`, and the key (percent-encoded where a URI needs it).
+    static let metadataURL = "https://bdh.stanford.edu/fhir/defs/metadata"
+
+    /// A metadata key as the last segment of its extension's URL: unreserved characters
+    /// (RFC 3986) as they are, every other byte percent-encoded, so a key with spaces
+    /// (`Health Mate App Version`) is still a valid `uri`.
+    static func urlSegment(_ key: String) -> String {
+        var text = ""
+        for byte in key.utf8 {
+            switch byte {
+            case 0x41...0x5A, 0x61...0x7A, 0x30...0x39, 0x2D, 0x2E, 0x5F, 0x7E:
+                text.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = Array("0123456789ABCDEF".utf8)
+                text += "%" + String(decoding: [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]], as: UTF8.self)
+            }
+        }
+        return text
+    }
+}
