@@ -48,7 +48,7 @@ public final class HealthStore {
             try pool.read { db in
                 try checkIdentity(db, path: path, allowEmpty: false)
                 let missing = Set(StoreSchema.knownMigrations).subtracting(try StoreSchema.migrator.appliedIdentifiers(db))
-                if !missing.isSubset(of: StoreSchema.viewOnlyMigrations) {
+                if !missing.isSubset(of: StoreSchema.migrationsReadersDoNotNeed) {
                     throw StoreError(
                         .incompatible,
                         "\(path): the store was made by an older healthport; run healthport import once to upgrade it")

@@ -29,7 +29,9 @@ extension HealthStore {
     /// Objects new to the store get the next positions of the change sequence in document
     /// order; objects of the store the export no longer holds become tombstones (HealthKit:
     /// `HKDeletedObject`), positioned after the additions, by uuid — the order `diff` reports.
-    /// Importing the same export again changes nothing.
+    /// Importing the same export again changes nothing. The summary tables (`daily_summary`,
+    /// `sleep_nights`) change in the same transaction, for the days the import touches
+    /// (`StoreSummaries`), so a reader never sees objects and summaries of different imports.
     ///
     /// - Parameters:
     ///   - force: import even an export older than the last import, or one that shares less
@@ -77,6 +79,18 @@ final class Importer {
     private let previousAnchor: Int
     private let anchorCipher: StoreAnchorCipher
     private var insertedRows = 0
+    private let summaryMode: SummaryMode
+
+    /// How this import keeps the summary tables (`StoreSummaries`).
+    enum SummaryMode {
+        /// The store holds nothing: a collector is fed the objects as they are read.
+        case build(SummaryCollector)
+        /// The store's days are cut in this zone: the days the import touches are recomputed.
+        case update(TimeZone)
+        /// No zone yet, though the store holds objects (none of them samples the summary
+        /// counts): everything from the store's rows, once the import's are in.
+        case rebuild
+    }
 
     init(db: Database, storePath: String, inputName: String, force: Bool, anchorCipher: StoreAnchorCipher) throws {
         self.db = db
@@ -113,9 +127,19 @@ final class Importer {
             }
             lastDeviceID = max(lastDeviceID, id)
         }
+        if let zone = try StoreSummaries.timeZone(db, path: storePath) {
+            summaryMode = .update(zone)
+        } else {
+            summaryMode = base.count == 0 ? .build(SummaryCollector()) : .rebuild
+        }
+        var summaryCollector: SummaryCollector? = nil
+        if case .build(let collector) = summaryMode { summaryCollector = collector }
+        var tracksSummaryChanges = false
+        if case .update = summaryMode { tracksSummaryChanges = true }
         reading = ReadingSide(
             base: base, devices: devices, nextDeviceID: lastDeviceID + 1, firstAnchor: previousAnchor + 1,
-            lastExportDate: lastExportDate, storePath: storePath, force: force)
+            lastExportDate: lastExportDate, storePath: storePath, force: force, summaryCollector: summaryCollector,
+            tracksSummaryChanges: tracksSummaryChanges)
     }
 
     /// Reads the whole export on a second thread and inserts what is new on this one.
@@ -175,7 +199,7 @@ final class Importer {
     }
 
     /// After the last object: checks the export belongs here, turns what disappeared into
-    /// tombstones, and records the import.
+    /// tombstones, brings the summary tables up to date, and records the import.
     func finish() throws -> HealthStore.ImportSummary {
         let base = reading.base
         if !force && base.count >= 50 && reading.seenCount * 20 < base.count {
@@ -185,14 +209,28 @@ final class Importer {
         }
         var nextAnchor = reading.nextAnchor
         var deleted = 0
+        var summaryChanges = reading.summaryChanges
+        /// Per source, the first position among its deleted samples (`SummarySources`).
+        var deletedSources: [String: Int] = [:]
         if reading.seenCount < base.count {
             let move = try db.makeStatement(sql: """
                 INSERT INTO deleted_objects (anchor, uuid, kind, type, start_date, end_date, device_id, added_anchor, import_id, body)
                 SELECT ?, uuid, kind, type, start_date, end_date, device_id, anchor, ?, body FROM objects WHERE uuid = ?
                 """)
             let remove = try db.makeStatement(sql: "DELETE FROM objects WHERE uuid = ?")
+            // A deleted sample's days are recomputed as an added one's are.
+            var describe: Statement? = nil
+            if case .update = summaryMode {
+                describe = try db.makeStatement(sql: "SELECT kind, type, start_date, end_date, source, anchor FROM objects WHERE uuid = ?")
+            }
             for index in 0..<base.count where !reading.wasSeen(index) {
                 let uuid = base.uuids[index].uuidString
+                if let describe, let row = try Row.fetchOne(describe, arguments: [uuid]),
+                    SummaryCollector.summarizedKinds.contains(row[0] as String), let start = row[2] as Int64?, let end = row[3] as Int64?
+                {
+                    summaryChanges.touch(type: row[1], start: start, end: end)
+                    if let source = row[4] as String? { deletedSources[source] = min(deletedSources[source] ?? Int.max, row[5] as Int) }
+                }
                 try move.execute(arguments: [nextAnchor, importID, uuid])
                 try remove.execute(arguments: [uuid])
                 nextAnchor += 1
@@ -206,6 +244,16 @@ final class Importer {
                     ON CONFLICT (type) DO UPDATE SET max_duration = max(max_duration, excluded.max_duration),
                         max_inversion = max(max_inversion, excluded.max_inversion)
                     """, arguments: [type, extent.duration, extent.inversion])
+        }
+        switch summaryMode {
+        case .build(let collector):
+            try StoreSummaries.build(
+                db, path: storePath, collector: collector, exportOffset: reading.header.exportDate?.utcOffsetSeconds,
+                firstAnchors: summaryChanges.firstAnchors)
+        case .update(let zone):
+            try StoreSummaries.update(db, path: storePath, zone: zone, changes: summaryChanges, deletedSources: deletedSources)
+        case .rebuild:
+            if insertedRows > 0 || deleted > 0 { try StoreSummaries.rebuild(db, path: storePath) }
         }
         let anchor = nextAnchor - 1
         try db.execute(sql: "UPDATE store_info SET value = ? WHERE key = 'anchor'", arguments: [anchor])
@@ -274,11 +322,19 @@ final class ReadingSide: ObjectSink, @unchecked Sendable {
     private var lastDevice: (device: Device, id: Int64)? = nil
     /// Normalizing a name (Unicode folding) costs microseconds; an export has a few dozen.
     private var sourceKeys: [String: String] = [:]
+    /// An empty store's first summary, fed every new sample as it is read (`StoreSummaries.build`).
+    private let summaryCollector: SummaryCollector?
+    /// Whether the days of new samples are noted, for the summary to recompute them.
+    private let tracksSummaryChanges: Bool
+    /// The new samples' days and sources (`StoreSummaries.update`).
+    private(set) var summaryChanges = SummaryChanges()
 
     init(
         base: IdentitySet, devices: [Device: Int64], nextDeviceID: Int64, firstAnchor: Int, lastExportDate: Int64?,
-        storePath: String, force: Bool
+        storePath: String, force: Bool, summaryCollector: SummaryCollector?, tracksSummaryChanges: Bool
     ) {
+        self.summaryCollector = summaryCollector
+        self.tracksSummaryChanges = tracksSummaryChanges
         self.base = base
         self.devices = devices
         self.nextDeviceID = nextDeviceID
@@ -365,6 +421,18 @@ final class ReadingSide: ObjectSink, @unchecked Sendable {
                 sourceKeys[source] = key
                 sourceKey = key
             }
+        }
+        if SummaryCollector.summarizes(object) {
+            if let summaryCollector {
+                do {
+                    try summaryCollector.add(object)
+                } catch let error as QueryError {
+                    throw StoreError(.database, "\(storePath): cannot summarize the export: \(error.message)")
+                }
+            } else if tracksSummaryChanges, let start, let end {
+                summaryChanges.touch(type: type, start: start, end: end)
+            }
+            if let source { summaryChanges.added(source: source, anchor: nextAnchor) }
         }
         batch.append(
             PendingRow(

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// The store's tables, as migrations. The schema is documented in `healthport-store(5)`; a
 /// change to it is a new migration appended here (never an edit of an old one), so that a store
@@ -148,6 +149,48 @@ enum StoreSchema {
             for index in key.indices { key[index] = UInt8.random(in: 0...255, using: &generator) }
             try db.execute(sql: "INSERT INTO store_info (key, value) VALUES ('anchor_key', ?)", arguments: [Data(key)])
         }
+        // The summary tables (`StoreSummaries`): the Health app's numbers per type and local
+        // day, and per night, kept by every import from now on; filled here from the objects an
+        // older healthport imported. Their columns are the CSV's (`SummaryTableCells`), in
+        // snake case; dates are the person's, as `YYYY-MM-DD` text. The zone they are cut in is
+        // decided now (or at the first import with samples) and kept in `store_info`.
+        migrator.registerMigration("v4") { db in
+            try db.execute(sql: """
+                CREATE TABLE daily_summary (
+                    date TEXT NOT NULL,
+                    sample_type TEXT NOT NULL,
+                    unit TEXT,
+                    sum REAL,
+                    average REAL,
+                    minimum REAL,
+                    maximum REAL,
+                    duration REAL,
+                    count INTEGER NOT NULL,
+                    sources TEXT NOT NULL,
+                    PRIMARY KEY (sample_type, date)
+                );
+
+                CREATE TABLE sleep_nights (
+                    night TEXT PRIMARY KEY NOT NULL,
+                    in_bed REAL,
+                    asleep REAL NOT NULL,
+                    asleep_unspecified REAL NOT NULL,
+                    asleep_core REAL NOT NULL,
+                    asleep_deep REAL NOT NULL,
+                    asleep_rem REAL NOT NULL,
+                    awake REAL NOT NULL,
+                    sleep_start TEXT,
+                    sleep_end TEXT,
+                    sources TEXT NOT NULL
+                );
+
+                CREATE TABLE summary_sources (
+                    source TEXT PRIMARY KEY NOT NULL,
+                    first_anchor INTEGER NOT NULL
+                );
+                """)
+            try StoreSummaries.rebuild(db, path: String(cString: sqlite3_db_filename(db.sqliteConnection, "main")))
+        }
         return migrator
     }
 
@@ -167,8 +210,8 @@ enum StoreSchema {
     /// The migrations this healthport knows, in order.
     static var knownMigrations: [String] { migrator.migrations }
 
-    /// Migrations that change only views: a store without them reads the same (reading
-    /// commands never migrate), so it is not refused for lacking them; the next import applies
-    /// them.
-    static let viewOnlyMigrations: Set<String> = ["v2"]
+    /// Migrations no reading command needs: views (`v2`), and the summary tables (`v4`), which
+    /// only SQL reads. A store without them reads the same (reading commands never migrate),
+    /// so it is not refused for lacking them; the next import applies them.
+    static let migrationsReadersDoNotNeed: Set<String> = ["v2", "v4"]
 }

@@ -134,7 +134,9 @@ import HealthTestSupport
         for example in examples { try Self.run(example, source: page) }
     }
 
-    @Test(.enabled(if: hasJQ, "jq is not installed: examples not run"))
+    static let hasSQLite3 = FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3")
+
+    @Test(.enabled(if: hasJQ && hasSQLite3, "jq or sqlite3 is not installed: examples not run"))
     func readmeExamplesPrintWhatTheReadmeSays() throws {
         let text = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
         let examples = Self.examples(in: text, blockStart: "```", blockEnd: "```")

@@ -12,12 +12,12 @@ public struct SummarySettings: Sendable {
     /// else the export's UTC offset (with a warning), as `stats` decides.
     public var timeZone: TimeZone?
     /// Seconds after local midnight where one night ends and the next begins (18:00).
-    public var evening = 18 * 3600
+    public var evening = SummaryCollector.defaultEvening
     /// Source names, highest priority first (default: manual entries, Apple Watch, iPhone,
     /// others).
     public var sourcePriority: [String] = []
 
-    public init(timeZone: TimeZone? = nil, evening: Int = 18 * 3600, sourcePriority: [String] = []) {
+    public init(timeZone: TimeZone? = nil, evening: Int = SummaryCollector.defaultEvening, sourcePriority: [String] = []) {
         self.timeZone = timeZone
         self.evening = evening
         self.sourcePriority = sourcePriority
@@ -79,23 +79,21 @@ final class SummaryPass {
         return counts
     }
 
-    /// The zone `stats` would cut days in: the one asked for, else the samples' most frequent
-    /// `HKTimeZone`, else the export's UTC offset (with a warning: no summer time), else UTC.
+    /// The zone `stats` would cut days in: the one asked for, else the rule every summary
+    /// follows (`SummaryTimeZone`: the samples' most frequent `HKTimeZone`, else the export's
+    /// UTC offset, said in a warning since it knows no summer time, else UTC).
     func decideTimeZone(reporter: RunReporter) -> TimeZone {
         if let zone = settings.timeZone { return zone }
-        if let zone = collector.mostFrequentTimeZone { return zone }
-        if let exportOffset = sink.exportOffset, let fixed = TimeZone(secondsFromGMT: Int(exportOffset)) {
-            if collector.recordCount > 0 {
-                let text = ExportTimestamp(secondsSince1970: 0, utcOffsetSeconds: exportOffset).iso8601.suffix(6)
-                reporter.warning(
-                    ExportWarning(
-                        key: "statistics-zone",
-                        text: "the samples name no time zone: days are cut at the export's UTC offset (\(text)); give \(argument: .timeZone) for daylight saving time and travel",
-                        location: nil))
-            }
-            return fixed
+        let decided = SummaryTimeZone.decide(collector, exportOffset: sink.exportOffset)
+        if case .exportOffset(let exportOffset) = decided, collector.recordCount > 0 {
+            let text = ExportTimestamp(secondsSince1970: 0, utcOffsetSeconds: exportOffset).iso8601.suffix(6)
+            reporter.warning(
+                ExportWarning(
+                    key: "statistics-zone",
+                    text: "the samples name no time zone: days are cut at the export's UTC offset (\(text)); give \(argument: .timeZone) for daylight saving time and travel",
+                    location: nil))
         }
-        return TimeZone(secondsFromGMT: 0)!
+        return decided.timeZone
     }
 }
 

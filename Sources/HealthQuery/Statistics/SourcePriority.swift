@@ -11,8 +11,14 @@ public final class SourcePriority {
     private let explicit: [String]
     private var firstSeen: [String: Int] = [:]
 
-    public init(explicit: [String] = []) {
+    /// - Parameters:
+    ///   - explicit: source names, highest priority first.
+    ///   - knownOrder: sources already met, in the order they first appeared. A computation
+    ///     over part of the data (the store's, recomputing the days an import touched) ranks
+    ///     sources as one over all of it would, instead of by which it happens to meet first.
+    public init(explicit: [String] = [], knownOrder: [String] = []) {
         self.explicit = explicit.map(SourceName.normalized)
+        for name in knownOrder where firstSeen[name] == nil { firstSeen[name] = firstSeen.count }
     }
 
     /// A rank for one sample: lower wins.

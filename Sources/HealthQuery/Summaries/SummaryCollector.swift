@@ -39,7 +39,24 @@ public final class SummaryCollector {
         sorter = SummaryRecordSorter(runCapacity: runCapacity)
     }
 
-    static let sleepType = "HKCategoryTypeIdentifierSleepAnalysis"
+    /// The type nights are made of.
+    public static let sleepType = "HKCategoryTypeIdentifierSleepAnalysis"
+
+    /// Where one night ends and the next begins unless the person moves it: 18:00, in seconds
+    /// after local midnight (`SleepNightBuilder`).
+    public static let defaultEvening = 18 * 3600
+
+    /// The kinds of object a summary counts (`HealthObject.kindName`): what `add` takes; every
+    /// other object it ignores. The store selects its rows by these.
+    public static let summarizedKinds: [String] = ["quantitySample", "categorySample", "workout"]
+
+    /// Whether `add` counts the object: a quantity or category sample, or a workout.
+    public static func summarizes(_ object: HealthObject) -> Bool {
+        switch object {
+        case .quantitySample, .categorySample, .workout: return true
+        default: return false
+        }
+    }
 
     /// The most frequent `HKTimeZone` among the samples, if any carried one.
     public var mostFrequentTimeZone: TimeZone? { TimeZoneChoice.mostFrequent(timeZoneCounts) }
@@ -112,7 +129,7 @@ public final class SummaryCollector {
     ///   - daily: each day's row, by type, then date.
     ///   - night: each night, in order.
     public func finish(
-        timeZone: TimeZone, window: DateWindow? = nil, evening: Int = 18 * 3600,
+        timeZone: TimeZone, window: DateWindow? = nil, evening: Int = SummaryCollector.defaultEvening,
         daily: (DailySummary) throws -> Void, night: (SleepNight) throws -> Void
     ) throws {
         guard let midnight = PredicateValue.parseDate("2000-01-01", timeZone: timeZone) else { return }

@@ -1,0 +1,66 @@
+import GRDB
+import HealthQuery
+
+/// The order the store's sources first appeared in (`summary_sources`: each source's smallest
+/// position among its samples the summary counts).
+///
+/// Where two sources of the same tier cover the same time, the one met first wins
+/// (`SourcePriority`), and `healthport summary --store` meets them in the store's order. A
+/// recomputation of a few days reads only their samples; seeded with this order, it ranks the
+/// sources as a summary of the whole store does.
+enum SummarySources {
+    /// The sources, first met first.
+    static func order(_ db: Database) throws -> [String] {
+        try String.fetchAll(db, sql: "SELECT source FROM summary_sources ORDER BY first_anchor, source")
+    }
+
+    /// Sources of added samples, at their first position among the additions (an existing
+    /// source keeps its earlier one).
+    static func add(_ db: Database, _ firstAnchors: [String: Int]) throws {
+        let statement = try db.makeStatement(sql: """
+            INSERT INTO summary_sources (source, first_anchor) VALUES (?, ?)
+            ON CONFLICT (source) DO UPDATE SET first_anchor = min(first_anchor, excluded.first_anchor)
+            """)
+        for (source, anchor) in firstAnchors { try statement.execute(arguments: [source, anchor]) }
+    }
+
+    /// After deletions: each source that lost the sample at its first position moves to its
+    /// next remaining one, or leaves the table with its last sample.
+    ///
+    /// - Parameter deleted: per source, the smallest position among its deleted samples.
+    /// - Returns: whether the order of the sources that remain changed (then every day where
+    ///   two of them meet may rank them differently: the caller rebuilds).
+    static func remove(_ db: Database, _ deleted: [String: Int]) throws -> Bool {
+        let before = try order(db)
+        var moved = false
+        let kinds = SummaryCollector.summarizedKinds.map { "'\($0)'" }.joined(separator: ", ")
+        // Through the index on source_key: its entries are in position order within a key.
+        let next = try db.makeStatement(sql: """
+            SELECT anchor FROM objects WHERE source_key = ? AND source = ? AND kind IN (\(kinds)) ORDER BY anchor LIMIT 1
+            """)
+        for (source, anchor) in deleted {
+            let first = try Int.fetchOne(db, sql: "SELECT first_anchor FROM summary_sources WHERE source = ?", arguments: [source])
+            guard let first, anchor <= first else { continue }
+            if let remaining = try Int.fetchOne(next, arguments: [SourceName.normalized(source), source]) {
+                try db.execute(sql: "UPDATE summary_sources SET first_anchor = ? WHERE source = ?", arguments: [remaining, source])
+            } else {
+                try db.execute(sql: "DELETE FROM summary_sources WHERE source = ?", arguments: [source])
+            }
+            moved = true
+        }
+        guard moved else { return false }
+        let after = try order(db)
+        let remaining = Set(after)
+        return before.filter(remaining.contains) != after
+    }
+
+    /// The table again from every row of the store.
+    static func rebuild(_ db: Database) throws {
+        let kinds = SummaryCollector.summarizedKinds.map { "'\($0)'" }.joined(separator: ", ")
+        try db.execute(sql: """
+            DELETE FROM summary_sources;
+            INSERT INTO summary_sources (source, first_anchor)
+            SELECT source, min(anchor) FROM objects WHERE kind IN (\(kinds)) AND source IS NOT NULL GROUP BY source;
+            """)
+    }
+}
