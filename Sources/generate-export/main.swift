@@ -43,7 +43,7 @@ let generator = ExportGenerator(options: options)
 var manifest: ExportGenerator.Manifest
 do {
     if let output {
-        FileManager.default.createFile(atPath: output, contents: nil)
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
         guard let handle = FileHandle(forWritingAtPath: output) else { usage() }
         manifest = generator.writeDocument(to: handle)
         try handle.close()

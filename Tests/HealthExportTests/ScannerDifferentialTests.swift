@@ -79,7 +79,7 @@ import HealthTestSupport
         options.days = 12
         configure(&options)
         let url = try Fixtures.temporaryDirectory().appendingPathComponent("export.xml")
-        FileManager.default.createFile(atPath: url.path, contents: nil)
+        #expect(FileManager.default.createFile(atPath: url.path, contents: nil))
         let handle = try FileHandle(forWritingTo: url)
         _ = ExportGenerator(options: options).writeDocument(to: handle)
         try handle.close()

@@ -44,7 +44,7 @@ import Testing
         #expect(Self.text(.text) == """
             START                           AVERAGE       MAXIMUM  (count/min)
             2024-01-01T00:00:00+01:00          62.5            90  \(String(repeating: "█", count: 20))
-              Ann's "Watch", 2          0.333333333              
+              Ann's "Watch", 2                 0.33              
             2024-01-02T00:00:00+01:00           125           130  \(String(repeating: "█", count: 40))
 
             """)

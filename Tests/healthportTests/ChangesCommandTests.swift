@@ -37,10 +37,10 @@ import HealthTestSupport
         let new = directory.appendingPathComponent("new.xml")
         var options = ExportGenerator.Options()
         options.days = 8
-        FileManager.default.createFile(atPath: old.path, contents: nil)
+        #expect(FileManager.default.createFile(atPath: old.path, contents: nil))
         _ = ExportGenerator(options: options).writeDocument(to: try FileHandle(forWritingTo: old))
         options.days = 10
-        FileManager.default.createFile(atPath: new.path, contents: nil)
+        #expect(FileManager.default.createFile(atPath: new.path, contents: nil))
         let handle = try FileHandle(forWritingTo: new)
         _ = ExportGenerator(options: options).writeDocument(to: handle)
         try handle.close()
@@ -150,7 +150,7 @@ import HealthTestSupport
         options.days = 8
         options.seed = 12345
         let stranger = directory.appendingPathComponent("stranger.xml")
-        FileManager.default.createFile(atPath: stranger.path, contents: nil)
+        #expect(FileManager.default.createFile(atPath: stranger.path, contents: nil))
         _ = ExportGenerator(options: options).writeDocument(to: try FileHandle(forWritingTo: stranger))
         let anchor = directory.appendingPathComponent("stranger.anchor").path
         #expect(try healthport("anchor", stranger.path, "-o", anchor, "-q").status == 0)
@@ -182,7 +182,7 @@ import HealthTestSupport
             options.days = days
             options.seed = seed
             let path = directory.appendingPathComponent(name).path
-            FileManager.default.createFile(atPath: path, contents: nil)
+            #expect(FileManager.default.createFile(atPath: path, contents: nil))
             _ = ExportGenerator(options: options).writeDocument(to: try FileHandle(forWritingTo: URL(fileURLWithPath: path)))
             return path
         }

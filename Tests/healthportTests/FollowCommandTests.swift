@@ -14,8 +14,8 @@ import HealthTestSupport
         init(_ arguments: [String], in directory: URL) throws {
             stdout = directory.appendingPathComponent("follow-\(UUID().uuidString).out")
             stderr = directory.appendingPathComponent("follow-\(UUID().uuidString).err")
-            FileManager.default.createFile(atPath: stdout.path, contents: nil)
-            FileManager.default.createFile(atPath: stderr.path, contents: nil)
+            #expect(FileManager.default.createFile(atPath: stdout.path, contents: nil))
+            #expect(FileManager.default.createFile(atPath: stderr.path, contents: nil))
             process.executableURL = healthportBinary
             process.arguments = arguments
             process.standardOutput = try FileHandle(forWritingTo: stdout)

@@ -93,7 +93,7 @@ import ZIPFoundation
         options.days = 20
         let folder = try Fixtures.temporaryDirectory()
         let path = folder.appendingPathComponent("export.xml")
-        FileManager.default.createFile(atPath: path.path, contents: nil)
+        #expect(FileManager.default.createFile(atPath: path.path, contents: nil))
         let handle = try FileHandle(forWritingTo: path)
         _ = ExportGenerator(options: options).writeDocument(to: handle)
         try handle.close()

@@ -59,7 +59,7 @@ import HealthTestSupport
         let watcher = try Background(["import", "--watch", folder.path, "--store", store, "--settle", "3", "-q"], in: directory)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: sampleZip))
         let target = folder.appendingPathComponent("export.zip")
-        FileManager.default.createFile(atPath: target.path, contents: nil)
+        #expect(FileManager.default.createFile(atPath: target.path, contents: nil))
         let handle = try FileHandle(forWritingTo: target)
         let chunk = bytes.count / 6 + 1
         for start in stride(from: 0, to: bytes.count, by: chunk) {

@@ -7,7 +7,10 @@
 ///
 /// Errors thrown by the sink stop the read and are rethrown unchanged by the source (a closed
 /// pipe, a full disk, a cancelled run).
-public protocol ObjectSink: AnyObject {
+///
+/// A sink's type may be named on any thread (`SendableMetatype`): a parallel read makes one sink
+/// per chunk on its worker threads.
+public protocol ObjectSink: AnyObject, SendableMetatype {
     /// Called once, before the first object (or at the end when there is none).
     func exportDidBegin(_ header: ExportHeader) throws
     /// Called for each top-level object, with its derived uuid set.

@@ -6,8 +6,8 @@ import HealthModel
 ///
 /// NDJSON and CSV into a folder can; JSON (its separators), export.xml and a single CSV table
 /// cannot, and read on one thread.
-public protocol ChunkMergingWriter: ObjectWriter {
-    associatedtype Chunk: ObjectWriter
+public protocol ChunkMergingWriter: ObjectWriter, SendableMetatype {
+    associatedtype Chunk: ObjectWriter & SendableMetatype
     /// A writer for one chunk, writing to memory. Static: it is called on the worker threads,
     /// and captures nothing of the writer chunks are merged into.
     static func makeChunkWriter() -> Chunk

@@ -432,7 +432,7 @@ public struct ExportGenerator {
         try manager.createDirectory(at: folder.appendingPathComponent("clinical-records"), withIntermediateDirectories: true)
         try manager.createDirectory(at: folder.appendingPathComponent("electrocardiograms"), withIntermediateDirectories: true)
         let documentURL = folder.appendingPathComponent(documentName)
-        manager.createFile(atPath: documentURL.path, contents: nil)
+        _ = manager.createFile(atPath: documentURL.path, contents: nil)
         let handle = try FileHandle(forWritingTo: documentURL)
         var manifest = writeDocument(to: handle)
         try handle.close()

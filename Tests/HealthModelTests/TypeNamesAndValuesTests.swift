@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import HealthModel
 
-/// Issue 39, what a new user runs into: types a person can name, values as Apple wrote them.
-@Suite struct Issue39ModelTests {
+/// What a new user runs into: types a person can name, values as Apple wrote them.
+@Suite struct TypeNamesAndValuesTests {
     // MARK: Types a person can name (item 3)
 
     @Test(arguments: [

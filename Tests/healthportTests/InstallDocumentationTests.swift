@@ -2,11 +2,11 @@ import Foundation
 import Testing
 import HealthTestSupport
 
-/// Issue 39, what a new user runs into, in the README and the scripts: an install that works on
+/// What a new user runs into in the README and the scripts: an install that works on
 /// a fresh machine, first commands that work as shown, the assistant's set-up, outside tools
 /// pinned. (That the Quick start works on a fresh Debian is `Scripts/check-quick-start.sh`'s,
 /// which CI runs; these tests keep the text it runs honest.)
-@Suite struct Issue39DocumentationTests {
+@Suite struct InstallDocumentationTests {
     static let root = Fixtures.packageRoot
 
     static func readme() throws -> String {

@@ -2,9 +2,9 @@ import Foundation
 import Testing
 import HealthTestSupport
 
-/// Issue 39, what a new user runs into, through the command line: types a person can name,
+/// What a new user runs into in a first hour, through the command line: types a person can name,
 /// nothing invented for the kinds healthport does not model, values as Apple wrote them.
-@Suite struct Issue39CommandTests {
+@Suite struct FirstHourCommandTests {
     func write(_ text: String, as name: String = "export.xml") throws -> URL {
         let file = try Fixtures.temporaryDirectory().appendingPathComponent(name)
         try Data(text.utf8).write(to: file)
@@ -250,6 +250,6 @@ import HealthTestSupport
         #expect(result.stderrText.contains("empty file"), "\(result.stderrText)")
         let help = try healthport("--help")
         let words = help.stdoutText.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
-        #expect(words.contains("convert Convert an export to NDJSON, JSON, CSV, Parquet or Apple's own export.xml."))
+        #expect(words.contains("convert Convert an export to NDJSON, JSON, CSV, Parquet, Apple's own export.xml or FHIR R4."))
     }
 }

@@ -1,0 +1,223 @@
+"""The daily summary and the sleep nights: the tables most analyses of an export start from
+(``healthport summary`` and ``healthport sleep``, issue 38)."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from . import _arguments as A
+from ._api import _folder, _input, _table_of
+from ._progress import ProgressArgument
+
+if TYPE_CHECKING:
+    import pyarrow
+
+__all__ = ["daily_summary", "sleep_nights"]
+
+
+def _daily_columns() -> "pyarrow.Schema":
+    """The ``daily-summary`` table's columns (healthport-formats(5)), as :func:`daily_summary`
+    returns them."""
+    import pyarrow as pa
+
+    numbers = [pa.field(name, pa.float64()) for name in ("sum", "average", "minimum", "maximum", "duration")]
+    return pa.schema(
+        [pa.field("date", pa.date32()), pa.field("sampleType", pa.string()), pa.field("unit", pa.string()), *numbers,
+         pa.field("count", pa.int64()), pa.field("sources", pa.string())]
+    )
+
+
+def _night_columns() -> "pyarrow.Schema":
+    """The ``sleep-nights`` table's columns (healthport-formats(5)), as :func:`sleep_nights`
+    returns them: the dates as every table here has them, instants beside their offsets."""
+    import pyarrow as pa
+
+    seconds = ("inBed", "asleep", "asleepUnspecified", "asleepCore", "asleepDeep", "asleepREM", "awake")
+    moments = []
+    for name in ("sleepStart", "sleepEnd"):
+        moments += [pa.field(name, pa.timestamp("us", tz="UTC")), pa.field(name + "_utcOffset", pa.int32())]
+    return pa.schema(
+        [pa.field("night", pa.date32()), *(pa.field(name, pa.float64()) for name in seconds), *moments,
+         pa.field("sources", pa.string())]
+    )
+
+
+def _with_columns(table: "pyarrow.Table", columns: "pyarrow.Schema") -> "pyarrow.Table":
+    """The table, or, when the binary had no row to write, an empty table with the columns.
+
+    With nothing to show, ``healthport summary`` and ``healthport sleep`` warn and write a
+    Parquet file with no columns at all (and a CSV file with no header), which would leave a
+    caller's ``table["date"]`` failing on an empty answer. The tests hold these columns to
+    what the binary writes when it has rows (``tests/test_summaries.py``)."""
+    if table.num_columns == 0 and table.num_rows == 0:
+        return columns.empty_table()
+    return table
+
+
+def _source(export: "str | os.PathLike[str] | None", store: "str | os.PathLike[str] | None") -> list[str]:
+    """The input: an export (after ``--``) or a store (``--store``), exactly one."""
+    if (export is None) == (store is None):
+        raise ValueError("give an export or a store (store=...), not both or neither")
+    if store is not None:
+        return [A.option("store", A.path(store))]
+    assert export is not None
+    return _input(export)
+
+
+def daily_summary(
+    export: "str | os.PathLike[str] | None" = None,
+    *,
+    store: "str | os.PathLike[str] | None" = None,
+    types: A.NamesArgument | None = None,
+    start: A.DateArgument | None = None,
+    end: A.DateArgument | None = None,
+    strict_start: bool = False,
+    strict_end: bool = False,
+    where: str | None = None,
+    sources: A.NamesArgument | None = None,
+    devices: A.NamesArgument | None = None,
+    uuids: A.NamesArgument | None = None,
+    source_priority: A.NamesArgument | None = None,
+    tz: str | None = None,
+    policy: A.PolicyArgument | None = None,
+    parser: str | None = None,
+    progress: ProgressArgument = None,
+    quiet: bool = False,
+) -> "pyarrow.Table":
+    """Every type's numbers per local day, sources merged as the Health app merges them
+    (``healthport summary``): the ``daily-summary`` table.
+
+    They are :func:`statistics`' daily numbers for every type at once, read in one pass:
+    where an iPhone and a Watch counted the same minutes, each stretch of time counts once,
+    from the source with the highest priority; a day is the calendar day in the person's
+    time zone (the zone the samples' ``HKTimeZone`` metadata names most, or ``tz``), so the
+    day summer time starts has 23 hours. Cumulative types have a ``sum``, discrete types an
+    ``average``, ``minimum`` and ``maximum``, category types and workouts the ``duration``
+    they cover (healthport-summary(1)).
+
+    Args:
+        export: the export's path; or, instead, ``store``: a store ``healthport import``
+            made (healthport-store(5)).
+        types: summarize these types only (default: every type).
+        start, end: local days, ``"2024-01-03"``, or instants; a date without an offset
+            is the person's day, cut as the summary cuts days.
+        source_priority: source names, highest priority first (default: manual entries,
+            then Apple Watch, then iPhone, then others).
+        tz: the time zone days are cut in.
+        strict_start, strict_end, where, sources, devices, uuids, policy, parser,
+        progress, quiet: as for :func:`read`. A type the policy hides, like a type with
+        no samples, has no rows (and one warning).
+
+    Returns:
+        A ``pyarrow.Table``, one row per type and day: ``date`` (``date32``, the local
+        day), ``sampleType`` (the full identifier), ``unit`` (the canonical unit, quantity
+        types only), ``sum``, ``average``, ``minimum``, ``maximum``, ``duration``
+        (seconds), ``count`` (samples) and ``sources`` (a JSON array of names, as text);
+        a value that does not apply is null.
+
+    The sample's steps: a Watch and an iPhone counted the same hours of the first day,
+    7,885 and 10,048 steps; adding the samples would say 17,933, the summary counts each
+    stretch of time once, from the Watch, first by default:
+
+    >>> days = healthport.daily_summary("SampleData/export.zip", types="StepCount", quiet=True)
+    >>> days.select(["date", "sum", "count", "sources"]).to_pandas().head(2)
+             date     sum  count                     sources
+    0  2024-01-01  7885.0     12  ["Apple Watch de Nicolás"]
+    1  2024-01-02  8640.0     12  ["Apple Watch de Nicolás"]
+    """
+    filters = A.Filters(
+        types=types, start=start, end=end, strict_start=strict_start, strict_end=strict_end, where=where,
+        sources=sources, devices=devices, uuids=uuids, tz=tz, policy=policy,
+    )
+    source = _source(export, store)
+    with _folder() as name:
+        folder = Path(name)
+        arguments = ["summary", *filters.arguments(folder), *A.parser(parser)]
+        if source_priority is not None:
+            arguments.append(A.option("source-priority", ",".join(A.names(source_priority))))
+        return _with_columns(_table_of([*arguments, *source], folder, progress=progress, quiet=quiet), _daily_columns())
+
+
+def sleep_nights(
+    export: "str | os.PathLike[str] | None" = None,
+    *,
+    store: "str | os.PathLike[str] | None" = None,
+    start: A.DateArgument | None = None,
+    end: A.DateArgument | None = None,
+    strict_start: bool = False,
+    strict_end: bool = False,
+    where: str | None = None,
+    sources: A.NamesArgument | None = None,
+    devices: A.NamesArgument | None = None,
+    uuids: A.NamesArgument | None = None,
+    source_priority: A.NamesArgument | None = None,
+    evening: "str | _dt.time | None" = None,
+    tz: str | None = None,
+    policy: A.PolicyArgument | None = None,
+    parser: str | None = None,
+    progress: ProgressArgument = None,
+    quiet: bool = False,
+) -> "pyarrow.Table":
+    """One row per night of sleep (``healthport sleep``): the ``sleep-nights`` table.
+
+    A night runs from one evening to the next (18:00 local time, or ``evening``) and is
+    named by its morning. Where several sources recorded the same night, overlapping time
+    is resolved (by source priority, then by the precision of the stages), never added;
+    time in bed is the union of every source's in-bed samples (healthport-sleep(1)).
+
+    Args:
+        export, store: the export, or instead a store, as for :func:`daily_summary`.
+        evening: where one night ends and the next begins, local time (``"18:00"`` or a
+            :class:`datetime.time` on the minute).
+        start, end, strict_start, strict_end, where, sources, devices, uuids,
+        source_priority, tz, policy, parser, progress, quiet: as for
+        :func:`daily_summary`; they select the sleep samples. A policy that hides sleep
+        leaves no night (and one warning).
+
+    Returns:
+        A ``pyarrow.Table``, one row per night: ``night`` (``date32``, the morning),
+        ``inBed`` (null when no source recorded time in bed), ``asleep``,
+        ``asleepUnspecified``, ``asleepCore``, ``asleepDeep``, ``asleepREM``, ``awake``
+        (seconds), ``sleepStart`` and ``sleepEnd``, and ``sources`` (a JSON array, as
+        text).
+
+    >>> nights = healthport.sleep_nights("SampleData/export.zip").to_pandas()
+    >>> len(nights)
+    14
+    >>> (nights.set_index("night")[["asleep", "asleepDeep", "awake"]] / 3600).head(2)
+                  asleep  asleepDeep  awake
+    night
+    2024-01-01  3.333333    0.833333  0.833333
+    2024-01-02  3.333333    0.833333  0.833333
+    """
+    filters = A.Filters(
+        start=start, end=end, strict_start=strict_start, strict_end=strict_end, where=where,
+        sources=sources, devices=devices, uuids=uuids, tz=tz, policy=policy,
+    )
+    source = _source(export, store)
+    with _folder() as name:
+        folder = Path(name)
+        arguments = ["sleep", *filters.arguments(folder), *A.parser(parser)]
+        if source_priority is not None:
+            arguments.append(A.option("source-priority", ",".join(A.names(source_priority))))
+        if evening is not None:
+            arguments.append(A.option("evening", _clock(evening)))
+        return _with_columns(_table_of([*arguments, *source], folder, progress=progress, quiet=quiet), _night_columns())
+
+
+def _clock(value: "str | _dt.time") -> str:
+    """A local time of day as ``--evening`` reads it.
+
+    >>> _clock(_dt.time(19, 30))
+    '19:30'
+    """
+    if isinstance(value, str):
+        return value
+    if isinstance(value, _dt.time):
+        if value.second or value.microsecond or value.tzinfo is not None:
+            raise ValueError(f"{value!r}: evening is a local time on the minute")
+        return f"{value.hour:02d}:{value.minute:02d}"
+    raise TypeError(f"expected evening as 'HH:MM' or datetime.time, got {value!r}")
