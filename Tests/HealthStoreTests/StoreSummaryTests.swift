@@ -307,6 +307,38 @@ import Testing
         #expect(try Self.value(store, "SELECT value FROM store_info WHERE key = 'summary_time_zone'") == "Europe/Paris".databaseValue)
     }
 
+    /// Found by fuzzing (`Fuzz/store`): an older store with an object whose JSON is damaged.
+    /// Its upgrade makes the tables without that object (the Watch's steps: 1 March is the
+    /// iPhone's 1000) instead of refusing, and a later import that no longer holds it turns it
+    /// into a tombstone as before, the day unchanged.
+    @Test func aDamagedObjectIsLeftOutOfTheSummaryAndDoesNotStopTheUpgrade() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let store = directory.appendingPathComponent("health.sqlite").path
+        var export = Self.firstExport()
+        _ = try Self.importing(try export.write(to: directory, name: "first.xml"), into: store)
+        let queue = try DatabaseQueue(path: store)
+        try queue.write { db in
+            try db.execute(sql: """
+                DROP TABLE daily_summary; DROP TABLE sleep_nights; DROP TABLE summary_sources;
+                DELETE FROM store_info WHERE key = 'summary_time_zone';
+                DELETE FROM grdb_migrations WHERE identifier = 'v4';
+                UPDATE objects SET body = '{"startDate":"2024-03-01T10:10:00+00:00","quanti'
+                WHERE type = 'HKQuantityTypeIdentifierStepCount' AND source = 'Apple Watch';
+                """)
+            #expect(db.changesCount == 1)
+        }
+        try queue.close()
+        _ = try HealthStore.openForWriting(at: store)
+        let stepDay = try #require(try Self.days(store)["\(Self.steps) 2024-03-01"])
+        #expect(stepDay["sum"] as Double? == 1000 && stepDay["sources"] as String == #"["iPhone"]"#)
+        #expect(try Self.rows(store, "sleep_nights", key: "night")["2024-03-02"]?["asleep"] as Double? == 25_200)
+
+        export.date = "2024-03-11 09:00:00 +0000"
+        export.records.remove(at: 1)
+        #expect(try Self.importing(try export.write(to: directory, name: "second.xml"), into: store).deleted == 1)
+        #expect(try Self.days(store)["\(Self.steps) 2024-03-01"]?["sum"] as Double? == 1000)
+    }
+
     static func rowsWithoutRowid(_ store: String, _ sql: String) throws -> [Row] {
         let queue = try DatabaseQueue(path: store)
         defer { try? queue.close() }

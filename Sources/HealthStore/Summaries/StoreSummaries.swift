@@ -89,22 +89,24 @@ enum StoreSummaries {
         let decoder = StoredObjectDecoder(db: db, path: path)
         let cursor = try Row.fetchCursor(
             db, sql: "SELECT \(StoredObjectDecoder.columns) FROM objects WHERE kind IN (\(kinds)) ORDER BY anchor")
-        while let row = try cursor.next() { try add(try decoder.decode(row), to: collector, path: path) }
+        while let row = try cursor.next() {
+            if let object = try readable(row, decoder) { try add(object, to: collector, path: path) }
+        }
         let rows = try SummaryRows(db: db)
         try rows.removeAll()
         try SummarySources.rebuild(db)
         var zone = try timeZone(db, path: path)
         if zone == nil {
             guard collector.recordCount > 0 else { return }
-            let header: ExportHeader
-            do {
-                header = try HealthStore.latestHeader(db)
-            } catch let error as DatabaseError {
-                throw error
-            } catch {
-                throw StoreError(.incompatible, "\(path): the store is damaged (the latest import's header: \(error))")
+            let decided: TimeZone
+            if let fromSamples = collector.mostFrequentTimeZone {
+                decided = fromSamples
+            } else {
+                // A damaged header names no offset: the zone is left for the next import to
+                // decide, with its export's.
+                guard let header = try? HealthStore.latestHeader(db) else { return }
+                decided = SummaryTimeZone.decide(collector, exportOffset: header.exportDate?.utcOffsetSeconds).timeZone
             }
-            let decided = SummaryTimeZone.decide(collector, exportOffset: header.exportDate?.utcOffsetSeconds).timeZone
             try save(decided, db)
             zone = decided
         }
@@ -165,7 +167,9 @@ enum StoreSummaries {
             }
             for span in SummaryChanges.merged(spans) {
                 let cursor = try Row.fetchCursor(read, arguments: [type, span.lowerBound, span.upperBound, previousAnchor])
-                while let row = try cursor.next() { try add(try decoder.decode(row), to: collector, path: path) }
+                while let row = try cursor.next() {
+                    if let object = try readable(row, decoder) { try add(object, to: collector, path: path) }
+                }
             }
             for range in days { try rows.removeDays(type: type, range) }
         }
@@ -180,6 +184,18 @@ enum StoreSummaries {
                 let number = CalendarDate.daysFromCivil(year: night.night.year, month: night.night.month, day: night.night.day)
                 if nightRanges.contains(where: { $0.contains(number) }) { try rows.write(night) }
             })
+    }
+
+    /// A row's object, or `nil` for a row that cannot be decoded (a damaged body or device):
+    /// left out of the summary, where readers refuse it. Refusing the import instead would keep
+    /// the store from the import that turns the damaged object into a tombstone (and
+    /// recomputes its days then, from its dates).
+    private static func readable(_ row: Row, _ decoder: StoredObjectDecoder) throws -> HealthObject? {
+        do {
+            return try decoder.decode(row)
+        } catch let error as StoreError where error.code == .incompatible {
+            return nil
+        }
     }
 
     /// The collector's errors are its temporary files' (`QueryError`): the store reports them
