@@ -339,6 +339,26 @@ import Testing
         #expect(try Self.days(store)["\(Self.steps) 2024-03-01"]?["sum"] as Double? == 1000)
     }
 
+    /// Found by fuzzing too: a heart rate from 1012 to 2024 made a row for each of its
+    /// 369,627 days. A sample spanning more than ten years is left out (as `healthport summary`
+    /// leaves it out, with a warning); an in-bed interval of ten calendar years, 2014-03-09 to
+    /// 2024-03-09 (3,653 days, under the bound of 3,660), still counts: a row for each day.
+    @Test func aSampleSpanningMoreThanTenYearsIsLeftOut() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let store = directory.appendingPathComponent("health.sqlite").path
+        var export = Export()
+        export.record(Self.heart, Self.watch, "03-01 00:00:00", "03-01 00:00:00", "unit=\"count/min\" value=\"60\"")
+        export.records.append(
+            " <Record type=\"\(Self.heart)\" \(Self.watch) startDate=\"1012-01-01 09:00:00 +0000\" endDate=\"2024-01-01 09:00:00 +0000\" unit=\"count/min\" value=\"72\"/>")
+        export.records.append(
+            " <Record type=\"\(Self.sleep)\" \(Self.phone) startDate=\"2014-03-09 00:00:00 +0000\" endDate=\"2024-03-09 00:00:00 +0000\" value=\"HKCategoryValueSleepAnalysisInBed\"/>")
+        _ = try Self.importing(try export.write(to: directory, name: "export.xml"), into: store)
+        let days = try Self.days(store)
+        #expect(days.filter { $0.key.hasPrefix(Self.heart) }.map(\.key) == ["\(Self.heart) 2024-03-01"])
+        #expect(days["\(Self.heart) 2024-03-01"]?["average"] as Double? == 60)
+        #expect(days.filter { $0.key.hasPrefix(Self.sleep) }.count == 3_653)
+    }
+
     static func rowsWithoutRowid(_ store: String, _ sql: String) throws -> [Row] {
         let queue = try DatabaseQueue(path: store)
         defer { try? queue.close() }

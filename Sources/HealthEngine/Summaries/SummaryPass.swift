@@ -70,6 +70,11 @@ final class SummaryPass {
                 counts.nights += 1
                 try night(row)
             })
+        if collector.tooLong > 0 && disclosesExportFacts {
+            reporter.warning(
+                ExportWarning(
+                    key: "summary-long", message: "\(collector.tooLong) samples spanning more than ten years were left out", location: nil))
+        }
         if collector.unconvertible > 0 && disclosesExportFacts {
             reporter.warning(
                 ExportWarning(

@@ -38,6 +38,14 @@ public final class SummaryCollector {
     public private(set) var timeZoneCounts: [String: Int] = [:]
     /// Samples whose unit does not convert to their type's (left out, counted).
     public private(set) var unconvertible = 0
+    /// Samples spanning more than `longestSample` (left out, counted).
+    public private(set) var tooLong = 0
+
+    /// The longest sample a summary counts: ten years (3,660 days). A sample gives a row for
+    /// every day it covers, and none of a person's spans more (a pregnancy, a contraceptive
+    /// lasts months or years); a damaged date (a heart rate from 1012 to 2024, which fuzzing
+    /// of the store found) would make hundreds of thousands of rows of one sample.
+    public static let longestSample: Double = 3_660 * 86_400
     public var recordCount: Int { sorter.count }
 
     /// - Parameter runCapacity: records sorted in memory before the sort spills to disk (tests
@@ -134,9 +142,13 @@ public final class SummaryCollector {
             sourceIndex[name] = source
         }
         lastSource = (name, source)
+        let start = Double(sample.startDate.secondsSince1970)
+        if Double(sample.endDate.secondsSince1970) - start > Self.longestSample {
+            tooLong += 1
+            return
+        }
         if case .string(let zone)? = sample.metadata["HKTimeZone"] { timeZoneCounts[zone, default: 0] += 1 }
         let rank = priority.rank(of: sample)
-        let start = Double(sample.startDate.secondsSince1970)
         try sorter.append(
             SummaryRecord(
                 type: type, source: source, tier: Int32(rank.tier), order: Int32(rank.order), start: start,
