@@ -94,7 +94,7 @@ async def main():
 
             tools = {tool.name: tool for tool in (await session.list_tools()).tools}
             check(set(tools) == {
-                "describe", "query_samples", "statistics", "changes", "authorization_status", "request_status",
+                "describe", "query_samples", "statistics", "sleep_nights", "changes", "authorization_status", "request_status",
                 "request_authorization", "request_per_object_authorization",
             }, f"the tools: {sorted(tools)}")
             for tool in tools.values():
@@ -131,6 +131,10 @@ async def main():
             stats = await answer(session, "statistics", {"type": "StepCount", "interval": "day", "timeZone": "UTC"})
             seen.append(json.dumps(stats))
             check(len(stats["intervals"]) > 0 and all("sum" in row for row in stats["intervals"]), "daily step sums")
+            # sleep_nights through the same client: sleep is undecided in this policy, so the
+            # answer is HealthKit's not-determined error, as for any tool reading it.
+            text, is_error = await call(session, "sleep_nights", {"timeZone": "UTC"})
+            check(is_error and "errorAuthorizationNotDetermined" in text, f"sleep_nights on undecided sleep: {text}")
             added, anchor = 0, 0
             for _ in range(50):
                 batch = await answer(session, "changes", {"anchor": anchor, "limit": 500})
