@@ -56,12 +56,10 @@ enum SleepNightsTool: ReadingTool {
         return .object(members)
     }
 
-    /// `HH:MM` as seconds after midnight.
     static func seconds(_ text: String) throws -> Int {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[0].count <= 2, parts[1].count == 2, let hours = Int(parts[0]), let minutes = Int(parts[1]),
-            (0..<24).contains(hours), (0..<60).contains(minutes)
-        else { throw ToolFailure.argument("evening", "must be a time of day such as 18:00") }
-        return hours * 3600 + minutes * 60
+        guard let seconds = SummarySettings.eveningSeconds(parsing: text) else {
+            throw ToolFailure.argument("evening", "must be a time of day such as 18:00")
+        }
+        return seconds
     }
 }

@@ -17,6 +17,16 @@ public struct SummarySettings: Sendable {
     /// others).
     public var sourcePriority: [String] = []
 
+    /// `HH:MM` as seconds after midnight (the evening boundary a person types); `nil` when it
+    /// is not a time of day. One parser for every face that takes it.
+    public static func eveningSeconds(parsing text: String) -> Int? {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count <= 2, parts[1].count == 2, let hours = Int(parts[0]), let minutes = Int(parts[1]),
+            (0..<24).contains(hours), (0..<60).contains(minutes)
+        else { return nil }
+        return hours * 3600 + minutes * 60
+    }
+
     public init(timeZone: TimeZone? = nil, evening: Int = SummaryCollector.defaultEvening, sourcePriority: [String] = []) {
         self.timeZone = timeZone
         self.evening = evening
