@@ -26,11 +26,11 @@ for years in 1 4; do
         REFERENCE="$(printf '%q ' "$BIN/healthport" convert "$file" --format ndjson --quiet --jobs "$jobs")"
         for task in summary sleep convert-summaries; do
             case "$task" in
-                summary) result=$(measure "$BIN/healthport" summary "$file" --quiet --format csv --tz Europe/Paris) ;;
-                sleep) result=$(measure "$BIN/healthport" sleep "$file" --quiet --format csv --tz Europe/Paris) ;;
+                summary) result=$(measure "$BIN/healthport" summary "$file" --quiet --format csv --tz Europe/Paris --jobs "$jobs") ;;
+                sleep) result=$(measure "$BIN/healthport" sleep "$file" --quiet --format csv --tz Europe/Paris --jobs "$jobs") ;;
                 convert-summaries)
                     rm -rf "$WORK/summaries-out"
-                    result=$(measure "$BIN/healthport" convert "$file" --quiet --format csv --summaries --tz Europe/Paris --output "$WORK/summaries-out")
+                    result=$(measure "$BIN/healthport" convert "$file" --quiet --format csv --summaries --tz Europe/Paris --jobs "$jobs" --output "$WORK/summaries-out")
                     ;;
             esac
             python3 -c "import json,sys; r=json.loads(sys.argv[1]); print('%-6s %-22s %9.2f %11.2fx %12.1f' % (sys.argv[2], sys.argv[3], r['seconds'], r['seconds']/r['reference_seconds'], r['peak_rss_mb']))" \

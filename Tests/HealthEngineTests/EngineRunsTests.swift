@@ -39,6 +39,40 @@ import Testing
         #expect(outputs[0] == outputs[1])
     }
 
+    /// The summary read in parallel (chunks of 4 KiB, each making its records on its thread)
+    /// gives the rows of one thread, and so does a conversion's --summaries beside the objects.
+    @Test func summariesAreTheSameOnOneThreadOrTwo() throws {
+        var rows: [([DailySummary], [SleepNight])] = []
+        for jobs in [1, 2] {
+            var run = SummaryRun(input: .export(Self.export))
+            run.reading.jobs = jobs
+            run.reading.parallelChunkBytes = 4096
+            run.settings.timeZone = TimeZone(identifier: "Europe/Paris")
+            var days: [DailySummary] = []
+            var nights: [SleepNight] = []
+            _ = try run.run(daily: { days.append($0) }, night: { nights.append($0) })
+            rows.append((days, nights))
+        }
+        #expect(rows[0].0.count > 100 && !rows[0].1.isEmpty)
+        #expect(rows[0].0 == rows[1].0 && rows[0].1 == rows[1].1)
+        let folder = try Fixtures.temporaryDirectory()
+        var tables: [Data] = []
+        for jobs in [1, 2] {
+            let out = folder.appendingPathComponent("tables-\(jobs)").path
+            var run = ConversionRun(export: Self.export, output: out)
+            run.format = .csv
+            run.summaries = SummarySettings(timeZone: TimeZone(identifier: "Europe/Paris"))
+            run.reading.jobs = jobs
+            run.reading.parallelChunkBytes = 4096
+            _ = try run.run()
+            tables.append(try Data(contentsOf: URL(fileURLWithPath: out + "/daily-summary.csv")))
+            tables.append(try Data(contentsOf: URL(fileURLWithPath: out + "/sleep-nights.csv")))
+        }
+        #expect(tables[0] == tables[2] && tables[1] == tables[3])
+        // The CSV has a line per day the run handed out, and a header.
+        #expect(tables[0].filter { $0 == UInt8(ascii: "\n") }.count == rows[0].0.count + 1)
+    }
+
     @Test func aSampleQueryWithoutASortStopsAtItsLimitAndWithOneKeepsTheNewest() throws {
         let folder = try Fixtures.temporaryDirectory()
         let first = folder.appendingPathComponent("first.ndjson").path

@@ -152,6 +152,37 @@ import HealthTestSupport
         }
     }
 
+    /// Steps name no zone, sleep does (as an iPhone and a Watch write them): `stats` of steps
+    /// cuts days where `summary` does, in the sleep's zone, not at the export's offset. By hand:
+    /// the export is dated in summer (+02:00); a step at 23:30 on 15 January in Paris (+01:00)
+    /// is on the 15th in Paris and on the 16th at +02:00.
+    @Test func stepsAreCutInTheZoneSleepNames() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let step = "<Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"P\" unit=\"count\" startDate=\"2024-01-15 23:30:00 +0100\" endDate=\"2024-01-15 23:40:00 +0100\" value=\"120\"/>\n"
+        let sleep = "<Record type=\"HKCategoryTypeIdentifierSleepAnalysis\" sourceName=\"W\" startDate=\"2024-01-16 00:10:00 +0100\" endDate=\"2024-01-16 06:00:00 +0100\" value=\"HKCategoryValueSleepAnalysisAsleepCore\">\n<MetadataEntry key=\"HKTimeZone\" value=\"Europe/Paris\"/>\n</Record>\n"
+        func export(_ name: String, _ body: String) throws -> String {
+            let path = folder.appendingPathComponent(name).path
+            try Data("<HealthData locale=\"en_US\">\n<ExportDate value=\"2024-07-01 10:00:00 +0200\"/>\n\(body)</HealthData>\n".utf8)
+                .write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        let named = try export("named.xml", step + sleep)
+        let stats = try healthport("stats", named, "--type", "Steps", "--format", "csv")
+        #expect(stats.status == 0 && !stats.stderrText.contains("UTC offset"))
+        #expect(parseCSV(stats.stdoutText)[1][0] == "2024-01-15T00:00:00+01:00")
+        let summary = try healthport("summary", named, "--type", "Steps", "--format", "csv", "-q")
+        #expect(parseCSV(summary.stdoutText)[1].prefix(2) == ["2024-01-15", "HKQuantityTypeIdentifierStepCount"])
+        // Only the steps are summarized: the sleep was read for its zone.
+        #expect(parseCSV(summary.stdoutText).count == 2)
+        let everything = try healthport("summary", named, "--format", "csv", "-q")
+        #expect(parseCSV(everything.stdoutText).contains { $0.prefix(2) == ["2024-01-15", "HKQuantityTypeIdentifierStepCount"] })
+        // Without the sleep, nothing names a zone: the export's offset, said.
+        let unnamed = try export("unnamed.xml", step)
+        let fallback = try healthport("stats", unnamed, "--type", "Steps", "--format", "csv")
+        #expect(fallback.stderrText.contains("export's UTC offset (+02:00)"))
+        #expect(parseCSV(fallback.stdoutText)[1][0] == "2024-01-16T00:00:00+02:00")
+    }
+
     /// Without --tz, days are the person's, not the machine's: the samples' HKTimeZone, else the
     /// export's offset with a warning (issue 21).
     @Test func withoutAZoneDaysDoNotDependOnTheMachine() throws {
@@ -163,7 +194,8 @@ import HealthTestSupport
         #expect(utc.status == 0 && newYork.status == 0)
         #expect(utc.stdout == newYork.stdout)
         #expect(parseCSV(utc.stdoutText)[1][0].hasSuffix("T00:00:00+01:00"))
-        #expect(utc.stderrText.contains("export's UTC offset (+01:00)"))
+        // The sample's steps name no zone; its sleep and workouts name Europe/Paris.
+        #expect(!utc.stderrText.contains("export's UTC offset"))
         let paris = try healthport("stats", sampleZip, "--type", "StepCount", "--format", "csv", "--tz", "Europe/Paris", "-q")
         #expect(paris.stdout == utc.stdout)
     }

@@ -43,8 +43,8 @@ final class ReportSink: ObjectSink {
     /// ECGs that arrive as objects (from the store or healthport's NDJSON; an export's are
     /// side files, read after the pass).
     var electrocardiograms: [ElectrocardiogramTrace] = []
-    /// How often each `HKTimeZone` appeared, over every sample.
-    var timeZoneCounts: [String: Int] = [:]
+    /// The `HKTimeZone`s every sample named (the zone is decided as every summary decides it).
+    var timeZones = TimeZoneTally()
     /// Samples whose unit does not convert to their type's (reported once, then counted).
     var unconvertible = 0
     let placeholder = CalendarIntervals(unit: .day, anchor: Date(timeIntervalSince1970: 946_684_800), timeZone: TimeZone(secondsFromGMT: 0)!)
@@ -57,9 +57,7 @@ final class ReportSink: ObjectSink {
 
     func consume(_ object: HealthObject) throws {
         inventory.add(object)
-        if let sample = object.sampleAttributes, case .string(let zone)? = sample.metadata["HKTimeZone"] {
-            timeZoneCounts[zone, default: 0] += 1
-        }
+        if let sample = object.sampleAttributes { timeZones.count(sample) }
         switch object {
         case .quantitySample(let sample): add(sample)
         case .categorySample(let sample): try add(sample)

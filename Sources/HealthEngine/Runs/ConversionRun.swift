@@ -82,10 +82,9 @@ public struct ConversionRun: Sendable {
             let read = context.read(reader)
             let threads = reading.jobs ?? ProcessInfo.processInfo.activeProcessorCount
             let summary: ExportReader.Summary
-            // One thread with the summary: its collector takes objects one at a time.
-            if threads > 1, reader.canReadInParallel, !includeRoutes, !salvage, tables == nil, case .mergingChunks(let merging) = made {
+            if threads > 1, reader.canReadInParallel, !includeRoutes, !salvage, case .mergingChunks(let merging) = made {
                 summary = try Self.readInParallel(
-                    reader, into: merging, output: objects, context: context, jobs: threads,
+                    reader, into: merging, output: output, summary: tables?.pass.collector, context: context, jobs: threads,
                     chunkBytes: reading.parallelChunkBytes ?? ExportReader.parallelChunkBytes)
             } else {
                 let sink: any ObjectSink =
@@ -120,9 +119,11 @@ public struct ConversionRun: Sendable {
 
     /// The parallel read, for the writer's own type (the factory's `mergingChunks` case).
     private static func readInParallel<Writer: ChunkMergingWriter>(
-        _ reader: ExportReader, into writer: Writer, output: WriterSink, context: RunContext, jobs: Int, chunkBytes: Int
+        _ reader: ExportReader, into writer: Writer, output: any ObjectSink, summary: SummaryCollector?, context: RunContext, jobs: Int,
+        chunkBytes: Int
     ) throws -> ExportReader.Summary {
-        try ParallelConversion(writer: writer).read(reader, into: output, context: context, jobs: jobs, chunkBytes: chunkBytes)
+        try ParallelConversion(writer: writer, summary: summary).read(
+            reader, into: output, context: context, jobs: jobs, chunkBytes: chunkBytes)
     }
 
     private func makeWriter(reader: ExportReader, executor: QueryExecutor, reporter: RunReporter) throws -> ObjectWriterFactory.Made {

@@ -124,12 +124,10 @@ public struct ReportRun: Sendable {
         (.day, .day, "2000-01-01"), (.week, .week, "2000-01-03"), (.month, .month, "2000-01-01"),
     ]
 
-    /// `timeZone`, else the samples' most frequent `HKTimeZone`, else the export's offset.
+    /// `timeZone`, else the zone the samples name (`TimeZoneTally`), else the export's offset.
     private func decideTimeZone(_ sink: ReportSink) -> TimeZone {
         if let timeZone { return timeZone }
-        if let name = sink.timeZoneCounts.max(by: { ($0.value, $1.key) < ($1.value, $0.key) })?.key, let zone = TimeZone(identifier: name) {
-            return zone
-        }
+        if let zone = sink.timeZones.mostFrequent { return zone }
         if let offset = sink.exportOffset, let zone = TimeZone(secondsFromGMT: Int(offset)) { return zone }
         return TimeZone(secondsFromGMT: 0)!
     }

@@ -99,10 +99,22 @@ public struct StatisticsRun: Sendable {
         // once it is decided, as the intervals are (the first day is a whole day).
         let window = query.dateWindow
         if window?.hasLocalBounds == true { query.dateWindow = nil }
-        let context = try RunContext(query: query, reporter: reporter, cancellation: cancellation)
+        var context = try RunContext(query: query, reporter: reporter, cancellation: cancellation)
+        let opened = try OpenedInput(input, reading: reading, cancellation: cancellation)
+        // Without an explicit zone: the store's own, where its tables cut days (unless a policy
+        // reads it: then the zone comes from what the policy lets through, as from an export);
+        // else the zone is decided after reading (the samples' HKTimeZone, else the export's
+        // offset), and the intervals are made again then. Sleep and workouts are read too, for
+        // their zone alone (`TimeZoneTally`): where Apple writes one, and what every summary
+        // decides by, so steps are not cut at the export's offset here and in the person's
+        // zone by `healthport summary`.
+        var timeZone = self.timeZone
+        if timeZone == nil, query.policy == nil, case .store(let store) = opened { timeZone = try store.summaryTimeZone() }
+        if timeZone == nil, let read = TimeZoneTally.reading(query.types) {
+            query.types = read
+            context = try RunContext(query: query, reporter: reporter, cancellation: cancellation, validates: false)
+        }
         let executor = context.executor
-        // Without an explicit zone, the zone is decided after reading (the samples' HKTimeZone,
-        // else the export's offset); intervals are made again then.
         var zone = timeZone ?? TimeZone(secondsFromGMT: 0)!
         let anchorText = anchorDate ?? (interval == .week ? "2000-01-03" : "2000-01-01")
         func intervals(in zone: TimeZone) throws -> CalendarIntervals {
@@ -113,9 +125,9 @@ public struct StatisticsRun: Sendable {
         }
         let collector = StatisticsCollector(
             style: style, options: statisticsOptions, intervals: try intervals(in: zone), priority: SourcePriority(explicit: sourcePriority))
-        let sink = StatisticsSink(collector: collector, unit: unit)
+        let sink = StatisticsSink(collector: collector, type: type, unit: unit)
         var warnings: [RepeatedWarning] = []
-        switch try OpenedInput(input, reading: reading, cancellation: cancellation) {
+        switch opened {
         case .export(let reader):
             let read = context.read(reader)
             warnings = context.warnings(of: try read.run(into: sink))
@@ -160,8 +172,12 @@ final class StatisticsSink: ObjectSink {
     /// The export's UTC offset (its export date's), the one every date in it carries.
     private(set) var exportOffset: Int32?
 
-    init(collector: StatisticsCollector, unit: HealthUnit?) {
+    /// The type counted; samples of others (the witnesses of the zone) only vote for it.
+    let type: String
+
+    init(collector: StatisticsCollector, type: String, unit: HealthUnit?) {
         self.collector = collector
+        self.type = type
         self.unit = unit
     }
 
@@ -170,6 +186,10 @@ final class StatisticsSink: ObjectSink {
     }
 
     func consume(_ object: HealthObject) throws {
+        if let sample = object.sampleAttributes, sample.sampleType.identifier != type {
+            collector.vote(sample)
+            return
+        }
         if case .categorySample(let sample) = object {
             collector.add(sample.sample, value: 1)
             return

@@ -101,12 +101,34 @@ public struct SummaryRun: Sendable {
         query.outputUnit = nil
         let window = query.dateWindow
         if window?.hasLocalBounds == true { query.dateWindow = nil }
-        let context = try RunContext(query: query, reporter: reporter, cancellation: cancellation)
-        let pass = SummaryPass(settings: settings)
+        var context = try RunContext(query: query, reporter: reporter, cancellation: cancellation)
+        let opened = try OpenedInput(input, reading: reading, cancellation: cancellation)
+        var settings = self.settings
+        // The store's own zone, where its tables cut days, unless a policy reads it: then the
+        // zone comes from what the policy lets through, as from an export.
+        if settings.timeZone == nil, query.policy == nil, case .store(let store) = opened {
+            settings.timeZone = try store.summaryTimeZone()
+        }
+        // Sleep and workouts are read too, for their zone alone (`TimeZoneTally`), so that a
+        // summary of steps cuts the days the summary of everything cuts.
+        var counted: Set<String>? = nil
+        if settings.timeZone == nil, let types = query.types {
+            counted = types
+            query.types = TimeZoneTally.reading(types)
+            context = try RunContext(query: query, reporter: reporter, cancellation: cancellation, validates: false)
+        }
+        let pass = SummaryPass(settings: settings, counted: counted)
         var warnings: [RepeatedWarning] = []
-        switch try OpenedInput(input, reading: reading, cancellation: cancellation) {
+        switch opened {
         case .export(let reader):
-            warnings = context.warnings(of: try context.read(reader).run(into: pass.sink))
+            let threads = reading.jobs ?? ProcessInfo.processInfo.activeProcessorCount
+            if threads > 1 && reader.canReadInParallel {
+                warnings = context.warnings(
+                    of: try pass.readInParallel(
+                        reader, context: context, jobs: threads, chunkBytes: reading.parallelChunkBytes ?? ExportReader.parallelChunkBytes))
+            } else {
+                warnings = context.warnings(of: try context.read(reader).run(into: pass.sink))
+            }
         case .store(let store):
             try store.read(query: context.executor, into: pass.sink, isCancelled: cancellation?.check)
         }

@@ -42,9 +42,11 @@ final class SummaryPass {
     let collector: SummaryCollector
     let sink: SummarySink
 
-    init(settings: SummarySettings) {
+    /// - Parameter counted: the types counted, when the read includes others only for their
+    ///   zone (`TimeZoneTally.reading`); `nil`: every type read.
+    init(settings: SummarySettings, counted: Set<String>? = nil) {
         self.settings = settings
-        collector = SummaryCollector(priority: SourcePriority(explicit: settings.sourcePriority))
+        collector = SummaryCollector(priority: SourcePriority(explicit: settings.sourcePriority), counted: counted)
         sink = SummarySink(collector: collector)
     }
 
@@ -109,6 +111,36 @@ final class SummaryPass {
                     location: nil))
         }
         return decided.timeZone
+    }
+}
+
+/// A parallel read's chunk, behind its gate: its objects made into summary records on the
+/// chunk's thread, absorbed by the collector in document order (`SummaryCollector.absorb`).
+final class SummaryChunkSink: ObjectSink {
+    let batch: SummaryRecordBatch
+
+    init(_ batch: SummaryRecordBatch) { self.batch = batch }
+
+    func exportDidBegin(_ header: ExportHeader) throws {}
+
+    func consume(_ object: HealthObject) throws { batch.add(object) }
+}
+
+extension SummaryPass {
+    /// Reads `reader` with `jobs` threads into the summary alone (`SummaryRun`): the objects
+    /// are built and made into records on the chunks' threads, which is most of the work, and
+    /// only the records' renumbering and sort are left to the calling thread.
+    func readInParallel(_ reader: ExportReader, context: RunContext, jobs: Int, chunkBytes: Int) throws -> ExportReader.Summary {
+        let (collector, makeBatch, reporter) = (self.collector, collector.makeBatch, context.reporter)
+        return try reader.readInParallel(
+            context.executor, into: sink, jobs: jobs,
+            makeChunkSink: { SummaryChunkSink(makeBatch()) },
+            merge: { chunk, _ in try collector.absorb(chunk.batch) },
+            warning: { reporter.warning($0) },
+            progress: { value in
+                reporter.progress(RunProgress(bytesRead: value.bytesRead, totalBytes: value.totalBytes, objects: value.admitted))
+            },
+            chunkBytes: chunkBytes, isCancelled: context.cancellation?.check)
     }
 }
 

@@ -63,11 +63,3 @@ struct IntervalSplitter {
         }
     }
 }
-
-/// The time zone statistics cut days in when none is given: the samples' most frequent
-/// `HKTimeZone` (ties to the name first in order), the zone the person lived in.
-enum TimeZoneChoice {
-    static func mostFrequent(_ counts: [String: Int]) -> TimeZone? {
-        counts.max { ($0.value, $1.key) < ($1.value, $0.key) }.flatMap { TimeZone(identifier: $0.key) }
-    }
-}

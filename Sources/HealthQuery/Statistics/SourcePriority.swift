@@ -8,7 +8,9 @@ import HealthModel
 /// (`HKWasUserEntered` = 1, or the Health app as source), then Apple Watch, then iPhone (and
 /// other Apple devices), then everything else; within a tier, by first appearance.
 public final class SourcePriority {
-    private let explicit: [String]
+    /// The part of a rank that depends on the sample alone (`Tiers`): a parallel read's
+    /// chunks compute it on their own threads (`SummaryRecordBatch`).
+    public let tiers: Tiers
     private var firstSeen: [String: Int] = [:]
     /// The last source ranked and its order: samples come in runs of one source, and comparing
     /// an interned name is cheaper than hashing it (`SummaryCollector` says why).
@@ -20,28 +22,45 @@ public final class SourcePriority {
     ///     over part of the data (the store's, recomputing the days an import touched) ranks
     ///     sources as one over all of it would, instead of by which it happens to meet first.
     public init(explicit: [String] = [], knownOrder: [String] = []) {
-        self.explicit = explicit.map(SourceName.normalized)
+        tiers = Tiers(explicit: explicit)
         for name in knownOrder where firstSeen[name] == nil { firstSeen[name] = firstSeen.count }
     }
 
     /// A rank for one sample: lower wins.
     func rank(of sample: SampleAttributes) -> SourceRank {
-        let name = sample.sourceRevision.source.name
+        let order = appearanceOrder(of: sample.sourceRevision.source.name)
+        let tier = tiers.tier(of: sample)
+        return SourceRank(tier: tier.tier, order: tier.listed ? 0 : order)
+    }
+
+    /// Where `name` first appeared among the sources ranked so far (numbering it now if this is
+    /// its first sample): the order within a tier.
+    func appearanceOrder(of name: String) -> Int {
+        if let last, last.name == name { return last.order }
         let order: Int
-        if let last, last.name == name {
-            order = last.order
-        } else if let seen = firstSeen[name] {
+        if let seen = firstSeen[name] {
             order = seen
         } else {
             order = firstSeen.count
             firstSeen[name] = order
         }
         last = (name, order)
-        if !explicit.isEmpty {
-            if let index = explicit.firstIndex(of: SourceName.normalized(name)) { return SourceRank(tier: index, order: 0) }
-            return SourceRank(tier: explicit.count, order: order)
+        return order
+    }
+
+    /// A sample's tier, which needs nothing but the sample and the explicit list: lower wins.
+    public struct Tiers: Sendable {
+        private let explicit: [String]
+
+        init(explicit: [String]) { self.explicit = explicit.map(SourceName.normalized) }
+
+        /// The tier, and whether the source is on the explicit list (a listed source's tier is
+        /// its place on the list, and it needs no order within it).
+        func tier(of sample: SampleAttributes) -> (tier: Int, listed: Bool) {
+            guard !explicit.isEmpty else { return (SourcePriority.tier(of: sample), false) }
+            if let index = explicit.firstIndex(of: SourceName.normalized(sample.sourceRevision.source.name)) { return (index, true) }
+            return (explicit.count, false)
         }
-        return SourceRank(tier: Self.tier(of: sample), order: order)
     }
 
     static func tier(of sample: SampleAttributes) -> Int {

@@ -58,8 +58,9 @@ public final class StatisticsCollector {
     public var intervals: CalendarIntervals
     private let priority: SourcePriority
     private var samples: [RawSample] = []
-    /// How often each `HKTimeZone` appeared, to choose a default time zone.
-    public private(set) var timeZoneCounts: [String: Int] = [:]
+    /// The `HKTimeZone`s the samples named (and the witnesses read beside them: `vote`), to
+    /// choose a default time zone.
+    public private(set) var timeZones = TimeZoneTally()
     private var sources: [String] = []
     private var sourceIndex: [String: Int] = [:]
     public private(set) var sampleCount = 0
@@ -87,16 +88,19 @@ public final class StatisticsCollector {
             sources.append(name)
             sourceIndex[name] = source
         }
-        if case .string(let zone)? = sample.metadata["HKTimeZone"] { timeZoneCounts[zone, default: 0] += 1 }
+        timeZones.count(sample)
         let s = Double(sample.startDate.secondsSince1970)
         samples.append(RawSample(start: s, end: max(s, Double(sample.endDate.secondsSince1970)), value: value,
                                  rank: priority.rank(of: sample), source: source))
     }
 
-    /// The most frequent `HKTimeZone` among the samples, if any carried one.
-    public var mostFrequentTimeZone: TimeZone? {
-        TimeZoneChoice.mostFrequent(timeZoneCounts)
-    }
+    /// A sample read only for its zone (a witness, `TimeZoneTally.reading`): counted there,
+    /// not in the statistics.
+    public func vote(_ sample: SampleAttributes) { timeZones.count(sample) }
+
+    /// The zone the samples name (`TimeZoneTally`: the sleep's and workouts' most frequent
+    /// `HKTimeZone`, else the other samples'), if any named one.
+    public var mostFrequentTimeZone: TimeZone? { timeZones.mostFrequent }
 
     /// The populated intervals, in chronological order.
     public func results() -> [IntervalStatistics] {

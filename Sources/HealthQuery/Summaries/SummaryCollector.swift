@@ -19,6 +19,8 @@ import HealthModel
 public final class SummaryCollector {
     private let priority: SourcePriority
     private let sorter: SummaryRecordSorter
+    /// The records `add` makes, absorbed every `batchSize` samples.
+    private let own: SummaryRecordBatch
     private var types: [String] = []
     private var typeIndex: [String: Int32] = [:]
     /// Per type: its aggregation style (`nil` for categories and workouts) and unit.
@@ -26,34 +28,49 @@ public final class SummaryCollector {
     private var units: [HealthUnit?] = []
     private var sources: [String] = []
     private var sourceIndex: [String: Int32] = [:]
-    /// The last type, unit and source met: samples come in long runs of one type, unit and
-    /// source, and the reader interns their names, so comparing with the last one is mostly a
-    /// pointer comparison where a dictionary lookup hashes the whole name (normalizing first one
-    /// that is not ASCII, as many source names are), for every sample. A store's import feeds
-    /// every sample through here (`StoreSummaries`), so this is its hot path too.
-    private var lastType: (identifier: String, index: Int32)? = nil
-    private var lastUnit: (type: Int32, text: String, unit: HealthUnit?)? = nil
-    private var lastSource: (name: String, index: Int32)? = nil
-    /// How often each `HKTimeZone` appeared, to choose the time zone.
-    public private(set) var timeZoneCounts: [String: Int] = [:]
+    /// What absorbed batches other than `own` counted (`own` keeps its own counts).
+    private var absorbedTimeZones = TimeZoneTally()
+    private var absorbedUnconvertible = 0
+    private var absorbedTooLong = 0
+    /// Converted on absorbing: values in a batch's unit that is not the collector's (only an
+    /// unknown type's, whose unit is its first sample's) and does not convert to it.
+    private var unconvertibleOnAbsorb = 0
+
+    /// The `HKTimeZone`s the samples named, to choose the time zone.
+    public var timeZones: TimeZoneTally {
+        var tally = own.timeZones
+        tally.merge(absorbedTimeZones)
+        return tally
+    }
+    /// The types whose samples are counted; the others read only vote for the zone.
+    private let counted: Set<String>?
     /// Samples whose unit does not convert to their type's (left out, counted).
-    public private(set) var unconvertible = 0
+    public var unconvertible: Int { own.unconvertible + absorbedUnconvertible + unconvertibleOnAbsorb }
     /// Samples spanning more than `longestSample` (left out, counted).
-    public private(set) var tooLong = 0
+    public var tooLong: Int { own.tooLong + absorbedTooLong }
 
     /// The longest sample a summary counts: ten years (3,660 days). A sample gives a row for
     /// every day it covers, and none of a person's spans more (a pregnancy, a contraceptive
     /// lasts months or years); a damaged date (a heart rate from 1012 to 2024, which fuzzing
     /// of the store found) would make hundreds of thousands of rows of one sample.
     public static let longestSample: Double = 3_660 * 86_400
-    public var recordCount: Int { sorter.count }
+    public var recordCount: Int { sorter.count + own.records.count }
 
-    /// - Parameter runCapacity: records sorted in memory before the sort spills to disk (tests
-    ///   make it small to exercise the merge).
-    public init(priority: SourcePriority = SourcePriority(), runCapacity: Int = 262_144) {
+    /// - Parameters:
+    ///   - runCapacity: records sorted in memory before the sort spills to disk (tests
+    ///     make it small to exercise the merge).
+    ///   - counted: the types whose samples are counted; samples of other types only vote for
+    ///     the time zone (the witnesses a summary of a few types reads: `TimeZoneTally`).
+    ///     `nil`: every type.
+    public init(priority: SourcePriority = SourcePriority(), counted: Set<String>? = nil, runCapacity: Int? = nil) {
         self.priority = priority
-        sorter = SummaryRecordSorter(runCapacity: runCapacity)
+        self.counted = counted
+        sorter = SummaryRecordSorter(runCapacity: runCapacity ?? SummaryRecordSorter.defaultRunCapacity)
+        own = SummaryRecordBatch(tiers: priority.tiers, counted: counted)
     }
+
+    /// Samples `add` gathers before absorbing them: small enough to stay in the cache.
+    private static let batchSize = 1024
 
     /// The type nights are made of.
     public static let sleepType = "HKCategoryTypeIdentifierSleepAnalysis"
@@ -74,85 +91,95 @@ public final class SummaryCollector {
         }
     }
 
-    /// The most frequent `HKTimeZone` among the samples, if any carried one.
-    public var mostFrequentTimeZone: TimeZone? { TimeZoneChoice.mostFrequent(timeZoneCounts) }
+    /// The zone the samples name (`TimeZoneTally`: the sleep's and workouts' most frequent
+    /// `HKTimeZone`, else the other samples'), if any named one.
+    public var mostFrequentTimeZone: TimeZone? { timeZones.mostFrequent }
 
     /// Adds one object: quantity and category samples and workouts count; other objects (and
     /// correlations, whose members are samples of their own) do not.
     public func add(_ object: HealthObject) throws {
-        switch object {
-        case .quantitySample(let sample):
-            let type = sample.sample.sampleType.identifier
-            let index = self.index(ofType: type) { identifier in
-                let entry = TypeCatalogue.entry(for: identifier)
-                return (entry?.aggregationStyle ?? .discreteArithmetic, try? HealthUnit.cached(entry?.canonicalUnit ?? sample.quantity.unit))
+        own.add(object)
+        if own.records.count >= Self.batchSize { try absorbOwn() }
+    }
+
+    /// A batch for a parallel read's chunk, ranking sources as this collector does; made on
+    /// the chunk's thread.
+    public var makeBatch: @Sendable () -> SummaryRecordBatch {
+        let (tiers, counted) = (priority.tiers, counted)
+        return { SummaryRecordBatch(tiers: tiers, counted: counted) }
+    }
+
+    /// Takes a chunk's batch, in document order: its records renumbered into the collector's
+    /// types and sources, ranked by first appearance as one read would.
+    public func absorb(_ batch: SummaryRecordBatch) throws {
+        precondition(batch !== own, "the collector's own batch is absorbed by add")
+        // What `add` took came before this batch (a parallel read hands some objects to the
+        // calling thread's sink): its records go first, or types and sources would be
+        // numbered out of document order, and rows come by type.
+        try absorbOwn()
+        try append(batch)
+        absorbedTimeZones.merge(batch.timeZones)
+        absorbedUnconvertible += batch.unconvertible
+        absorbedTooLong += batch.tooLong
+    }
+
+    private func absorbOwn() throws {
+        try append(own)
+        own.removeRecords()
+    }
+
+    private func append(_ batch: SummaryRecordBatch) throws {
+        // The batch's numbering, renumbered: types and units, then sources (and their order
+        // of first appearance, numbered as the records come, as `SourcePriority.rank` does).
+        var typeMap: [Int32] = []
+        var conversions: [HealthUnit?] = []
+        for type in batch.types {
+            let index = self.index(ofType: type.identifier, style: type.style, unit: type.unit)
+            typeMap.append(index)
+            // Only an unknown type's unit can differ between batches (its first sample's).
+            let unit = units[Int(index)]
+            conversions.append(type.unit != nil && unit != nil && type.unit!.text != unit!.text ? type.unit : nil)
+        }
+        var sourceMap = [Int32](repeating: -1, count: batch.sources.count)
+        var orderMap = [Int32](repeating: -1, count: batch.sources.count)
+        for record in batch.records {
+            let local = Int(record.source)
+            if sourceMap[local] < 0 {
+                sourceMap[local] = index(ofSource: batch.sources[local])
+                orderMap[local] = Int32(priority.appearanceOrder(of: batch.sources[local]))
             }
-            let from: HealthUnit?
-            if let lastUnit, lastUnit.type == index, lastUnit.text == sample.quantity.unit {
-                from = lastUnit.unit
-            } else {
-                // The sample's unit, when it converts to its type's.
-                let unit = units[Int(index)]
-                from = (try? HealthUnit.cached(sample.quantity.unit)).flatMap { unit != nil && $0.isCompatible(with: unit!) ? $0 : nil }
-                lastUnit = (index, sample.quantity.unit, from)
+            let type = typeMap[Int(record.type)]
+            var value = record.value
+            if let from = conversions[Int(record.type)] {
+                guard let unit = units[Int(type)], let converted = try? from.convert(value, to: unit) else {
+                    unconvertibleOnAbsorb += 1
+                    continue
+                }
+                value = converted
             }
-            guard let unit = units[Int(index)], let from, let value = try? from.convert(sample.quantity.value.value, to: unit) else {
-                unconvertible += 1
-                return
-            }
-            try record(sample.sample, type: index, value: value)
-        case .categorySample(let sample):
-            let index = self.index(ofType: sample.sample.sampleType.identifier) { _ in (nil, nil) }
-            // A value a newer iOS adds without a number counts as -1 (time and count only).
-            try record(sample.sample, type: index, value: Double(sample.value.rawValue ?? -1))
-        case .workout(let workout):
-            let index = self.index(ofType: ObjectType.workout.identifier) { _ in (nil, nil) }
-            try record(workout.sample, type: index, value: 1)
-        default:
-            return
+            try sorter.append(
+                SummaryRecord(
+                    type: type, source: sourceMap[local], tier: record.tier, order: record.listed ? 0 : orderMap[local], start: record.start,
+                    end: record.end, value: value))
         }
     }
 
-    private func index(ofType identifier: String, describe: (String) -> (AggregationStyle?, HealthUnit?)) -> Int32 {
-        if let lastType, lastType.identifier == identifier { return lastType.index }
-        if let known = typeIndex[identifier] {
-            lastType = (identifier, known)
-            return known
-        }
+    private func index(ofType identifier: String, style: AggregationStyle?, unit: HealthUnit?) -> Int32 {
+        if let known = typeIndex[identifier] { return known }
         let index = Int32(types.count)
         types.append(identifier)
         typeIndex[identifier] = index
-        let (style, unit) = describe(identifier)
         styles.append(style)
         units.append(unit)
-        lastType = (identifier, index)
         return index
     }
 
-    private func record(_ sample: SampleAttributes, type: Int32, value: Double) throws {
-        let name = sample.sourceRevision.source.name
-        let source: Int32
-        if let lastSource, lastSource.name == name {
-            source = lastSource.index
-        } else if let known = sourceIndex[name] {
-            source = known
-        } else {
-            source = Int32(sources.count)
-            sources.append(name)
-            sourceIndex[name] = source
-        }
-        lastSource = (name, source)
-        let start = Double(sample.startDate.secondsSince1970)
-        if Double(sample.endDate.secondsSince1970) - start > Self.longestSample {
-            tooLong += 1
-            return
-        }
-        if case .string(let zone)? = sample.metadata["HKTimeZone"] { timeZoneCounts[zone, default: 0] += 1 }
-        let rank = priority.rank(of: sample)
-        try sorter.append(
-            SummaryRecord(
-                type: type, source: source, tier: Int32(rank.tier), order: Int32(rank.order), start: start,
-                end: max(start, Double(sample.endDate.secondsSince1970)), value: value))
+    private func index(ofSource name: String) -> Int32 {
+        if let known = sourceIndex[name] { return known }
+        let index = Int32(sources.count)
+        sources.append(name)
+        sourceIndex[name] = index
+        return index
     }
 
     /// Computes every day and night, in order of type then date, and of night.
@@ -167,6 +194,7 @@ public final class SummaryCollector {
         timeZone: TimeZone, window: DateWindow? = nil, evening: Int = SummaryCollector.defaultEvening,
         daily: (DailySummary) throws -> Void, night: (SleepNight) throws -> Void
     ) throws {
+        try absorbOwn()
         guard let midnight = PredicateValue.parseDate("2000-01-01", timeZone: timeZone) else { return }
         let days = CalendarIntervals(unit: .day, anchor: Date(timeIntervalSince1970: midnight), timeZone: timeZone)
         var day: DayAccumulator? = nil

@@ -30,16 +30,21 @@ struct SummaryRecord: Sendable {
 ///
 /// Exports are not sorted by time (an iPhone's and a Watch's samples interleave, sources are
 /// written one after another), and a day's numbers need every sample that touches the day; so
-/// the summary sorts. Memory: the buffer (10 MB at the default 262,144 records) and 160 KB per
-/// run, whatever the export's size; an export of up to a quarter of a million samples never
-/// touches the disk.
+/// the summary sorts. Memory: the buffer (`defaultRunCapacity`), as much again while a full
+/// one is sorted (the sort's scratch), and 160 KB per run, whatever the export's size; an
+/// export of up to 131,072 samples never touches the disk.
 final class SummaryRecordSorter {
+    /// 131,072 records: 5 MB, and 5 MB more while sorted. With twice that, the 4-year export's
+    /// `healthport summary` peaked at 63.7 MB, at the 64 MB goal (`Benchmarks/summaries.sh`);
+    /// more runs cost nothing measurable (the merge reads each through its window).
+    static let defaultRunCapacity = 131_072
+
     private let runCapacity: Int
     private var buffer: [SummaryRecord] = []
     private var runs: [(descriptor: Int32, count: Int)] = []
     private(set) var count = 0
 
-    init(runCapacity: Int = 262_144) {
+    init(runCapacity: Int = SummaryRecordSorter.defaultRunCapacity) {
         self.runCapacity = max(2, runCapacity)
         buffer.reserveCapacity(min(self.runCapacity, 4096))
     }

@@ -23,13 +23,23 @@ struct SummaryTableOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Source names, highest priority first (default: manual entries, Apple Watch, iPhone, others).", valueName: "list"))
     var sourcePriority: String? = nil
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Threads (default: the number of cores): the export is parsed in parallel, with the same rows.", valueName: "n"))
+    var jobs: Int? = nil
+
     var parquet: ParquetOptions { ParquetOptions(compression: compression) }
+
+    func validate() throws {
+        if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be between 1 and 256") }
+    }
 
     /// The run both commands make: the input, the filters (a date without an offset is the
     /// person's day), the zone days are cut in (`--tz`), the source priority.
     func run(input: ExportOrStoreOptions, filter: FilterOptions) throws -> SummaryRun {
         var run = SummaryRun(input: input.objectInput, query: try filter.makeQuery())
         run.reading = input.parsing.reading
+        run.reading.jobs = jobs
         run.settings = try settings(filter: filter)
         return run
     }

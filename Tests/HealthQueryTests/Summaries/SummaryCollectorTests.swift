@@ -201,4 +201,65 @@ import Testing
         #expect(resting.average == 62 && resting.minimum == 60 && resting.maximum == 64)
         #expect(resting.count == 2 && resting.unit == "count/min")
     }
+
+    /// A parallel read's chunks make their records apart and the collector takes them in
+    /// document order: the rows are those of one collector fed every object, whatever the
+    /// cut. Sources of one tier rank by first appearance over the whole export (app B first
+    /// appears in the second chunk, after app A in the first), a source on the explicit list
+    /// ranks by its place there, and an unknown type's values are in its first sample's unit
+    /// (km, from the first chunk; the second chunk begins with metres).
+    @Test(arguments: [[String](), ["Pedometer++"]])
+    func batchesAbsorbedInOrderGiveTheRowsOfOneCollector(explicit: [String]) throws {
+        func future(_ start: String, _ end: String, _ value: Double, unit: String) -> HealthObject {
+            .quantitySample(
+                QuantitySample(
+                    sample: Self.attributes("HKQuantityTypeIdentifierFutureDistance", start, end, source: "App A", device: nil),
+                    quantity: Quantity(value: ExportNumber(value), unit: unit)))
+        }
+        let objects: [HealthObject] = [
+            Self.steps("2024-12-01 09:00:00 +0000", "2024-12-01 10:00:00 +0000", 1000, source: "App A", device: nil, zone: "Europe/Paris"),
+            future("2024-12-01 09:00:00 +0000", "2024-12-01 10:00:00 +0000", 1.5, unit: "km"),
+            Self.sleep("2024-12-01 23:00:00 +0000", "2024-12-02 06:00:00 +0000", "HKCategoryValueSleepAnalysisAsleepCore", source: "App A", device: nil),
+            // The second chunk.
+            future("2024-12-01 11:00:00 +0000", "2024-12-01 12:00:00 +0000", 700, unit: "m"),
+            Self.steps("2024-12-01 09:30:00 +0000", "2024-12-01 10:30:00 +0000", 600, source: "App B", device: nil),
+            Self.steps("2024-12-01 09:15:00 +0000", "2024-12-01 09:45:00 +0000", 300, source: "Pedometer++", device: nil),
+            Self.sleep("2024-12-02 01:00:00 +0000", "2024-12-02 07:00:00 +0000", "HKCategoryValueSleepAnalysisAsleepREM", source: "App B", device: nil),
+            // The third.
+            Self.steps("2024-12-02 09:00:00 +0000", "2024-12-02 10:00:00 +0000", 800, source: "App B", device: nil, zone: "Europe/Paris"),
+            Self.steps("2024-12-02 09:00:00 +0000", "2024-12-02 10:00:00 +0000", 900, source: "App A", device: nil),
+        ]
+        func rows(_ collector: SummaryCollector) throws -> ([DailySummary], [SleepNight]) {
+            var days: [DailySummary] = []
+            var nights: [SleepNight] = []
+            try collector.finish(timeZone: Self.utc, daily: { days.append($0) }, night: { nights.append($0) })
+            return (days, nights)
+        }
+        let one = SummaryCollector(priority: SourcePriority(explicit: explicit))
+        for object in objects { try one.add(object) }
+        let chunked = SummaryCollector(priority: SourcePriority(explicit: explicit))
+        for range in [0..<3, 3..<7, 7..<9] {
+            let batch = chunked.makeBatch()
+            for object in objects[range] { batch.add(object) }
+            try chunked.absorb(batch)
+        }
+        #expect(chunked.timeZones.counts == ["Europe/Paris": 2] && one.timeZones == chunked.timeZones)
+        let (days, nights) = try rows(chunked)
+        let (oneDays, oneNights) = try rows(one)
+        #expect(oneDays == days && oneNights == nights)
+        // By hand, 1 December's steps. Without a list, A before B (first appearance), Pedometer++
+        // last: 09:00–10:00 A 1000, 10:00–10:30 B 300 = 1300. With Pedometer++ listed first:
+        // 09:15–09:45 its 300; A's other 30 minutes 500; B's 10:00–10:30 300 = 1100.
+        let steps = try #require(days.first { $0.type == "HKQuantityTypeIdentifierStepCount" })
+        #expect(abs((steps.sum ?? 0) - (explicit.isEmpty ? 1300 : 1100)) < 1e-9)
+        // 2 December: A and B cover the same hour; A appeared first: 900.
+        let second = try #require(days.last { $0.type == "HKQuantityTypeIdentifierStepCount" })
+        #expect(abs((second.sum ?? 0) - 900) < 1e-9)
+        // The unknown type (averaged, as a discrete type) in km, the first chunk's unit: 1.5
+        // and 0.7.
+        let distance = try #require(days.first { $0.type == "HKQuantityTypeIdentifierFutureDistance" })
+        #expect(distance.unit == "km" && abs((distance.average ?? 0) - 1.1) < 1e-9 && abs((distance.minimum ?? 0) - 0.7) < 1e-9)
+        // The night: 23:00–07:00, the overlap (01:00–06:00) once: 8 hours asleep.
+        #expect(nights.count == 1 && abs(nights[0].asleep - 8 * 3600) < 1e-9)
+    }
 }
