@@ -144,6 +144,13 @@ import Testing
         #expect(denied.status == 0)
         #expect(denied.stdout.isEmpty)
         #expect(denied.stderrText == "healthport: warning: no nights of sleep to show\n")
+        // Empty CSV still names its columns (a header pandas or a spreadsheet reads), denied or
+        // absent alike.
+        let emptyCSV = try healthport("sleep", export.path, "--policy", policy.path, "--tz", "UTC", "--format", "csv", "-q")
+        #expect(emptyCSV.status == 0)
+        #expect(emptyCSV.stdoutText.hasPrefix("night,inBed,asleep,") && parseCSV(emptyCSV.stdoutText).count == 1)
+        let noDays = try healthport("summary", export.path, "--type", "RestingHeartRate", "--tz", "UTC", "--format", "csv", "-q")
+        #expect(noDays.stdoutText.hasPrefix("date,sampleType,unit,") && parseCSV(noDays.stdoutText).count == 1)
         let hidden = try ndjsonObjects(
             try healthport("summary", export.path, "--type", "StepCount,HeartRate,SleepAnalysis", "--policy", policy.path, "--tz", "UTC", "-f", "ndjson", "-q").stdout)
         #expect(hidden.map { $0["sampleType"] as? String } == ["HKQuantityTypeIdentifierStepCount"])

@@ -133,6 +133,13 @@ public final class CSVWriter: ObjectWriter, TableSink {
         try out.endRecord()
     }
 
+    /// Makes `table` with its header row and no row: a table with nothing in it still names
+    /// its columns (an empty summary's CSV is a header a spreadsheet or pandas reads, not an
+    /// empty file). `body` writes any row of the table; only its column names are kept.
+    func emptyTable(_ table: OutputTable, _ body: (inout CSVRow) -> Void) throws {
+        _ = try buffer(for: table, header: { headerRow(body) })
+    }
+
     private func headerRow(_ body: (inout CSVRow) -> Void) -> [UInt8] {
         let out = OutputBuffer(descriptor: -1, capacity: 1024)
         var row = CSVRow(out, scratch: scratch, writesColumnNames: true)

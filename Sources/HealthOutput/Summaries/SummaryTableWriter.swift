@@ -101,11 +101,28 @@ public final class SummaryTableWriter {
     /// Rows written so far.
     public var rowCount: Int { rows }
 
-    /// Ends the output and puts a file in place. With no rows: a JSON `[]`, nothing otherwise
-    /// (the face says why there is nothing).
+    /// Ends the output and puts a file in place. With no rows: a CSV header, a JSON `[]`,
+    /// nothing otherwise (the face says why there is nothing).
     public func finish() throws {
         switch format {
         case .csv:
+            if rows == 0 {
+                // Any row gives the column names.
+                let date = CalendarDate(year: 2000, month: 1, day: 1)
+                switch table {
+                case .daily:
+                    try csv?.emptyTable(.dailySummary) {
+                        TableRows.dailySummary(DailySummary(date: date, type: "", unit: nil, count: 0, sources: []), into: &$0)
+                    }
+                case .nights:
+                    try csv?.emptyTable(.sleepNights) {
+                        TableRows.sleepNight(
+                            SleepNight(
+                                night: date, inBed: nil, asleepUnspecified: 0, asleepCore: 0, asleepDeep: 0, asleepREM: 0, awake: 0,
+                                sleepStart: nil, sleepEnd: nil, sources: []), into: &$0)
+                    }
+                }
+            }
             try csv?.finish()
         case .parquet:
             try parquet?.finish()
