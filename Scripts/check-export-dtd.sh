@@ -12,7 +12,7 @@
 #   2. with workouts, the only errors allowed are where Apple's own exports do not follow Apple's
 #      DTD, as healthport's DTD (Sources/HealthOutput/Export/ExportDTD.swift) widens it: a
 #      WorkoutActivity inside a Workout, events and statistics inside a WorkoutActivity (iOS 16
-#      and later write both; reference/export-format.md section 3.11), and the inline Location
+#      and later write both; docs/reference/export-format.md section 3.11), and the inline Location
 #      points of a legacy WorkoutRoute (iOS 12, declared by Export Version 8's DTD).
 # Element kinds healthport does not know pass through as Apple wrote them; no DTD declares them,
 # so they are left out here, as are type names that are no HealthKit identifier (a clinical
