@@ -5,15 +5,26 @@
 # count of what the archive holds.
 #
 #   Scripts/check-peer.sh [path/to/healthport]
+#
+# healthkit-to-sqlite 1.x (pinned to its major version) goes into PEER_VENV (default
+# Benchmarks/work/venv, which Benchmarks/run.sh shares for its peers). Once it is there the check
+# needs no network: pip finds the requirement satisfied and fetches nothing. On a machine that
+# cannot reach PyPI and has no such venv yet, the script says so and stops with status 69: the
+# check did not run, which is not a pass.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 HEALTHPORT="${1:-.build/debug/healthport}"
+[ -x "$HEALTHPORT" ] || { echo "check-peer.sh: no healthport at $HEALTHPORT (swift build)" >&2; exit 69; }
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 VENV="${PEER_VENV:-Benchmarks/work/venv}"
-if [ ! -x "$VENV/bin/healthkit-to-sqlite" ]; then
-    python3 -m venv "$VENV"
-    "$VENV/bin/pip" install --quiet healthkit-to-sqlite
+if [ ! -x "$VENV/bin/pip" ]; then
+    python3 -m venv "$VENV" || { echo "check-peer.sh: python3 -m venv failed (apt-get install python3-venv)" >&2; exit 69; }
+fi
+if ! "$VENV/bin/pip" install --quiet "healthkit-to-sqlite>=1,<2" > "$WORK/pip.log" 2>&1; then
+    tail -n 5 "$WORK/pip.log" >&2
+    echo "check-peer.sh: cannot install healthkit-to-sqlite from PyPI into $VENV (no network, or no PyPI mirror configured for pip): the peer check did not run" >&2
+    exit 69
 fi
 
 # Filtered and policy-applied: heart rates, steps and workouts of one week.

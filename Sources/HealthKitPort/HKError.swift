@@ -7,7 +7,7 @@ import Foundation
 /// message (which file, which type). Read denial is never an error: HealthKit hides it, and so
 /// does this library (a denied type answers like an empty one).
 public struct HKError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
-    /// HealthKit's `HKError.Code`, with its raw values (healthkit-reference.md §6.8).
+    /// HealthKit's `HKError.Code`, with its raw values (docs/reference/healthkit.md §6.8).
     public enum Code: Int, Sendable, Hashable {
         case unknownError = 0
         case errorHealthDataUnavailable = 1

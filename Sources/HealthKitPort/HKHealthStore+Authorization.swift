@@ -3,7 +3,7 @@ import HealthEngine
 import HealthModel
 import HealthQuery
 
-/// Authorization with HealthKit's semantics, over the policy file (healthkit-reference.md §6).
+/// Authorization with HealthKit's semantics, over the policy file (docs/reference/healthkit.md §6).
 extension HKHealthStore {
     /// Whether the consumer may **save** `type` (HealthKit: `authorizationStatus(for:)`); it never
     /// reveals whether reading was allowed. Types no app may share (characteristics, activity

@@ -56,7 +56,7 @@ public struct ObjectQuery: Sendable {
 }
 
 /// The date rule of `predicateForSamples(withStart:end:options:)`, on absolute instants, with
-/// the window closed at `start` and open at `end` (healthkit-reference.md §4.2):
+/// the window closed at `start` and open at `end` (docs/reference/healthkit.md §4.2):
 ///
 /// | options | matches |
 /// | --- | --- |

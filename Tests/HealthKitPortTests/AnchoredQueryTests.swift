@@ -7,7 +7,7 @@ import Testing
 
 /// `HKAnchoredObjectQueryDescriptor` over a store, against `healthport changes --store`.
 @Suite struct AnchoredQueryTests {
-    /// Seed 004's batch loop (with the loop condition fixed, see healthkit-reference.md §5.2):
+    /// Seed 004's batch loop (with the loop condition fixed, see docs/reference/healthkit.md §5.2):
     /// every step sample once, in the order `changes --store` writes them, batch by batch.
     @Test func theSeedsBatchLoop() async throws {
         let storeURL = try Reference.store()

@@ -317,7 +317,7 @@ func matches(_ predicate: String, _ object: HealthObject) throws -> Bool {
 }
 
 @Suite struct DateWindowTests {
-    // The worked examples of healthkit-reference.md §4.2, window [10:00, 11:00).
+    // The worked examples of docs/reference/healthkit.md §4.2, window [10:00, 11:00).
     static let rows: [(String, String, [Bool])] = [
         ("08:00", "09:00", [false, false, false, false]),
         ("09:00", "10:00", [true, false, true, false]),

@@ -2,15 +2,35 @@ import Foundation
 import Testing
 import HealthTestSupport
 
-/// What a new user runs into in the README and the scripts: an install that works on
-/// a fresh machine, first commands that work as shown, the assistant's set-up, outside tools
-/// pinned. (That the Quick start works on a fresh Debian is `Scripts/check-quick-start.sh`'s,
-/// which CI runs; these tests keep the text it runs honest.)
+/// What a new user runs into in the README, its install guide (`docs/install.md`), the
+/// assistant's guide (`docs/assistant.md`) and the scripts: an install that works on a fresh
+/// machine, first commands that work as shown, the assistant's set-up, outside tools pinned.
+/// (That the Quick start works on a fresh Debian is `Scripts/check-quick-start.sh`'s, which CI
+/// runs; these tests keep the text it runs honest.)
 @Suite struct InstallDocumentationTests {
     static let root = Fixtures.packageRoot
 
     static func readme() throws -> String {
         try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+    }
+
+    static func installGuide() throws -> String {
+        try String(contentsOf: root.appendingPathComponent("docs/install.md"), encoding: .utf8)
+    }
+
+    /// The text of a section, from its heading to the next heading of its level or above.
+    static func section(_ heading: String, in text: String) -> String? {
+        let level = heading.prefix { $0 == "#" }
+        guard let body = text.components(separatedBy: "\n" + heading + "\n").dropFirst().first else { return nil }
+        var lines: [Substring] = []
+        var fenced = false
+        for line in body.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("```") { fenced.toggle() }
+            let hashes = line.prefix { $0 == "#" }.count
+            if !fenced, hashes > 0, hashes <= level.count, line.dropFirst(hashes).hasPrefix(" ") { break }
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// The lines of the first fenced block after a heading.
@@ -39,12 +59,13 @@ import HealthTestSupport
     }
 
     @Test func everyAptLineInstallsEveryLibraryThePackageBuildsWith() throws {
-        let readme = try Self.readme()
         let providers = try Self.aptProviders()
         #expect(providers.contains("libzstd-dev"))
-        let aptLines = readme.components(separatedBy: "\n").filter { $0.hasPrefix("apt-get install -y lib") }
-        #expect(aptLines.count >= 2, "the Quick start's and From source's")
-        for line in aptLines {
+        let readmeLines = try Self.readme().components(separatedBy: "\n").filter { $0.hasPrefix("apt-get install -y lib") }
+        let guideLines = try Self.installGuide().components(separatedBy: "\n").filter { $0.hasPrefix("apt-get install -y lib") }
+        #expect(readmeLines.count >= 1, "the Quick start's")
+        #expect(guideLines.count >= 1, "docs/install.md's From source")
+        for line in readmeLines + guideLines {
             for package in providers { #expect(line.contains(package), "\(line) lacks \(package)") }
         }
     }
@@ -59,10 +80,13 @@ import HealthTestSupport
             return String(line[open.upperBound..<close.lowerBound])
         }.filter { name in !(toolchain + system).contains { name.hasPrefix($0) } }
         #expect(needed.contains("libzstd.so.1"))
-        let readme = try Self.readme()
-        let section = try #require(readme.components(separatedBy: "### Other Linux distributions: the tarball").dropFirst().first?
-            .components(separatedBy: "\n### ").first)
-        for library in needed { #expect(section.contains("`\(library)`"), "the tarball section does not name \(library)") }
+        let sections = [
+            ("README.md", try #require(Self.section("### Other Linux distributions: the tarball", in: try Self.readme()))),
+            ("docs/install.md", try #require(Self.section("## Other Linux distributions: the tarball", in: try Self.installGuide()))),
+        ]
+        for (document, section) in sections {
+            for library in needed { #expect(section.contains("`\(library)`"), "\(document): the tarball section does not name \(library)") }
+        }
     }
 
     @Test func theQuickStartLeavesAHealthportToCall() throws {
@@ -79,19 +103,21 @@ import HealthTestSupport
         #expect(printed.stderrText.contains(lines.map { "    " + $0 }.joined(separator: "\n")), "\(printed.stderrText)")
     }
 
-    @Test func thePackageIsMadeBeforeItIsInstalled() throws {
-        let lines = Self.firstBlock(after: "### Debian and Ubuntu: the package", in: try Self.readme())
-        let make = try #require(lines.firstIndex { $0.hasPrefix("Scripts/package-deb.sh") }, "\(lines)")
-        let install = try #require(lines.firstIndex { $0.hasPrefix("apt install ./dist/healthport_") }, "\(lines)")
+    @Test(arguments: [("README.md", "### Debian and Ubuntu: the package"), ("docs/install.md", "## Debian and Ubuntu: the package")])
+    func thePackageIsMadeBeforeItIsInstalled(document: String, heading: String) throws {
+        let text = try String(contentsOf: Self.root.appendingPathComponent(document), encoding: .utf8)
+        let lines = Self.firstBlock(after: heading, in: text)
+        let make = try #require(lines.firstIndex { $0.hasPrefix("Scripts/package-deb.sh") }, "\(document): \(lines)")
+        let install = try #require(lines.firstIndex { $0.hasPrefix("apt install ./dist/healthport_") }, "\(document): \(lines)")
         #expect(make < install)
         // The file it installs is the one the script writes (dist/healthport_VERSION-1_ARCH.deb).
         let version = try healthport("--version").stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(lines[install].contains("healthport_\(version)-1_"))
+        #expect(lines[install].contains("healthport_\(version)-1_"), "\(document)")
     }
 
     @Test func theAssistantsSetUpSaysWhereWhatAndHow() throws {
-        let readme = try Self.readme()
-        let section = try #require(readme.components(separatedBy: "## `healthport mcp`").dropFirst().first?.components(separatedBy: "\n## ").first)
+        let guide = try String(contentsOf: Self.root.appendingPathComponent("docs/assistant.md"), encoding: .utf8)
+        let section = try #require(Self.section("## Setting it up", in: guide))
         for needed in [
             "~/Library/Application Support/Claude/claude_desktop_config.json",  // macOS
             "%APPDATA%\\Claude\\claude_desktop_config.json",  // Windows
@@ -101,9 +127,12 @@ import HealthTestSupport
             "elicitation",
             "healthport auth request --policy",  // the terminal route
         ] {
-            #expect(section.contains(needed), "the mcp section lacks \(needed)")
+            #expect(section.contains(needed), "docs/assistant.md's set-up lacks \(needed)")
         }
         #expect(section.contains("\"command\": \"/usr/bin/healthport\""), "the example's command is a bare name")
+        // The README's example, too.
+        let readme = try #require(Self.section("## `healthport mcp`", in: try Self.readme()))
+        #expect(readme.contains("\"command\": \"/usr/bin/healthport\""), "the README's example's command is a bare name")
     }
 
     @Test func outsideToolsArePinnedToAMajorVersion() throws {

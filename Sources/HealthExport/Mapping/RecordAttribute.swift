@@ -48,7 +48,7 @@ func matches(_ bytes: UnsafeRawBufferPointer, _ literal: StaticString) -> Bool {
         && (bytes.count == 0 || memcmp(bytes.baseAddress!, literal.utf8Start, bytes.count) == 0)
 }
 
-/// The element kinds of the export's vocabulary (export-format.md §3).
+/// The element kinds of the export's vocabulary (docs/reference/export-format.md §3).
 enum ElementKind {
     case healthData, exportDate, me, record, metadataEntry, hrvList, instantaneousBeat
     case correlation, workout, workoutEvent, workoutActivity, workoutStatistics, workoutRoute

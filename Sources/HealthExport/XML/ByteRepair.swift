@@ -1,5 +1,5 @@
 /// The one definition of how healthport repairs bytes that XML 1.0 forbids (quirk Q2 of
-/// export-format.md), shared by the pre-filter in front of libxml2 (`XMLPreFilter`) and by
+/// docs/reference/export-format.md), shared by the pre-filter in front of libxml2 (`XMLPreFilter`) and by
 /// healthport's own scanner (`ExportBodyScanner`), so that both parsers see the same document.
 ///
 /// Every repair keeps the byte count, so offsets, lines and columns stay the file's:

@@ -155,7 +155,7 @@ public struct Device: Hashable, Sendable {
     }
 
     /// The fields that identify a physical device across records and exports: name,
-    /// manufacturer, model and hardware (export-format.md §4.8). Software and creation date
+    /// manufacturer, model and hardware (docs/reference/export-format.md §4.8). Software and creation date
     /// change with updates; the address is per record.
     public var identityKey: String {
         if let raw = unparsedDescription { return raw }

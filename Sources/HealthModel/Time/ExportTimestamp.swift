@@ -1,7 +1,7 @@
 /// An instant as the export printed it: seconds since 1970 in UTC plus the UTC offset it carried.
 ///
 /// Every date in `export.xml` carries the offset of the phone *at export time*, not the sample's
-/// own local offset (see export-format.md, quirk Q3). The instant is right; the wall-clock reading
+/// own local offset (see docs/reference/export-format.md, quirk Q3). The instant is right; the wall-clock reading
 /// may not be. So comparisons use `secondsSince1970` alone, and output re-emits the offset the
 /// export printed, so that a reader sees the same wall-clock text the Health app wrote.
 ///

@@ -30,7 +30,7 @@ public struct CategoryValue: Hashable, Sendable {
     /// for canonical identity (the old `…Asleep` and the new `…AsleepUnspecified` are one value).
     public static func rawValue(forName name: String) -> Int? { rawValues[name] }
 
-    /// Every exported value name, by enum (healthkit-reference.md §2.3).
+    /// Every exported value name, by enum (docs/reference/healthkit.md §2.3).
     static let rawValues: [String: Int] = {
         let enums: [(String, [(String, Int)])] = [
             ("HKCategoryValue", [("NotApplicable", 0)]),

@@ -21,7 +21,7 @@ public struct ObjectType: Hashable, Sendable, CustomStringConvertible {
         self.kind = kind
     }
 
-    /// The type a `Record@type` names, decided by prefix (export-format.md §4.6).
+    /// The type a `Record@type` names, decided by prefix (docs/reference/export-format.md §4.6).
     public init(recordType identifier: String) {
         let canonical = TypeCatalogue.canonicalIdentifier(identifier)
         self.identifier = canonical
@@ -53,7 +53,7 @@ public struct ObjectType: Hashable, Sendable, CustomStringConvertible {
     public static let audiogram = ObjectType(identifier: "HKDataTypeIdentifierAudiogram", kind: .audiogram)
 
     /// The clinical type of an export's `ClinicalRecord`, whose `type` is a FHIR resource type,
-    /// as HealthKit files it (healthkit-reference.md §1.11).
+    /// as HealthKit files it (docs/reference/healthkit.md §1.11).
     ///
     /// An `Observation` is a vital sign when its category (inside the resource's JSON, which the
     /// index entry does not carry) is `vital-signs`, else a lab result; without the categories it

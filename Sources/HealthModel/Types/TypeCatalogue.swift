@@ -1,7 +1,7 @@
 /// Every type identifier healthport knows, with what HealthKit says about it.
 ///
 /// Sources: the iOS 18 SDK header `HKTypeIdentifiers.h` as summarized in
-/// `healthkit-reference.md` §2, and `HKCategoryTypeIdentifierHypertensionEvent` (iOS 26.2,
+/// `docs/reference/healthkit.md` §2, and `HKCategoryTypeIdentifierHypertensionEvent` (iOS 26.2,
 /// HealthKit's release notes). HealthKit adds identifiers every year; an identifier missing
 /// here is not an error anywhere in healthport (`--type` selects it by its full identifier).
 ///
@@ -133,7 +133,7 @@ public enum TypeCatalogue {
         return map
     }()
 
-    // Suffix, aggregation style, canonical unit (healthkit-reference.md §2.1).
+    // Suffix, aggregation style, canonical unit (docs/reference/healthkit.md §2.1).
     static let quantityTable = """
         StepCount C count
         DistanceWalkingRunning C m
@@ -257,7 +257,7 @@ public enum TypeCatalogue {
         DietaryChloride C g
         """
 
-    // healthkit-reference.md §2.2; HypertensionEvent (iOS 26.2) from HealthKit's release notes.
+    // docs/reference/healthkit.md §2.2; HypertensionEvent (iOS 26.2) from HealthKit's release notes.
     static let categoryNames = """
         SleepAnalysis AppleStandHour MindfulSession HighHeartRateEvent LowHeartRateEvent
         IrregularHeartRhythmEvent LowCardioFitnessEvent AudioExposureEvent HeadphoneAudioExposureEvent

@@ -4,7 +4,7 @@ import Foundation
 /// quantities compare and convert across units: `1 mi` = `1.609344 km`, `100 Cal` = `100 kcal`,
 /// `98.6 degF` = `37 degC`, `mmol<180.15588000005408>/L` ↔ `mg/dL`.
 ///
-/// Grammar (healthkit-reference.md §3.1): `product [ "/" product ]`, where a product is factors
+/// Grammar (docs/reference/healthkit.md §3.1): `product [ "/" product ]`, where a product is factors
 /// joined by `.`, `*` or `·`, a factor is an atom or a parenthesized product, optionally `^int`.
 /// Everything after the single `/` is the denominator (`mL/min·kg` is mL/(min·kg)). An atom is
 /// a non-SI unit (`min`, `mi`, `kcal`, `degF`, `count`, `%`, …) or an SI unit with an optional

@@ -1,6 +1,6 @@
 /// A metadata value (HealthKit: `String`, `NSNumber`, `Date` or `HKQuantity`).
 ///
-/// The export prints every value as text and the type is lost (export-format.md §4.7). It is
+/// The export prints every value as text and the type is lost (docs/reference/export-format.md §4.7). It is
 /// recovered by one rule that gives a key the same type whatever its value: a key HealthKit
 /// stores as an `HKQuantity` (``QuantityMetadataKeys``) holds a quantity when the text is
 /// `number unit`; a key it stores as an `NSNumber` (``NumberMetadataKeys``) a number when the

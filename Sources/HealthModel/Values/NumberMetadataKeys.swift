@@ -1,6 +1,6 @@
 /// The metadata keys whose value HealthKit stores as an `NSNumber`.
 ///
-/// The export prints every metadata value as text (export-format.md §4.7), so a number and a
+/// The export prints every metadata value as text (docs/reference/export-format.md §4.7), so a number and a
 /// string that looks like one (`1E10`, a 19-digit identifier, `0.0.1`) cannot be told apart by
 /// their text. HealthKit documents the value type of each of its keys (`HKMetadata.h`: "The
 /// expected value type is an NSNumber…"): those keys hold numbers (booleans among them, printed

@@ -1,6 +1,6 @@
 /// The metadata keys whose value HealthKit stores as an `HKQuantity`.
 ///
-/// The export prints every metadata value as text (export-format.md §4.7), so `418 cm` and a
+/// The export prints every metadata value as text (docs/reference/export-format.md §4.7), so `418 cm` and a
 /// food's brand `13 Chips` look alike. HealthKit documents the value type of each of its keys
 /// (`HKMetadata.h`: "The expected value type is an HKQuantity…"); only those keys hold
 /// quantities, and every other value, a third-party app's key included, is the string it printed.

@@ -1,5 +1,5 @@
 /// The internal DTD subset healthport writes into an `export.xml`: Apple's Export Version 14
-/// (export-format.md §2.2), well-formed, with the content models widened to what real exports
+/// (docs/reference/export-format.md §2.2), well-formed, with the content models widened to what real exports
 /// hold (`WorkoutActivity` under `Workout`, events and statistics under activities, legacy
 /// `Location` under routes), so that a validating reader accepts what healthport writes.
 ///

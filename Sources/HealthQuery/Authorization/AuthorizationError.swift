@@ -1,6 +1,6 @@
 import HealthModel
 
-/// An authorization failure, named after HealthKit's `HKError.Code` (healthkit-reference.md §6.8).
+/// An authorization failure, named after HealthKit's `HKError.Code` (docs/reference/healthkit.md §6.8).
 ///
 /// Read denial is never an error: it is hidden (the data looks absent). These are the cases
 /// HealthKit does report.

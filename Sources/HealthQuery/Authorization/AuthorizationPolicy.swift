@@ -2,7 +2,7 @@ import Foundation
 import HealthModel
 
 /// What a consumer (an app, a clinician, a study) may read and share, with HealthKit's model
-/// (healthkit-reference.md §6, §7.4). The file format is documented in `healthport-policy(5)`.
+/// (docs/reference/healthkit.md §6, §7.4). The file format is documented in `healthport-policy(5)`.
 ///
 /// - Each type has two independent decisions: share (save) and read.
 /// - A type absent from `read` is *not determined*: never read.
@@ -75,7 +75,7 @@ public struct AuthorizationPolicy: Sendable, Equatable {
         self.perObject = [:]
     }
 
-    // MARK: Type classes (healthkit-reference.md §2.7, §6.7)
+    // MARK: Type classes (docs/reference/healthkit.md §2.7, §6.7)
 
     /// Types read object by object. One line per future type.
     public static let perObjectTypes: Set<String> = ["HKVisionPrescriptionTypeIdentifier"]

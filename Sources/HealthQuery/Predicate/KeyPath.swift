@@ -1,6 +1,6 @@
 import HealthModel
 
-/// The HealthKit key paths a predicate can name (healthkit-reference.md §4.3), with healthport's
+/// The HealthKit key paths a predicate can name (docs/reference/healthkit.md §4.3), with healthport's
 /// documented extensions. Both the runtime string (`startDate`) and, where HealthKit has one,
 /// the constant's name (`HKPredicateKeyPathStartDate`) are accepted.
 public enum PredicateKeyPath: Sendable, Hashable {

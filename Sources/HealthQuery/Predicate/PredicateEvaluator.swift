@@ -2,7 +2,7 @@ import Foundation
 import HealthModel
 
 /// Evaluates a predicate against one object with NSPredicate's semantics over healthport's
-/// model (healthkit-reference.md §4.5):
+/// model (docs/reference/healthkit.md §4.5):
 ///
 /// - A key path that does not apply to the object yields nil. `x == nil` is true then, and every
 ///   ordering or string comparison with nil is false; `NOT` is plain negation.

@@ -1,7 +1,7 @@
 import Foundation
 import HealthModel
 
-/// Parses NSPredicate's format-string language (healthkit-reference.md §4.4) into a
+/// Parses NSPredicate's format-string language (docs/reference/healthkit.md §4.4) into a
 /// `QueryPredicate`, binding literals to the kind of value their key path yields.
 ///
 /// Supported: comparisons `== = != <> < <= =< > >= =>`, `BETWEEN`, `IN`, `CONTAINS`,

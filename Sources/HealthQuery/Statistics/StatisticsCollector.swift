@@ -26,7 +26,7 @@ public struct IntervalStatistics: Sendable {
 }
 
 /// Computes statistics collections over a stream of samples of one type, with the algorithm
-/// documented in `healthport-stats(1)` (healthkit-reference.md §5.3), in `IntervalAggregation`:
+/// documented in `healthport-stats(1)` (docs/reference/healthkit.md §5.3), in `IntervalAggregation`:
 ///
 /// - Cumulative sums merge sources: within an interval, time is cut at every sample boundary;
 ///   each piece of time counts only the samples of the highest-priority source covering it, each

@@ -2,7 +2,7 @@ import Foundation
 import HealthModel
 
 /// Writes synthetic Apple Health exports with known answers: every element kind, the quirks
-/// of export-format.md, and a manifest of what was written (objects per type), so tests and
+/// of docs/reference/export-format.md, and a manifest of what was written (objects per type), so tests and
 /// benchmarks can check counts exactly. Deterministic: one seed, one export, byte for byte.
 ///
 /// Records are grouped by type, as the Health app writes them; within a type, by day.
@@ -486,7 +486,7 @@ public struct ExportGenerator {
 
         """
 
-    /// The iOS 16 defect (export-format.md §2.4): an ATTLIST without its `>`, stray text and a
+    /// The iOS 16 defect (docs/reference/export-format.md §2.4): an ATTLIST without its `>`, stray text and a
     /// lone `>` before `]>`. Every conforming parser stops at it.
     static let brokenDTD = """
         <!DOCTYPE HealthData [
