@@ -1,0 +1,32 @@
+import ArgumentParser
+import HealthQuery
+
+/// The `--policy` every auth subcommand takes.
+struct PolicyFileOption: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The policy file.", valueName: "file"), completion: .file(extensions: ["json"]))
+    var policy: String
+}
+
+/// Type lists as `--read A,B --share C`.
+struct RequestedTypes: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Types to read; repeat or separate with commas.", valueName: "types"))
+    var read: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Types to share (save); repeat or separate with commas.", valueName: "types"))
+    var share: [String] = []
+
+    /// The identifiers, in the order given (the sheet asks in that order), without repeats.
+    func resolved() throws -> (share: [String], read: [String]) {
+        func ordered(_ names: [String]) throws -> [String] {
+            var seen = Set<String>()
+            var result: [String] = []
+            for name in names.flatMap({ $0.split(separator: ",").map(String.init) }) {
+                for identifier in try TypeNameResolver.resolve([name]).sorted() where seen.insert(identifier).inserted {
+                    result.append(identifier)
+                }
+            }
+            return result
+        }
+        return (try ordered(share), try ordered(read))
+    }
+}
