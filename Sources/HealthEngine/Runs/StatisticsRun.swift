@@ -101,15 +101,16 @@ public struct StatisticsRun: Sendable {
         if window?.hasLocalBounds == true { query.dateWindow = nil }
         var context = try RunContext(query: query, reporter: reporter, cancellation: cancellation)
         let opened = try OpenedInput(input, reading: reading, cancellation: cancellation)
-        // Without an explicit zone: the store's own, where its tables cut days (unless a policy
-        // reads it: then the zone comes from what the policy lets through, as from an export);
+        // Without an explicit zone: the store's own, where its tables cut days (a fact about all
+        // of it, so the owner's: under a policy the zone comes from what the policy lets
+        // through, as from an export);
         // else the zone is decided after reading (the samples' HKTimeZone, else the export's
         // offset), and the intervals are made again then. Sleep and workouts are read too, for
         // their zone alone (`TimeZoneTally`): where Apple writes one, and what every summary
         // decides by, so steps are not cut at the export's offset here and in the person's
         // zone by `healthport summary`.
         var timeZone = self.timeZone
-        if timeZone == nil, query.policy == nil, case .store(let store) = opened { timeZone = try store.summaryTimeZone() }
+        if timeZone == nil, context.disclosure.exportFacts, case .store(let store) = opened { timeZone = try store.summaryTimeZone() }
         if timeZone == nil, let read = TimeZoneTally.reading(query.types) {
             query.types = read
             context = try RunContext(query: query, reporter: reporter, cancellation: cancellation, validates: false)

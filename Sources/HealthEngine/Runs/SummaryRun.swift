@@ -104,9 +104,10 @@ public struct SummaryRun: Sendable {
         var context = try RunContext(query: query, reporter: reporter, cancellation: cancellation)
         let opened = try OpenedInput(input, reading: reading, cancellation: cancellation)
         var settings = self.settings
-        // The store's own zone, where its tables cut days, unless a policy reads it: then the
-        // zone comes from what the policy lets through, as from an export.
-        if settings.timeZone == nil, query.policy == nil, case .store(let store) = opened {
+        // The store's own zone, where its tables cut days: a fact about all of it, so the
+        // owner's; under a policy the zone comes from what the policy lets through, as from an
+        // export.
+        if settings.timeZone == nil, context.disclosure.exportFacts, case .store(let store) = opened {
             settings.timeZone = try store.summaryTimeZone()
         }
         // Sleep and workouts are read too, for their zone alone (`TimeZoneTally`), so that a
