@@ -34,7 +34,8 @@ public struct BatchConversionRun: Sendable {
     /// Recorded in the manifest.
     public var healthportVersion: String
     /// Also write each person's summary tables (`daily-summary`, `sleep-nights`), published as
-    /// tables of their own (`type=daily-summary`); CSV or Parquet.
+    /// tables of their own (`type=daily-summary`); CSV or Parquet. (The `coverage` table is in
+    /// every CSV and Parquet lake.)
     public var summaries: SummarySettings?
     /// Whether `persons` were taken from the inputs' file names (no `--person-id` mapping).
     /// De-identified (`query.deidentification`), such keys are replaced by keyed pseudonyms in
@@ -223,8 +224,12 @@ public struct BatchConversionRun: Sendable {
                 writer = ndjson
                 writtenFiles = { ndjson.writtenFiles }
             }
+            // Every table lake has its coverage table (type=coverage), a study's first look.
+            let coverage: (sink: CoverageSink, destination: any CoverageTableDestination)? =
+                (writer as? any CoverageTableDestination).map { (CoverageSink(), $0) }
             let objects = WriterSink(writer)
-            let output: any ObjectSink = tables.map { TeeSink(objects, $0.pass.sink) } ?? objects
+            var output: any ObjectSink = tables.map { TeeSink(objects, $0.pass.sink) } ?? objects
+            if let coverage { output = TeeSink(output, coverage.sink) }
             let sink: any ObjectSink =
                 includeRoutes ? RouteAttachingSink(into: output, routes: RouteLoading(reader: reader, reporter: reporter)) : output
             var silent = reporter
@@ -250,6 +255,7 @@ public struct BatchConversionRun: Sendable {
                     leftOut = reasons.map { "; \($0.value) left out: \($0.key)" }.joined()
                 }
                 written = summary.admitted + recordings - notWritten
+                for row in coverage?.sink.collector.rows() ?? [] { try coverage?.destination.write(row) }
                 if let tables {
                     _ = try tables.pass.finish(
                         window: executor.query.dateWindow, reporter: silent, disclosesExportFacts: executor.disclosure.exportFacts,
