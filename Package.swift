@@ -54,15 +54,12 @@ let package = Package(
             dependencies: ["HealthModel", "HealthQuery", "HealthOutput", "CLibXML2", "ZIPFoundation", "CZlibShim"]
         ),
         // De-identification (issue 43): the key file, the per-person date shift, keyed
-        // pseudonyms (HMAC-SHA256) and uuids (one AES block), the metadata allow-list, Safe
+        // pseudonyms (HMAC-SHA256) and uuids (SipHash-2-4-128), the metadata allow-list, Safe
         // Harbor's characteristics, and the one transform that applies them, which the query's
         // gate calls after the policy. Model values in, model values out: no I/O but the key file.
         .target(
             name: "HealthDeidentify",
-            dependencies: [
-                "HealthModel", .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
-            ]
+            dependencies: ["HealthModel", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // The single read path from parsed objects to output: type selection, predicates, the
         // authorization policy, and de-identification after it.

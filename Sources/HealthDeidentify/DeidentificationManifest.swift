@@ -34,7 +34,7 @@ public struct DeidentificationManifest: Codable, Sendable, Equatable {
     public static let rules: [String: String] = [
         "dates":
             "every date moved into the past by one whole number of weeks per person (\(DateShift.minimumWeeks) to \(DateShift.maximumWeeks)), derived from the key and the person; UTC offsets, local times of day, weekdays, durations and order kept",
-        "uuids": "re-derived with the key (AES-256 of the original uuid): stable for one key, unlinkable without it",
+        "uuids": "re-derived with the key (SipHash-2-4-128 of the original uuid): stable for one key, unlinkable without it",
         "sources": "source names replaced by keyed pseudonyms (HMAC-SHA256), except the Health app's name",
         "devices":
             "device names replaced by keyed pseudonyms; localIdentifier (serial), UDI device identifier and creation date removed; manufacturer, model, hardware, firmware and software versions kept",

@@ -34,9 +34,13 @@ public final class Deidentifier {
     private let shift: DateShift
     private let uuids: UUIDRederivation
     public let pseudonyms: Pseudonyms
-    /// The last device met and its de-identified form. The original is kept, so its storage,
-    /// whose identity the comparison uses, cannot be freed and reused by another device.
-    private var lastDevice: (original: Device, deidentified: Device)? = nil
+    /// The last devices met (at most eight) and their de-identified forms, compared by storage:
+    /// the reader hands out one value per distinct device, and records alternate between a few
+    /// (a watch's heart rates, a phone's steps), so a scan of these finds nearly every device
+    /// without hashing its fields. The originals are kept, so their storage, whose identity the
+    /// comparison uses, cannot be freed and reused by another device.
+    private var recentDevices: [Device] = []
+    private var recentDeidentifiedDevices: [Device] = []
     private var devices: [Device: Device] = [:]
 
     public init(_ deidentification: Deidentification) {
@@ -62,8 +66,11 @@ public final class Deidentifier {
     }
 
     /// The object as a de-identified output shows it; `nil` when it is removed whole.
-    public func deidentify(_ object: HealthObject) -> HealthObject? {
-        switch object {
+    ///
+    /// Takes the object to consume it: its payload is then moved out and changed in place, not
+    /// copied (a copy per record, each of its strings retained, showed in a profile).
+    public func deidentify(_ object: consuming HealthObject) -> HealthObject? {
+        switch consume object {
         case .quantitySample(var q):
             deidentify(&q)
             return .quantitySample(q)
@@ -179,7 +186,8 @@ public final class Deidentifier {
     }
 
     private func deidentify(_ device: Device) -> Device {
-        if let lastDevice, lastDevice.original.storageToken == device.storageToken { return lastDevice.deidentified }
+        let token = device.storageToken
+        for index in recentDevices.indices where recentDevices[index].storageToken == token { return recentDeidentifiedDevices[index] }
         let made: Device
         if let known = devices[device] {
             made = known
@@ -192,7 +200,12 @@ public final class Deidentifier {
             made = result
             if devices.count < 10_000 { devices[device] = made }
         }
-        lastDevice = (device, made)
+        if recentDevices.count == 8 {
+            recentDevices.removeFirst()
+            recentDeidentifiedDevices.removeFirst()
+        }
+        recentDevices.append(device)
+        recentDeidentifiedDevices.append(made)
         return made
     }
 }

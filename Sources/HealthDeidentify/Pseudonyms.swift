@@ -22,7 +22,12 @@ public final class Pseudonyms {
 
     private let key: SymmetricKey
     private var known: [Kind: [String: String]] = [:]
-    private var lastSource: (text: String, pseudonym: String)? = nil
+    /// The last source names met (at most eight) and their pseudonyms: records alternate
+    /// between a few sources, and comparing an interned name is cheaper than hashing it. (Two
+    /// arrays, not an array of tuples: a tuple's type metadata was looked up at run time on
+    /// every record, in a profile.)
+    private var recentSources: [String] = []
+    private var recentSourcePseudonyms: [String] = []
 
     public init(key: DeidentificationKey) {
         self.key = key.derivedKey("pseudonym")
@@ -30,16 +35,27 @@ public final class Pseudonyms {
 
     /// The pseudonym of `text` as a `kind`.
     public func pseudonym(_ text: String, as kind: Kind) -> String {
-        if kind == .source, let lastSource, lastSource.text == text { return lastSource.pseudonym }
+        if kind == .source {
+            for index in recentSources.indices where recentSources[index] == text { return recentSourcePseudonyms[index] }
+        }
         if let found = known[kind]?[text] {
-            if kind == .source { lastSource = (text, found) }
+            if kind == .source { remember(text, found) }
             return found
         }
         let made = Self.make(text, as: kind, key: key)
         // Bounded: a hostile export with a million distinct names is pseudonymized without caching them all.
         if known[kind, default: [:]].count < 10_000 { known[kind, default: [:]][text] = made }
-        if kind == .source { lastSource = (text, made) }
+        if kind == .source { remember(text, made) }
         return made
+    }
+
+    private func remember(_ source: String, _ pseudonym: String) {
+        if recentSources.count == 8 {
+            recentSources.removeFirst()
+            recentSourcePseudonyms.removeFirst()
+        }
+        recentSources.append(source)
+        recentSourcePseudonyms.append(pseudonym)
     }
 
     static func make(_ text: String, as kind: Kind, key: SymmetricKey) -> String {
