@@ -175,7 +175,7 @@ public final class Deidentifier {
     private func deidentify(_ sample: inout SampleAttributes) {
         sample.uuid = uuids.rederive(sample.uuid)
         let name = sample.sourceRevision.source.name
-        if name != "Health" { sample.sourceRevision.source.name = pseudonyms.pseudonym(name, as: .source) }
+        if !Pseudonyms.sameBytes(name, "Health") { sample.sourceRevision.source.name = pseudonyms.pseudonym(name, as: .source) }
         sample.sourceRevision.source.bundleIdentifier = nil
         if let device = sample.device { sample.device = deidentify(device) }
         sample.creationDate = shift.shifted(sample.creationDate)

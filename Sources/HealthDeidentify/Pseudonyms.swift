@@ -36,7 +36,7 @@ public final class Pseudonyms {
     /// The pseudonym of `text` as a `kind`.
     public func pseudonym(_ text: String, as kind: Kind) -> String {
         if kind == .source {
-            for index in recentSources.indices where recentSources[index] == text { return recentSourcePseudonyms[index] }
+            for index in recentSources.indices where Self.sameBytes(recentSources[index], text) { return recentSourcePseudonyms[index] }
         }
         if let found = known[kind]?[text] {
             if kind == .source { remember(text, found) }
@@ -47,6 +47,13 @@ public final class Pseudonyms {
         if known[kind, default: [:]].count < 10_000 { known[kind, default: [:]][text] = made }
         if kind == .source { remember(text, made) }
         return made
+    }
+
+    /// Byte equality: `==` compares by canonical equivalence, which for a name that is not
+    /// ASCII (`Simon’s iPhone`) walks both strings' scalars on every record.
+    @inline(__always)
+    static func sameBytes(_ a: String, _ b: String) -> Bool {
+        a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
     }
 
     private func remember(_ source: String, _ pseudonym: String) {
