@@ -67,10 +67,11 @@ public final class Deidentifier {
 
     /// The object as a de-identified output shows it; `nil` when it is removed whole.
     ///
-    /// Takes the object to consume it: its payload is then moved out and changed in place, not
-    /// copied (a copy per record, each of its strings retained, showed in a profile).
-    public func deidentify(_ object: consuming HealthObject) -> HealthObject? {
-        switch consume object {
+    /// Borrows the object and copies only the payload it changes: a `HealthObject` is as large
+    /// as its largest kind (a vision prescription's two lenses, about a kilobyte), and a copy of
+    /// the whole value per record showed in a profile.
+    public func deidentify(_ object: borrowing HealthObject) -> HealthObject? {
+        switch object {
         case .quantitySample(var q):
             deidentify(&q)
             return .quantitySample(q)

@@ -53,7 +53,13 @@ public final class Pseudonyms {
     /// ASCII (`Simon’s iPhone`) walks both strings' scalars on every record.
     @inline(__always)
     static func sameBytes(_ a: String, _ b: String) -> Bool {
-        a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
+        let count = a.utf8.count
+        guard count == b.utf8.count else { return false }
+        guard count > 0 else { return true }
+        let compared = a.utf8.withContiguousStorageIfAvailable { left in
+            b.utf8.withContiguousStorageIfAvailable { right in memcmp(left.baseAddress!, right.baseAddress!, count) == 0 }
+        }
+        return compared.flatMap { $0 } ?? a.utf8.elementsEqual(b.utf8)
     }
 
     private func remember(_ source: String, _ pseudonym: String) {

@@ -57,9 +57,9 @@ public final class QueryGate: ObjectSink {
         }
         guard executor.admits(object) else { return }
         if let deidentifier {
-            guard let deidentified = deidentifier.deidentify(executor.transformsObjects ? try executor.transform(object) : object) else {
-                return
-            }
+            // Two calls rather than one on a conditional value, which copied the whole object.
+            let deidentified = executor.transformsObjects ? deidentifier.deidentify(try executor.transform(object)) : deidentifier.deidentify(object)
+            guard let deidentified else { return }
             admitted &+= 1
             try downstream.consume(deidentified)
             return
