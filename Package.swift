@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "HealthAssistant", targets: ["HealthAssistant"]),
         .library(name: "HealthKitPort", targets: ["HealthKitPort"]),
         .library(name: "HealthReport", targets: ["HealthReport"]),
+        .library(name: "HealthDeidentify", targets: ["HealthDeidentify"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -52,11 +53,19 @@ let package = Package(
             name: "HealthExport",
             dependencies: ["HealthModel", "HealthQuery", "HealthOutput", "CLibXML2", "ZIPFoundation", "CZlibShim"]
         ),
-        // The single read path from parsed objects to output: type selection now, predicates and
-        // the authorization policy later.
+        // De-identification (issue 43): the key file, the per-person date shift, keyed
+        // pseudonyms (HMAC-SHA256) and uuids (SipHash-2-4-128), the metadata allow-list, Safe
+        // Harbor's characteristics, and the one transform that applies them, which the query's
+        // gate calls after the policy. Model values in, model values out: no I/O but the key file.
+        .target(
+            name: "HealthDeidentify",
+            dependencies: ["HealthModel", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        // The single read path from parsed objects to output: type selection, predicates, the
+        // authorization policy, and de-identification after it.
         .target(
             name: "HealthQuery",
-            dependencies: ["HealthModel", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["HealthModel", "HealthDeidentify", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // Writers: NDJSON, JSON, CSV, Parquet (zstd, gzip) and Apple's export.xml over one
         // buffered byte writer, and export archives (ZIPFoundation); the JSON codec (encoder and
@@ -92,7 +101,7 @@ let package = Package(
         .target(
             name: "HealthEngine",
             dependencies: [
-                "HealthModel", "HealthExport", "HealthQuery", "HealthOutput", "HealthStore", "HealthReport",
+                "HealthModel", "HealthExport", "HealthQuery", "HealthOutput", "HealthStore", "HealthReport", "HealthDeidentify",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -118,7 +127,7 @@ let package = Package(
             name: "healthport",
             dependencies: [
                 "HealthModel", "HealthExport", "HealthQuery", "HealthOutput", "HealthStore", "HealthEngine",
-                "HealthAssistant",
+                "HealthAssistant", "HealthDeidentify",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "MCP", package: "swift-sdk"),
             ]
         ),
@@ -134,6 +143,7 @@ let package = Package(
             dependencies: ["HealthExport", "HealthModel", "HealthTestSupport", "ZIPFoundation"]
         ),
         .testTarget(name: "HealthQueryTests", dependencies: ["HealthQuery", "HealthModel"]),
+        .testTarget(name: "HealthDeidentifyTests", dependencies: ["HealthDeidentify", "HealthModel"]),
         .testTarget(
             name: "HealthOutputTests",
             dependencies: [

@@ -2,7 +2,8 @@
 
     spark-submit --files /usr/bin/healthport Scripts/spark/convert_exports.py \\
         --inputs 's3a://study/exports/*.zip' --output s3a://study/lake \\
-        --format parquet --partition person,type [--policy study.json] [--person-id persons.csv] [--resume]
+        --format parquet --partition person,type [--policy study.json] [--person-id persons.csv] \\
+        [--deidentify study.key] [--resume]
 
 Each export is one Spark task: the executor copies it to local disk, runs the healthport binary
 on it (shipped with --files, else found on the PATH) exactly as `healthport convert --partition`
@@ -18,6 +19,11 @@ input is unchanged.
 Files are read and written through pyarrow's file systems (local, HDFS, S3, GCS: whatever the
 URI names). Logs hold one line per export and never any health data: healthport's diagnostics
 name files and positions, not values.
+
+With --deidentify, every executor de-identifies with the same key file (shipped with --files, or
+on a shared path), which must exist before the job: a key made by one executor would differ from
+another's. The driver writes the lake's _deidentification.json, which each conversion writes the
+same (it holds no time and no person).
 """
 import argparse
 import datetime
@@ -34,6 +40,7 @@ from pyspark import SparkFiles, TaskContext
 from pyspark.sql import SparkSession
 
 MANIFEST = "_manifest.json"
+DEIDENTIFICATION = "_deidentification.json"
 
 
 def parse_arguments(argv):
@@ -44,6 +51,7 @@ def parse_arguments(argv):
     parser.add_argument("--partition", default="person,type")
     parser.add_argument("--policy", help="a healthport policy file (shipped to the executors with --files, or on a shared path)")
     parser.add_argument("--person-id", help="a CSV of 'input,person' lines, as for healthport convert --person-id")
+    parser.add_argument("--deidentify", help="a healthport key file, as for healthport convert --deidentify (must exist; shipped with --files or on a shared path)")
     parser.add_argument("--resume", action="store_true", help="skip persons already complete for an unchanged input")
     parser.add_argument("--healthport", default="healthport", help="the binary's name or path on the executors (default: shipped with --files, else PATH)")
     return parser.parse_args(argv)
@@ -124,6 +132,8 @@ def convert_one(item, settings, output_root):
             command += ["--policy", shipped(settings["policy"])]
         if settings["person_id"]:
             command += ["--person-id", shipped(settings["person_id"])]
+        if settings["deidentify"]:
+            command += ["--deidentify", shipped(settings["deidentify"])]
         result = subprocess.run(command, capture_output=True, text=True)
         # Messages name the export as the job knows it, not the executor's local copy.
         result.stderr = result.stderr.replace(local_input, uri)
@@ -136,6 +146,10 @@ def convert_one(item, settings, output_root):
         with open(manifest_path) as handle:
             entry = json.load(handle)["inputs"][0]
         entry.update({"input": uri, "size": size, "modified": modified, "staging": None})
+        deidentification_path = os.path.join(local_output, DEIDENTIFICATION)
+        if os.path.exists(deidentification_path):
+            with open(deidentification_path) as handle:
+                entry["deidentification"] = handle.read()
         if entry.get("error"):
             entry["error"] = entry["error"].replace(local_input, uri)
         if entry["status"] == "complete":
@@ -204,6 +218,9 @@ def main(argv):
     if not inputs:
         print("healthport-spark: no exports match %s" % " ".join(arguments.inputs), file=sys.stderr)
         return 66
+    if arguments.deidentify and not os.path.exists(arguments.deidentify):
+        print("healthport-spark: %s: no such key file; make it first (healthport convert --deidentify makes it)" % arguments.deidentify, file=sys.stderr)
+        return 66
     root_system, root_path = filesystem(arguments.output)
     root_system.create_dir(root_path, recursive=True)
     previous = read_manifest(arguments.output) or {}
@@ -219,7 +236,7 @@ def main(argv):
             todo.append((uri, size, modified))
 
     settings = {"healthport": arguments.healthport, "format": arguments.format, "partition": arguments.partition,
-                "policy": arguments.policy, "person_id": arguments.person_id}
+                "policy": arguments.policy, "person_id": arguments.person_id, "deidentify": arguments.deidentify}
     output_root = arguments.output
     context.setJobDescription("healthport: %d exports into %s" % (len(todo), arguments.output))
     results = context.parallelize(todo, max(1, len(todo))).map(lambda item: convert_one(item, settings, output_root)).collect() if todo else []
@@ -234,6 +251,14 @@ def main(argv):
             old = previous_by_input.get(entry["input"]) or {}
             commit(arguments.output, entry, old.get("outputs", []))
             by_person[entry["person"]] = entry
+    # Every conversion writes the same de-identification manifest: the driver puts one in the lake.
+    for entry in results:
+        text = entry.pop("deidentification", None)
+        if text is not None and entry["status"] == "complete":
+            temporary = "%s/.%s.%s" % (root_path, DEIDENTIFICATION, uuid.uuid4().hex)
+            with root_system.open_output_stream(temporary) as handle:
+                handle.write(text.encode("utf-8"))
+            root_system.move(temporary, root_path + "/" + DEIDENTIFICATION)
     try:
         root_system.delete_dir(root_path + "/_staging")
     except (OSError, FileNotFoundError):

@@ -82,7 +82,7 @@ struct ToolArgumentNames: Sendable {
         case .shareTypes: "share"
         case .perObjectType: "type"
         case .store, .policyFile, .consumer, .input, .output, .format, .partition, .personIDs, .resume, .follow, .force,
-            .salvage, .cda, .summaries:
+            .salvage, .cda, .summaries, .deidentify, .includeRoutes:
             nil
         }
     }

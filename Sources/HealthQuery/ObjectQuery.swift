@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HealthDeidentify
 import HealthModel
 
 /// What a read asks for: HealthKit's query descriptor over an export. Every part is optional;
@@ -21,6 +22,10 @@ public struct ObjectQuery: Sendable {
     public var outputUnit: HealthUnit?
     /// What the consumer may read; `nil` is owner mode (everything).
     public var policy: AuthorizationPolicy?
+    /// De-identify what the policy lets through (`--deidentify`): applied by the gate, after the
+    /// policy and the output unit, so every writer gets de-identified objects. The query's
+    /// filters (dates, sources, devices, uuids, predicates) read the original objects.
+    public var deidentification: Deidentification?
 
     public init(types: Set<String>? = nil, predicate: QueryPredicate? = nil, dateWindow: DateWindow? = nil) {
         self.types = types

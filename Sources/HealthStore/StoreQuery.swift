@@ -75,7 +75,7 @@ extension HealthStore {
                 }
                 let latest = try Self.latestHeader(db)
                 try gate.exportDidBegin(latest)
-                try header(gate.executor.header(latest))
+                try header(gate.header(latest))
                 var batch = ChangeBatch(added: 0, deleted: 0, newAnchor: anchor, complete: true)
                 try Self.changeRows(db, path: path, after: anchor.position, executor: executor) { position, object, isDeletion in
                     // Deletions are judged by the object as it was, through the same gate.

@@ -1,3 +1,4 @@
+import HealthDeidentify
 import HealthExport
 import HealthModel
 import HealthOutput
@@ -167,6 +168,16 @@ public struct RunError: Error, Sendable, CustomStringConvertible {
             self.init(
                 category, error.text, healthKitCode: error.code == .invalidAnchor ? .errorInvalidArgument : nil,
                 argument: error.argumentAtFault)
+        case let error as DeidentificationKeyError:
+            // Like a policy file: a key file that is not one is configuration; one that cannot be
+            // made is an output that cannot be created.
+            let category: Category
+            switch error.code {
+            case .unreadable: category = .inputNotFound
+            case .invalid: category = .invalidConfiguration
+            case .cannotCreate: category = .cannotCreateOutput
+            }
+            self.init(category, error.message, location: error.path, argument: .deidentify)
         case let error as PolicyFileError:
             self.init(.invalidConfiguration, error.message, location: error.path, argument: error.argument)
         case let error as QueryPredicateError:

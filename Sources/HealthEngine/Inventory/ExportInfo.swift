@@ -97,6 +97,8 @@ public struct ExportInfo: Sendable {
     }
 
     public var document: Document
+    /// Per type, what the export covers (`InventoryRun.includeCoverage`); `nil` when not asked.
+    public var coverage: [TypeCoverage]? = nil
 
     /// - Parameter header: the header as the consumer may see it (through the gate), not the
     ///   reader's own.

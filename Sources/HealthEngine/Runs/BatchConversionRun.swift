@@ -1,4 +1,5 @@
 import Foundation
+import HealthDeidentify
 import HealthExport
 import HealthModel
 import HealthOutput
@@ -33,8 +34,14 @@ public struct BatchConversionRun: Sendable {
     /// Recorded in the manifest.
     public var healthportVersion: String
     /// Also write each person's summary tables (`daily-summary`, `sleep-nights`), published as
-    /// tables of their own (`type=daily-summary`); CSV or Parquet.
+    /// tables of their own (`type=daily-summary`); CSV or Parquet. (The `coverage` table is in
+    /// every CSV and Parquet lake.)
     public var summaries: SummarySettings?
+    /// Whether `persons` were taken from the inputs' file names (no `--person-id` mapping).
+    /// De-identified (`query.deidentification`), such keys are replaced by keyed pseudonyms in
+    /// the lake (a file name is often a name); keys from a mapping are the study's own and kept.
+    /// Either way a person's date shift is derived from the key as given.
+    public var personKeysFromFileNames = true
 
     public init(
         inputs: [String], persons: [String], layout: PartitionLayout, format: ObjectFormat, root: String, jobs: Int,
@@ -48,6 +55,14 @@ public struct BatchConversionRun: Sendable {
         self.jobs = jobs
         self.query = query
         self.healthportVersion = healthportVersion
+    }
+
+    /// The person keys the lake shows: pseudonyms of keys taken from file names when
+    /// de-identifying (`personKeysFromFileNames`), else the keys as given.
+    var shownPersons: [String] {
+        guard let deidentification = query.deidentification, personKeysFromFileNames else { return persons }
+        let pseudonyms = Pseudonyms(key: deidentification.key)
+        return persons.map { pseudonyms.pseudonym($0, as: .person) }
     }
 
     /// FHIR's files are NDJSON, one resource type each.
@@ -80,6 +95,7 @@ public struct BatchConversionRun: Sendable {
                     "\(argument: .summaries) are tables: write csv or parquet to a folder (\(argument: .format, "csv", neutral: "CSV"))",
                     argument: .summaries)
             }
+            try ConversionRun.checkRoutes(includeRoutes, query: query)
             let executor = QueryExecutor(query)
             try executor.validate()
             return try execute(executor: executor, reporter: reporter.restricted(to: executor.disclosure), cancellation: cancellation)
@@ -98,7 +114,9 @@ public struct BatchConversionRun: Sendable {
         where name.hasPrefix(StagingFolder.namePrefix) || name.hasPrefix(".healthport-batch-") {
             try? FileManager.default.removeItem(atPath: root + "/" + name)
         }
-        let queryFingerprint = executor.query.identityHash.prefix(16).map { String(format: "%02x", $0) }.joined()
+        var queryFingerprint = executor.query.identityHash.prefix(16).map { String(format: "%02x", $0) }.joined()
+        // A de-identified lake is another conversion than a plain one, or one with another key.
+        if let deidentification = query.deidentification { queryFingerprint += "-deidentified-" + deidentification.key.identifier }
         let fresh = BatchManifest(
             healthportVersion: healthportVersion, format: format.rawValue, partition: layout.keys.map(\.rawValue),
             query: queryFingerprint)
@@ -113,6 +131,7 @@ public struct BatchConversionRun: Sendable {
             previous = nil
         }
         let state = BatchState(manifest: previous ?? fresh, root: root)
+        let persons = shownPersons
         var pending: [Int] = []
         for index in inputs.indices {
             if resume, let done = state.entry(person: persons[index]), done.isComplete, done.input == inputs[index],
@@ -130,7 +149,7 @@ public struct BatchConversionRun: Sendable {
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while cancellation?.isCancelled != true, let position = next.take(below: work.count) {
                 let index = work[position]
-                let entry = convert(index, executor: executor, reporter: reporter, cancellation: cancellation)
+                let entry = convert(index, person: persons[index], executor: executor, reporter: reporter, cancellation: cancellation)
                 state.record(entry)
                 do {
                     try state.save(folder: root)
@@ -141,15 +160,24 @@ public struct BatchConversionRun: Sendable {
         }
         // Cancelled: what was published stays published and recorded; the rest is not begun.
         if cancellation?.isCancelled == true { throw CancellationError() }
+        try DeidentificationManifestFile.write(
+            query: query, format: format, output: root, isFolder: true, healthportVersion: healthportVersion,
+            extra: ["partition": layout.keys.map(\.rawValue).joined(separator: ","), "personKeys": personKeysFromFileNames ? "pseudonyms" : "as given"])
         return pending.filter { state.entry(person: persons[$0])?.isComplete != true }.count
     }
 
     /// Converts one export and publishes its files; never throws: a failure is recorded.
     private func convert(
-        _ index: Int, executor: QueryExecutor, reporter: RunReporter, cancellation: RunCancellation?
+        _ index: Int, person: String, executor sharedExecutor: QueryExecutor, reporter: RunReporter, cancellation: RunCancellation?
     ) -> BatchManifest.Input {
         let input = inputs[index]
-        let person = persons[index]
+        // De-identified, each person's objects shift by the person's own weeks: a query of their own.
+        var executor = sharedExecutor
+        if let deidentification = query.deidentification {
+            var own = query
+            own.deidentification = deidentification.forPerson(self.persons[index])  // the key as given, not its pseudonym
+            executor = QueryExecutor(own)
+        }
         let (size, modified) = Self.fingerprint(input) ?? (0, 0)
         var entry = BatchManifest.Input(
             input: input, person: person, size: size, modified: modified, status: "failed", error: nil, exportDate: nil,
@@ -196,8 +224,12 @@ public struct BatchConversionRun: Sendable {
                 writer = ndjson
                 writtenFiles = { ndjson.writtenFiles }
             }
+            // Every table lake has its coverage table (type=coverage), a study's first look.
+            let coverage: (sink: CoverageSink, destination: any CoverageTableDestination)? =
+                (writer as? any CoverageTableDestination).map { (CoverageSink(), $0) }
             let objects = WriterSink(writer)
-            let output: any ObjectSink = tables.map { TeeSink(objects, $0.pass.sink) } ?? objects
+            var output: any ObjectSink = tables.map { TeeSink(objects, $0.pass.sink) } ?? objects
+            if let coverage { output = TeeSink(output, coverage.sink) }
             let sink: any ObjectSink =
                 includeRoutes ? RouteAttachingSink(into: output, routes: RouteLoading(reader: reader, reporter: reporter)) : output
             var silent = reporter
@@ -223,6 +255,7 @@ public struct BatchConversionRun: Sendable {
                     leftOut = reasons.map { "; \($0.value) left out: \($0.key)" }.joined()
                 }
                 written = summary.admitted + recordings - notWritten
+                for row in coverage?.sink.collector.rows() ?? [] { try coverage?.destination.write(row) }
                 if let tables {
                     _ = try tables.pass.finish(
                         window: executor.query.dateWindow, reporter: silent, disclosesExportFacts: executor.disclosure.exportFacts,
@@ -251,7 +284,7 @@ public struct BatchConversionRun: Sendable {
             // Objects written, after filters and policy: a count of the export's whole content
             // would tell a consumer how much a policy hides.
             entry.objects = written
-            entry.exportDate = summary.header.exportDate?.iso8601
+            entry.exportDate = executor.visibleHeader(summary.header).exportDate?.iso8601
             entry.outputs = outputs
             entry.status = "complete"
             reporter.note(RunNote(.converted, "\(input): \(written) objects into person=\(person) (\(outputs.count) files)\(leftOut)"))

@@ -31,6 +31,8 @@ public struct ConversionRun: Sendable {
     /// Also write the summary tables (`daily-summary`, `sleep-nights`) into the folder of
     /// tables, made from the objects written (`convert --summaries`); CSV or Parquet folders.
     public var summaries: SummarySettings?
+    /// Recorded in the de-identification manifest (`query.deidentification`).
+    public var healthportVersion = ""
 
     public init(export: String, query: ObjectQuery = ObjectQuery(), format: ObjectFormat = .ndjson, output: String = "-") {
         self.export = export
@@ -58,6 +60,7 @@ public struct ConversionRun: Sendable {
 
     private func execute(reporter: RunReporter, cancellation: RunCancellation?) throws -> Summary {
         try OutputInputGuard.check(outputs: [output], inputs: [export])
+        try Self.checkRoutes(includeRoutes, query: query)
         let context = try RunContext(query: query, reporter: reporter, cancellation: cancellation)
         let (executor, reporter) = (context.executor, context.reporter)
         try SingleTableOutput.check(query, format: format, output: output)
@@ -91,7 +94,7 @@ public struct ConversionRun: Sendable {
                     includeRoutes ? RouteAttachingSink(into: output, routes: RouteLoading(reader: reader, reporter: reporter)) : output
                 summary = try read.run(into: sink, salvage: salvage)
             }
-            if summary.salvageStop != nil && !objects.hasBegun { try objects.exportDidBegin(executor.header(summary.header)) }
+            if summary.salvageStop != nil && !objects.hasBegun { try objects.exportDidBegin(executor.visibleHeader(summary.header)) }
             if let tables {
                 _ = try tables.pass.finish(
                     window: query.dateWindow, reporter: reporter, disclosesExportFacts: context.disclosure.exportFacts,
@@ -107,14 +110,26 @@ public struct ConversionRun: Sendable {
                 }
             }
             try writer.finish()
+            try DeidentificationManifestFile.write(
+                query: query, format: format, output: self.output,
+                isFolder: (writer as? CSVWriter)?.writesFolder == true || format == .fhir || (format == .parquet && !ParquetWriter.isSingleFile(self.output)),
+                healthportVersion: healthportVersion)
             return Summary(
-                header: executor.header(summary.header), written: summary.admitted + recordings,
+                header: executor.visibleHeader(summary.header), written: summary.admitted + recordings,
                 warnings: context.warnings(of: summary),
                 salvageStop: summary.salvageStop.map { RunError($0) }, fhir: (writer as? FHIRBulkWriter)?.tally)
         } catch {
             writer.abandon()
             throw error
         }
+    }
+
+    /// Workouts' routes are what de-identification removes: asking for their points too is a
+    /// contradiction, said before anything is read.
+    static func checkRoutes(_ includeRoutes: Bool, query: ObjectQuery) throws {
+        guard includeRoutes, query.deidentification != nil else { return }
+        throw QueryError(
+            .errorInvalidArgument, "de-identification removes workout routes: leave out \(argument: .includeRoutes)", argument: .deidentify)
     }
 
     /// The parallel read, for the writer's own type (the factory's `mergingChunks` case).
@@ -160,6 +175,9 @@ public struct ConversionRun: Sendable {
     /// whose recordings pass the gate, and the CDA document when the query discloses the whole
     /// export (it holds everything, and cannot be filtered faithfully).
     static func additionalArchiveFiles(reader: ExportReader, executor: QueryExecutor, reporter: RunReporter) throws -> [String] {
+        // ECG files name the recording's date and the person; a de-identified archive has the
+        // document alone.
+        if executor.query.deidentification != nil { return [] }
         var files: [String] = []
         try ElectrocardiogramFiles.visible(in: reader, query: executor, reporter: reporter) { file, _ in files.append(file) }
         if let cda = reader.cdaDocument(for: executor) { files.append(cda) }

@@ -14,6 +14,8 @@ public struct InventoryRun: Sendable {
     public var includeCDA = false
     /// How the export is read (the parser, threads, a FIFO's wait): the face's options.
     public var reading = ReadOptions()
+    /// Also tally what the export covers per type (`ExportInfo.coverage`, `info --coverage`).
+    public var includeCoverage = false
 
     public init(export: String, query: ObjectQuery = ObjectQuery()) {
         self.export = export
@@ -36,8 +38,9 @@ public struct InventoryRun: Sendable {
         silent.warning = { _ in }
         let reader = try ExportReader.open(export, reading: reading, cancellation: cancellation)
         let sink = InventorySink()
+        let coverage = includeCoverage ? CoverageSink() : nil
         let read = GatedExportRead(reader: reader, executor: executor, reporter: silent, cancellation: cancellation)
-        let summary = try read.run(into: sink, objects: { sink.inventory.objectCount })
+        let summary = try read.run(into: coverage.map { TeeSink(sink, $0) } ?? sink, objects: { sink.inventory.objectCount })
         var inventory = sink.inventory
         inventory.sort()
         var electrocardiograms: Int? = nil
@@ -50,6 +53,7 @@ public struct InventoryRun: Sendable {
             reader: reader, summary: summary, header: executor.header(summary.header), inventory: inventory, disclosure: disclosure,
             electrocardiograms: electrocardiograms)
         if includeCDA { info.document.cda = try CDAReader.summarize(reader, query: .everything) }
+        info.coverage = coverage?.collector.rows()
         return info
     }
 }

@@ -21,6 +21,8 @@ public struct SampleQueryRun: Sendable {
     public var parquet = ParquetOptions()
     /// A file (CSV: one table), or `-`.
     public var output: String
+    /// Recorded in the de-identification manifest (`query.deidentification`).
+    public var healthportVersion = ""
 
     public init(
         input: ObjectInput, query: ObjectQuery = ObjectQuery(), sortDescriptors: [ObjectSortDescriptor] = [], limit: Int? = nil,
@@ -67,6 +69,10 @@ public struct SampleQueryRun: Sendable {
         ).writer
         var summary = try read(opened, context: context, into: writer, cancellation: cancellation)
         summary.fhir = (writer as? FHIRBulkWriter)?.tally
+        try DeidentificationManifestFile.write(
+            query: query, format: format, output: output,
+            isFolder: format == .fhir || (format == .parquet && !ParquetWriter.isSingleFile(output)), healthportVersion: healthportVersion,
+            extra: ["sort": sortDescriptors.isEmpty ? "none" : "given", "limit": limit.map(String.init) ?? "none"])
         return summary
     }
 

@@ -68,6 +68,10 @@ public enum RequestArgument: String, Sendable, Hashable, CaseIterable {
     case cda
     /// Writing the summary tables beside the objects.
     case summaries
+    /// The de-identification key file.
+    case deidentify
+    /// Workouts' route points inline.
+    case includeRoutes
 
     /// How a face with no names of its own speaks of the part: "the predicate", "the anchor".
     ///
@@ -103,6 +107,8 @@ public enum RequestArgument: String, Sendable, Hashable, CaseIterable {
         case .salvage: "the salvage option"
         case .cda: "the CDA option"
         case .summaries: "the summary tables"
+        case .deidentify: "the de-identification"
+        case .includeRoutes: "the route points"
         }
     }
 

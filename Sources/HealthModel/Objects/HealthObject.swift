@@ -10,7 +10,10 @@ public enum HealthObject: Hashable, Sendable {
     case activitySummary(ActivitySummary)
     case clinicalRecord(ClinicalRecord)
     case audiogram(Audiogram)
-    case visionPrescription(VisionPrescription)
+    /// Boxed: a prescription's two lenses of eleven quantities each made it the largest kind by
+    /// far (about a kilobyte), and an enum is as large as its largest case, so every object was
+    /// moved and copied at that size; no export holds more than a few prescriptions.
+    indirect case visionPrescription(VisionPrescription)
     /// Read from the ECG CSV files beside the export, not from `export.xml`.
     case electrocardiogram(Electrocardiogram)
     case unknown(UnknownObject)

@@ -11,7 +11,8 @@ struct FHIRPatient: Equatable {
     var id: ObjectUUID
     /// FHIR's `AdministrativeGender`: `female`, `male` or `other`.
     var gender: String?
-    /// `yyyy-MM-dd`.
+    /// `yyyy-MM-dd`, or `yyyy` alone (FHIR's `date` allows a year; a de-identified export keeps
+    /// only the year of birth). A de-identified `90+` is no date: no birth date is written.
     var birthDate: String?
 
     /// The Patient for the characteristics, or `nil` when neither is known (no Patient is then
@@ -19,9 +20,14 @@ struct FHIRPatient: Equatable {
     init?(_ characteristics: Characteristics?) {
         guard let characteristics else { return nil }
         gender = characteristics.biologicalSex.flatMap(Self.gender)
-        birthDate = characteristics.dateOfBirth.flatMap { CalendarDate.parse($0) != nil ? $0 : nil }
+        birthDate = characteristics.dateOfBirth.flatMap { CalendarDate.parse($0) != nil || Self.isYear($0) ? $0 : nil }
         guard gender != nil || birthDate != nil else { return nil }
         id = FHIRResourceID.derive("Patient", [gender, birthDate])
+    }
+
+    /// Four digits: a year as FHIR writes one.
+    static func isYear(_ text: String) -> Bool {
+        text.utf8.count == 4 && text.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
     }
 
     /// `HKBiologicalSexFemale` (or iOS 8's raw `1`) is `female`; not set is no gender.

@@ -24,6 +24,8 @@ public enum OutputTable: Hashable, Sendable {
     case dailySummary
     /// One row per night (`SleepNight`).
     case sleepNights
+    /// One row per type: what the export covers (`TypeCoverage`).
+    case coverage
 
     /// The table's file name stem (without `.csv` or `.parquet`) in an output folder.
     public var fileStem: String {
@@ -47,6 +49,7 @@ public enum OutputTable: Hashable, Sendable {
         case .export: return "export"
         case .dailySummary: return "daily-summary"
         case .sleepNights: return "sleep-nights"
+        case .coverage: return "coverage"
         }
     }
 

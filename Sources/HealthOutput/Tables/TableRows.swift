@@ -221,6 +221,17 @@ enum TableRows {
     }
 
     /// A night's row (`healthport-formats(5)`, SLEEP NIGHTS); durations in seconds.
+    /// A `coverage` row (healthport-formats(5)): the share as a number, the days as dates.
+    static func coverage<B: TableRowBuilder>(_ c: TypeCoverage, into row: inout B) {
+        row.string("sampleType", c.type)
+        row.day("firstDay", c.firstDay)
+        row.day("lastDay", c.lastDay)
+        row.int("days", c.days)
+        row.int("samples", c.samples)
+        row.int("coveredHours", c.coveredHours)
+        row.number("coveredShare", c.coveredShare.map(ExportNumber.init))
+    }
+
     static func sleepNight<B: TableRowBuilder>(_ n: SleepNight, into row: inout B) {
         row.day("night", n.night)
         row.number("inBed", n.inBed.map(ExportNumber.init))

@@ -30,12 +30,15 @@ public struct Disclosure: Sendable, Equatable {
         self.personalDetails = personalDetails
     }
 
-    /// What `query` discloses.
+    /// What `query` discloses. A de-identified read is never the whole export (the CDA document
+    /// and the side files hold what de-identification removes) and never carries personal
+    /// details; the facts about the export go to its owner, who is running it.
     public init(_ query: ObjectQuery) {
         let owner = query.policy == nil
+        let deidentifies = query.deidentification != nil
         let selectsNothing = query.types == nil && query.predicate == nil && query.dateWindow == nil && query.sources.isEmpty
             && query.devices.isEmpty && query.uuids.isEmpty && query.outputUnit == nil
-        self.init(exportFacts: owner, wholeExport: owner && selectsNothing, personalDetails: owner)
+        self.init(exportFacts: owner, wholeExport: owner && selectsNothing && !deidentifies, personalDetails: owner && !deidentifies)
     }
 }
 

@@ -1,3 +1,4 @@
+import HealthDeidentify
 import HealthModel
 
 /// The one place where a query and its authorization policy meet the objects: a sink that
@@ -8,8 +9,12 @@ import HealthModel
 /// inside query execution, and so does healthport. The header goes through too, with only the
 /// characteristics the policy grants.
 ///
-/// Cheap on the hot path: without a policy or an output unit, admitted objects are passed on
-/// as they are (a copy would retain every string in them).
+/// With `ObjectQuery.deidentification`, the gate is also where objects are de-identified, after
+/// the policy (`Deidentifier`): the one place, so that no writer can be handed an object that
+/// was not. An object de-identification removes whole (a clinical record) is not admitted.
+///
+/// Cheap on the hot path: without a policy, an output unit or de-identification, admitted
+/// objects are passed on as they are (a copy would retain every string in them).
 public final class QueryGate: ObjectSink {
     /// The query.
     public let executor: QueryExecutor
@@ -19,6 +24,8 @@ public final class QueryGate: ObjectSink {
     /// would hint at them).
     public private(set) var admitted = 0
     private var sinceCancellationCheck = 0
+    /// This gate's de-identifier (its caches belong to one stream, as the gate does).
+    private let deidentifier: Deidentifier?
 
     /// - Parameters:
     ///   - isCancelled: asked every 1,024 objects; when it answers true the read stops with
@@ -27,10 +34,19 @@ public final class QueryGate: ObjectSink {
         self.executor = executor
         self.downstream = downstream
         self.isCancelled = isCancelled
+        self.deidentifier = executor.query.deidentification?.makeDeidentifier()
     }
 
     public func exportDidBegin(_ header: ExportHeader) throws {
-        try downstream.exportDidBegin(executor.header(header))
+        try downstream.exportDidBegin(self.header(header))
+    }
+
+    /// The header as this gate's consumer sees it: the characteristics the query and the
+    /// policy admit, de-identified when the query asks for it.
+    public func header(_ header: ExportHeader) -> ExportHeader {
+        let visible = executor.header(header)
+        guard let deidentifier else { return visible }
+        return deidentifier.header(visible, grantsCharacteristics: executor.query.policy != nil)
     }
 
     @inline(__always)
@@ -40,6 +56,14 @@ public final class QueryGate: ObjectSink {
             if sinceCancellationCheck & 1023 == 0, isCancelled() { throw CancellationError() }
         }
         guard executor.admits(object) else { return }
+        if let deidentifier {
+            // Two calls rather than one on a conditional value, which copied the whole object.
+            let deidentified = executor.transformsObjects ? deidentifier.deidentify(try executor.transform(object)) : deidentifier.deidentify(object)
+            guard let deidentified else { return }
+            admitted &+= 1
+            try downstream.consume(deidentified)
+            return
+        }
         admitted &+= 1
         if executor.transformsObjects {
             try downstream.consume(try executor.transform(object))
@@ -53,7 +77,9 @@ public final class QueryGate: ObjectSink {
     /// policy hides it.
     public func visible(_ object: HealthObject) throws -> HealthObject? {
         guard executor.admits(object) else { return nil }
-        return executor.transformsObjects ? try executor.transform(object) : object
+        let visible = executor.transformsObjects ? try executor.transform(object) : object
+        guard let deidentifier else { return visible }
+        return deidentifier.deidentify(visible)
     }
 }
 
@@ -61,4 +87,14 @@ public final class QueryGate: ObjectSink {
 /// it stops the source, and the run ends normally.
 public struct EnoughObjects: Error, Sendable {
     public init() {}
+}
+
+extension QueryExecutor {
+    /// The header as the query's consumer sees it, for runs that report it besides the objects
+    /// (a conversion's summary): what a gate of this query hands its sink.
+    public func visibleHeader(_ header: ExportHeader) -> ExportHeader {
+        let visible = self.header(header)
+        guard let deidentification = query.deidentification else { return visible }
+        return deidentification.makeDeidentifier().header(visible, grantsCharacteristics: query.policy != nil)
+    }
 }

@@ -59,6 +59,8 @@ extension Healthport {
             help: ArgumentHelp("With --partition: a CSV file of 'input,person' lines naming each export's person.", valueName: "file"))
         var personId: String? = nil
 
+        @OptionGroup var deidentification: DeidentifyOptions
+
         @OptionGroup var diagnostics: DiagnosticOptions
 
         func validate() throws {
@@ -88,7 +90,8 @@ extension Healthport {
         func run() throws {
             let log = Diagnostics(quiet: diagnostics.quiet)
             try log.run {
-                let query = try filter.makeQuery()
+                var query = try filter.makeQuery()
+                try deidentification.apply(to: &query, log: log)
                 if let partition {
                     var batch = BatchConversionRun(
                         inputs: exports, persons: try BatchConversionRun.personKeys(for: exports, mapping: personId),
@@ -99,6 +102,7 @@ extension Healthport {
                     batch.parquet = output.parquet
                     batch.includeRoutes = includeRoutes
                     batch.summaries = try summarySettings()
+                    batch.personKeysFromFileNames = personId == nil
                     let failed = try batch.run(reporter: log.reporter(), cancellation: Signals.cancellation)
                     if failed > 0 {
                         log.error("\(failed) of \(exports.count) exports failed; see \(output.output)/\(BatchManifest.fileName)")
@@ -110,6 +114,7 @@ extension Healthport {
                 run.includeRoutes = includeRoutes
                 run.salvage = salvage
                 run.summaries = try summarySettings()
+                run.healthportVersion = Healthport.version
                 run.parquet = output.parquet
                 run.reading = parsing.reading
                 run.reading.jobs = jobs

@@ -32,6 +32,11 @@ extension Healthport {
             completion: .file(extensions: ["json"]))
         var policy: String? = nil
 
+        @Flag(
+            name: .long,
+            help: "Print what the export covers instead: per type, first and last day, days with data, samples, and heart rate wear time (hours worn and their share).")
+        var coverage = false
+
         @OptionGroup var diagnostics: DiagnosticOptions
 
         func run() throws {
@@ -43,8 +48,14 @@ extension Healthport {
                 var run = InventoryRun(export: input.export, query: query)
                 run.includeCDA = cda
                 run.reading = input.parsing.reading
+                run.includeCoverage = coverage
                 let info = try log.perform(showing: diagnostics) { try run.run(reporter: $0, cancellation: $1) }
-                let text = format == .json ? try info.json() : info.text()
+                let text: String
+                if coverage {
+                    text = format == .json ? try info.coverageJSON() : info.coverageText()
+                } else {
+                    text = format == .json ? try info.json() : info.text()
+                }
                 FileHandle.standardOutput.write(Data(text.utf8))
             }
         }

@@ -24,6 +24,8 @@ extension Healthport {
         @Option(name: .long, help: ArgumentHelp("Return at most this many objects.", valueName: "n"))
         var limit: Int? = nil
 
+        @OptionGroup var deidentification: DeidentifyOptions
+
         @OptionGroup var diagnostics: DiagnosticOptions
 
         func validate() throws {
@@ -33,10 +35,13 @@ extension Healthport {
         func run() throws {
             let log = Diagnostics(quiet: diagnostics.quiet)
             try log.run {
+                var query = try filter.makeQuery()
+                try deidentification.apply(to: &query, log: log)
                 var run = SampleQueryRun(
-                    input: input.objectInput, query: try filter.makeQuery(), sortDescriptors: try sort.map(ObjectSortDescriptor.init(parsing:)),
+                    input: input.objectInput, query: query, sortDescriptors: try sort.map(ObjectSortDescriptor.init(parsing:)),
                     limit: limit, format: output.format, output: output.output)
                 run.parquet = output.parquet
+                run.healthportVersion = Healthport.version
                 run.reading = input.parsing.reading
                 let summary = try log.perform(showing: diagnostics) { try run.run(reporter: $0, cancellation: $1) }
                 log.repeats(summary.warnings)

@@ -43,6 +43,8 @@ enum OptionNames {
         case .salvage: "--salvage"
         case .cda: "--cda"
         case .summaries: "--summaries"
+        case .deidentify: "--deidentify"
+        case .includeRoutes: "--include-routes"
         }
     }
 

@@ -1,0 +1,116 @@
+import Foundation
+import HealthModel
+import Testing
+
+@testable import HealthDeidentify
+
+/// The rules one by one, on model values: what is kept, what is replaced, what is removed.
+struct DeidentifierTests {
+    let key = DeidentificationKey(secret: Array(repeating: 1, count: 32))!
+
+    func sample(source: String = "Simon’s iPhone", metadata: [MetadataEntry] = []) -> QuantitySample {
+        var device = Device(
+            name: "Simon’s Watch", manufacturer: "Apple Inc.", model: "Watch", hardwareVersion: "Watch6,2", softwareVersion: "10.2",
+            localIdentifier: "SERIAL-1", udiDeviceIdentifier: "UDI-1", creationDate: "2024-02-11 10:46:10 +0000")
+        device.firmwareVersion = "1.0"
+        let start = ExportTimestamp.parse("2024-06-01 08:15:00 +0200")!
+        let attributes = SampleAttributes(
+            uuid: ObjectUUID(high: 0x1234_5678_9ABC_8DEF, low: 0x8123_4567_89AB_CDEF), sampleType: ObjectType(identifier: "HKQuantityTypeIdentifierHeartRate", kind: .quantity),
+            sourceRevision: SourceRevision(source: Source(name: source), version: "10.2"), device: device, creationDate: start,
+            startDate: start, endDate: ExportTimestamp(secondsSince1970: start.secondsSince1970 + 60, utcOffsetSeconds: start.utcOffsetSeconds),
+            metadata: Metadata(metadata), extensions: Extensions(attributes: [GenericAttribute(name: "note", value: "private")]))
+        return QuantitySample(sample: attributes, quantity: Quantity(value: ExportNumber(72), unit: "count/min"))
+    }
+
+    @Test func metadataKeepsHealthKitsNumbersAndQuantitiesOnly() {
+        let entries = [
+            MetadataEntry(key: "HKWasUserEntered", value: .number(ExportNumber(1))),
+            MetadataEntry(key: "HKMetadataKeyHeartRateMotionContext", value: .number(ExportNumber(0))),
+            MetadataEntry(key: "HKWeatherTemperature", value: .quantity(Quantity(value: ExportNumber(56), unit: "degF"))),
+            MetadataEntry(key: "HKTimeZone", value: .string("Europe/Paris")),
+            MetadataEntry(key: "HKExternalUUID", value: .string("X")),
+            MetadataEntry(key: "HKMetadataKeySyncVersion", value: .number(ExportNumber(2))),
+            MetadataEntry(key: "HKFoodType", value: .string("soup")),
+            MetadataEntry(key: "App Note", value: .string("Baker Street")),
+            MetadataEntry(key: "App Count", value: .number(ExportNumber(3))),
+        ]
+        let kept = MetadataAllowList.filter(Metadata(entries)).entries.map(\.key)
+        #expect(kept == ["HKWasUserEntered", "HKMetadataKeyHeartRateMotionContext", "HKWeatherTemperature"])
+    }
+
+    @Test func samplesGetPseudonymsShiftedDatesNewUUIDsAndNoIdentifiers() throws {
+        let original = sample(metadata: [MetadataEntry(key: "HKTimeZone", value: .string("Europe/Paris"))])
+        let deidentifier = Deidentifier(Deidentification(key: key, person: "p1"))
+        guard case .quantitySample(let q)? = deidentifier.deidentify(.quantitySample(original)) else {
+            Issue.record("not a quantity sample")
+            return
+        }
+        #expect(q.sample.uuid != original.sample.uuid)
+        #expect(q.sample.sourceRevision.source.name.hasPrefix("source-"))
+        #expect(q.sample.sourceRevision.version == "10.2")
+        let device = try #require(q.sample.device)
+        #expect(device.name?.hasPrefix("device-") == true)
+        #expect(device.localIdentifier == nil && device.udiDeviceIdentifier == nil && device.creationDate == nil)
+        #expect(device.model == "Watch" && device.manufacturer == "Apple Inc." && device.hardwareVersion == "Watch6,2" && device.firmwareVersion == "1.0")
+        #expect(q.sample.metadata.isEmpty && q.sample.extensions.isEmpty)
+        let weeks = DateShift(key: key, person: "p1").weeks
+        #expect(q.sample.startDate.secondsSince1970 == original.sample.startDate.secondsSince1970 - Int64(weeks * 7 * 86_400))
+        #expect(q.sample.endDate.secondsSince1970 - q.sample.startDate.secondsSince1970 == 60)
+        #expect(q.quantity == original.quantity)
+        // The Health app keeps its name; the same name gets the same pseudonym from another stream.
+        guard case .quantitySample(let health)? = deidentifier.deidentify(.quantitySample(sample(source: "Health"))) else { return }
+        #expect(health.sample.sourceRevision.source.name == "Health")
+        let again = Deidentifier(Deidentification(key: key, person: "p2")).deidentify(.quantitySample(original))
+        guard case .quantitySample(let other)? = again else { return }
+        #expect(other.sample.sourceRevision.source.name == q.sample.sourceRevision.source.name)
+        #expect(other.sample.uuid == q.sample.uuid)
+    }
+
+    @Test func routesClinicalRecordsAndUnknownElementsAreRemoved() {
+        let deidentifier = Deidentifier(Deidentification(key: key))
+        var workout = Workout(sample: sample().sample, workoutActivityType: WorkoutActivityType(name: "HKWorkoutActivityTypeRunning"))
+        workout.routes = [WorkoutRoute(sample: sample().sample, fileReference: "/workout-routes/route_2024-06-01.gpx", locations: [RouteLocation(latitude: ExportNumber(48.85))])]
+        workout.workoutActivities = [WorkoutActivity(uuid: "6B1F3C2A-0D4E-4F5A-8B9C-0D1E2F3A4B5C", startDate: sample().sample.startDate)]
+        guard case .workout(let w)? = deidentifier.deidentify(.workout(workout)) else {
+            Issue.record("no workout")
+            return
+        }
+        #expect(w.routes.isEmpty)
+        #expect(w.workoutActivities[0].uuid != "6B1F3C2A-0D4E-4F5A-8B9C-0D1E2F3A4B5C" && ObjectUUID(uuidString: w.workoutActivities[0].uuid) != nil)
+        #expect(deidentifier.deidentify(.clinicalRecord(ClinicalRecord(fhirResourceType: "Observation"))) == nil)
+        #expect(deidentifier.deidentify(.unknown(UnknownObject(element: GenericElement(name: "Future")))) == nil)
+    }
+
+    @Test func characteristicsAreCutToTheYearOrNinetyPlus() {
+        var me = Characteristics()
+        me.dateOfBirth = "1985-06-15"
+        me.biologicalSex = "HKBiologicalSexFemale"
+        me.other = [GenericAttribute(name: "HKCharacteristicTypeIdentifierSomethingNew", value: "x")]
+        let shift = DateShift(weeks: 52)
+        let asOf = ExportTimestamp.parse("2024-06-01 08:15:00 +0200")
+        let cut = SafeHarborCharacteristics.cut(me, shift: shift, asOf: asOf)
+        #expect(cut.dateOfBirth == "1984" && cut.biologicalSex == "HKBiologicalSexFemale" && cut.other.isEmpty)
+        me.dateOfBirth = "1934-06-02"  // 89 on 2024-06-01
+        #expect(SafeHarborCharacteristics.cut(me, shift: shift, asOf: asOf).dateOfBirth == "1933")
+        me.dateOfBirth = "1934-06-01"  // 90 that day
+        #expect(SafeHarborCharacteristics.cut(me, shift: shift, asOf: asOf).dateOfBirth == SafeHarborCharacteristics.ninetyOrOlder)
+    }
+
+    @Test func theKeyFileIsMadeOnceWithMode0600AndReadBack() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("key-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("study.key").path
+        let made = try DeidentificationKeyFile.loadOrCreate(at: path)
+        #expect(made.created)
+        let mode = (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue
+        #expect(mode == 0o600)
+        let read = try DeidentificationKeyFile.loadOrCreate(at: path)
+        #expect(!read.created && read.key == made.key)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["study.key"])  // no temporary left
+        try Data("{}".utf8).write(to: folder.appendingPathComponent("bad.key"))
+        #expect(throws: DeidentificationKeyError.self) { try DeidentificationKeyFile.load(at: folder.appendingPathComponent("bad.key").path) }
+        #expect(made.key.identifier.count == 16)
+        let manifest = String(decoding: try DeidentificationManifest(key: made.key, healthportVersion: "1", options: [:]).encoded(), as: UTF8.self)
+        #expect(!manifest.contains(Data(made.key.secretBytes).base64EncodedString()) && manifest.contains(made.key.identifier))
+    }
+}

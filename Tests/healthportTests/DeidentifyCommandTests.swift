@@ -1,0 +1,271 @@
+import Foundation
+import Testing
+import ZIPFoundation
+
+/// `--deidentify KEYFILE`: every output format of convert, the `--partition` lake and query,
+/// searched for the originals it must not contain; the same key gives the same shift and
+/// pseudonyms across two exports of one person, another key others; durations, order and daily
+/// counts survive the shift.
+@Suite struct DeidentifyCommandTests {
+    /// One person's export with every kind of original a de-identification must remove: names
+    /// in sources and devices, a serial, a UDI, free-text metadata, a time zone, an external id,
+    /// coordinates, a clinical record, a date of birth. Days 1 to `days` of June 2024.
+    static func document(days: Int = 3, birth: String = "1985-06-15") -> String {
+        var body = ""
+        let device = "&lt;&lt;HKDevice: 0x28&gt;, name:Simon’s Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch6,2, software:10.2, localIdentifier:SERIAL-XYZ-123, UDIDeviceIdentifier:UDI-0004711, creation date:2024-02-11 10:46:10 +0000&gt;"
+        for day in 1...days {
+            let d = String(format: "2024-06-%02d", day)
+            for hour in [0, 7, 8, 13, 22] {
+                let t = String(format: "%@ %02d:15:00 +0200", d, hour)
+                body += """
+                     <Record type="HKQuantityTypeIdentifierHeartRate" sourceName="Simon’s Apple Watch" sourceVersion="10.2" device="\(device)" unit="count/min" creationDate="\(t)" startDate="\(t)" endDate="\(t)" value="\(60 + hour)">
+                      <MetadataEntry key="HKMetadataKeyHeartRateMotionContext" value="0"/>
+                      <MetadataEntry key="HKTimeZone" value="Europe/Paris"/>
+                      <MetadataEntry key="HKExternalUUID" value="EXT-UUID-42"/>
+                      <MetadataEntry key="HKDeviceSerialNumber" value="SER-777"/>
+                      <MetadataEntry key="My Note" value="Met Dr. Watson at 5 Baker Street"/>
+                     </Record>
+                     <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Simon’s iPhone" sourceVersion="17.2" unit="count" creationDate="\(t)" startDate="\(t)" endDate="\(String(format: "%@ %02d:45:00 +0200", d, hour))" value="\(100 * day + hour)"/>
+
+                    """
+            }
+            body += """
+                 <Record type="HKQuantityTypeIdentifierDietaryEnergyConsumed" sourceName="Health" sourceVersion="17.2" unit="kcal" creationDate="\(d) 12:00:00 +0200" startDate="\(d) 12:00:00 +0200" endDate="\(d) 12:00:00 +0200" value="512">
+                  <MetadataEntry key="HKFoodType" value="Grandma’s secret soup"/>
+                  <MetadataEntry key="HKWasUserEntered" value="1"/>
+                 </Record>
+                 <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30" durationUnit="min" sourceName="Simon’s Apple Watch" sourceVersion="10.2" device="\(device)" creationDate="\(d) 18:40:00 +0200" startDate="\(d) 18:00:00 +0200" endDate="\(d) 18:35:00 +0200">
+                  <MetadataEntry key="HKIndoorWorkout" value="0"/>
+                  <MetadataEntry key="HKWorkoutBrandName" value="Simon’s running club"/>
+                  <WorkoutEvent type="HKWorkoutEventTypePause" date="\(d) 18:10:00 +0200"/>
+                  <WorkoutRoute sourceName="Simon’s Apple Watch" sourceVersion="10.2" creationDate="\(d) 18:40:00 +0200" startDate="\(d) 18:00:00 +0200" endDate="\(d) 18:35:00 +0200">
+                   <Location date="\(d) 18:00:00 +0200" latitude="48.8566" longitude="2.3522" altitude="35" horizontalAccuracy="3" verticalAccuracy="2" course="90" speed="3"/>
+                  </WorkoutRoute>
+                 </Workout>
+
+                """
+        }
+        return """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <HealthData locale="en_US">
+             <ExportDate value="2024-06-\(String(format: "%02d", days)) 23:00:00 +0200"/>
+             <Me HKCharacteristicTypeIdentifierDateOfBirth="\(birth)" HKCharacteristicTypeIdentifierBiologicalSex="HKBiologicalSexFemale" HKCharacteristicTypeIdentifierBloodType="HKBloodTypeAPositive" HKCharacteristicTypeIdentifierFitzpatrickSkinType="" HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse=""/>
+            \(body) <ClinicalRecord type="HKClinicalTypeIdentifierLabResultRecord" identifier="MRN-99" sourceName="St. Mary Hospital" fhirVersion="1.0.2" receivedDate="2024-06-01 15:50:00 +0200" resourceFilePath="/clinical-records/Observation-1.json"/>
+            </HealthData>
+
+            """
+    }
+
+    /// What must never be in a de-identified output.
+    static let originals = [
+        "Simon", "SERIAL-XYZ-123", "UDI-0004711", "Europe/Paris", "EXT-UUID-42", "SER-777", "Baker Street", "Grandma",
+        "running club", "48.8566", "2.3522", "St. Mary", "MRN-99", "1985-06-15", "2024-06", "2024-02-11", "HKTimeZone",
+    ]
+
+    let folder: URL
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("deidentify-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    func write(_ text: String, _ name: String) throws -> String {
+        let url = folder.appendingPathComponent(name)
+        try Data(text.utf8).write(to: url)
+        return url.path
+    }
+
+    /// Every file under `path` (or the file), a zip's members unpacked.
+    func contents(_ path: String) throws -> [(String, Data)] {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return [] }
+        guard isFolder.boolValue else {
+            if path.hasSuffix(".zip") {
+                let unpacked = URL(fileURLWithPath: path + ".unpacked")
+                try FileManager.default.unzipItem(at: URL(fileURLWithPath: path), to: unpacked)
+                return try contents(unpacked.path)
+            }
+            return [(path, try Data(contentsOf: URL(fileURLWithPath: path)))]
+        }
+        var files: [(String, Data)] = []
+        for name in try FileManager.default.subpathsOfDirectory(atPath: path).sorted() {
+            var inner: ObjCBool = false
+            let full = path + "/" + name
+            if FileManager.default.fileExists(atPath: full, isDirectory: &inner), !inner.boolValue {
+                files.append((full, try Data(contentsOf: URL(fileURLWithPath: full))))
+            }
+        }
+        return files
+    }
+
+    func expectNoOriginals(in path: String, also extra: [String] = [], _ what: String) throws {
+        let files = try contents(path)
+        #expect(!files.isEmpty, "\(what): nothing written")
+        for (file, data) in files {
+            let text = String(decoding: data, as: UTF8.self)
+            for original in Self.originals + extra where text.contains(original) {
+                Issue.record("\(what): '\(original)' survives in \(file)")
+            }
+        }
+    }
+
+    /// The plain conversion's uuids: none may be in a de-identified output.
+    func originalUUIDs(_ export: String) throws -> [String] {
+        try ndjsonObjects(try healthport("convert", export, "-q").stdout).compactMap { $0["uuid"] as? String }
+    }
+
+    @Test func noOriginalSurvivesInAnyFormat() throws {
+        let export = try write(Self.document(), "person.xml")
+        let key = folder.appendingPathComponent("study.key").path
+        let uuids = try originalUUIDs(export)
+        #expect(uuids.count > 30)
+        let outputs: [(String, [String])] = [
+            ("out.ndjson", ["--format", "ndjson"]), ("out.json", ["--format", "json"]), ("csv", ["--format", "csv"]),
+            ("parquet", ["--format", "parquet", "--compression", "none"]), ("fhir", ["--format", "fhir"]),
+            ("export.xml", ["--format", "export"]), ("archive.zip", ["--format", "export"]),
+        ]
+        for (name, arguments) in outputs {
+            let output = folder.appendingPathComponent(name).path
+            let result = try healthport(["convert", export, "-q", "--deidentify", key, "--output", output] + arguments)
+            #expect(result.status == 0, "\(name): \(result.stderrText)")
+            try expectNoOriginals(in: output, also: uuids, name)
+            let manifest = name.contains(".") ? output + ".deidentification.json" : output + "/_deidentification.json"
+            #expect(FileManager.default.fileExists(atPath: manifest), "\(name): no manifest")
+        }
+        // The key file: made once, mode 0600, never in an output.
+        let attributes = try FileManager.default.attributesOfItem(atPath: key)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        let keyObject = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: key))) as? [String: Any]
+        let secret = try #require(keyObject?["secret"] as? String)
+        for (_, data) in try contents(folder.path) where !String(decoding: data, as: UTF8.self).hasPrefix("{\"format\":\"healthport-deidentification-key\"") {
+            #expect(!String(decoding: data, as: UTF8.self).contains(secret))
+        }
+        // Query, sorted, from the export.
+        let query = try healthport("query", export, "-q", "--deidentify", key, "--sort", "startDate:desc")
+        #expect(query.status == 0)
+        #expect(!query.stdoutText.isEmpty)
+        for original in Self.originals + uuids { #expect(!query.stdoutText.contains(original), "query: \(original)") }
+        // Characteristics: none without a policy.
+        let header = try ndjsonObjects(try healthport("convert", export, "-q", "--deidentify", key).stdout)[0]
+        #expect(header["characteristics"] == nil)
+    }
+
+    @Test func everyLakeFormatHoldsNoOriginal() throws {
+        let exports = folder.appendingPathComponent("exports")
+        try FileManager.default.createDirectory(at: exports, withIntermediateDirectories: true)
+        let a = exports.appendingPathComponent("simon.xml").path
+        try Data(Self.document().utf8).write(to: URL(fileURLWithPath: a))
+        let key = folder.appendingPathComponent("study.key").path
+        let uuids = try originalUUIDs(a)
+        for format in ["csv", "parquet", "ndjson", "fhir"] {
+            let lake = folder.appendingPathComponent("lake-\(format)").path
+            var arguments = ["convert", a, "-q", "--format", format, "--partition", "person,type", "--deidentify", key, "--output", lake]
+            if format == "parquet" { arguments += ["--compression", "none"] }
+            let result = try healthport(arguments)
+            #expect(result.status == 0, "\(format): \(result.stderrText)")
+            // The batch manifest is the operator's record (input paths): the lake is the rest.
+            try? FileManager.default.removeItem(atPath: lake + "/_manifest.json")
+            try expectNoOriginals(in: lake, also: uuids + ["person=simon"], "lake \(format)")
+            #expect(FileManager.default.fileExists(atPath: lake + "/_deidentification.json"))
+        }
+        let csvLake = folder.appendingPathComponent("lake-csv").path
+        let people = try FileManager.default.contentsOfDirectory(atPath: csvLake).filter { $0.hasPrefix("person=") }
+        #expect(people.count == 1 && people[0].hasPrefix("person=person-"))
+        #expect(FileManager.default.fileExists(atPath: csvLake + "/" + people[0] + "/type=coverage/part-0.csv"))
+    }
+
+    @Test func theSameKeyGivesTheSameShiftAndPseudonymsAcrossExportsAndAnotherKeyOthers() throws {
+        let early = try write(Self.document(days: 2), "early.xml")
+        let later = try write(Self.document(days: 4), "later.xml")
+        let key = folder.appendingPathComponent("one.key").path
+        let other = folder.appendingPathComponent("other.key").path
+        func lines(_ export: String, _ key: String) throws -> [String] {
+            let result = try healthport("convert", export, "-q", "--deidentify", key)
+            #expect(result.status == 0, "\(result.stderrText)")
+            return result.stdoutText.split(separator: "\n").dropFirst().map(String.init)
+        }
+        let first = try lines(early, key)
+        let second = Set(try lines(later, key))
+        // Every object of the early export is, byte for byte, in the later one: the same uuid,
+        // dates and pseudonyms.
+        #expect(!first.isEmpty)
+        #expect(first.allSatisfy(second.contains))
+        let another = try lines(early, other)
+        #expect(another.count == first.count)
+        #expect(zip(first, another).allSatisfy { $0 != $1 })
+        let names = { (lines: [String]) in Set(try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+            .compactMap { (($0["sourceRevision"] as? [String: Any])?["source"] as? [String: Any])?["name"] as? String }) }
+        #expect(try names(first) != names(another))
+    }
+
+    @Test func durationsOrderAndDailyCountsAreKept() throws {
+        let export = try write(Self.document(days: 3), "export.xml")
+        let key = folder.appendingPathComponent("k.key").path
+        func objects(_ arguments: String...) throws -> [[String: Any]] {
+            Array(try ndjsonObjects(try healthport(["convert", export, "-q", "--type", "HeartRate,StepCount,Workout"] + arguments).stdout).dropFirst())
+        }
+        let plain = try objects()
+        let shifted = try objects("--deidentify", key)
+        #expect(plain.count == shifted.count && plain.count == 33)
+        func instant(_ text: Any?) throws -> Double {
+            let formatter = ISO8601DateFormatter()
+            let string = try #require(text as? String)
+            return try #require(formatter.date(from: string)).timeIntervalSince1970
+        }
+        var shift: Double? = nil
+        for (p, s) in zip(plain, shifted) {
+            #expect(p["sampleType"] as? String == s["sampleType"] as? String)  // order
+            let delta = try instant(s["startDate"]) - instant(p["startDate"])
+            #expect(shift == nil || shift == delta)  // one shift for the person
+            shift = delta
+            #expect(try instant(s["endDate"]) - instant(s["startDate"]) == instant(p["endDate"]) - instant(p["startDate"]))  // durations
+            let (ps, ss) = (p["startDate"] as! String, s["startDate"] as! String)
+            #expect(ps.dropFirst(10) == ss.dropFirst(10))  // time of day and offset
+        }
+        let weeks = try #require(shift) / (7 * 86_400)
+        #expect(weeks == weeks.rounded() && weeks <= -52 && weeks >= -1_043)
+        // Daily counts: per local day, the same counts in the same order of days.
+        func daily(_ objects: [[String: Any]]) -> [Int] {
+            var counts: [String: Int] = [:]
+            for o in objects { counts[String((o["startDate"] as! String).prefix(10)), default: 0] += 1 }
+            return counts.keys.sorted().map { counts[$0]! }
+        }
+        #expect(daily(plain) == daily(shifted))
+    }
+
+    @Test func characteristicsAreCutToSafeHarborAndOnlyWhenAPolicyGrantsThem() throws {
+        let policy = folder.appendingPathComponent("policy.json")
+        try Data(#"{"version": 1, "consumer": {"name": "Study"}, "read": {"HeartRate": "granted", "DateOfBirth": "granted", "BiologicalSex": "granted"}}"#.utf8).write(to: policy)
+        let key = folder.appendingPathComponent("k.key").path
+        func characteristics(_ birth: String) throws -> [String: Any]? {
+            let export = try write(Self.document(days: 1, birth: birth), "export-\(birth).xml")
+            let result = try healthport("convert", export, "-q", "--deidentify", key, "--policy", policy.path)
+            #expect(result.status == 0, "\(result.stderrText)")
+            return try ndjsonObjects(result.stdout)[0]["characteristics"] as? [String: Any]
+        }
+        let young = try #require(try characteristics("1985-06-15"))
+        let birth = try #require(young["dateOfBirth"] as? String)
+        let year = try #require(Int(birth))
+        #expect((1964...1985).contains(year))
+        #expect(young["biologicalSex"] as? String == "HKBiologicalSexFemale")
+        #expect(young["bloodType"] == nil)  // not granted
+        let old = try #require(try characteristics("1930-02-01"))
+        #expect(old["dateOfBirth"] as? String == "90+")
+    }
+
+    @Test func routesCannotBeAskedForAndABadKeyFileIsAConfigurationError() throws {
+        let export = try write(Self.document(days: 1), "export.xml")
+        let key = folder.appendingPathComponent("k.key").path
+        let routes = try healthport("convert", export, "-q", "--deidentify", key, "--include-routes")
+        #expect(routes.status == 64)
+        #expect(routes.stderrText.contains("--include-routes"))
+        let bad = try write("{\"format\":\"something else\"}", "bad.key")
+        let refused = try healthport("convert", export, "-q", "--deidentify", bad)
+        #expect(refused.status == 78)
+        #expect(refused.stderrText.contains("bad.key"))
+        // An existing key file is never replaced.
+        let before = try Data(contentsOf: URL(fileURLWithPath: key))
+        #expect(try healthport("convert", export, "-q", "--deidentify", key).status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: key)) == before)
+    }
+}
