@@ -71,8 +71,11 @@ public enum DeidentificationKeyFile {
 
     /// Writes `key` to a new file at `path`, mode 0600; `false` when a file appeared there first.
     private static func create(_ key: DeidentificationKey, at path: String) throws(DeidentificationKeyError) -> Bool {
-        let folder = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
+        // Through URL: NSString's deletingLastPathComponent traps on a one-character name on
+        // Linux (swift-corelibs-foundation): `--deidentify k` crashed.
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        let name = url.lastPathComponent
         var template = Array("\(folder.isEmpty ? "." : folder)/.\(name).XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {

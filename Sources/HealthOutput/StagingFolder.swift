@@ -39,7 +39,9 @@ public final class StagingFolder {
     private init(beside destination: String) throws {
         self.destination = destination
         self.createdDestination = false
-        let parent = (destination as NSString).deletingLastPathComponent
+        // Through URL: NSString's deletingLastPathComponent traps on a one-character name on
+        // Linux (swift-corelibs-foundation), and `--output c` a second time crashed.
+        let parent = URL(fileURLWithPath: destination).deletingLastPathComponent().path
         // What a killed run staged inside the folder (before it existed as an output) goes too.
         StaleTemporaries.removeStale(in: destination)
         if FolderExchange.isAvailable, let beside = try? Self.makeFolder(in: parent.isEmpty ? "." : parent, reportedAs: destination) {

@@ -56,6 +56,11 @@ public struct ObjectQuery: Sendable {
             text += "|" + policy.readSince.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
             text += "|" + policy.perObject.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.granted.sorted())-\($0.value.revokedOwn.sorted())" }.joined(separator: ",")
         }
+        // A de-identified consumer's anchor holds re-derived uuids: it is good only with the
+        // same key and person (the key by its identifier, never the key).
+        if let deidentification {
+            text += "deidentify:\(deidentification.key.identifier)|\(deidentification.person)\n"
+        }
         return Array(SHA256.hash(data: Data(text.utf8)))
     }
 }

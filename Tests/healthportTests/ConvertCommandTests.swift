@@ -169,6 +169,18 @@ import HealthTestSupport
             }
         }
     }
+
+    /// A folder output named with one character, written twice: Foundation's NSString path
+    /// functions trap on a one-character name on Linux, and the second run (which stages beside
+    /// the existing folder) crashed with status 132.
+    @Test func aOneCharacterFolderIsReplaced() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        for _ in 0..<2 {
+            let result = try healthport("convert", sampleZip, "--format", "csv", "--output", "c", "-q", in: folder)
+            #expect(result.status == 0, "\(result.stderrText)")
+        }
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("c/StepCount.csv").path))
+    }
 }
 
 /// A mistyped subcommand or option gets the closest name (issue 21), never a misleading error.

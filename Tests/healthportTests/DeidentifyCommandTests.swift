@@ -1,4 +1,5 @@
 import Foundation
+import HealthTestSupport
 import Testing
 import ZIPFoundation
 
@@ -267,5 +268,42 @@ import ZIPFoundation
         let before = try Data(contentsOf: URL(fileURLWithPath: key))
         #expect(try healthport("convert", export, "-q", "--deidentify", key).status == 0)
         #expect(try Data(contentsOf: URL(fileURLWithPath: key)) == before)
+    }
+
+    /// Anchored changes keep working within a study: what a de-identified consumer is told was
+    /// deleted names the objects by the uuids it was given them by, from the store (which judges
+    /// a deletion by the object as it was, through the gate) and from two exports (`diff`)
+    /// alike; no original uuid is said. The sample's newer export holds 783 objects its older
+    /// one lacks: importing the older one with --force deletes them.
+    @Test func deletionsNameTheDeidentifiedUUIDs() throws {
+        let newer = Fixtures.sampleData.appendingPathComponent("export.zip").path
+        let older = Fixtures.sampleData.appendingPathComponent("export-older.zip").path
+        // A one-character key file name: Foundation's NSString path functions trap on it.
+        let key = "k"
+        func uuids(_ result: CommandRunner.Result, _ type: String) -> Set<String> {
+            Set(result.stdoutText.split(separator: "\n").compactMap { line -> String? in
+                guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], object["type"] as? String == type else {
+                    return nil
+                }
+                return (object["uuid"] as? String) ?? ((object["object"] as? [String: Any])?["uuid"] as? String)
+            })
+        }
+        let store = folder.appendingPathComponent("s.sqlite").path
+        let anchor = folder.appendingPathComponent("anchor").path
+        #expect(try healthport("import", newer, "--store", store, "-q").status == 0)
+        let first = try healthport("changes", "--store", store, "--deidentify", key, "--anchor-output", anchor, "-q", in: folder)
+        #expect(first.status == 0, "\(first.stderrText)")
+        let given = uuids(first, "added")
+        // Every object but the clinical records and unknown elements, which are removed whole.
+        #expect(given.count > 5400 && given.count < 5502)
+        #expect(try healthport("import", older, "--store", store, "--force", "-q").status == 0)
+        let token = try String(contentsOfFile: anchor, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let later = try healthport("changes", "--store", store, "--deidentify", key, "--anchor", token, "-q", in: folder)
+        let deleted = uuids(later, "deleted")
+        #expect(deleted.count == 783 && deleted.isSubset(of: given))
+        let diff = try healthport("diff", newer, older, "--deidentify", key, "-q", in: folder)
+        #expect(uuids(diff, "deleted") == deleted)
+        let originals = Set(try ndjsonObjects(try healthport("convert", newer, "-q").stdout).compactMap { $0["uuid"] as? String })
+        #expect(originals.count == 5502 && originals.isDisjoint(with: deleted) && originals.isDisjoint(with: given))
     }
 }

@@ -276,7 +276,7 @@ public struct BatchConversionRun: Sendable {
                 let destination = root + "/" + relative
                 let described = try BatchManifest.describe(
                     file: staging + "/" + name, relativePath: relative, isCSV: format == .csv, rows: rows[name].map(Int.init))
-                let folder = (destination as NSString).deletingLastPathComponent
+                let folder = URL(fileURLWithPath: destination).deletingLastPathComponent().path
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
                 try stagingFolder.publishFile(name, to: destination)
                 outputs.append(described)

@@ -32,6 +32,8 @@ extension Healthport {
         @Flag(name: .long, help: "With --store: keep running, writing the changes of every later import as new batches (NDJSON).")
         var follow = false
 
+        @OptionGroup var deidentification: DeidentifyOptions
+
         @OptionGroup var diagnostics: DiagnosticOptions
 
         func validate() throws {
@@ -44,7 +46,8 @@ extension Healthport {
         func run() throws {
             let log = Diagnostics(quiet: diagnostics.quiet)
             try log.run {
-                let query = try filter.makeQuery()
+                var query = try filter.makeQuery()
+                try deidentification.apply(to: &query, log: log)
                 if let storePath = input.storePath {
                     var run = StoreChangesRun(
                         store: storePath, query: query, anchor: try StoreChangesRun.parseAnchor(anchor), limit: limit, format: output.format,

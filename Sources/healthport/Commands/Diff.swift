@@ -22,13 +22,17 @@ extension Healthport {
         @Option(name: .long, help: ArgumentHelp("Also write the anchor of the new export to this file.", valueName: "file"))
         var anchorOutput: String? = nil
 
+        @OptionGroup var deidentification: DeidentifyOptions
+
         @OptionGroup var diagnostics: DiagnosticOptions
 
         func run() throws {
             let log = Diagnostics(quiet: diagnostics.quiet)
             try log.run {
+                var query = try filter.makeQuery()
+                try deidentification.apply(to: &query, log: log)
                 var run = DiffRun(
-                    oldExport: oldExport, newExport: newExport, query: try filter.makeQuery(), format: output.format, output: output.output,
+                    oldExport: oldExport, newExport: newExport, query: query, format: output.format, output: output.output,
                     anchorOutput: anchorOutput)
                 run.parquet = output.parquet
                 run.reading = parsing.reading
