@@ -44,18 +44,36 @@ public final class HealthStore {
         configuration.readonly = true
         configuration.busyMode = .timeout(30)
         let pool = try wrap(path) { try DatabasePool(path: path, configuration: configuration) }
-        try wrap(path) {
+        let upgrade = try wrap(path) {
             try pool.read { db in
                 try checkIdentity(db, path: path, allowEmpty: false)
                 let missing = Set(StoreSchema.knownMigrations).subtracting(try StoreSchema.migrator.appliedIdentifiers(db))
-                if !missing.isSubset(of: StoreSchema.migrationsReadersDoNotNeed) {
-                    throw StoreError(
-                        .incompatible,
-                        "\(path): the store was made by an older healthport; run healthport import once to upgrade it")
-                }
+                return !missing.isSubset(of: StoreSchema.migrationsReadersDoNotNeed)
             }
         }
-        return try HealthStore(path: path, pool: pool)
+        guard upgrade else { return try HealthStore(path: path, pool: pool) }
+        // A store of an older layout is upgraded on first use, whatever the command: its
+        // migrations run in one transaction (killed halfway, the older store is left), then
+        // it is opened read-only again. A store this process may not write stays refused.
+        try wrap(path) { try pool.close() }
+        guard access(path, W_OK) == 0 else {
+            throw StoreError(
+                .incompatible, "\(path): the store was made by an older healthport and is read-only here; run healthport import once to upgrade it")
+        }
+        try migrate(at: path)
+        return try openForReading(at: path)
+    }
+
+    /// Applies the migrations this healthport knows to an existing store.
+    private static func migrate(at path: String) throws {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(30)
+        let pool = try wrap(path) { try DatabasePool(path: path, configuration: configuration) }
+        try wrap(path) {
+            try pool.writeWithoutTransaction { db in try checkIdentity(db, path: path, allowEmpty: false) }
+            try StoreSchema.migrator.migrate(pool)
+            try pool.close()
+        }
     }
 
     /// Opens a store for importing, creating it (mode 0600, its folder 0700) or upgrading its

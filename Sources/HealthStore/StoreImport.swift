@@ -82,6 +82,8 @@ final class Importer {
     private let summaryMode: SummaryMode
     /// The first summary's rows, computed by the reading thread (`StoreSummaries.compute`).
     private var builtSummary: StoreSummaries.Built?
+    /// Whether the store held nothing, not even tombstones: its indexes are made after the rows.
+    private let emptyStore: Bool
 
     /// How this import keeps the summary tables (`StoreSummaries`).
     enum SummaryMode {
@@ -102,34 +104,28 @@ final class Importer {
         self.force = force
         previousAnchor = try HealthStore.anchor(db)
         var base = IdentitySet()
-        let cursor = try Row.fetchCursor(db, sql: "SELECT uuid, type FROM objects")
+        var typeNames: [Int64: String] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT id, identifier FROM sample_types") { typeNames[row[0]] = row[1] }
+        let cursor = try Row.fetchCursor(db, sql: "SELECT uuid, type_id FROM objects")
         while let row = try cursor.next() {
-            let text: String = row[0]
-            guard let uuid = ObjectUUID(uuidString: text) else {
-                throw StoreError(.incompatible, "\(storePath): the store is damaged (invalid uuid '\(text.prefix(40))')")
+            let value = row[0] as DatabaseValue
+            guard case .blob(let bytes) = value.storage, let uuid = bytes.withUnsafeBytes({ StoredRow.uuid($0) }),
+                let type = typeNames[row[1] as Int64? ?? -1]
+            else {
+                throw StoreError(.incompatible, "\(storePath): the store is damaged (an object without a valid uuid or type)")
             }
-            base.insert(uuid, type: row[1])
+            base.insert(uuid, type: type)
         }
         base.finish()
+        let tombstones = try Int.fetchOne(db, sql: "SELECT count(*) FROM deleted_objects") ?? 0
+        emptyStore = base.count == 0 && tombstones == 0
         let lastExportDate = try String.fetchOne(db, sql: "SELECT export_date FROM imports ORDER BY id DESC LIMIT 1")
             .flatMap(ExportTimestamp.parse)?.secondsSince1970
         try db.execute(
             sql: "INSERT INTO imports (imported_at, input, header, objects, added, deleted, anchor) VALUES (?, ?, '{}', 0, 0, 0, ?)",
             arguments: [ISO8601DateFormatter().string(from: Date()), inputName, previousAnchor])
         importID = db.lastInsertedRowID
-        var devices: [Device: Int64] = [:]
-        var lastDeviceID: Int64 = 0
-        let deviceRows = try Row.fetchCursor(db, sql: "SELECT id, body FROM devices")
-        while let row = try deviceRows.next() {
-            let id: Int64 = row[0]
-            let body: String = row[1]
-            do {
-                devices[try ObjectDecoder.decodeDevice(Array(body.utf8))] = id
-            } catch {
-                throw StoreError(.incompatible, "\(storePath): the store is damaged (device \(id): \(error))")
-            }
-            lastDeviceID = max(lastDeviceID, id)
-        }
+        let encoder = try StoredRowEncoder(db: db, path: storePath)
         var summaryCollector: SummaryCollector? = nil
         var tracksSummaryChanges = false
         if let zone = try StoreSummaries.timeZone(db, path: storePath) {
@@ -145,7 +141,7 @@ final class Importer {
             summaryMode = .rebuild
         }
         reading = ReadingSide(
-            base: base, devices: devices, nextDeviceID: lastDeviceID + 1, firstAnchor: previousAnchor + 1,
+            base: base, encoder: encoder, firstAnchor: previousAnchor + 1,
             lastExportDate: lastExportDate, storePath: storePath, force: force, summaryCollector: summaryCollector,
             tracksSummaryChanges: tracksSummaryChanges)
     }
@@ -179,18 +175,21 @@ final class Importer {
         let thread = Thread { job.body() }
         thread.stackSize = 8 << 20
         thread.start()
-        let inserter = try RowInserter(db: db, importID: importID)
+        let inserter = try RowInserter(db: db)
+        if emptyStore {
+            for index in StoreSchema.objectIndexNames { try db.execute(sql: "DROP INDEX IF EXISTS \(index)") }
+        }
         do {
             // An object that comes back loses its tombstone (one prepared statement for all).
             let hasTombstones = (try Int.fetchOne(db, sql: "SELECT count(*) FROM deleted_objects") ?? 0) > 0
             let removeTombstone = hasTombstones ? try db.makeStatement(sql: "DELETE FROM deleted_objects WHERE uuid = ?") : nil
-            while let batch = channel.take() {
+            while var batch = channel.take() {
                 if let removeTombstone {
-                    for row in batch { try removeTombstone.execute(arguments: [row.uuid]) }
+                    for row in batch { try removeTombstone.execute(arguments: [Data(StoredRow.bytes(row.uuid))]) }
                 }
-                for row in batch {
-                    if let device = row.newDevice { try inserter.insertDevice(id: row.deviceID!, body: device) }
-                    try inserter.insert(row)
+                for index in batch.indices {
+                    batch[index].importID = importID
+                    try inserter.insert(batch[index])
                 }
                 insertedRows += batch.count
             }
@@ -203,6 +202,9 @@ final class Importer {
         box.done.wait()
         if let error = box.error { throw error }
         builtSummary = box.builtSummary
+        if emptyStore {
+            for index in StoreSchema.objectIndexes { try db.execute(sql: index) }
+        }
     }
 
     /// Work handed to the reading thread, which alone runs it.
@@ -232,24 +234,25 @@ final class Importer {
         /// Per source, the first position among its deleted samples (`SummarySources`).
         var deletedSources: [String: Int] = [:]
         if reading.seenCount < base.count {
+            let columns = "uuid, kind, type_id, start_date, end_date, zone, creation_date, value, unit, source_id, device_id, body"
             let move = try db.makeStatement(sql: """
-                INSERT INTO deleted_objects (anchor, uuid, kind, type, start_date, end_date, device_id, added_anchor, import_id, body)
-                SELECT ?, uuid, kind, type, start_date, end_date, device_id, anchor, ?, body FROM objects WHERE uuid = ?
+                INSERT INTO deleted_objects (anchor, \(columns), added_anchor, import_id)
+                SELECT ?, \(columns), anchor, ? FROM objects WHERE uuid = ?
                 """)
             let remove = try db.makeStatement(sql: "DELETE FROM objects WHERE uuid = ?")
             // A deleted sample's days are recomputed as an added one's are. SQL checks each
             // column's type: a damaged row is left out, not read as something it is not.
             var describe: Statement? = nil
             if case .update = summaryMode {
-                let kinds = SummaryCollector.summarizedKinds.map { "'\($0)'" }.joined(separator: ", ")
                 describe = try db.makeStatement(sql: """
-                    SELECT type, start_date, end_date, CASE WHEN typeof(source) = 'text' THEN source END, anchor FROM objects
-                    WHERE uuid = ? AND kind IN (\(kinds)) AND typeof(type) = 'text'
-                        AND typeof(start_date) = 'integer' AND typeof(end_date) = 'integer'
+                    SELECT t.identifier, o.start_date, o.end_date, (SELECT name FROM sources WHERE id = o.source_id), o.anchor
+                    FROM objects AS o JOIN sample_types AS t ON t.id = o.type_id
+                    WHERE o.uuid = ? AND o.kind IN (\(StoredKind.summarized))
+                        AND typeof(o.start_date) = 'integer' AND typeof(o.end_date) = 'integer'
                     """)
             }
             for index in 0..<base.count where !reading.wasSeen(index) {
-                let uuid = base.uuids[index].uuidString
+                let uuid = Data(StoredRow.bytes(base.uuids[index]))
                 if let describe, let row = try Row.fetchOne(describe, arguments: [uuid]) {
                     summaryChanges.touch(type: row[0], start: row[1], end: row[2])
                     if let source = row[3] as String? { deletedSources[source] = min(deletedSources[source] ?? Int.max, row[4] as Int) }
@@ -295,25 +298,6 @@ final class Importer {
     }
 }
 
-/// An object new to the store, ready to insert: everything computed on the reading thread.
-struct PendingRow: Sendable {
-    var anchor: Int64
-    var uuid: String
-    var kind: String
-    var type: String
-    var start: Int64?
-    var end: Int64?
-    var value: Double?
-    var unit: String?
-    var source: String?
-    var sourceKey: String?
-    var device: String?
-    var deviceID: Int64?
-    /// The device's JSON, when this row is the first to use it.
-    var newDevice: [UInt8]?
-    var body: [UInt8]
-}
-
 /// The reading thread's sink: recognizes what the store already holds, and encodes what is new
 /// into rows, in batches.
 final class ReadingSide: ObjectSink, @unchecked Sendable {
@@ -324,9 +308,9 @@ final class ReadingSide: ObjectSink, @unchecked Sendable {
     private let storePath: String
     private let force: Bool
     private let lastExportDate: Int64?
-    private let encoder = NDJSONWriter(buffer: OutputBuffer(descriptor: -1))
+    private let encoder: StoredRowEncoder
     private var seen: [UInt64]
-    private var batch: [PendingRow] = []
+    private var batch: [StoredRow] = []
     private(set) var seenCount = 0
     private(set) var nextAnchor: Int
     private(set) var header = ExportHeader()
@@ -338,13 +322,6 @@ final class ReadingSide: ObjectSink, @unchecked Sendable {
     /// objects, in seconds: they bound the date prefilter of queries (`StorePrefilter`).
     private(set) var extents: [String: (duration: Int64, inversion: Int64)] = [:]
 
-    private var devices: [Device: Int64]
-    private var nextDeviceID: Int64
-    /// The previous object's device and its id: consecutive samples share one (the reader
-    /// interns devices), so most objects skip the dictionary. Held, so its identity stays unique.
-    private var lastDevice: (device: Device, id: Int64)? = nil
-    /// Normalizing a name (Unicode folding) costs microseconds; an export has a few dozen.
-    private var sourceKeys: [String: String] = [:]
     /// The summary's collector, fed every new sample as it is read (`StoreSummaries`).
     private let summaryCollector: SummaryCollector?
     /// Whether the days of new samples are noted, for the summary to recompute them.
@@ -353,14 +330,13 @@ final class ReadingSide: ObjectSink, @unchecked Sendable {
     private(set) var summaryChanges = SummaryChanges()
 
     init(
-        base: IdentitySet, devices: [Device: Int64], nextDeviceID: Int64, firstAnchor: Int, lastExportDate: Int64?,
+        base: IdentitySet, encoder: StoredRowEncoder, firstAnchor: Int, lastExportDate: Int64?,
         storePath: String, force: Bool, summaryCollector: SummaryCollector?, tracksSummaryChanges: Bool
     ) {
         self.summaryCollector = summaryCollector
         self.tracksSummaryChanges = tracksSummaryChanges
         self.base = base
-        self.devices = devices
-        self.nextDeviceID = nextDeviceID
+        self.encoder = encoder
         self.nextAnchor = firstAnchor
         self.lastExportDate = lastExportDate
         self.storePath = storePath
@@ -393,58 +369,18 @@ final class ReadingSide: ObjectSink, @unchecked Sendable {
             }
             return
         }
-        var stored = object
-        var deviceID: Int64? = nil
-        var newDevice: [UInt8]? = nil
-        if let device = stored.takeDevice() {
-            if let last = lastDevice, last.device.storageToken == device.storageToken {
-                deviceID = last.id
-            } else if let id = devices[device] {
-                deviceID = id
-            } else {
-                deviceID = nextDeviceID
-                devices[device] = nextDeviceID
-                nextDeviceID += 1
-                newDevice = ModelJSON.encode(device)
-            }
-            lastDevice = (device, deviceID!)
-        }
+        let row = try encoder.encode(object, anchor: Int64(nextAnchor))
         let type = object.objectType.identifier
-        let uuidText = uuid.uuidString
-        var json = try encoder.encode(stored)
-        json.removeLast()  // the newline
-        let body = StoredBody.strip(json, kind: object.kindName, uuid: uuidText, type: type)
-        let start = object.startDate?.secondsSince1970
-        let end = object.endDate?.secondsSince1970
+        let start = row.start
+        let end = row.end
         if let start, let end {
             let current = extents[type] ?? (0, 0)
             if end - start > current.duration || start - end > current.inversion {
                 extents[type] = (max(current.duration, end - start), max(current.inversion, start - end))
             }
         }
-        var value: Double? = nil
-        var unit: String? = nil
-        switch object {
-        case .quantitySample(let q):
-            value = q.quantity.value.value
-            unit = q.quantity.unit
-        case .categorySample(let c):
-            value = c.value.rawValue.map(Double.init)
-        default:
-            break
-        }
         let source: String?
         if case .clinicalRecord(let c) = object { source = c.sourceName } else { source = object.sampleAttributes?.sourceRevision.source.name }
-        var sourceKey: String? = nil
-        if let source {
-            if let key = sourceKeys[source] {
-                sourceKey = key
-            } else {
-                let key = SourceName.normalized(source)
-                sourceKeys[source] = key
-                sourceKey = key
-            }
-        }
         if SummaryCollector.summarizes(object) {
             if let summaryCollector {
                 do {
@@ -456,11 +392,7 @@ final class ReadingSide: ObjectSink, @unchecked Sendable {
             if tracksSummaryChanges, let start, let end { summaryChanges.touch(type: type, start: start, end: end) }
             if let source { summaryChanges.added(source: source, anchor: nextAnchor) }
         }
-        batch.append(
-            PendingRow(
-                anchor: Int64(nextAnchor), uuid: uuidText, kind: object.kindName, type: type, start: start, end: end,
-                value: value, unit: unit, source: source, sourceKey: sourceKey, device: object.sampleAttributes?.device?.name,
-                deviceID: deviceID, newDevice: newDevice, body: body))
+        batch.append(row)
         nextAnchor += 1
         if batch.count >= Self.batchSize { try flush() }
     }
@@ -478,7 +410,7 @@ final class ReadingSide: ObjectSink, @unchecked Sendable {
 /// waits when the database falls behind, so memory stays bounded.
 final class BatchChannel: @unchecked Sendable {
     private let condition = NSCondition()
-    private var batches: [[PendingRow]] = []
+    private var batches: [[StoredRow]] = []
     private var closed = false
     private var cancelled = false
     private let capacity: Int
@@ -486,7 +418,7 @@ final class BatchChannel: @unchecked Sendable {
     init(capacity: Int) { self.capacity = capacity }
 
     /// Returns `false` when the consumer gave up.
-    func put(_ batch: [PendingRow]) -> Bool {
+    func put(_ batch: [StoredRow]) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         while batches.count >= capacity && !cancelled { condition.wait() }
@@ -497,7 +429,7 @@ final class BatchChannel: @unchecked Sendable {
     }
 
     /// The next batch; `nil` once the reader closed the channel and it is drained.
-    func take() -> [PendingRow]? {
+    func take() -> [StoredRow]? {
         condition.lock()
         defer { condition.unlock() }
         while batches.isEmpty && !closed { condition.wait() }

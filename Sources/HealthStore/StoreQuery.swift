@@ -126,7 +126,7 @@ extension HealthStore {
         var conditions = ["anchor > ?"]
         var arguments: [any DatabaseValueConvertible] = [position]
         if let types = executor.typesToRead {
-            conditions.append("type IN (\(Array(repeating: "?", count: max(types.count, 1)).joined(separator: ",")))")
+            conditions.append(StorePrefilter.typeCondition(types.count))
             arguments.append(contentsOf: (types.isEmpty ? [""] : types.sorted()) as [any DatabaseValueConvertible])
         }
         let filter = " WHERE " + conditions.joined(separator: " AND ")
@@ -159,22 +159,29 @@ struct StorePrefilter {
 
     var whereClause: String { conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ") }
 
+    /// `type_id IN (…)` for `count` type identifiers (at least one placeholder): the ids come
+    /// from `sample_types`, a few dozen rows, and the `(type_id, start_date)` index serves
+    /// each as before it served the identifier.
+    static func typeCondition(_ count: Int) -> String {
+        "type_id IN (SELECT id FROM sample_types WHERE identifier IN (\(Array(repeating: "?", count: max(count, 1)).joined(separator: ","))))"
+    }
+
     init(executor: QueryExecutor, db: Database) throws {
         let query = executor.query
         let types = executor.typesToRead
         if let types {
-            conditions.append("type IN (\(Array(repeating: "?", count: max(types.count, 1)).joined(separator: ",")))")
+            conditions.append(Self.typeCondition(types.count))
             if types.isEmpty { _ = arguments.append(contentsOf: [""]) }
             for type in types.sorted() { _ = arguments.append(contentsOf: [type]) }
         }
         if !query.sources.isEmpty {
             let keys = Set(query.sources.map(SourceName.normalized)).sorted()
-            conditions.append("source_key IN (\(Array(repeating: "?", count: keys.count).joined(separator: ",")))")
+            conditions.append("source_id IN (SELECT id FROM sources WHERE key IN (\(Array(repeating: "?", count: keys.count).joined(separator: ","))))")
             for key in keys { _ = arguments.append(contentsOf: [key]) }
         }
         if !query.uuids.isEmpty {
             conditions.append("uuid IN (\(Array(repeating: "?", count: query.uuids.count).joined(separator: ",")))")
-            for uuid in query.uuids.map(\.uuidString).sorted() { _ = arguments.append(contentsOf: [uuid]) }
+            for uuid in query.uuids.sorted() { _ = arguments.append(contentsOf: [Data(StoredRow.bytes(uuid))]) }
         }
         // Dates: bounds on start_date, widened by the longest duration (and the largest
         // inversion, end before start) of the selected types, so the (type, start_date) index
@@ -243,51 +250,5 @@ struct StorePrefilter {
             }
         }
         return (lower, upper)
-    }
-}
-
-/// Rebuilds objects from rows of `objects` or `deleted_objects` (`StoredBody`), with each
-/// distinct device decoded once.
-final class StoredObjectDecoder {
-    /// The columns `decode` reads, in this order.
-    static let columns = "anchor, kind, uuid, type, device_id, body"
-
-    private let db: Database
-    private let path: String
-    private var devices: [Int64: Device] = [:]
-
-    init(db: Database, path: String) {
-        self.db = db
-        self.path = path
-    }
-
-    func decode(_ row: Row) throws -> HealthObject {
-        let anchor: Int = row[0]
-        guard let kind = row[1] as String?, let uuid = row[2] as String?, let type = row[3] as String?, let body = row[5] as String?
-        else {
-            throw StoreError(.incompatible, "\(path): the store is damaged (object \(anchor) is incomplete)")
-        }
-        var object: HealthObject
-        do {
-            object = try ObjectDecoder.decode(StoredBody.restore(body, kind: kind, uuid: uuid, type: type))
-        } catch {
-            throw StoreError(.incompatible, "\(path): the store is damaged (object \(anchor): \(error))")
-        }
-        if let id = row[4] as Int64? { object.restoreDevice(try device(id)) }
-        return object
-    }
-
-    private func device(_ id: Int64) throws -> Device {
-        if let device = devices[id] { return device }
-        guard let body = try String.fetchOne(db, sql: "SELECT body FROM devices WHERE id = ?", arguments: [id]) else {
-            throw StoreError(.incompatible, "\(path): the store is damaged (device \(id) is missing)")
-        }
-        do {
-            let device = try ObjectDecoder.decodeDevice(Array(body.utf8))
-            devices[id] = device
-            return device
-        } catch {
-            throw StoreError(.incompatible, "\(path): the store is damaged (device \(id): \(error))")
-        }
     }
 }
