@@ -71,7 +71,7 @@ public final class HealthStore {
         let pool = try wrap(path) { try DatabasePool(path: path, configuration: configuration) }
         try wrap(path) {
             try pool.writeWithoutTransaction { db in try checkIdentity(db, path: path, allowEmpty: false) }
-            try StoreSchema.migrator.migrate(pool)
+            try migrateAndCompact(pool)
             try pool.close()
         }
     }
@@ -121,9 +121,21 @@ public final class HealthStore {
                 try checkIdentity(db, path: path, allowEmpty: true)
                 try db.execute(sql: "PRAGMA application_id = \(StoreSchema.applicationID)")
             }
-            try StoreSchema.migrator.migrate(pool)
+            try migrateAndCompact(pool)
         }
         return try HealthStore(path: path, pool: pool)
+    }
+
+    /// Applies the pending migrations; after the one that rewrote every row into the compact
+    /// layout (`v5`), gives the pages the older rows took back to the file system (`VACUUM`,
+    /// itself atomic), or the file would keep the older layout's size.
+    private static func migrateAndCompact(_ pool: DatabasePool) throws {
+        let rewrites = try pool.read { db in
+            try StoreSchema.migrator.appliedIdentifiers(db).contains("v1")
+                && !(try StoreSchema.migrator.appliedIdentifiers(db).contains("v5"))
+        }
+        try StoreSchema.migrator.migrate(pool)
+        if rewrites { try pool.writeWithoutTransaction { db in try db.execute(sql: "VACUUM") } }
     }
 
     /// Refuses a SQLite file that is not a healthport store, or a store from a newer healthport.

@@ -95,6 +95,13 @@ final class Importer {
         /// No zone yet, though the store holds objects (none of them samples the summary
         /// counts): everything from the store's rows, once the import's are in.
         case rebuild
+
+        var collector: SummaryCollector? {
+            switch self {
+            case .build(let collector), .update(_, let collector): return collector
+            case .rebuild: return nil
+            }
+        }
     }
 
     init(db: Database, storePath: String, inputName: String, force: Bool, anchorCipher: StoreAnchorCipher) throws {
@@ -125,7 +132,7 @@ final class Importer {
             sql: "INSERT INTO imports (imported_at, input, header, objects, added, deleted, anchor) VALUES (?, ?, '{}', 0, 0, 0, ?)",
             arguments: [ISO8601DateFormatter().string(from: Date()), inputName, previousAnchor])
         importID = db.lastInsertedRowID
-        let encoder = try StoredRowEncoder(db: db, path: storePath)
+        let numbering = try StoredRowNumbering(db: db, path: storePath)
         var summaryCollector: SummaryCollector? = nil
         var tracksSummaryChanges = false
         if let zone = try StoreSummaries.timeZone(db, path: storePath) {
@@ -141,7 +148,7 @@ final class Importer {
             summaryMode = .rebuild
         }
         reading = ReadingSide(
-            base: base, encoder: encoder, firstAnchor: previousAnchor + 1,
+            base: base, numbering: numbering, firstAnchor: previousAnchor + 1,
             lastExportDate: lastExportDate, storePath: storePath, force: force, summaryCollector: summaryCollector,
             tracksSummaryChanges: tracksSummaryChanges)
     }
@@ -156,9 +163,18 @@ final class Importer {
         var buildsSummary: SummaryCollector? = nil
         if case .build(let collector) = summaryMode { buildsSummary = collector }
         let storePath = storePath
+        let makeBatch = summaryMode.collector?.makeBatch
+        let base = reading.base
         let job = HandOff { [reading] in
             do {
-                try source.stream(into: reading)
+                if let chunked = source as? any ChunkedObjectSource {
+                    // Parsing, uuids and rows on every core; numbering in order, here.
+                    try chunked.stream(
+                        into: reading, makeChunkSink: { ImportChunk(base: base, summary: makeBatch?()) },
+                        merge: { chunk in try reading.merge(chunk) })
+                } else {
+                    try source.stream(into: reading)
+                }
                 try reading.flush()
                 // The first summary's rows, while the database's thread inserts the last batches.
                 channel.close()
@@ -263,7 +279,9 @@ final class Importer {
                 deleted += 1
             }
         }
-        for (type, extent) in reading.extents {
+        let typeIdentifiers = reading.numbering.typeIdentifiers
+        for (typeID, extent) in reading.extents {
+            guard let type = typeIdentifiers[typeID] else { continue }
             try db.execute(
                 sql: """
                     INSERT INTO type_extents (type, max_duration, max_inversion) VALUES (?, ?, ?)
@@ -298,17 +316,20 @@ final class Importer {
     }
 }
 
-/// The reading thread's sink: recognizes what the store already holds, and encodes what is new
-/// into rows, in batches.
+/// The reading thread's sink: recognizes what the store already holds, and makes rows of what
+/// is new, numbered in document order, in batches for the database's thread. Objects come one
+/// by one (`consume`, a read on one thread) or a chunk at a time, prepared on the chunk's
+/// thread (`merge`).
 final class ReadingSide: ObjectSink, @unchecked Sendable {
     static let batchSize = 1024
 
     let base: IdentitySet
     let channel = BatchChannel(capacity: 8)
+    let numbering: StoredRowNumbering
+    private let preparer = StoredRowPreparer()
     private let storePath: String
     private let force: Bool
     private let lastExportDate: Int64?
-    private let encoder: StoredRowEncoder
     private var seen: [UInt64]
     private var batch: [StoredRow] = []
     private(set) var seenCount = 0
@@ -316,12 +337,11 @@ final class ReadingSide: ObjectSink, @unchecked Sendable {
     private(set) var header = ExportHeader()
     private(set) var exportDateChanged = true
     private(set) var objectCount = 0
-    /// Told how many objects were read, every 4,096 (progress lines).
+    /// Told how many objects were read, every 4,096 or every chunk (progress lines).
     var objectsRead: ((Int) -> Void)?
-    /// Per type, the longest duration and the largest inversion (end before start) of the new
-    /// objects, in seconds: they bound the date prefilter of queries (`StorePrefilter`).
-    private(set) var extents: [String: (duration: Int64, inversion: Int64)] = [:]
-
+    /// Per type id, the longest duration and the largest inversion (end before start) of the
+    /// new objects, in seconds: they bound the date prefilter of queries (`StorePrefilter`).
+    private(set) var extents: [Int64: (duration: Int64, inversion: Int64)] = [:]
     /// The summary's collector, fed every new sample as it is read (`StoreSummaries`).
     private let summaryCollector: SummaryCollector?
     /// Whether the days of new samples are noted, for the summary to recompute them.
@@ -330,13 +350,13 @@ final class ReadingSide: ObjectSink, @unchecked Sendable {
     private(set) var summaryChanges = SummaryChanges()
 
     init(
-        base: IdentitySet, encoder: StoredRowEncoder, firstAnchor: Int, lastExportDate: Int64?,
+        base: IdentitySet, numbering: StoredRowNumbering, firstAnchor: Int, lastExportDate: Int64?,
         storePath: String, force: Bool, summaryCollector: SummaryCollector?, tracksSummaryChanges: Bool
     ) {
         self.summaryCollector = summaryCollector
         self.tracksSummaryChanges = tracksSummaryChanges
         self.base = base
-        self.encoder = encoder
+        self.numbering = numbering
         self.nextAnchor = firstAnchor
         self.lastExportDate = lastExportDate
         self.storePath = storePath
@@ -346,6 +366,13 @@ final class ReadingSide: ObjectSink, @unchecked Sendable {
     }
 
     func wasSeen(_ index: Int) -> Bool { seen[index / 64] & (1 << UInt64(index % 64)) != 0 }
+
+    private func see(_ index: Int) {
+        if !wasSeen(index) {
+            seen[index / 64] |= 1 << UInt64(index % 64)
+            seenCount += 1
+        }
+    }
 
     func exportDidBegin(_ header: ExportHeader) throws {
         self.header = header
@@ -361,37 +388,48 @@ final class ReadingSide: ObjectSink, @unchecked Sendable {
     func consume(_ object: HealthObject) throws {
         objectCount += 1
         if objectCount & 4095 == 0, let objectsRead { objectsRead(objectCount) }
-        let uuid = object.uuid
-        if let index = base.index(of: uuid) {
-            if !wasSeen(index) {
-                seen[index / 64] |= 1 << UInt64(index % 64)
-                seenCount += 1
-            }
+        if let index = base.index(of: object.uuid) {
+            see(index)
             return
         }
-        let row = try encoder.encode(object, anchor: Int64(nextAnchor))
-        let type = object.objectType.identifier
-        let start = row.start
-        let end = row.end
-        if let start, let end {
-            let current = extents[type] ?? (0, 0)
+        var row = try preparer.prepare(object)
+        if row.summarized, let summaryCollector {
+            do {
+                try summaryCollector.add(object)
+            } catch let error as QueryError {
+                throw StoreError(.database, "\(storePath): cannot summarize the export: \(error.message)")
+            }
+        }
+        try take(&row)
+    }
+
+    /// A chunk read on another thread, in document order.
+    func merge(_ chunk: ImportChunk) throws {
+        objectCount += chunk.count
+        if let objectsRead { objectsRead(objectCount) }
+        for index in chunk.seen { see(index) }
+        if let records = chunk.summary, let summaryCollector {
+            do {
+                try summaryCollector.absorb(records)
+            } catch let error as QueryError {
+                throw StoreError(.database, "\(storePath): cannot summarize the export: \(error.message)")
+            }
+        }
+        for index in chunk.rows.indices { try take(&chunk.rows[index]) }
+        chunk.rows = []
+    }
+
+    /// Numbers a new object's row and queues it for the database's thread.
+    private func take(_ row: inout StoredRow) throws {
+        numbering.number(&row, anchor: Int64(nextAnchor))
+        if let start = row.start, let end = row.end {
+            let current = extents[row.typeID] ?? (0, 0)
             if end - start > current.duration || start - end > current.inversion {
-                extents[type] = (max(current.duration, end - start), max(current.inversion, start - end))
+                extents[row.typeID] = (max(current.duration, end - start), max(current.inversion, start - end))
             }
+            if row.summarized, tracksSummaryChanges { summaryChanges.touch(type: row.typeIdentifier, start: start, end: end) }
         }
-        let source: String?
-        if case .clinicalRecord(let c) = object { source = c.sourceName } else { source = object.sampleAttributes?.sourceRevision.source.name }
-        if SummaryCollector.summarizes(object) {
-            if let summaryCollector {
-                do {
-                    try summaryCollector.add(object)
-                } catch let error as QueryError {
-                    throw StoreError(.database, "\(storePath): cannot summarize the export: \(error.message)")
-                }
-            }
-            if tracksSummaryChanges, let start, let end { summaryChanges.touch(type: type, start: start, end: end) }
-            if let source { summaryChanges.added(source: source, anchor: nextAnchor) }
-        }
+        if row.summarized, let source = row.sourceName { summaryChanges.added(source: source, anchor: nextAnchor) }
         batch.append(row)
         nextAnchor += 1
         if batch.count >= Self.batchSize { try flush() }
@@ -403,6 +441,36 @@ final class ReadingSide: ObjectSink, @unchecked Sendable {
         guard channel.put(batch) else { throw CancellationError() }
         batch = []
         batch.reserveCapacity(Self.batchSize)
+    }
+}
+
+/// One chunk of a parallel read, on its worker thread: the store's objects it holds (by index in
+/// the base), and rows for the others, prepared but not numbered (`StoredRowPreparer`), with the
+/// chunk's summary records. Merged in document order by `ReadingSide.merge`.
+final class ImportChunk: ObjectSink {
+    private let base: IdentitySet
+    private let preparer = StoredRowPreparer()
+    let summary: SummaryRecordBatch?
+    var rows: [StoredRow] = []
+    var seen: [Int] = []
+    private(set) var count = 0
+
+    init(base: IdentitySet, summary: SummaryRecordBatch?) {
+        self.base = base
+        self.summary = summary
+    }
+
+    func exportDidBegin(_ header: ExportHeader) throws {}
+
+    func consume(_ object: HealthObject) throws {
+        count += 1
+        if let index = base.index(of: object.uuid) {
+            seen.append(index)
+            return
+        }
+        let row = try preparer.prepare(object)
+        if row.summarized { summary?.add(object) }
+        rows.append(row)
     }
 }
 

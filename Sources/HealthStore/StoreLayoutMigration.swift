@@ -38,12 +38,14 @@ enum StoreLayoutMigration {
         for (code, name) in StoredKind.names.enumerated() {
             try db.execute(sql: "INSERT INTO kinds (code, name) VALUES (?, ?)", arguments: [code, name])
         }
-        let encoder = try StoredRowEncoder(db: db, path: path)
+        let preparer = StoredRowPreparer()
+        let numbering = try StoredRowNumbering(db: db, path: path)
         let inserter = try RowInserter(db: db, table: "objects")
         let legacy = LegacyObjectDecoder(db: db, path: path)
         let objects = try Row.fetchCursor(db, sql: "SELECT anchor, kind, uuid, type, device_id, body, import_id FROM legacy_objects ORDER BY anchor")
         while let row = try objects.next() {
-            var stored = try encoder.encode(try legacy.decode(row), anchor: row[0])
+            var stored = try preparer.prepare(try legacy.decode(row))
+            numbering.number(&stored, anchor: row[0])
             stored.importID = row[6]
             try inserter.insert(stored)
         }
@@ -51,7 +53,8 @@ enum StoreLayoutMigration {
         let deleted = try Row.fetchCursor(
             db, sql: "SELECT anchor, kind, uuid, type, device_id, body, import_id, added_anchor FROM legacy_deleted_objects ORDER BY anchor")
         while let row = try deleted.next() {
-            var stored = try encoder.encode(try legacy.decode(row), anchor: row[0])
+            var stored = try preparer.prepare(try legacy.decode(row))
+            numbering.number(&stored, anchor: row[0])
             stored.importID = row[6]
             stored.addedAnchor = row[7]
             try tombstones.insert(stored)
@@ -68,9 +71,16 @@ enum StoreLayoutMigration {
 
 /// Reads rows of the layout before `v5`: the object's JSON less what the columns held
 /// (`StoredBody`), its device in `devices`.
-struct LegacyObjectDecoder {
+final class LegacyObjectDecoder {
     let db: Database
     let path: String
+    /// Each device decoded once (a store has a few dozen).
+    private var devices: [Int64: Device] = [:]
+
+    init(db: Database, path: String) {
+        self.db = db
+        self.path = path
+    }
 
     func decode(_ row: Row) throws -> HealthObject {
         let anchor: Int = row[0]
@@ -84,16 +94,21 @@ struct LegacyObjectDecoder {
         } catch {
             throw StoreError(.incompatible, "\(path): the store is damaged (object \(anchor): \(error))")
         }
-        if let id = row[4] as Int64? {
-            guard let body = try String.fetchOne(db, sql: "SELECT body FROM devices WHERE id = ?", arguments: [id]) else {
-                throw StoreError(.incompatible, "\(path): the store is damaged (device \(id) is missing)")
-            }
-            do {
-                object.restoreDevice(try ObjectDecoder.decodeDevice(Array(body.utf8)))
-            } catch {
-                throw StoreError(.incompatible, "\(path): the store is damaged (device \(id): \(error))")
-            }
-        }
+        if let id = row[4] as Int64? { object.restoreDevice(try device(id)) }
         return object
+    }
+
+    private func device(_ id: Int64) throws -> Device {
+        if let device = devices[id] { return device }
+        guard let body = try String.fetchOne(db, sql: "SELECT body FROM devices WHERE id = ?", arguments: [id]) else {
+            throw StoreError(.incompatible, "\(path): the store is damaged (device \(id) is missing)")
+        }
+        do {
+            let device = try ObjectDecoder.decodeDevice(Array(body.utf8))
+            devices[id] = device
+            return device
+        } catch {
+            throw StoreError(.incompatible, "\(path): the store is damaged (device \(id): \(error))")
+        }
     }
 }

@@ -53,6 +53,14 @@ struct StoredRow: Sendable {
     var importID: Int64 = 0
     /// For a tombstone, the position the object was added at.
     var addedAnchor: Int64? = nil
+    /// What the ids stand for, as the object had them (`StoredRowPreparer`), until
+    /// `StoredRowNumbering` numbers them.
+    var typeIdentifier: String = ""
+    var sourceName: String? = nil
+    var sourceVersion: String? = nil
+    var device: Device? = nil
+    /// Whether the summary tables count it (`SummaryCollector.summarizes`).
+    var summarized = false
     /// Rows of `sample_types`, `sources` and `devices` this row is the first to use, inserted
     /// before it.
     var newType: String?
@@ -83,10 +91,106 @@ struct StoredRow: Sendable {
     static func uuid(_ data: [UInt8]) -> ObjectUUID? { data.withUnsafeBytes { uuid($0) } }
 }
 
-/// Turns objects into rows (`StoredRow`): numbers each distinct type, source and device once,
-/// and decides which objects are plain. One per import, on its reading thread (or per
-/// migration); it knows every id the store holds when it is made.
-final class StoredRowEncoder {
+/// The spelling a plain sample's value is restored with: what `ExportNumber(_:)` spells, for the
+/// values it spells without an exponent (an export's usual `72`, `0.5`, `1.25`), made without
+/// Foundation. `ExportNumber(_:)` goes through `NSString.replacingOccurrences`: checking each
+/// value with it cost 6.5 % of an import's samples (perf, the 4-year export of
+/// `Benchmarks/store.sh`), and as much again for every row a query read back.
+enum StoredNumber {
+    /// `nil` for a value kept as JSON instead: not finite, or spelt with an exponent.
+    static func text(_ value: Double) -> String? {
+        guard value.isFinite else { return nil }
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        let text = value.description
+        return text.utf8.contains(UInt8(ascii: "e")) ? nil : text
+    }
+}
+
+/// Turns objects into rows (`StoredRow`), with everything but the ids: which objects are plain,
+/// their columns, the JSON of the others. Holds no state shared between objects, so a parallel
+/// import has one per chunk, on the chunk's thread (`ImportChunk`); `StoredRowNumbering` then
+/// numbers the rows in document order.
+final class StoredRowPreparer {
+    private let encoder = NDJSONWriter(buffer: OutputBuffer(descriptor: -1))
+
+    func prepare(_ object: HealthObject) throws -> StoredRow {
+        var row = StoredRow(anchor: 0, uuid: object.uuid, kind: 0, typeID: 0)
+        // One switch reads every field: the enum's accessors each switch and copy the payload
+        // again (about 3 % of an import's samples as `outlined copy of HealthObject`).
+        switch object {
+        case .quantitySample(let q):
+            row.kind = StoredKind.quantitySample
+            sample(q.sample, into: &row)
+            row.value = q.quantity.value.value
+            row.unit = q.quantity.unit
+            if q.count == 1, q.instantaneousBeatsPerMinute.isEmpty, Self.isPlain(q.sample),
+                StoredNumber.text(q.quantity.value.value) == q.quantity.value.text
+            {
+                plain(q.sample, into: &row)
+                return row
+            }
+        case .categorySample(let c):
+            row.kind = StoredKind.categorySample
+            sample(c.sample, into: &row)
+            row.value = c.value.rawValue.map(Double.init)
+            row.unit = c.value.name
+            if Self.isPlain(c.sample), (c.value.rawValue.map { abs($0) < 1 << 53 } ?? true) {
+                plain(c.sample, into: &row)
+                return row
+            }
+        default:
+            row.kind = StoredKind.code(object.kindName)
+            row.typeIdentifier = object.objectType.identifier
+            row.start = object.startDate?.secondsSince1970
+            row.end = object.endDate?.secondsSince1970
+            if case .clinicalRecord(let c) = object {
+                row.sourceName = c.sourceName
+            } else if let s = object.sampleAttributes {
+                row.sourceName = s.sourceRevision.source.name
+                row.sourceVersion = s.sourceRevision.version
+                row.device = s.device
+            }
+            row.summarized = SummaryCollector.summarizes(object)
+        }
+        var stored = object
+        _ = stored.takeDevice()
+        var json = try encoder.encode(stored)
+        json.removeLast()  // the newline
+        row.body = StoredBody.strip(json, kind: object.kindName, uuid: object.uuid.uuidString, type: row.typeIdentifier)
+        return row
+    }
+
+    private func sample(_ s: SampleAttributes, into row: inout StoredRow) {
+        row.typeIdentifier = s.sampleType.identifier
+        row.start = s.startDate.secondsSince1970
+        row.end = s.endDate.secondsSince1970
+        row.sourceName = s.sourceRevision.source.name
+        row.sourceVersion = s.sourceRevision.version
+        row.device = s.device
+        row.summarized = true
+    }
+
+    /// Whether a sample's fields other than its value all fit the columns: one UTC offset for
+    /// its dates, no pass-through attributes. (The source revision's bundle identifier,
+    /// product type and system version are not part of healthport's JSON either.)
+    private static func isPlain(_ s: SampleAttributes) -> Bool {
+        let zone = s.startDate.utcOffsetSeconds
+        return s.endDate.utcOffsetSeconds == zone && (s.creationDate.map { $0.utcOffsetSeconds == zone } ?? true)
+            && s.extensions.isEmpty
+    }
+
+    private func plain(_ s: SampleAttributes, into row: inout StoredRow) {
+        row.zone = s.startDate.utcOffsetSeconds
+        row.creation = s.creationDate?.secondsSince1970
+        if !s.metadata.isEmpty { row.body = ModelJSON.encode(metadata: s.metadata) }
+    }
+}
+
+/// Numbers what rows refer to, in document order: each distinct type, source revision and
+/// device gets the next id the first time a row uses it, and that row carries it to the
+/// database's thread (`StoredRow.newType`…). One per import; it knows every id the store
+/// holds when it is made.
+final class StoredRowNumbering {
     private var types: [String: Int64]
     private var nextTypeID: Int64
     private struct SourceKey: Hashable {
@@ -97,13 +201,12 @@ final class StoredRowEncoder {
     private var nextSourceID: Int64
     private var devices: [Device: Int64]
     private var nextDeviceID: Int64
-    /// The previous object's type, source revision and device with their ids: consecutive
-    /// samples share them (the reader interns them), so most objects skip the dictionaries.
+    /// The previous row's type, source revision and device with their ids: consecutive
+    /// samples share them (the reader interns them), so most rows skip the dictionaries.
     private var lastType: (identifier: String, id: Int64)? = nil
     private var lastSource: (key: SourceKey, id: Int64)? = nil
     /// Held, so its storage's identity stays unique.
     private var lastDevice: (device: Device, id: Int64)? = nil
-    private let encoder = NDJSONWriter(buffer: OutputBuffer(descriptor: -1))
 
     /// Loads the store's types, sources and devices.
     ///
@@ -136,10 +239,13 @@ final class StoredRowEncoder {
         }
     }
 
-    /// The row for `object` at `anchor`.
-    func encode(_ object: HealthObject, anchor: Int64) throws -> StoredRow {
-        let identifier = object.objectType.identifier
-        var row = StoredRow(anchor: anchor, uuid: object.uuid, kind: StoredKind.code(object.kindName), typeID: 0)
+    /// The identifier of each type id this numbering knows.
+    var typeIdentifiers: [Int64: String] { Dictionary(uniqueKeysWithValues: types.map { ($0.value, $0.key) }) }
+
+    /// Sets the row's anchor and ids; drops the values they stand for.
+    func number(_ row: inout StoredRow, anchor: Int64) {
+        row.anchor = anchor
+        let identifier = row.typeIdentifier
         if let last = lastType, last.identifier == identifier {
             row.typeID = last.id
         } else if let id = types[identifier] {
@@ -152,30 +258,22 @@ final class StoredRowEncoder {
             nextTypeID += 1
             row.newType = identifier
         }
-        row.start = object.startDate?.secondsSince1970
-        row.end = object.endDate?.secondsSince1970
-        let revision: SourceKey?
-        if case .clinicalRecord(let c) = object {
-            revision = c.sourceName.map { SourceKey(name: $0, version: nil) }
-        } else {
-            revision = object.sampleAttributes.map { SourceKey(name: $0.sourceRevision.source.name, version: $0.sourceRevision.version) }
-        }
-        if let revision {
-            if let last = lastSource, last.key == revision {
+        if let name = row.sourceName {
+            let key = SourceKey(name: name, version: row.sourceVersion)
+            if let last = lastSource, last.key == key {
                 row.sourceID = last.id
-            } else if let id = sources[revision] {
+            } else if let id = sources[key] {
                 row.sourceID = id
-                lastSource = (revision, id)
+                lastSource = (key, id)
             } else {
                 row.sourceID = nextSourceID
-                sources[revision] = nextSourceID
-                lastSource = (revision, nextSourceID)
+                sources[key] = nextSourceID
+                lastSource = (key, nextSourceID)
                 nextSourceID += 1
-                row.newSource = (revision.name, revision.version, SourceName.normalized(revision.name))
+                row.newSource = (name, key.version, SourceName.normalized(name))
             }
         }
-        var stored = object
-        if let device = stored.takeDevice() {
+        if let device = row.device {
             if let last = lastDevice, last.device.storageToken == device.storageToken {
                 row.deviceID = last.id
             } else if let id = devices[device] {
@@ -187,46 +285,8 @@ final class StoredRowEncoder {
                 row.newDevice = ModelJSON.encode(device)
             }
             lastDevice = (device, row.deviceID!)
+            row.device = nil
         }
-        switch stored {
-        case .quantitySample(let q):
-            row.value = q.quantity.value.value
-            row.unit = q.quantity.unit
-            if q.count == 1, q.instantaneousBeatsPerMinute.isEmpty, Self.isPlain(q.sample), q.quantity.value.value.isFinite,
-                ExportNumber(q.quantity.value.value).text == q.quantity.value.text
-            {
-                try plain(q.sample, into: &row)
-                return row
-            }
-        case .categorySample(let c):
-            row.value = c.value.rawValue.map(Double.init)
-            row.unit = c.value.name
-            if Self.isPlain(c.sample), (c.value.rawValue.map { abs($0) < 1 << 53 } ?? true) {
-                try plain(c.sample, into: &row)
-                return row
-            }
-        default:
-            break
-        }
-        var json = try encoder.encode(stored)
-        json.removeLast()  // the newline
-        row.body = StoredBody.strip(json, kind: object.kindName, uuid: object.uuid.uuidString, type: identifier)
-        return row
-    }
-
-    /// Whether a sample's fields other than its value all fit the columns: one UTC offset for
-    /// its dates, no pass-through attributes. (The source revision's bundle identifier,
-    /// product type and system version are not part of healthport's JSON either.)
-    private static func isPlain(_ s: SampleAttributes) -> Bool {
-        let zone = s.startDate.utcOffsetSeconds
-        return s.endDate.utcOffsetSeconds == zone && (s.creationDate.map { $0.utcOffsetSeconds == zone } ?? true)
-            && s.extensions.isEmpty
-    }
-
-    private func plain(_ s: SampleAttributes, into row: inout StoredRow) throws {
-        row.zone = s.startDate.utcOffsetSeconds
-        row.creation = s.creationDate?.secondsSince1970
-        if !s.metadata.isEmpty { row.body = ModelJSON.encode(metadata: s.metadata) }
     }
 }
 
@@ -298,7 +358,9 @@ final class StoredObjectDecoder {
         switch kind {
         case StoredKind.quantitySample:
             guard let value = row[8] as Double?, let unit = row[9] as String? else { throw damaged(anchor, "no quantity") }
-            return .quantitySample(QuantitySample(sample: sample, quantity: Quantity(value: ExportNumber(value), unit: unit)))
+            guard let text = StoredNumber.text(value) else { throw damaged(anchor, "invalid quantity") }
+            let number = ExportNumber(text: text, value: value)
+            return .quantitySample(QuantitySample(sample: sample, quantity: Quantity(value: number, unit: unit)))
         case StoredKind.categorySample:
             var raw: Int? = nil
             if let value = row[8] as Double? {

@@ -94,6 +94,23 @@ private final class CancellableSource: ObjectSource {
         guard let cancellation else { return try source.stream(into: sink) }
         try source.stream(into: CancellingSink(sink, cancellation: cancellation))
     }
+}
+
+/// The import reads on every core when its source can (`ChunkedObjectSource`); a cancelled run
+/// stops at the next chunk.
+extension CancellableSource: ChunkedObjectSource {
+    func stream<Chunk: ObjectSink>(
+        into sink: any ObjectSink, makeChunkSink: @escaping @Sendable () -> Chunk, merge: @escaping (Chunk) throws -> Void
+    ) throws {
+        guard let chunked = source as? any ChunkedObjectSource else { return try stream(into: sink) }
+        guard let cancellation else { return try chunked.stream(into: sink, makeChunkSink: makeChunkSink, merge: merge) }
+        try chunked.stream(
+            into: CancellingSink(sink, cancellation: cancellation), makeChunkSink: makeChunkSink,
+            merge: { chunk in
+                if cancellation.isCancelled { throw CancellationError() }
+                try merge(chunk)
+            })
+    }
 
     final class CancellingSink: ObjectSink {
         let sink: any ObjectSink
