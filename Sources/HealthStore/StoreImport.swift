@@ -5,8 +5,11 @@ import HealthOutput
 import HealthQuery
 
 extension HealthStore {
-    /// The page cache an import uses, in KiB.
-    static let importCacheKiB = 128 * 1024
+    /// The page cache an import uses, in KiB: enough for the indexes' hot pages (the uuid
+    /// index of a 4-year store is 13 MB). It bounds the import's memory: a transaction's dirty
+    /// pages stay in the cache until it is full, and the 128 MB it was let the 4-year import
+    /// reach 208 MB of RSS, where 16 MB keeps it near 100 (`Benchmarks/store.sh`).
+    static let importCacheKiB = 16 * 1024
 
     /// What an import did.
     public struct ImportSummary: Sendable, Equatable {
@@ -49,7 +52,8 @@ extension HealthStore {
             var result: ImportSummary? = nil
             try pool.writeWithoutTransaction { db in
                 // An import writes far more pages than SQLite's default 2 MB cache holds; a larger
-                // cache keeps the indexes' hot pages from being spilled to the WAL and re-read.
+                // cache keeps the indexes' hot pages from being spilled to the WAL and re-read
+                // (`importCacheKiB`).
                 try db.execute(sql: "PRAGMA cache_size = -\(Self.importCacheKiB)")
                 defer { try? db.execute(sql: "PRAGMA cache_size = -2000") }
                 try db.inTransaction(.immediate) {
@@ -110,20 +114,7 @@ final class Importer {
         self.storePath = storePath
         self.force = force
         previousAnchor = try HealthStore.anchor(db)
-        var base = IdentitySet()
-        var typeNames: [Int64: String] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT id, identifier FROM sample_types") { typeNames[row[0]] = row[1] }
-        let cursor = try Row.fetchCursor(db, sql: "SELECT uuid, type_id FROM objects")
-        while let row = try cursor.next() {
-            let value = row[0] as DatabaseValue
-            guard case .blob(let bytes) = value.storage, let uuid = bytes.withUnsafeBytes({ StoredRow.uuid($0) }),
-                let type = typeNames[row[1] as Int64? ?? -1]
-            else {
-                throw StoreError(.incompatible, "\(storePath): the store is damaged (an object without a valid uuid or type)")
-            }
-            base.insert(uuid, type: type)
-        }
-        base.finish()
+        let base = try StoreIdentities(db: db, path: storePath)
         let tombstones = try Int.fetchOne(db, sql: "SELECT count(*) FROM deleted_objects") ?? 0
         emptyStore = base.count == 0 && tombstones == 0
         let lastExportDate = try String.fetchOne(db, sql: "SELECT export_date FROM imports ORDER BY id DESC LIMIT 1")
@@ -215,12 +206,13 @@ final class Importer {
             box.done.wait()
             throw error
         }
-        box.done.wait()
-        if let error = box.error { throw error }
-        builtSummary = box.builtSummary
+        // The indexes while the reading thread computes the first summary's rows.
         if emptyStore {
             for index in StoreSchema.objectIndexes { try db.execute(sql: index) }
         }
+        box.done.wait()
+        if let error = box.error { throw error }
+        builtSummary = box.builtSummary
     }
 
     /// Work handed to the reading thread, which alone runs it.
@@ -253,9 +245,9 @@ final class Importer {
             let columns = "uuid, kind, type_id, start_date, end_date, zone, creation_date, value, unit, source_id, device_id, body"
             let move = try db.makeStatement(sql: """
                 INSERT INTO deleted_objects (anchor, \(columns), added_anchor, import_id)
-                SELECT ?, \(columns), anchor, ? FROM objects WHERE uuid = ?
+                SELECT ?, \(columns), anchor, ? FROM objects WHERE anchor = ?
                 """)
-            let remove = try db.makeStatement(sql: "DELETE FROM objects WHERE uuid = ?")
+            let remove = try db.makeStatement(sql: "DELETE FROM objects WHERE anchor = ?")
             // A deleted sample's days are recomputed as an added one's are. SQL checks each
             // column's type: a damaged row is left out, not read as something it is not.
             var describe: Statement? = nil
@@ -263,18 +255,20 @@ final class Importer {
                 describe = try db.makeStatement(sql: """
                     SELECT t.identifier, o.start_date, o.end_date, (SELECT name FROM sources WHERE id = o.source_id), o.anchor
                     FROM objects AS o JOIN sample_types AS t ON t.id = o.type_id
-                    WHERE o.uuid = ? AND o.kind IN (\(StoredKind.summarized))
+                    WHERE o.anchor = ? AND o.kind IN (\(StoredKind.summarized))
                         AND typeof(o.start_date) = 'integer' AND typeof(o.end_date) = 'integer'
                     """)
             }
-            for index in 0..<base.count where !reading.wasSeen(index) {
-                let uuid = Data(StoredRow.bytes(base.uuids[index]))
-                if let describe, let row = try Row.fetchOne(describe, arguments: [uuid]) {
+            // Tombstones in uuid order, as `diff` reports deletions.
+            let gone = (0..<base.count).filter { !reading.wasSeen($0) }.sorted { base.uuids[$0] < base.uuids[$1] }
+            for index in gone {
+                let anchor = base.anchors[index]
+                if let describe, let row = try Row.fetchOne(describe, arguments: [anchor]) {
                     summaryChanges.touch(type: row[0], start: row[1], end: row[2])
                     if let source = row[3] as String? { deletedSources[source] = min(deletedSources[source] ?? Int.max, row[4] as Int) }
                 }
-                try move.execute(arguments: [nextAnchor, importID, uuid])
-                try remove.execute(arguments: [uuid])
+                try move.execute(arguments: [nextAnchor, importID, anchor])
+                try remove.execute(arguments: [anchor])
                 nextAnchor += 1
                 deleted += 1
             }
@@ -323,7 +317,7 @@ final class Importer {
 final class ReadingSide: ObjectSink, @unchecked Sendable {
     static let batchSize = 1024
 
-    let base: IdentitySet
+    let base: StoreIdentities
     let channel = BatchChannel(capacity: 8)
     let numbering: StoredRowNumbering
     private let preparer = StoredRowPreparer()
@@ -350,7 +344,7 @@ final class ReadingSide: ObjectSink, @unchecked Sendable {
     private(set) var summaryChanges = SummaryChanges()
 
     init(
-        base: IdentitySet, numbering: StoredRowNumbering, firstAnchor: Int, lastExportDate: Int64?,
+        base: StoreIdentities, numbering: StoredRowNumbering, firstAnchor: Int, lastExportDate: Int64?,
         storePath: String, force: Bool, summaryCollector: SummaryCollector?, tracksSummaryChanges: Bool
     ) {
         self.summaryCollector = summaryCollector
@@ -364,6 +358,9 @@ final class ReadingSide: ObjectSink, @unchecked Sendable {
         seen = Array(repeating: 0, count: base.count / 64 + 1)
         batch.reserveCapacity(Self.batchSize)
     }
+
+    /// Where the next object the store holds probably is (`StoreIdentities.index(of:expected:)`).
+    private var expected = -1
 
     func wasSeen(_ index: Int) -> Bool { seen[index / 64] & (1 << UInt64(index % 64)) != 0 }
 
@@ -388,8 +385,9 @@ final class ReadingSide: ObjectSink, @unchecked Sendable {
     func consume(_ object: HealthObject) throws {
         objectCount += 1
         if objectCount & 4095 == 0, let objectsRead { objectsRead(objectCount) }
-        if let index = base.index(of: object.uuid) {
+        if let index = base.index(of: object.uuid, expected: expected) {
             see(index)
+            expected = index + 1
             return
         }
         var row = try preparer.prepare(object)
@@ -448,24 +446,28 @@ final class ReadingSide: ObjectSink, @unchecked Sendable {
 /// the base), and rows for the others, prepared but not numbered (`StoredRowPreparer`), with the
 /// chunk's summary records. Merged in document order by `ReadingSide.merge`.
 final class ImportChunk: ObjectSink {
-    private let base: IdentitySet
+    private let base: StoreIdentities
     private let preparer = StoredRowPreparer()
     let summary: SummaryRecordBatch?
     var rows: [StoredRow] = []
     var seen: [Int] = []
     private(set) var count = 0
 
-    init(base: IdentitySet, summary: SummaryRecordBatch?) {
+    init(base: StoreIdentities, summary: SummaryRecordBatch?) {
         self.base = base
         self.summary = summary
     }
 
     func exportDidBegin(_ header: ExportHeader) throws {}
 
+    /// Where the next object the store holds probably is (`StoreIdentities.index(of:expected:)`).
+    private var expected = -1
+
     func consume(_ object: HealthObject) throws {
         count += 1
-        if let index = base.index(of: object.uuid) {
+        if let index = base.index(of: object.uuid, expected: expected) {
             seen.append(index)
+            expected = index + 1
             return
         }
         let row = try preparer.prepare(object)

@@ -233,9 +233,8 @@ enum StoreSchema {
     static let objectIndexes = [
         "CREATE UNIQUE INDEX objects_by_uuid ON objects (uuid)",
         "CREATE INDEX objects_by_type_and_start ON objects (type_id, start_date)",
-        "CREATE INDEX objects_by_source ON objects (source_id)",
     ]
-    static let objectIndexNames = ["objects_by_uuid", "objects_by_type_and_start", "objects_by_source"]
+    static let objectIndexNames = ["objects_by_uuid", "objects_by_type_and_start"]
 
     /// A uuid column's 16 bytes as the text healthport prints (upper-case, with dashes).
     static func uuidText(_ column: String) -> String {

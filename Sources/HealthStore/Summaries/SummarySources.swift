@@ -33,8 +33,9 @@ enum SummarySources {
     static func remove(_ db: Database, _ deleted: [String: Int]) throws -> Bool {
         let before = try order(db)
         var moved = false
-        // Through the index on source_id, per revision of the source: its entries are in
-        // position order within an id.
+        // In position order (the table's), per revision of the source: the scan stops at the
+        // first row of it, which is early when the source is an old one (no index on sources:
+        // it cost an import more than this rare step gains).
         let next = try db.makeStatement(sql: """
             SELECT anchor FROM objects WHERE source_id = ? AND kind IN (\(StoredKind.summarized)) ORDER BY anchor LIMIT 1
             """)
