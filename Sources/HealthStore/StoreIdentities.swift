@@ -15,16 +15,19 @@ import HealthModel
 /// Swift arrays held in a shared value retained and released their storage on each lookup, and
 /// the two cores' atomic counts on one cache line cost as much as the lookup itself.
 final class StoreIdentities: @unchecked Sendable {
-    private(set) var uuids: [ObjectUUID] = []
-    /// Parallel to `uuids`: each object's row (`objects.anchor`), so that a deletion finds it
+    /// The number of objects.
+    let count: Int
+    /// Parallel to the uuids: each object's row (`objects.anchor`), so that a deletion finds it
     /// by rowid.
     private(set) var anchors: [Int64] = []
-    /// Index + 1 into `uuids`; 0 is an empty slot. At least twice as many slots as objects.
+    /// Index + 1 into `table`; 0 is an empty slot. At least twice as many slots as objects.
     private let slots: UnsafeMutableBufferPointer<Int32>
+    /// The uuids, in anchor order.
     private let table: UnsafeMutableBufferPointer<ObjectUUID>
     private let mask: Int
 
-    var count: Int { uuids.count }
+    /// The uuid at a position.
+    func uuid(at index: Int) -> ObjectUUID { table[index] }
 
     /// Loads every object's uuid and anchor, in anchor order (`index(of:after:)` counts on it),
     /// through SQLite's C API (a GRDB `Row` per object cost more than the read).
@@ -53,8 +56,8 @@ final class StoreIdentities: @unchecked Sendable {
             uuids.append(uuid)
             anchors.append(sqlite3_column_int64(statement, 1))
         }
-        self.uuids = uuids
         self.anchors = anchors
+        count = uuids.count
         var capacity = 16
         while capacity < uuids.count * 2 { capacity <<= 1 }
         slots = .allocate(capacity: capacity)
@@ -81,17 +84,17 @@ final class StoreIdentities: @unchecked Sendable {
         Int(truncatingIfNeeded: (uuid.high ^ (uuid.low &* 0x9E37_79B9_7F4A_7C15)) >> 17)
     }
 
-    /// The position of a uuid in `uuids`, tried first at `expected`: an export lists the objects
+    /// The position of a uuid, tried first at `expected`: an export lists the objects
     /// it shares with the store in the order the store took them (by anchor), so after one is
     /// found the next is usually the next, a read of memory already on its way. Two cache
     /// misses an object otherwise (the slot, then the uuid): 14 % of a re-import's samples.
     @inline(__always)
     func index(of uuid: ObjectUUID, expected: Int) -> Int? {
-        if expected >= 0, expected < uuids.count, table[expected] == uuid { return expected }
+        if expected >= 0, expected < count, table[expected] == uuid { return expected }
         return index(of: uuid)
     }
 
-    /// The position of a uuid in `uuids`; `nil` when the store does not hold it.
+    /// The position of a uuid; `nil` when the store does not hold it.
     @inline(__always)
     func index(of uuid: ObjectUUID) -> Int? {
         let slots = UnsafePointer(self.slots.baseAddress!)

@@ -260,7 +260,7 @@ final class Importer {
                     """)
             }
             // Tombstones in uuid order, as `diff` reports deletions.
-            let gone = (0..<base.count).filter { !reading.wasSeen($0) }.sorted { base.uuids[$0] < base.uuids[$1] }
+            let gone = (0..<base.count).filter { !reading.wasSeen($0) }.sorted { base.uuid(at: $0) < base.uuid(at: $1) }
             for index in gone {
                 let anchor = base.anchors[index]
                 if let describe, let row = try Row.fetchOne(describe, arguments: [anchor]) {

@@ -157,6 +157,9 @@ struct StorePrefilter {
     var conditions: [String] = []
     var arguments = StatementArguments()
 
+    /// More than any UTC offset a zone has (±14 hours): a day.
+    static let widestOffset: Double = 86_400
+
     var whereClause: String { conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ") }
 
     /// `type_id IN (…)` for `count` type identifiers (at least one placeholder): the ids come
@@ -191,6 +194,12 @@ struct StorePrefilter {
         if let window = query.dateWindow {
             lower = window.start
             upper = window.end
+            // A bound typed without an offset (`--start 2024-06-01`) is read in each sample's
+            // own time, within a day of UTC in every zone: a day wider, it bounds the instant.
+            // Without it the one-month query of `Benchmarks/store.sh` read and decoded every
+            // heart rate of the store (3.5 s); with it, the month's (`healthport-store(5)`).
+            if let local = window.localStart { lower = min(lower ?? .infinity, local - Self.widestOffset) }
+            if let local = window.localEnd { upper = max(upper ?? -.infinity, local + Self.widestOffset) }
         }
         if let predicate = query.predicate {
             let (l, u) = Self.dateBounds(predicate)

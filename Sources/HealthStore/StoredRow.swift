@@ -348,13 +348,7 @@ final class StoredObjectDecoder {
             endDate: ExportTimestamp(secondsSince1970: end, utcOffsetSeconds: offset))
         if let creation = row[7] as Int64? { sample.creationDate = ExportTimestamp(secondsSince1970: creation, utcOffsetSeconds: offset) }
         if let id = row[10] as Int64? { sample.sourceRevision = try source(id) }
-        if let body = row[12] as String? {
-            do {
-                sample.metadata = try ObjectDecoder.decodeMetadata(Array(body.utf8))
-            } catch {
-                throw damaged(anchor, "\(error)")
-            }
-        }
+        if let body = row[12] as String? { sample.metadata = try metadata(body, anchor: anchor) }
         switch kind {
         case StoredKind.quantitySample:
             guard let value = row[8] as Double?, let unit = row[9] as String? else { throw damaged(anchor, "no quantity") }
@@ -370,6 +364,23 @@ final class StoredObjectDecoder {
             return .categorySample(CategorySample(sample: sample, value: CategoryValue(rawValue: raw, name: row[9])))
         default:
             throw damaged(anchor, "a plain row of kind \(kind)")
+        }
+    }
+
+    /// Plain samples' metadata repeats (a heart rate's motion context has three values): each
+    /// distinct body is parsed once, up to `metadataCacheLimit` of them. Parsing every one was
+    /// a quarter of the one-month query of `Benchmarks/store.sh`.
+    private var metadataCache: [String: Metadata] = [:]
+    private static let metadataCacheLimit = 4096
+
+    private func metadata(_ body: String, anchor: Int64) throws -> Metadata {
+        if let metadata = metadataCache[body] { return metadata }
+        do {
+            let metadata = try ObjectDecoder.decodeMetadata(Array(body.utf8))
+            if metadataCache.count < Self.metadataCacheLimit { metadataCache[body] = metadata }
+            return metadata
+        } catch {
+            throw damaged(anchor, "\(error)")
         }
     }
 
