@@ -16,7 +16,7 @@ import HealthModel
 /// the two cores' atomic counts on one cache line cost as much as the lookup itself.
 final class StoreIdentities: @unchecked Sendable {
     /// The number of objects.
-    let count: Int
+    private(set) var count = 0
     /// Parallel to the uuids: each object's row (`objects.anchor`), so that a deletion finds it
     /// by rowid.
     private(set) var anchors: [Int64] = []
@@ -34,14 +34,23 @@ final class StoreIdentities: @unchecked Sendable {
     ///
     /// - Throws: `StoreError.incompatible` for a uuid that is not 16 bytes.
     init(db: Database, path: String) throws {
-        var uuids: [ObjectUUID] = []
+        // Counted first (from the uuid index, the smallest), so the uuids go straight to their
+        // buffer: no array of them beside it at the peak.
+        let expected = try Int.fetchOne(db, sql: "SELECT count(*) FROM objects") ?? 0
+        var capacity = 16
+        while capacity < expected * 2 { capacity <<= 1 }
+        slots = .allocate(capacity: capacity)
+        slots.initialize(repeating: 0)
+        mask = capacity - 1
+        table = .allocate(capacity: max(expected, 1))
         var anchors: [Int64] = []
+        anchors.reserveCapacity(expected)
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(db.sqliteConnection, "SELECT uuid, anchor FROM objects ORDER BY anchor", -1, &statement, nil) == SQLITE_OK else {
             throw StoreError(.database, "\(path): \(String(cString: sqlite3_errmsg(db.sqliteConnection)))")
         }
         defer { sqlite3_finalize(statement) }
-        while true {
+        while count < expected {
             let code = sqlite3_step(statement)
             if code == SQLITE_DONE { break }
             guard code == SQLITE_ROW else {
@@ -53,23 +62,14 @@ final class StoreIdentities: @unchecked Sendable {
             else {
                 throw StoreError(.incompatible, "\(path): the store is damaged (object \(sqlite3_column_int64(statement, 1)) has no valid uuid)")
             }
-            uuids.append(uuid)
+            (table.baseAddress! + count).initialize(to: uuid)
             anchors.append(sqlite3_column_int64(statement, 1))
-        }
-        self.anchors = anchors
-        count = uuids.count
-        var capacity = 16
-        while capacity < uuids.count * 2 { capacity <<= 1 }
-        slots = .allocate(capacity: capacity)
-        slots.initialize(repeating: 0)
-        mask = capacity - 1
-        table = .allocate(capacity: max(uuids.count, 1))
-        _ = table.initialize(from: uuids)
-        for (index, uuid) in uuids.enumerated() {
             var slot = Self.hash(uuid) & mask
             while slots[slot] != 0 { slot = (slot + 1) & mask }
-            slots[slot] = Int32(index + 1)
+            slots[slot] = Int32(count + 1)
+            count += 1
         }
+        self.anchors = anchors
     }
 
     deinit {
