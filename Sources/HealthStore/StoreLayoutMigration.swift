@@ -32,6 +32,8 @@ enum StoreLayoutMigration {
                 key TEXT NOT NULL
             );
             CREATE INDEX sources_by_key ON sources (key);
+            ALTER TABLE imports ADD COLUMN input_bytes INTEGER;
+            ALTER TABLE imports ADD COLUMN input_digest TEXT;
             \(StoreSchema.objectTable("objects", deleted: false));
             \(StoreSchema.objectTable("deleted_objects", deleted: true));
             """)

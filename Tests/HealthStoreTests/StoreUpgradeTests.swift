@@ -168,3 +168,33 @@ import Testing
         }
     }
 }
+
+/// An import of the very file the store's latest import read is answered without reading it;
+/// any other file is read (issue 41: "import again").
+@Suite struct StoreSameFileTests {
+    /// A source that must not be read.
+    final class Unread: ObjectSource {
+        var read = false
+        func stream(into sink: any ObjectSink) throws { read = true }
+    }
+
+    @Test func theSameFileAgainIsNotReadAndAnotherFileIs() throws {
+        let export = Fixtures.sampleData.appendingPathComponent("export.zip").path
+        let path = try Fixtures.temporaryDirectory().appendingPathComponent("health.sqlite").path
+        let store = try HealthStore.openForWriting(at: path)
+        let size = Int64(try Data(contentsOf: URL(fileURLWithPath: export)).count)
+        let file = HealthStore.ImportedFile(byteCount: size, digest: { "aaaa" })
+        let first = try store.importObjects(
+            from: ExportObjectSource(try ExportReader(.path(export)), query: .everything), inputName: "export.zip", input: file)
+        let unread = Unread()
+        let again = try store.importObjects(from: unread, inputName: "export.zip", input: file)
+        #expect(!unread.read)
+        #expect(again == HealthStore.ImportSummary(objects: first.objects, added: 0, deleted: 0, anchor: first.anchor))
+        // Another digest, or another size: the file is read.
+        for other in [HealthStore.ImportedFile(byteCount: size, digest: { "bbbb" }), HealthStore.ImportedFile(byteCount: size + 1, digest: { "aaaa" })] {
+            let read = try store.importObjects(
+                from: ExportObjectSource(try ExportReader(.path(export)), query: .everything), inputName: "export.zip", input: other)
+            #expect(read.added == 0 && read.deleted == 0 && read.objects == first.objects)
+        }
+    }
+}

@@ -65,9 +65,18 @@ public struct ImportRun: Sendable {
             progress: { value in
                 reporter.progress(RunProgress(bytesRead: value.bytesRead, totalBytes: value.totalBytes, objects: objects.value))
             })
+        // A regular file (an export.xml, a zip) is known again by its digest: the same file
+        // imported again is not read (`HealthStore.ImportedFile`).
+        var file: HealthStore.ImportedFile? = nil
+        if export != "-", let attributes = try? FileManager.default.attributesOfItem(atPath: export),
+            attributes[.type] as? FileAttributeType == .typeRegular, let size = (attributes[.size] as? NSNumber)?.int64Value
+        {
+            let path = export
+            file = HealthStore.ImportedFile(byteCount: size, digest: { try ExportArrival.digest(of: path) })
+        }
         let result = try healthStore.importObjects(
             from: CancellableSource(source, cancellation: cancellation),
-            inputName: export == "-" ? "-" : URL(fileURLWithPath: export).lastPathComponent, force: force,
+            inputName: export == "-" ? "-" : URL(fileURLWithPath: export).lastPathComponent, force: force, input: file,
             objectsRead: { objects.value = $0 })
         return Summary(result: result, warnings: source.summary?.repeatedWarnings(.everything) ?? [])
     }
