@@ -74,6 +74,8 @@ public struct ImportRun: Sendable {
             let path = export
             file = HealthStore.ImportedFile(byteCount: size, digest: { try ExportArrival.digest(of: path) })
         }
+        // The same file again is answered without a read, where a cancelled run would stop.
+        if let cancellation, cancellation.isCancelled { throw CancellationError() }
         let result = try healthStore.importObjects(
             from: CancellableSource(source, cancellation: cancellation),
             inputName: export == "-" ? "-" : URL(fileURLWithPath: export).lastPathComponent, force: force, input: file,
