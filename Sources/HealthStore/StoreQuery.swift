@@ -172,10 +172,9 @@ struct StorePrefilter {
     init(executor: QueryExecutor, db: Database) throws {
         let query = executor.query
         let types = executor.typesToRead
+        var typeArguments: [any DatabaseValueConvertible] = []
         if let types {
-            conditions.append(Self.typeCondition(types.count))
-            if types.isEmpty { _ = arguments.append(contentsOf: [""]) }
-            for type in types.sorted() { _ = arguments.append(contentsOf: [type]) }
+            typeArguments = types.isEmpty ? [""] : types.sorted()
         }
         if !query.sources.isEmpty {
             let keys = Set(query.sources.map(SourceName.normalized)).sorted()
@@ -218,15 +217,30 @@ struct StorePrefilter {
             let duration: Int64 = row?[0] ?? 0
             let inversion: Int64 = row?[1] ?? 0
             var range: [String] = []
+            var rangeArguments = StatementArguments()
             if let lower {
                 range.append("start_date >= ?")
-                _ = arguments.append(contentsOf: [(lower - Double(duration)).rounded(.down)])
+                _ = rangeArguments.append(contentsOf: [(lower - Double(duration)).rounded(.down)])
             }
             if let upper {
                 range.append("start_date <= ?")
-                _ = arguments.append(contentsOf: [(upper + Double(inversion)).rounded(.up)])
+                _ = rangeArguments.append(contentsOf: [(upper + Double(inversion)).rounded(.up)])
             }
-            conditions.append("(start_date IS NULL OR (" + range.joined(separator: " AND ") + "))")
+            let bounds = range.joined(separator: " AND ")
+            if let types {
+                // Each side of the OR with the types, so that both use the (type_id, start_date)
+                // index: `type_id IN (…) AND (start_date IS NULL OR range)` used it for the types
+                // alone, and read every index entry of the type (9 ms a query on the 4-year store).
+                let type = Self.typeCondition(types.count)
+                conditions.append("((\(type) AND start_date IS NULL) OR (\(type) AND \(bounds)))")
+                _ = arguments.append(contentsOf: StatementArguments(typeArguments + typeArguments) + rangeArguments)
+            } else {
+                conditions.append("(start_date IS NULL OR (" + bounds + "))")
+                _ = arguments.append(contentsOf: rangeArguments)
+            }
+        } else if let types {
+            conditions.append(Self.typeCondition(types.count))
+            _ = arguments.append(contentsOf: StatementArguments(typeArguments))
         }
     }
 
