@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import HealthModel
 import HealthOutput
@@ -318,10 +319,9 @@ final class StoredObjectDecoder {
         guard let kindCode = row[1] as Int64?, let kind = StoredKind.name(kindCode), let typeID = row[3] as Int64? else {
             throw damaged(anchor, "incomplete")
         }
-        let uuidValue = row[2] as DatabaseValue
-        guard case .blob(let uuidBytes) = uuidValue.storage, let uuid = uuidBytes.withUnsafeBytes({ StoredRow.uuid($0) }) else {
-            throw damaged(anchor, "invalid uuid")
-        }
+        // Read in place: a `DatabaseValue` copied every row's 16 bytes into a new `Data`.
+        let uuid = try row.withUnsafeData(atIndex: 2) { data in data?.withUnsafeBytes { StoredRow.uuid($0) } ?? nil }
+        guard let uuid else { throw damaged(anchor, "invalid uuid") }
         let type = try self.type(typeID)
         var object: HealthObject
         if let zone = row[6] as Int64? {
@@ -348,7 +348,9 @@ final class StoredObjectDecoder {
             endDate: ExportTimestamp(secondsSince1970: end, utcOffsetSeconds: offset))
         if let creation = row[7] as Int64? { sample.creationDate = ExportTimestamp(secondsSince1970: creation, utcOffsetSeconds: offset) }
         if let id = row[10] as Int64? { sample.sourceRevision = try source(id) }
-        if let body = row[12] as String? { sample.metadata = try metadata(body, anchor: anchor) }
+        if let metadata = try row.withUnsafeData(atIndex: 12, { body in try body.map { try self.metadata($0, anchor: anchor) } }) {
+            sample.metadata = metadata
+        }
         switch kind {
         case StoredKind.quantitySample:
             guard let value = row[8] as Double?, let unit = row[9] as String? else { throw damaged(anchor, "no quantity") }
@@ -368,20 +370,37 @@ final class StoredObjectDecoder {
     }
 
     /// Plain samples' metadata repeats (a heart rate's motion context has three values): each
-    /// distinct body is parsed once, up to `metadataCacheLimit` of them. Parsing every one was
-    /// a quarter of the one-month query of `Benchmarks/store.sh`.
-    private var metadataCache: [String: Metadata] = [:]
+    /// distinct body is parsed once, the last few found by comparing bytes in place, up to
+    /// `metadataCacheLimit` in all. Parsing every one was a quarter of the one-month query of
+    /// `Benchmarks/store.sh`, and making a `String` of each body a few percent more.
+    private var recentMetadata: [(body: [UInt8], metadata: Metadata)] = []
+    private var metadataCache: [[UInt8]: Metadata] = [:]
     private static let metadataCacheLimit = 4096
+    private static let recentLimit = 8
 
-    private func metadata(_ body: String, anchor: Int64) throws -> Metadata {
-        if let metadata = metadataCache[body] { return metadata }
-        do {
-            let metadata = try ObjectDecoder.decodeMetadata(Array(body.utf8))
-            if metadataCache.count < Self.metadataCacheLimit { metadataCache[body] = metadata }
-            return metadata
-        } catch {
-            throw damaged(anchor, "\(error)")
+    private func metadata(_ body: Data, anchor: Int64) throws -> Metadata {
+        let found = body.withUnsafeBytes { bytes -> Metadata? in
+            for entry in recentMetadata where entry.body.count == bytes.count {
+                if entry.body.withUnsafeBytes({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }) { return entry.metadata }
+            }
+            return nil
         }
+        if let found { return found }
+        let bytes = [UInt8](body)
+        let metadata: Metadata
+        if let cached = metadataCache[bytes] {
+            metadata = cached
+        } else {
+            do {
+                metadata = try ObjectDecoder.decodeMetadata(bytes)
+            } catch {
+                throw damaged(anchor, "\(error)")
+            }
+            if metadataCache.count < Self.metadataCacheLimit { metadataCache[bytes] = metadata }
+        }
+        if recentMetadata.count == Self.recentLimit { recentMetadata.removeFirst() }
+        recentMetadata.append((bytes, metadata))
+        return metadata
     }
 
     private func type(_ id: Int64) throws -> String {
