@@ -29,3 +29,16 @@ public final class ExportObjectSource: ObjectSource {
         summary = try reader.read(query, into: sink, warning: warning, progress: progress, salvage: salvage)
     }
 }
+
+extension ExportObjectSource: ChunkedObjectSource {
+    /// Reads on the reader's `jobs` threads (`ExportReader.readInParallel`); a salvaging read, or
+    /// one thread, reads in order into `sink` alone.
+    public func stream<Chunk: ObjectSink>(
+        into sink: any ObjectSink, makeChunkSink: @escaping @Sendable () -> Chunk, merge: @escaping (Chunk) throws -> Void
+    ) throws {
+        guard !salvage, reader.jobs > 1 else { return try stream(into: sink) }
+        summary = try reader.readInParallel(
+            query, into: sink, jobs: reader.jobs, makeChunkSink: makeChunkSink, merge: { chunk, _ in try merge(chunk) },
+            warning: warning, progress: progress)
+    }
+}

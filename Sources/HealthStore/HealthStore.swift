@@ -44,18 +44,36 @@ public final class HealthStore {
         configuration.readonly = true
         configuration.busyMode = .timeout(30)
         let pool = try wrap(path) { try DatabasePool(path: path, configuration: configuration) }
-        try wrap(path) {
+        let upgrade = try wrap(path) {
             try pool.read { db in
                 try checkIdentity(db, path: path, allowEmpty: false)
                 let missing = Set(StoreSchema.knownMigrations).subtracting(try StoreSchema.migrator.appliedIdentifiers(db))
-                if !missing.isSubset(of: StoreSchema.migrationsReadersDoNotNeed) {
-                    throw StoreError(
-                        .incompatible,
-                        "\(path): the store was made by an older healthport; run healthport import once to upgrade it")
-                }
+                return !missing.isSubset(of: StoreSchema.migrationsReadersDoNotNeed)
             }
         }
-        return try HealthStore(path: path, pool: pool)
+        guard upgrade else { return try HealthStore(path: path, pool: pool) }
+        // A store of an older layout is upgraded on first use, whatever the command: its
+        // migrations run in one transaction (killed halfway, the older store is left), then
+        // it is opened read-only again. A store this process may not write stays refused.
+        try wrap(path) { try pool.close() }
+        guard access(path, W_OK) == 0 else {
+            throw StoreError(
+                .incompatible, "\(path): the store was made by an older healthport and is read-only here; run healthport import once to upgrade it")
+        }
+        try migrate(at: path)
+        return try openForReading(at: path)
+    }
+
+    /// Applies the migrations this healthport knows to an existing store.
+    private static func migrate(at path: String) throws {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(30)
+        let pool = try wrap(path) { try DatabasePool(path: path, configuration: configuration) }
+        try wrap(path) {
+            try pool.writeWithoutTransaction { db in try checkIdentity(db, path: path, allowEmpty: false) }
+            try migrateAndCompact(pool)
+            try pool.close()
+        }
     }
 
     /// Opens a store for importing, creating it (mode 0600, its folder 0700) or upgrading its
@@ -103,9 +121,21 @@ public final class HealthStore {
                 try checkIdentity(db, path: path, allowEmpty: true)
                 try db.execute(sql: "PRAGMA application_id = \(StoreSchema.applicationID)")
             }
-            try StoreSchema.migrator.migrate(pool)
+            try migrateAndCompact(pool)
         }
         return try HealthStore(path: path, pool: pool)
+    }
+
+    /// Applies the pending migrations; after the one that rewrote every row into the compact
+    /// layout (`v5`), gives the pages the older rows took back to the file system (`VACUUM`,
+    /// itself atomic), or the file would keep the older layout's size.
+    private static func migrateAndCompact(_ pool: DatabasePool) throws {
+        let rewrites = try pool.read { db in
+            try StoreSchema.migrator.appliedIdentifiers(db).contains("v1")
+                && !(try StoreSchema.migrator.appliedIdentifiers(db).contains("v5"))
+        }
+        try StoreSchema.migrator.migrate(pool)
+        if rewrites { try pool.writeWithoutTransaction { db in try db.execute(sql: "VACUUM") } }
     }
 
     /// Refuses a SQLite file that is not a healthport store, or a store from a newer healthport.

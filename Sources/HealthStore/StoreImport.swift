@@ -5,8 +5,12 @@ import HealthOutput
 import HealthQuery
 
 extension HealthStore {
-    /// The page cache an import uses, in KiB.
-    static let importCacheKiB = 128 * 1024
+    /// The page cache an import uses, in KiB. It bounds the import's memory: a transaction's
+    /// dirty pages stay in the cache until it is full, and the 128 MB it was let the 4-year
+    /// import reach 208 MB of RSS. It also sizes SQLite's sorter, which makes the indexes of a
+    /// first import: with 16 MB, making them took 37 MB and 1.05 s, with 4 MB 12 MB and 0.56 s
+    /// (`sqlite3`, the 4-year store of `Benchmarks/store.sh`).
+    static let importCacheKiB = 4 * 1024
 
     /// What an import did.
     public struct ImportSummary: Sendable, Equatable {
@@ -43,17 +47,24 @@ extension HealthStore {
     /// - Throws: `StoreError.refusedImport`, what the source throws (`ExportError`),
     ///   `StoreError.database`.
     public func importObjects(
-        from source: any ObjectSource, inputName: String, force: Bool = false, objectsRead: ((Int) -> Void)? = nil
+        from source: any ObjectSource, inputName: String, force: Bool = false, input: ImportedFile? = nil,
+        objectsRead: ((Int) -> Void)? = nil
     ) throws -> ImportSummary {
         try Self.wrap(path) {
+            if let input, let unchanged = try sameFileAsLastImport(input) { return unchanged }
+            // The file's digest, for the next import to know it again, made on a thread of its
+            // own while the export is read.
+            let digest = input.map { DigestJob($0) }
             var result: ImportSummary? = nil
             try pool.writeWithoutTransaction { db in
                 // An import writes far more pages than SQLite's default 2 MB cache holds; a larger
-                // cache keeps the indexes' hot pages from being spilled to the WAL and re-read.
+                // cache keeps the indexes' hot pages from being spilled to the WAL and re-read
+                // (`importCacheKiB`).
                 try db.execute(sql: "PRAGMA cache_size = -\(Self.importCacheKiB)")
                 defer { try? db.execute(sql: "PRAGMA cache_size = -2000") }
                 try db.inTransaction(.immediate) {
-                    let importer = try Importer(db: db, storePath: path, inputName: inputName, force: force, anchorCipher: anchorCipher)
+                    let importer = try Importer(
+                        db: db, storePath: path, inputName: inputName, force: force, anchorCipher: anchorCipher, digest: digest)
                     try importer.run(source, objectsRead: objectsRead)
                     let summary = try importer.finish()
                     result = summary
@@ -63,6 +74,63 @@ extension HealthStore {
             }
             return result!
         }
+    }
+}
+
+extension HealthStore {
+    /// The file an export is read from, as an import records it: an import of the same bytes
+    /// as the store's latest import is known without reading them (`importObjects`).
+    public struct ImportedFile: Sendable {
+        /// Its size; only a file of the latest import's size is hashed before the read.
+        public var byteCount: Int64
+        /// Its SHA-256, hex; `nil`, or a throw, when it cannot be read.
+        public var digest: @Sendable () throws -> String?
+
+        public init(byteCount: Int64, digest: @escaping @Sendable () throws -> String?) {
+            self.byteCount = byteCount
+            self.digest = digest
+        }
+    }
+
+    /// The answer of an import of the very bytes the store's latest import read: that import
+    /// left the store holding exactly its objects and no other, so reading them again would add
+    /// nothing and delete nothing (and its header, export date included, is the same). Hashing
+    /// the 4-year export takes about a third of reading it (SHA-256 in hardware, 1.2 GB/s):
+    /// `Benchmarks/store.sh`, "import again". Only a file of the latest import's size is hashed.
+    ///
+    /// - Returns: `nil` when the file is another (or the store knows no digest of its latest
+    ///   import): the import reads it.
+    func sameFileAsLastImport(_ input: ImportedFile) throws -> ImportSummary? {
+        let latest = try pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT input_bytes, input_digest, objects FROM imports ORDER BY id DESC LIMIT 1")
+        }
+        guard let latest, let bytes = latest[0] as Int64?, bytes == input.byteCount, let known = latest[1] as String?,
+            let digest = try? input.digest(), digest == known
+        else { return nil }
+        return ImportSummary(objects: latest[2], added: 0, deleted: 0, anchor: try anchor())
+    }
+}
+
+/// An import's file digest, made on a thread of its own.
+final class DigestJob: @unchecked Sendable {
+    let byteCount: Int64
+    private var digest: String?
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ input: HealthStore.ImportedFile) {
+        byteCount = input.byteCount
+        let thread = Thread { [self] in
+            digest = (try? input.digest()) ?? nil
+            done.signal()
+        }
+        thread.start()
+    }
+
+    /// The digest, once made (waits for it); `nil` when the file could not be read.
+    func result() -> String? {
+        done.wait()
+        done.signal()
+        return digest
     }
 }
 
@@ -82,6 +150,8 @@ final class Importer {
     private let summaryMode: SummaryMode
     /// The first summary's rows, computed by the reading thread (`StoreSummaries.compute`).
     private var builtSummary: StoreSummaries.Built?
+    /// Whether the store held nothing, not even tombstones: its indexes are made after the rows.
+    private let emptyStore: Bool
 
     /// How this import keeps the summary tables (`StoreSummaries`).
     enum SummaryMode {
@@ -93,43 +163,35 @@ final class Importer {
         /// No zone yet, though the store holds objects (none of them samples the summary
         /// counts): everything from the store's rows, once the import's are in.
         case rebuild
+
+        var collector: SummaryCollector? {
+            switch self {
+            case .build(let collector), .update(_, let collector): return collector
+            case .rebuild: return nil
+            }
+        }
     }
 
-    init(db: Database, storePath: String, inputName: String, force: Bool, anchorCipher: StoreAnchorCipher) throws {
+    /// The digest of the file being read, recorded with the import.
+    private let digest: DigestJob?
+
+    init(db: Database, storePath: String, inputName: String, force: Bool, anchorCipher: StoreAnchorCipher, digest: DigestJob?) throws {
+        self.digest = digest
         self.db = db
         self.anchorCipher = anchorCipher
         self.storePath = storePath
         self.force = force
         previousAnchor = try HealthStore.anchor(db)
-        var base = IdentitySet()
-        let cursor = try Row.fetchCursor(db, sql: "SELECT uuid, type FROM objects")
-        while let row = try cursor.next() {
-            let text: String = row[0]
-            guard let uuid = ObjectUUID(uuidString: text) else {
-                throw StoreError(.incompatible, "\(storePath): the store is damaged (invalid uuid '\(text.prefix(40))')")
-            }
-            base.insert(uuid, type: row[1])
-        }
-        base.finish()
+        let base = try StoreIdentities(db: db, path: storePath)
+        let tombstones = try Int.fetchOne(db, sql: "SELECT count(*) FROM deleted_objects") ?? 0
+        emptyStore = base.count == 0 && tombstones == 0
         let lastExportDate = try String.fetchOne(db, sql: "SELECT export_date FROM imports ORDER BY id DESC LIMIT 1")
             .flatMap(ExportTimestamp.parse)?.secondsSince1970
         try db.execute(
             sql: "INSERT INTO imports (imported_at, input, header, objects, added, deleted, anchor) VALUES (?, ?, '{}', 0, 0, 0, ?)",
             arguments: [ISO8601DateFormatter().string(from: Date()), inputName, previousAnchor])
         importID = db.lastInsertedRowID
-        var devices: [Device: Int64] = [:]
-        var lastDeviceID: Int64 = 0
-        let deviceRows = try Row.fetchCursor(db, sql: "SELECT id, body FROM devices")
-        while let row = try deviceRows.next() {
-            let id: Int64 = row[0]
-            let body: String = row[1]
-            do {
-                devices[try ObjectDecoder.decodeDevice(Array(body.utf8))] = id
-            } catch {
-                throw StoreError(.incompatible, "\(storePath): the store is damaged (device \(id): \(error))")
-            }
-            lastDeviceID = max(lastDeviceID, id)
-        }
+        let numbering = try StoredRowNumbering(db: db, path: storePath)
         var summaryCollector: SummaryCollector? = nil
         var tracksSummaryChanges = false
         if let zone = try StoreSummaries.timeZone(db, path: storePath) {
@@ -145,7 +207,7 @@ final class Importer {
             summaryMode = .rebuild
         }
         reading = ReadingSide(
-            base: base, devices: devices, nextDeviceID: lastDeviceID + 1, firstAnchor: previousAnchor + 1,
+            base: base, numbering: numbering, firstAnchor: previousAnchor + 1,
             lastExportDate: lastExportDate, storePath: storePath, force: force, summaryCollector: summaryCollector,
             tracksSummaryChanges: tracksSummaryChanges)
     }
@@ -160,9 +222,18 @@ final class Importer {
         var buildsSummary: SummaryCollector? = nil
         if case .build(let collector) = summaryMode { buildsSummary = collector }
         let storePath = storePath
+        let makeBatch = summaryMode.collector?.makeBatch
+        let base = reading.base
         let job = HandOff { [reading] in
             do {
-                try source.stream(into: reading)
+                if let chunked = source as? any ChunkedObjectSource {
+                    // Parsing, uuids and rows on every core; numbering in order, here.
+                    try chunked.stream(
+                        into: reading, makeChunkSink: { ImportChunk(base: base, summary: makeBatch?()) },
+                        merge: { chunk in try reading.merge(chunk) })
+                } else {
+                    try source.stream(into: reading)
+                }
                 try reading.flush()
                 // The first summary's rows, while the database's thread inserts the last batches.
                 channel.close()
@@ -179,18 +250,21 @@ final class Importer {
         let thread = Thread { job.body() }
         thread.stackSize = 8 << 20
         thread.start()
-        let inserter = try RowInserter(db: db, importID: importID)
+        let inserter = try RowInserter(db: db)
+        if emptyStore {
+            for index in StoreSchema.objectIndexNames { try db.execute(sql: "DROP INDEX IF EXISTS \(index)") }
+        }
         do {
             // An object that comes back loses its tombstone (one prepared statement for all).
             let hasTombstones = (try Int.fetchOne(db, sql: "SELECT count(*) FROM deleted_objects") ?? 0) > 0
             let removeTombstone = hasTombstones ? try db.makeStatement(sql: "DELETE FROM deleted_objects WHERE uuid = ?") : nil
-            while let batch = channel.take() {
+            while var batch = channel.take() {
                 if let removeTombstone {
-                    for row in batch { try removeTombstone.execute(arguments: [row.uuid]) }
+                    for row in batch { try removeTombstone.execute(arguments: [Data(StoredRow.bytes(row.uuid))]) }
                 }
-                for row in batch {
-                    if let device = row.newDevice { try inserter.insertDevice(id: row.deviceID!, body: device) }
-                    try inserter.insert(row)
+                for index in batch.indices {
+                    batch[index].importID = importID
+                    try inserter.insert(batch[index])
                 }
                 insertedRows += batch.count
             }
@@ -199,6 +273,10 @@ final class Importer {
             channel.cancel()
             box.done.wait()
             throw error
+        }
+        // The indexes while the reading thread computes the first summary's rows.
+        if emptyStore {
+            for index in StoreSchema.objectIndexes { try db.execute(sql: index) }
         }
         box.done.wait()
         if let error = box.error { throw error }
@@ -232,35 +310,40 @@ final class Importer {
         /// Per source, the first position among its deleted samples (`SummarySources`).
         var deletedSources: [String: Int] = [:]
         if reading.seenCount < base.count {
+            let columns = "uuid, kind, type_id, start_date, end_date, zone, creation_date, value, unit, source_id, device_id, body"
             let move = try db.makeStatement(sql: """
-                INSERT INTO deleted_objects (anchor, uuid, kind, type, start_date, end_date, device_id, added_anchor, import_id, body)
-                SELECT ?, uuid, kind, type, start_date, end_date, device_id, anchor, ?, body FROM objects WHERE uuid = ?
+                INSERT INTO deleted_objects (anchor, \(columns), added_anchor, import_id)
+                SELECT ?, \(columns), anchor, ? FROM objects WHERE anchor = ?
                 """)
-            let remove = try db.makeStatement(sql: "DELETE FROM objects WHERE uuid = ?")
+            let remove = try db.makeStatement(sql: "DELETE FROM objects WHERE anchor = ?")
             // A deleted sample's days are recomputed as an added one's are. SQL checks each
             // column's type: a damaged row is left out, not read as something it is not.
             var describe: Statement? = nil
             if case .update = summaryMode {
-                let kinds = SummaryCollector.summarizedKinds.map { "'\($0)'" }.joined(separator: ", ")
                 describe = try db.makeStatement(sql: """
-                    SELECT type, start_date, end_date, CASE WHEN typeof(source) = 'text' THEN source END, anchor FROM objects
-                    WHERE uuid = ? AND kind IN (\(kinds)) AND typeof(type) = 'text'
-                        AND typeof(start_date) = 'integer' AND typeof(end_date) = 'integer'
+                    SELECT t.identifier, o.start_date, o.end_date, (SELECT name FROM sources WHERE id = o.source_id), o.anchor
+                    FROM objects AS o JOIN sample_types AS t ON t.id = o.type_id
+                    WHERE o.anchor = ? AND o.kind IN (\(StoredKind.summarized))
+                        AND typeof(o.start_date) = 'integer' AND typeof(o.end_date) = 'integer'
                     """)
             }
-            for index in 0..<base.count where !reading.wasSeen(index) {
-                let uuid = base.uuids[index].uuidString
-                if let describe, let row = try Row.fetchOne(describe, arguments: [uuid]) {
+            // Tombstones in uuid order, as `diff` reports deletions.
+            let gone = (0..<base.count).filter { !reading.wasSeen($0) }.sorted { base.uuid(at: $0) < base.uuid(at: $1) }
+            for index in gone {
+                let anchor = base.anchors[index]
+                if let describe, let row = try Row.fetchOne(describe, arguments: [anchor]) {
                     summaryChanges.touch(type: row[0], start: row[1], end: row[2])
                     if let source = row[3] as String? { deletedSources[source] = min(deletedSources[source] ?? Int.max, row[4] as Int) }
                 }
-                try move.execute(arguments: [nextAnchor, importID, uuid])
-                try remove.execute(arguments: [uuid])
+                try move.execute(arguments: [nextAnchor, importID, anchor])
+                try remove.execute(arguments: [anchor])
                 nextAnchor += 1
                 deleted += 1
             }
         }
-        for (type, extent) in reading.extents {
+        let typeIdentifiers = reading.numbering.typeIdentifiers
+        for (typeID, extent) in reading.extents {
+            guard let type = typeIdentifiers[typeID] else { continue }
             try db.execute(
                 sql: """
                     INSERT INTO type_extents (type, max_duration, max_inversion) VALUES (?, ?, ?)
@@ -285,66 +368,45 @@ final class Importer {
         var headerJSON = headerBuffer.takeBytes()
         if headerJSON.last == 0x0A { headerJSON.removeLast() }
         try db.execute(
-            sql: "UPDATE imports SET export_date = ?, header = ?, objects = ?, added = ?, deleted = ?, anchor = ? WHERE id = ?",
+            sql: """
+                UPDATE imports SET export_date = ?, header = ?, objects = ?, added = ?, deleted = ?, anchor = ?, input_bytes = ?,
+                    input_digest = ? WHERE id = ?
+                """,
             arguments: [
                 reading.header.exportDate?.iso8601, String(decoding: headerJSON, as: UTF8.self), reading.objectCount,
-                insertedRows, deleted, anchor, importID,
+                insertedRows, deleted, anchor, digest?.byteCount, digest?.result(), importID,
             ])
         return HealthStore.ImportSummary(
             objects: reading.objectCount, added: insertedRows, deleted: deleted, anchor: anchorCipher.anchor(position: anchor))
     }
 }
 
-/// An object new to the store, ready to insert: everything computed on the reading thread.
-struct PendingRow: Sendable {
-    var anchor: Int64
-    var uuid: String
-    var kind: String
-    var type: String
-    var start: Int64?
-    var end: Int64?
-    var value: Double?
-    var unit: String?
-    var source: String?
-    var sourceKey: String?
-    var device: String?
-    var deviceID: Int64?
-    /// The device's JSON, when this row is the first to use it.
-    var newDevice: [UInt8]?
-    var body: [UInt8]
-}
-
-/// The reading thread's sink: recognizes what the store already holds, and encodes what is new
-/// into rows, in batches.
+/// The reading thread's sink: recognizes what the store already holds, and makes rows of what
+/// is new, numbered in document order, in batches for the database's thread. Objects come one
+/// by one (`consume`, a read on one thread) or a chunk at a time, prepared on the chunk's
+/// thread (`merge`).
 final class ReadingSide: ObjectSink, @unchecked Sendable {
     static let batchSize = 1024
 
-    let base: IdentitySet
+    let base: StoreIdentities
     let channel = BatchChannel(capacity: 8)
+    let numbering: StoredRowNumbering
+    private let preparer = StoredRowPreparer()
     private let storePath: String
     private let force: Bool
     private let lastExportDate: Int64?
-    private let encoder = NDJSONWriter(buffer: OutputBuffer(descriptor: -1))
     private var seen: [UInt64]
-    private var batch: [PendingRow] = []
+    private var batch: [StoredRow] = []
     private(set) var seenCount = 0
     private(set) var nextAnchor: Int
     private(set) var header = ExportHeader()
     private(set) var exportDateChanged = true
     private(set) var objectCount = 0
-    /// Told how many objects were read, every 4,096 (progress lines).
+    /// Told how many objects were read, every 4,096 or every chunk (progress lines).
     var objectsRead: ((Int) -> Void)?
-    /// Per type, the longest duration and the largest inversion (end before start) of the new
-    /// objects, in seconds: they bound the date prefilter of queries (`StorePrefilter`).
-    private(set) var extents: [String: (duration: Int64, inversion: Int64)] = [:]
-
-    private var devices: [Device: Int64]
-    private var nextDeviceID: Int64
-    /// The previous object's device and its id: consecutive samples share one (the reader
-    /// interns devices), so most objects skip the dictionary. Held, so its identity stays unique.
-    private var lastDevice: (device: Device, id: Int64)? = nil
-    /// Normalizing a name (Unicode folding) costs microseconds; an export has a few dozen.
-    private var sourceKeys: [String: String] = [:]
+    /// Per type id, the longest duration and the largest inversion (end before start) of the
+    /// new objects, in seconds: they bound the date prefilter of queries (`StorePrefilter`).
+    private(set) var extents: [Int64: (duration: Int64, inversion: Int64)] = [:]
     /// The summary's collector, fed every new sample as it is read (`StoreSummaries`).
     private let summaryCollector: SummaryCollector?
     /// Whether the days of new samples are noted, for the summary to recompute them.
@@ -353,14 +415,13 @@ final class ReadingSide: ObjectSink, @unchecked Sendable {
     private(set) var summaryChanges = SummaryChanges()
 
     init(
-        base: IdentitySet, devices: [Device: Int64], nextDeviceID: Int64, firstAnchor: Int, lastExportDate: Int64?,
+        base: StoreIdentities, numbering: StoredRowNumbering, firstAnchor: Int, lastExportDate: Int64?,
         storePath: String, force: Bool, summaryCollector: SummaryCollector?, tracksSummaryChanges: Bool
     ) {
         self.summaryCollector = summaryCollector
         self.tracksSummaryChanges = tracksSummaryChanges
         self.base = base
-        self.devices = devices
-        self.nextDeviceID = nextDeviceID
+        self.numbering = numbering
         self.nextAnchor = firstAnchor
         self.lastExportDate = lastExportDate
         self.storePath = storePath
@@ -369,7 +430,17 @@ final class ReadingSide: ObjectSink, @unchecked Sendable {
         batch.reserveCapacity(Self.batchSize)
     }
 
+    /// Where the next object the store holds probably is (`StoreIdentities.index(of:expected:)`).
+    private var expected = -1
+
     func wasSeen(_ index: Int) -> Bool { seen[index / 64] & (1 << UInt64(index % 64)) != 0 }
+
+    private func see(_ index: Int) {
+        if !wasSeen(index) {
+            seen[index / 64] |= 1 << UInt64(index % 64)
+            seenCount += 1
+        }
+    }
 
     func exportDidBegin(_ header: ExportHeader) throws {
         self.header = header
@@ -385,82 +456,50 @@ final class ReadingSide: ObjectSink, @unchecked Sendable {
     func consume(_ object: HealthObject) throws {
         objectCount += 1
         if objectCount & 4095 == 0, let objectsRead { objectsRead(objectCount) }
-        let uuid = object.uuid
-        if let index = base.index(of: uuid) {
-            if !wasSeen(index) {
-                seen[index / 64] |= 1 << UInt64(index % 64)
-                seenCount += 1
-            }
+        if let index = base.index(of: object.uuid, expected: expected) {
+            see(index)
+            expected = index + 1
             return
         }
-        var stored = object
-        var deviceID: Int64? = nil
-        var newDevice: [UInt8]? = nil
-        if let device = stored.takeDevice() {
-            if let last = lastDevice, last.device.storageToken == device.storageToken {
-                deviceID = last.id
-            } else if let id = devices[device] {
-                deviceID = id
-            } else {
-                deviceID = nextDeviceID
-                devices[device] = nextDeviceID
-                nextDeviceID += 1
-                newDevice = ModelJSON.encode(device)
+        var row = try preparer.prepare(object)
+        if row.summarized, let summaryCollector {
+            do {
+                try summaryCollector.add(object)
+            } catch let error as QueryError {
+                throw StoreError(.database, "\(storePath): cannot summarize the export: \(error.message)")
             }
-            lastDevice = (device, deviceID!)
         }
-        let type = object.objectType.identifier
-        let uuidText = uuid.uuidString
-        var json = try encoder.encode(stored)
-        json.removeLast()  // the newline
-        let body = StoredBody.strip(json, kind: object.kindName, uuid: uuidText, type: type)
-        let start = object.startDate?.secondsSince1970
-        let end = object.endDate?.secondsSince1970
-        if let start, let end {
-            let current = extents[type] ?? (0, 0)
+        try take(&row)
+    }
+
+    /// A chunk read on another thread, in document order.
+    func merge(_ chunk: ImportChunk) throws {
+        objectCount += chunk.count
+        if let objectsRead { objectsRead(objectCount) }
+        for index in chunk.seen { see(index) }
+        if let records = chunk.summary, let summaryCollector {
+            do {
+                try summaryCollector.absorb(records)
+            } catch let error as QueryError {
+                throw StoreError(.database, "\(storePath): cannot summarize the export: \(error.message)")
+            }
+        }
+        for index in chunk.rows.indices { try take(&chunk.rows[index]) }
+        chunk.rows = []
+    }
+
+    /// Numbers a new object's row and queues it for the database's thread.
+    private func take(_ row: inout StoredRow) throws {
+        numbering.number(&row, anchor: Int64(nextAnchor))
+        if let start = row.start, let end = row.end {
+            let current = extents[row.typeID] ?? (0, 0)
             if end - start > current.duration || start - end > current.inversion {
-                extents[type] = (max(current.duration, end - start), max(current.inversion, start - end))
+                extents[row.typeID] = (max(current.duration, end - start), max(current.inversion, start - end))
             }
+            if row.summarized, tracksSummaryChanges { summaryChanges.touch(type: row.typeIdentifier, start: start, end: end) }
         }
-        var value: Double? = nil
-        var unit: String? = nil
-        switch object {
-        case .quantitySample(let q):
-            value = q.quantity.value.value
-            unit = q.quantity.unit
-        case .categorySample(let c):
-            value = c.value.rawValue.map(Double.init)
-        default:
-            break
-        }
-        let source: String?
-        if case .clinicalRecord(let c) = object { source = c.sourceName } else { source = object.sampleAttributes?.sourceRevision.source.name }
-        var sourceKey: String? = nil
-        if let source {
-            if let key = sourceKeys[source] {
-                sourceKey = key
-            } else {
-                let key = SourceName.normalized(source)
-                sourceKeys[source] = key
-                sourceKey = key
-            }
-        }
-        if SummaryCollector.summarizes(object) {
-            if let summaryCollector {
-                do {
-                    try summaryCollector.add(object)
-                } catch let error as QueryError {
-                    throw StoreError(.database, "\(storePath): cannot summarize the export: \(error.message)")
-                }
-            }
-            if tracksSummaryChanges, let start, let end { summaryChanges.touch(type: type, start: start, end: end) }
-            if let source { summaryChanges.added(source: source, anchor: nextAnchor) }
-        }
-        batch.append(
-            PendingRow(
-                anchor: Int64(nextAnchor), uuid: uuidText, kind: object.kindName, type: type, start: start, end: end,
-                value: value, unit: unit, source: source, sourceKey: sourceKey, device: object.sampleAttributes?.device?.name,
-                deviceID: deviceID, newDevice: newDevice, body: body))
+        if row.summarized, let source = row.sourceName { summaryChanges.added(source: source, anchor: nextAnchor) }
+        batch.append(row)
         nextAnchor += 1
         if batch.count >= Self.batchSize { try flush() }
     }
@@ -474,11 +513,45 @@ final class ReadingSide: ObjectSink, @unchecked Sendable {
     }
 }
 
+/// One chunk of a parallel read, on its worker thread: the store's objects it holds (by index in
+/// the base), and rows for the others, prepared but not numbered (`StoredRowPreparer`), with the
+/// chunk's summary records. Merged in document order by `ReadingSide.merge`.
+final class ImportChunk: ObjectSink {
+    private let base: StoreIdentities
+    private let preparer = StoredRowPreparer()
+    let summary: SummaryRecordBatch?
+    var rows: [StoredRow] = []
+    var seen: [Int] = []
+    private(set) var count = 0
+
+    init(base: StoreIdentities, summary: SummaryRecordBatch?) {
+        self.base = base
+        self.summary = summary
+    }
+
+    func exportDidBegin(_ header: ExportHeader) throws {}
+
+    /// Where the next object the store holds probably is (`StoreIdentities.index(of:expected:)`).
+    private var expected = -1
+
+    func consume(_ object: HealthObject) throws {
+        count += 1
+        if let index = base.index(of: object.uuid, expected: expected) {
+            seen.append(index)
+            expected = index + 1
+            return
+        }
+        let row = try preparer.prepare(object)
+        if row.summarized { summary?.add(object) }
+        rows.append(row)
+    }
+}
+
 /// A bounded queue of row batches between the reading and the database threads: the reader
 /// waits when the database falls behind, so memory stays bounded.
 final class BatchChannel: @unchecked Sendable {
     private let condition = NSCondition()
-    private var batches: [[PendingRow]] = []
+    private var batches: [[StoredRow]] = []
     private var closed = false
     private var cancelled = false
     private let capacity: Int
@@ -486,7 +559,7 @@ final class BatchChannel: @unchecked Sendable {
     init(capacity: Int) { self.capacity = capacity }
 
     /// Returns `false` when the consumer gave up.
-    func put(_ batch: [PendingRow]) -> Bool {
+    func put(_ batch: [StoredRow]) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         while batches.count >= capacity && !cancelled { condition.wait() }
@@ -497,7 +570,7 @@ final class BatchChannel: @unchecked Sendable {
     }
 
     /// The next batch; `nil` once the reader closed the channel and it is drained.
-    func take() -> [PendingRow]? {
+    func take() -> [StoredRow]? {
         condition.lock()
         defer { condition.unlock() }
         while batches.isEmpty && !closed { condition.wait() }

@@ -189,19 +189,117 @@ enum StoreSchema {
                     first_anchor INTEGER NOT NULL
                 );
                 """)
-            try StoreSummaries.rebuild(db, path: String(cString: sqlite3_db_filename(db.sqliteConnection, "main")))
+            // Filled from the objects when they are in the layout this healthport reads (a store
+            // whose tables were removed); from an older layout, `v5` fills them once it has
+            // rewritten the rows.
+            let compact = try Int.fetchOne(db, sql: "SELECT count(*) FROM pragma_table_info('objects') WHERE name = 'type_id'") ?? 0
+            if compact > 0 { try StoreSummaries.rebuild(db, path: String(cString: sqlite3_db_filename(db.sqliteConnection, "main"))) }
+        }
+        // The compact layout (healthport-store(5)): uuids as 16 bytes, types and sources as
+        // ids, plain samples' fields in typed columns with no JSON, indexes on integers.
+        // Every row of `objects` and `deleted_objects` is rewritten, its anchor, import and
+        // (for a tombstone) the position it was added at kept.
+        migrator.registerMigration("v5") { db in
+            try StoreLayoutMigration.migrate(db, path: String(cString: sqlite3_db_filename(db.sqliteConnection, "main")))
         }
         return migrator
     }
 
+    /// `objects` and `deleted_objects` (which has `added_anchor` too), as `v5` made them.
+    static func objectTable(_ name: String, deleted: Bool) -> String {
+        """
+        CREATE TABLE \(name) (
+            anchor INTEGER PRIMARY KEY,
+            uuid BLOB NOT NULL,
+            kind INTEGER NOT NULL,
+            type_id INTEGER NOT NULL,
+            start_date INTEGER,
+            end_date INTEGER,
+            zone INTEGER,
+            creation_date INTEGER,
+            value REAL,
+            unit TEXT,
+            source_id INTEGER,
+            device_id INTEGER,\(deleted ? "\n    added_anchor INTEGER NOT NULL," : "")
+            import_id INTEGER NOT NULL,
+            body TEXT
+        )
+        """
+    }
+
+    /// The indexes of `objects`: dropped by the first import into an empty store and made
+    /// again once its rows are in (sorting once is cheaper than keeping three B-trees ordered
+    /// row by row, the uuid's in random order; `Benchmarks/store.sh`).
+    static let objectIndexes = [
+        "CREATE UNIQUE INDEX objects_by_uuid ON objects (uuid)",
+        "CREATE INDEX objects_by_type_and_start ON objects (type_id, start_date)",
+    ]
+    static let objectIndexNames = ["objects_by_uuid", "objects_by_type_and_start"]
+
+    /// A uuid column's 16 bytes as the text healthport prints (upper-case, with dashes).
+    static func uuidText(_ column: String) -> String {
+        let hex = "hex(\(column))"
+        return "substr(\(hex), 1, 8) || '-' || substr(\(hex), 9, 4) || '-' || substr(\(hex), 13, 4) || '-' || substr(\(hex), 17, 4) || '-' || substr(\(hex), 21, 12)"
+    }
+
+    /// The views of the compact layout: the same columns as before it.
+    static var views: String {
+        let uuid = uuidText("o.uuid")
+        let start = "strftime('%Y-%m-%dT%H:%M:%SZ', o.start_date, 'unixepoch')"
+        let end = "strftime('%Y-%m-%dT%H:%M:%SZ', o.end_date, 'unixepoch')"
+        let source = "(SELECT name FROM sources WHERE id = o.source_id)"
+        let device = "(SELECT json_extract(body, '$.name') FROM devices WHERE id = o.device_id)"
+        return """
+            CREATE VIEW quantity_samples AS
+            SELECT \(uuid) AS uuid, t.identifier AS type, \(start) AS start, \(end) AS "end",
+                   o.value AS value, o.unit AS unit, \(source) AS source, \(device) AS device, o.anchor AS anchor
+            FROM objects AS o JOIN sample_types AS t ON t.id = o.type_id WHERE o.kind = 0;
+
+            CREATE VIEW category_samples AS
+            SELECT \(uuid) AS uuid, t.identifier AS type, \(start) AS start, \(end) AS "end",
+                   CAST(o.value AS INTEGER) AS value, o.unit AS value_name, \(source) AS source, \(device) AS device,
+                   o.anchor AS anchor
+            FROM objects AS o JOIN sample_types AS t ON t.id = o.type_id WHERE o.kind = 1;
+
+            CREATE VIEW workouts AS
+            SELECT \(uuid) AS uuid, json_extract(o.body, '$.workoutActivityType') AS activity_type,
+                   \(start) AS start, \(end) AS "end",
+                   json_extract(o.body, '$.duration.value') AS duration,
+                   json_extract(o.body, '$.duration.unit') AS duration_unit,
+                   \(total("totalDistance", "LIKE 'HKQuantityTypeIdentifierDistance%'", "value", body: "o.body")) AS total_distance,
+                   \(total("totalDistance", "LIKE 'HKQuantityTypeIdentifierDistance%'", "unit", body: "o.body")) AS total_distance_unit,
+                   \(total("totalEnergyBurned", "= 'HKQuantityTypeIdentifierActiveEnergyBurned'", "value", body: "o.body")) AS total_energy_burned,
+                   \(total("totalEnergyBurned", "= 'HKQuantityTypeIdentifierActiveEnergyBurned'", "unit", body: "o.body")) AS total_energy_burned_unit,
+                   \(source) AS source, \(device) AS device, o.anchor AS anchor
+            FROM objects AS o WHERE o.kind = 3;
+
+            CREATE VIEW activity_summaries AS
+            SELECT \(uuid) AS uuid, json_extract(o.body, '$.dateComponents') AS day,
+                   json_extract(o.body, '$.activeEnergyBurned.value') AS active_energy_burned,
+                   json_extract(o.body, '$.activeEnergyBurnedGoal.value') AS active_energy_burned_goal,
+                   json_extract(o.body, '$.activeEnergyBurned.unit') AS active_energy_burned_unit,
+                   json_extract(o.body, '$.appleExerciseTime.value') AS apple_exercise_time,
+                   json_extract(o.body, '$.appleExerciseTimeGoal.value') AS apple_exercise_time_goal,
+                   json_extract(o.body, '$.appleStandHours.value') AS apple_stand_hours,
+                   json_extract(o.body, '$.appleStandHoursGoal.value') AS apple_stand_hours_goal,
+                   o.anchor AS anchor
+            FROM objects AS o WHERE o.kind = 4;
+
+            CREATE VIEW metadata AS
+            SELECT \(uuid) AS uuid, t.identifier AS type, entry.key AS key, entry.value AS value
+            FROM objects AS o JOIN sample_types AS t ON t.id = o.type_id, json_each(o.body, '$.metadata') AS entry
+            WHERE o.body IS NOT NULL;
+            """
+    }
+
     /// A workout total's value or unit: the printed attribute, else the first statistic whose
     /// type matches `typeCondition`, when it has a sum and a unit.
-    private static func total(_ attribute: String, _ typeCondition: String, _ part: String) -> String {
+    private static func total(_ attribute: String, _ typeCondition: String, _ part: String, body: String = "body") -> String {
         """
-        CASE WHEN json_extract(body, '$.\(attribute)') IS NOT NULL THEN json_extract(body, '$.\(attribute).\(part)')
+        CASE WHEN json_extract(\(body), '$.\(attribute)') IS NOT NULL THEN json_extract(\(body), '$.\(attribute).\(part)')
              ELSE (SELECT CASE WHEN json_extract(s.value, '$.sum') IS NOT NULL AND json_extract(s.value, '$.unit') IS NOT NULL
                                THEN json_extract(s.value, '$.\(part == "value" ? "sum" : "unit")') END
-                   FROM json_each(body, '$.statistics') AS s
+                   FROM json_each(\(body), '$.statistics') AS s
                    WHERE json_extract(s.value, '$.quantityType') \(typeCondition)
                    ORDER BY s.key LIMIT 1) END
         """

@@ -322,8 +322,9 @@ import Testing
                 DROP TABLE daily_summary; DROP TABLE sleep_nights; DROP TABLE summary_sources;
                 DELETE FROM store_info WHERE key = 'summary_time_zone';
                 DELETE FROM grdb_migrations WHERE identifier = 'v4';
-                UPDATE objects SET body = '{"startDate":"2024-03-01T10:10:00+00:00","quanti'
-                WHERE type = 'HKQuantityTypeIdentifierStepCount' AND source = 'Apple Watch';
+                UPDATE objects SET zone = NULL, body = '{"startDate":"2024-03-01T10:10:00+00:00","quanti'
+                WHERE type_id = (SELECT id FROM sample_types WHERE identifier = 'HKQuantityTypeIdentifierStepCount')
+                    AND source_id IN (SELECT id FROM sources WHERE name = 'Apple Watch');
                 """)
             #expect(db.changesCount == 1)
         }

@@ -37,9 +37,9 @@ import Testing
         #expect(now == bytes, "\(now.count) vs \(bytes.count): \(differing.prefix(10))")
     }
 
-    @Test func aStoreWhoseSchemaIsIncompleteIsUpgradedByTheNextImportNotByReaders() throws {
+    @Test func aStoreWhoseSchemaIsIncompleteIsUpgradedOnFirstUse() throws {
         // A store made before its first migration completed (the earliest "older schema"):
-        // readers refuse it with advice; opening it for an import migrates it.
+        // whichever command opens it first, a reading one included, migrates it.
         let path = try Fixtures.temporaryDirectory().appendingPathComponent("health.sqlite").path
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in
@@ -47,40 +47,24 @@ import Testing
             try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
         }
         try queue.close()
-        #expect(throws: StoreError.self) { try HealthStore.openForReading(at: path) }
-        let store = try HealthStore.openForWriting(at: path)
+        let store = try HealthStore.openForReading(at: path)
         #expect(try store.statistics() == HealthStore.Statistics(objects: 0, deletedObjects: 0, imports: 0, anchor: 0))
-        _ = try HealthStore.openForReading(at: path)
+        _ = try HealthStore.openForWriting(at: path)
     }
 
     /// The workouts view gives totals as HealthKit (and workouts.csv) does: recent exports
-    /// print them only as statistics. A store made before that view (schema v1 only) is still
-    /// read, and the next import brings the view up to date.
-    @Test func theWorkoutsViewFillsTotalsFromStatisticsAndAV1StoreStaysReadable() throws {
+    /// print them only as statistics.
+    @Test func theWorkoutsViewFillsTotalsFromStatistics() throws {
         let path = try Fixtures.temporaryDirectory().appendingPathComponent("health.sqlite").path
         let export = Fixtures.samples.appendingPathComponent("nicolasreyrolle-apple-health-analyzer/exports/workout_running.xml").path
         _ = try HealthStore.openForWriting(at: path).importObjects(from: ExportObjectSource(try ExportReader(.path(export)), query: .everything), inputName: "run.xml")
-        func totals() throws -> [String?] {
-            let queue = try DatabaseQueue(path: path)
-            defer { try? queue.close() }
-            return try queue.read { db in
-                let row = try #require(try Row.fetchOne(db, sql: "SELECT total_distance, total_distance_unit, total_energy_burned, total_energy_burned_unit FROM workouts"))
-                return (0..<4).map { (row[$0] as DatabaseValue).description }
-            }
-        }
-        #expect(try totals() == ["8.95512", "\"km\"", "655.465", "\"kcal\""])
-        // Back to what healthport wrote before: schema v1 and its view of printed totals only.
         let queue = try DatabaseQueue(path: path)
-        try queue.write { db in
-            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v2'")
-            try db.execute(sql: "DROP VIEW workouts")
-            try db.execute(sql: "CREATE VIEW workouts AS SELECT uuid, json_extract(body, '$.totalDistance.value') AS total_distance, NULL AS total_distance_unit, NULL AS total_energy_burned, NULL AS total_energy_burned_unit FROM objects WHERE kind = 'workout'")
+        defer { try? queue.close() }
+        let totals = try queue.read { db in
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT total_distance, total_distance_unit, total_energy_burned, total_energy_burned_unit FROM workouts"))
+            return (0..<4).map { (row[$0] as DatabaseValue).description }
         }
-        try queue.close()
-        #expect(try totals() == ["NULL", "NULL", "NULL", "NULL"])
-        _ = try HealthStore.openForReading(at: path)
-        _ = try HealthStore.openForWriting(at: path)
-        #expect(try totals() == ["8.95512", "\"km\"", "655.465", "\"kcal\""])
+        #expect(totals == ["8.95512", "\"km\"", "655.465", "\"kcal\""])
     }
 
     /// An empty or relative `HOME` never puts the store under `/.local`: the account's home
@@ -106,7 +90,7 @@ import Testing
             let summaries = try Int.fetchOne(db, sql: "SELECT count(*) FROM activity_summaries WHERE day IS NOT NULL") ?? 0
             let motion = try Int.fetchOne(
                 db, sql: "SELECT count(*) FROM metadata WHERE key = 'HKMetadataKeyHeartRateMotionContext'") ?? 0
-            let kinds = try Row.fetchAll(db, sql: "SELECT kind, count(*) FROM objects GROUP BY kind")
+            let kinds = try Row.fetchAll(db, sql: "SELECT k.name, count(*) FROM objects AS o JOIN kinds AS k ON k.code = o.kind GROUP BY k.name")
             func count(_ kind: String) -> Int { kinds.first { ($0[0] as String) == kind }.map { $0[1] } ?? 0 }
             #expect(quantities == count("quantitySample") && quantities > 1000)
             #expect(categories == count("categorySample") && workouts == count("workout") && summaries == count("activitySummary"))

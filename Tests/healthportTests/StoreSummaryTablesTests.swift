@@ -82,7 +82,7 @@ import Testing
         #expect(table.map { [$0[0], ExportNumber(Double($0[1])!).text] } == expected)
         // The raw samples, summed per day, count the same walks twice.
         let raw = try sqlite(
-            "select sum(value) from objects where type = 'HKQuantityTypeIdentifierStepCount' and date(start_date, 'unixepoch') = '\(table[2][0])'")
+            "select sum(value) from quantity_samples where type = 'HKQuantityTypeIdentifierStepCount' and date(start) = '\(table[2][0])'")
         #expect(Double(raw.first?.first ?? "0")! > Double(table[2][1])! * 1.2)
     }
 }

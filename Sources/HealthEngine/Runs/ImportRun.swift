@@ -65,9 +65,20 @@ public struct ImportRun: Sendable {
             progress: { value in
                 reporter.progress(RunProgress(bytesRead: value.bytesRead, totalBytes: value.totalBytes, objects: objects.value))
             })
+        // A regular file (an export.xml, a zip) is known again by its digest: the same file
+        // imported again is not read (`HealthStore.ImportedFile`).
+        var file: HealthStore.ImportedFile? = nil
+        if export != "-", let attributes = try? FileManager.default.attributesOfItem(atPath: export),
+            attributes[.type] as? FileAttributeType == .typeRegular, let size = (attributes[.size] as? NSNumber)?.int64Value
+        {
+            let path = export
+            file = HealthStore.ImportedFile(byteCount: size, digest: { try ExportArrival.digest(of: path) })
+        }
+        // The same file again is answered without a read, where a cancelled run would stop.
+        if let cancellation, cancellation.isCancelled { throw CancellationError() }
         let result = try healthStore.importObjects(
             from: CancellableSource(source, cancellation: cancellation),
-            inputName: export == "-" ? "-" : URL(fileURLWithPath: export).lastPathComponent, force: force,
+            inputName: export == "-" ? "-" : URL(fileURLWithPath: export).lastPathComponent, force: force, input: file,
             objectsRead: { objects.value = $0 })
         return Summary(result: result, warnings: source.summary?.repeatedWarnings(.everything) ?? [])
     }
@@ -93,6 +104,23 @@ private final class CancellableSource: ObjectSource {
     func stream(into sink: any ObjectSink) throws {
         guard let cancellation else { return try source.stream(into: sink) }
         try source.stream(into: CancellingSink(sink, cancellation: cancellation))
+    }
+}
+
+/// The import reads on every core when its source can (`ChunkedObjectSource`); a cancelled run
+/// stops at the next chunk.
+extension CancellableSource: ChunkedObjectSource {
+    func stream<Chunk: ObjectSink>(
+        into sink: any ObjectSink, makeChunkSink: @escaping @Sendable () -> Chunk, merge: @escaping (Chunk) throws -> Void
+    ) throws {
+        guard let chunked = source as? any ChunkedObjectSource else { return try stream(into: sink) }
+        guard let cancellation else { return try chunked.stream(into: sink, makeChunkSink: makeChunkSink, merge: merge) }
+        try chunked.stream(
+            into: CancellingSink(sink, cancellation: cancellation), makeChunkSink: makeChunkSink,
+            merge: { chunk in
+                if cancellation.isCancelled { throw CancellationError() }
+                try merge(chunk)
+            })
     }
 
     final class CancellingSink: ObjectSink {

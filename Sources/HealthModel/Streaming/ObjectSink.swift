@@ -25,3 +25,16 @@ public protocol ObjectSource: AnyObject {
     /// Streams the header, then every object, into `sink`.
     func stream(into sink: any ObjectSink) throws
 }
+
+/// A source that can read on several threads: each chunk of the input goes to a sink of its own,
+/// made by `makeChunkSink` on a worker thread, and each chunk's sink, once its chunk is read,
+/// to `merge` on the calling thread, in document order. The header, and every object when the
+/// input cannot be cut into chunks (standard input, one thread), go to `sink`.
+///
+/// The store's import takes one so that parsing, the uuid derivation and preparing rows, most of
+/// an import's work, use every core, as a conversion does (`Benchmarks/store.sh`).
+public protocol ChunkedObjectSource: ObjectSource {
+    func stream<Chunk: ObjectSink>(
+        into sink: any ObjectSink, makeChunkSink: @escaping @Sendable () -> Chunk, merge: @escaping (Chunk) throws -> Void
+    ) throws
+}

@@ -27,7 +27,6 @@ import HealthQuery
 enum StoreSummaries {
     static let timeZoneKey = "summary_time_zone"
     static let evening = SummaryCollector.defaultEvening
-    private static let kinds = SummaryCollector.summarizedKinds.map { "'\($0)'" }.joined(separator: ", ")
 
     /// The zone the store's days are cut in; `nil` until its first summary.
     ///
@@ -88,7 +87,7 @@ enum StoreSummaries {
         let collector = SummaryCollector()
         let decoder = StoredObjectDecoder(db: db, path: path)
         let cursor = try Row.fetchCursor(
-            db, sql: "SELECT \(StoredObjectDecoder.columns) FROM objects WHERE kind IN (\(kinds)) ORDER BY anchor")
+            db, sql: "SELECT \(StoredObjectDecoder.columns) FROM objects WHERE kind IN (\(StoredKind.summarized)) ORDER BY anchor")
         while let row = try cursor.next() {
             if let object = try readable(row, decoder) { try add(object, to: collector, path: path) }
         }
@@ -149,7 +148,8 @@ enum StoreSummaries {
         let rows = try SummaryRows(db: db)
         let decoder = StoredObjectDecoder(db: db, path: path)
         let read = try db.makeStatement(sql: """
-            SELECT \(StoredObjectDecoder.columns) FROM objects WHERE type = ? AND start_date BETWEEN ? AND ? AND anchor <= ?
+            SELECT \(StoredObjectDecoder.columns) FROM objects
+            WHERE type_id = (SELECT id FROM sample_types WHERE identifier = ?) AND start_date BETWEEN ? AND ? AND anchor <= ?
             ORDER BY anchor
             """)
         var nightRanges: [ClosedRange<Int>] = []

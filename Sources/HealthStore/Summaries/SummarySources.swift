@@ -33,15 +33,20 @@ enum SummarySources {
     static func remove(_ db: Database, _ deleted: [String: Int]) throws -> Bool {
         let before = try order(db)
         var moved = false
-        let kinds = SummaryCollector.summarizedKinds.map { "'\($0)'" }.joined(separator: ", ")
-        // Through the index on source_key: its entries are in position order within a key.
+        // In position order (the table's), per revision of the source: the scan stops at the
+        // first row of it, which is early when the source is an old one (no index on sources:
+        // it cost an import more than this rare step gains).
         let next = try db.makeStatement(sql: """
-            SELECT anchor FROM objects WHERE source_key = ? AND source = ? AND kind IN (\(kinds)) ORDER BY anchor LIMIT 1
+            SELECT anchor FROM objects WHERE source_id = ? AND kind IN (\(StoredKind.summarized)) ORDER BY anchor LIMIT 1
             """)
         for (source, anchor) in deleted {
             let first = try Int.fetchOne(db, sql: "SELECT first_anchor FROM summary_sources WHERE source = ?", arguments: [source])
             guard let first, anchor <= first else { continue }
-            if let remaining = try Int.fetchOne(next, arguments: [SourceName.normalized(source), source]) {
+            var remaining: Int? = nil
+            for id in try Int64.fetchAll(db, sql: "SELECT id FROM sources WHERE name = ?", arguments: [source]) {
+                if let position = try Int.fetchOne(next, arguments: [id]) { remaining = min(remaining ?? position, position) }
+            }
+            if let remaining {
                 try db.execute(sql: "UPDATE summary_sources SET first_anchor = ? WHERE source = ?", arguments: [remaining, source])
             } else {
                 try db.execute(sql: "DELETE FROM summary_sources WHERE source = ?", arguments: [source])
@@ -56,11 +61,11 @@ enum SummarySources {
 
     /// The table again from every row of the store.
     static func rebuild(_ db: Database) throws {
-        let kinds = SummaryCollector.summarizedKinds.map { "'\($0)'" }.joined(separator: ", ")
         try db.execute(sql: """
             DELETE FROM summary_sources;
             INSERT INTO summary_sources (source, first_anchor)
-            SELECT source, min(anchor) FROM objects WHERE kind IN (\(kinds)) AND typeof(source) = 'text' GROUP BY source;
+            SELECT s.name, min(o.anchor) FROM objects AS o JOIN sources AS s ON s.id = o.source_id
+            WHERE o.kind IN (\(StoredKind.summarized)) GROUP BY s.name;
             """)
     }
 }
