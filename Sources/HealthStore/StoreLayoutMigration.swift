@@ -77,7 +77,7 @@ final class LegacyObjectDecoder {
     let db: Database
     let path: String
     /// Each device decoded once (a store has a few dozen).
-    private var devices: [Int64: Device] = [:]
+    private var devices = StoredDevices()
 
     init(db: Database, path: String) {
         self.db = db
@@ -100,17 +100,5 @@ final class LegacyObjectDecoder {
         return object
     }
 
-    private func device(_ id: Int64) throws -> Device {
-        if let device = devices[id] { return device }
-        guard let body = try String.fetchOne(db, sql: "SELECT body FROM devices WHERE id = ?", arguments: [id]) else {
-            throw StoreError(.incompatible, "\(path): the store is damaged (device \(id) is missing)")
-        }
-        do {
-            let device = try ObjectDecoder.decodeDevice(Array(body.utf8))
-            devices[id] = device
-            return device
-        } catch {
-            throw StoreError(.incompatible, "\(path): the store is damaged (device \(id): \(error))")
-        }
-    }
+    private func device(_ id: Int64) throws -> Device { try devices.device(id, db: db, path: path) }
 }

@@ -301,7 +301,7 @@ final class StoredObjectDecoder {
 
     private let db: Database
     private let path: String
-    private var devices: [Int64: Device] = [:]
+    private var devices = StoredDevices()
     private var types: [Int64: String] = [:]
     private var sources: [Int64: SourceRevision] = [:]
 
@@ -422,17 +422,5 @@ final class StoredObjectDecoder {
         return source
     }
 
-    private func device(_ id: Int64) throws -> Device {
-        if let device = devices[id] { return device }
-        guard let body = try String.fetchOne(db, sql: "SELECT body FROM devices WHERE id = ?", arguments: [id]) else {
-            throw StoreError(.incompatible, "\(path): the store is damaged (device \(id) is missing)")
-        }
-        do {
-            let device = try ObjectDecoder.decodeDevice(Array(body.utf8))
-            devices[id] = device
-            return device
-        } catch {
-            throw StoreError(.incompatible, "\(path): the store is damaged (device \(id): \(error))")
-        }
-    }
+    private func device(_ id: Int64) throws -> Device { try devices.device(id, db: db, path: path) }
 }
