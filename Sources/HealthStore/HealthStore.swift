@@ -52,9 +52,10 @@ public final class HealthStore {
             }
         }
         guard upgrade else { return try HealthStore(path: path, pool: pool) }
-        // A store of an older layout is upgraded on first use, whatever the command: its
-        // migrations run in one transaction (killed halfway, the older store is left), then
-        // it is opened read-only again. A store this process may not write stays refused.
+        // A store of an older layout is upgraded on first use, whatever the command: each
+        // migration runs in a transaction of its own (killed halfway, the store is left at the
+        // last migration that committed, and the next use goes on from there), then it is
+        // opened read-only again. A store this process may not write stays refused.
         try wrap(path) { try pool.close() }
         guard access(path, W_OK) == 0 else {
             throw StoreError(
@@ -65,14 +66,19 @@ public final class HealthStore {
     }
 
     /// Applies the migrations this healthport knows to an existing store.
+    ///
+    /// Through a queue, not a pool: a pool switches the file to WAL as it opens it, which an
+    /// older healthport's store should not undergo before its upgrade is known to succeed (a
+    /// migration that fails on rows that cannot be decoded rolls back and leaves the rows
+    /// as they were, in the file's own journal mode).
     private static func migrate(at path: String) throws {
         var configuration = Configuration()
         configuration.busyMode = .timeout(30)
-        let pool = try wrap(path) { try DatabasePool(path: path, configuration: configuration) }
+        let queue = try wrap(path) { try DatabaseQueue(path: path, configuration: configuration) }
+        defer { try? queue.close() }
         try wrap(path) {
-            try pool.writeWithoutTransaction { db in try checkIdentity(db, path: path, allowEmpty: false) }
-            try migrateAndCompact(pool)
-            try pool.close()
+            try queue.writeWithoutTransaction { db in try checkIdentity(db, path: path, allowEmpty: false) }
+            try migrateAndCompact(queue)
         }
     }
 
@@ -104,8 +110,14 @@ public final class HealthStore {
             readOnly.busyMode = .timeout(30)
             try wrap(path) {
                 let check = try DatabaseQueue(path: path, configuration: readOnly)
-                try check.read { db in try checkIdentity(db, path: path, allowEmpty: true) }
+                let pending = try check.read { db in
+                    try checkIdentity(db, path: path, allowEmpty: true)
+                    return try StoreSchema.migrator.hasCompletedMigrations(db) == false
+                        && (try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0) > 0
+                }
                 try check.close()
+                // An older store is upgraded before the pool opens it (`migrate(at:)`).
+                if pending { try migrate(at: path) }
             }
         }
         var configuration = Configuration()
@@ -129,13 +141,13 @@ public final class HealthStore {
     /// Applies the pending migrations; after the one that rewrote every row into the compact
     /// layout (`v5`), gives the pages the older rows took back to the file system (`VACUUM`,
     /// itself atomic), or the file would keep the older layout's size.
-    private static func migrateAndCompact(_ pool: DatabasePool) throws {
-        let rewrites = try pool.read { db in
+    private static func migrateAndCompact(_ writer: some DatabaseWriter) throws {
+        let rewrites = try writer.read { db in
             try StoreSchema.migrator.appliedIdentifiers(db).contains("v1")
                 && !(try StoreSchema.migrator.appliedIdentifiers(db).contains("v5"))
         }
-        try StoreSchema.migrator.migrate(pool)
-        if rewrites { try pool.writeWithoutTransaction { db in try db.execute(sql: "VACUUM") } }
+        try StoreSchema.migrator.migrate(writer)
+        if rewrites { try writer.writeWithoutTransaction { db in try db.execute(sql: "VACUUM") } }
     }
 
     /// Refuses a SQLite file that is not a healthport store, or a store from a newer healthport.
@@ -201,11 +213,22 @@ public final class HealthStore {
     }
 
     /// The header of the latest import (locale, export date, characteristics), as the reader read it.
-    static func latestHeader(_ db: Database) throws -> ExportHeader {
+    ///
+    /// - Throws: `StoreError.incompatible` when the stored header cannot be decoded (a damaged
+    ///   store), naming the position in it, never its text.
+    static func latestHeader(_ db: Database, path: String) throws -> ExportHeader {
         guard let text = try String.fetchOne(db, sql: "SELECT header FROM imports ORDER BY id DESC LIMIT 1") else {
             return ExportHeader()
         }
-        return try ObjectDecoder.decodeHeader(try JSONParser.parse(Array(text.utf8)))
+        do {
+            return try ObjectDecoder.decodeHeader(try JSONParser.parse(Array(text.utf8)))
+        } catch let error as JSONSyntaxError {
+            throw StoreError(.incompatible, "\(path): the store is damaged (the latest import's header: \(error))")
+        } catch let error as ObjectDecoder.SchemaError {
+            throw StoreError(.incompatible, "\(path): the store is damaged (the latest import's header: \(error))")
+        } catch {
+            throw StoreError(.incompatible, "\(path): the store is damaged (the latest import's header cannot be decoded)")
+        }
     }
 
     /// Counts for `info`-like summaries and tests.

@@ -22,7 +22,7 @@ extension HealthStore {
         let sink = QueryGate(executor, into: downstream, isCancelled: isCancelled)
         try Self.wrap(path) {
             try pool.read { db in
-                try sink.exportDidBegin(try Self.latestHeader(db))
+                try sink.exportDidBegin(try Self.latestHeader(db, path: path))
                 let prefilter = try StorePrefilter(executor: executor, db: db)
                 let decoder = StoredObjectDecoder(db: db, path: path)
                 let cursor = try Row.fetchCursor(
@@ -73,7 +73,7 @@ extension HealthStore {
                     throw StoreError(
                         .invalidAnchor, "\(path): the anchor is ahead of this store (was the store restored from an older copy?)")
                 }
-                let latest = try Self.latestHeader(db)
+                let latest = try Self.latestHeader(db, path: path)
                 try gate.exportDidBegin(latest)
                 try header(gate.header(latest))
                 var batch = ChangeBatch(added: 0, deleted: 0, newAnchor: anchor, complete: true)

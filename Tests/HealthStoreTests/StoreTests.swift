@@ -37,6 +37,22 @@ import Testing
         #expect(now == bytes, "\(now.count) vs \(bytes.count): \(differing.prefix(10))")
     }
 
+    /// A store whose latest import's header is not JSON (damaged, or written by something else)
+    /// is refused by a read with `StoreError.incompatible`, never another error (the store
+    /// fuzzer's finding, Fuzz/regressions/store).
+    @Test func aDamagedImportHeaderIsAStoreError() throws {
+        let path = try { () throws -> String in try Self.importedStore().path }()
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in try db.execute(sql: "UPDATE imports SET header = '01-01 10:00:00 +0100'") }
+        try queue.close()
+        let store = try HealthStore.openForReading(at: path)
+        #expect {
+            try store.read(query: QueryExecutor(ObjectQuery()), into: ObjectCollector())
+        } throws: { error in
+            (error as? StoreError)?.code == .incompatible
+        }
+    }
+
     @Test func aStoreWhoseSchemaIsIncompleteIsUpgradedOnFirstUse() throws {
         // A store made before its first migration completed (the earliest "older schema"):
         // whichever command opens it first, a reading one included, migrates it.

@@ -103,7 +103,7 @@ enum StoreSummaries {
             } else {
                 // A damaged header names no offset: the zone is left for the next import to
                 // decide, with its export's.
-                guard let header = try? HealthStore.latestHeader(db) else { return }
+                guard let header = try? HealthStore.latestHeader(db, path: path) else { return }
                 decided = SummaryTimeZone.decide(collector, exportOffset: header.exportDate?.utcOffsetSeconds).timeZone
             }
             try save(decided, db)
