@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .executable(name: "healthport", targets: ["healthport"]),
         .library(name: "HealthModel", targets: ["HealthModel"]),
+        .library(name: "HealthJSON", targets: ["HealthJSON"]),
         .library(name: "HealthExport", targets: ["HealthExport"]),
         .library(name: "HealthOutput", targets: ["HealthOutput"]),
         .library(name: "HealthQuery", targets: ["HealthQuery"]),
@@ -49,9 +50,10 @@ let package = Package(
         // Reading an export: zip, folder, bare XML or stdin, streamed through libxml2's push parser;
         // healthport's own NDJSON through the JSON codec (HealthOutput/JSON). Objects and side
         // files leave it only through a query's gate (HealthQuery), installed by the reader.
+        .target(name: "HealthJSON", dependencies: ["HealthModel"]),
         .target(
             name: "HealthExport",
-            dependencies: ["HealthModel", "HealthQuery", "HealthOutput", "CLibXML2", "ZIPFoundation", "CZlibShim"]
+            dependencies: ["HealthModel", "HealthQuery", "HealthJSON", "CLibXML2", "ZIPFoundation", "CZlibShim"]
         ),
         // De-identification (issue 43): the key file, the per-person date shift, keyed
         // pseudonyms (HMAC-SHA256) and uuids (SipHash-2-4-128), the metadata allow-list, Safe
@@ -72,7 +74,7 @@ let package = Package(
         // decoder) of the model.
         .target(
             name: "HealthOutput",
-            dependencies: ["HealthModel", "ZIPFoundation", "CZstd", "CZlibShim", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["HealthModel", "HealthJSON", "ZIPFoundation", "CZstd", "CZlibShim", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // The embedded store: imports into SQLite (through GRDB), queries and anchored changes
         // over it. Bodies are healthport's JSON, so the same writers and predicates apply. It
@@ -81,7 +83,7 @@ let package = Package(
         .target(
             name: "HealthStore",
             dependencies: [
-                "HealthModel", "HealthQuery", "HealthOutput",
+                "HealthModel", "HealthQuery", "HealthJSON", "HealthOutput",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -101,8 +103,8 @@ let package = Package(
         .target(
             name: "HealthEngine",
             dependencies: [
-                "HealthModel", "HealthExport", "HealthQuery", "HealthOutput", "HealthStore", "HealthReport", "HealthDeidentify",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "HealthModel", "HealthJSON", "HealthExport", "HealthQuery", "HealthOutput", "HealthStore", "HealthReport",
+                "HealthDeidentify", .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // The assistant interface: a Model Context Protocol server (the official Swift SDK, stdio
@@ -139,6 +141,12 @@ let package = Package(
         .executableTarget(name: "generate-export", dependencies: ["HealthTestSupport"]),
         .testTarget(name: "HealthModelTests", dependencies: ["HealthModel"]),
         .testTarget(
+            name: "HealthJSONTests",
+            dependencies: [
+                "HealthJSON", "HealthModel", "HealthExport", "HealthOutput", "HealthQuery", "HealthTestSupport",
+            ]
+        ),
+        .testTarget(
             name: "HealthExportTests",
             dependencies: ["HealthExport", "HealthModel", "HealthTestSupport", "ZIPFoundation"]
         ),
@@ -147,13 +155,13 @@ let package = Package(
         .testTarget(
             name: "HealthOutputTests",
             dependencies: [
-                "HealthOutput", "HealthModel", "HealthQuery", "HealthExport", "HealthTestSupport",
+                "HealthOutput", "HealthJSON", "HealthModel", "HealthQuery", "HealthExport", "HealthTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
         .testTarget(
             name: "HealthStoreTests",
             dependencies: [
-                "HealthStore", "HealthExport", "HealthQuery", "HealthModel", "HealthTestSupport", "HealthOutput",
+                "HealthStore", "HealthExport", "HealthQuery", "HealthModel", "HealthTestSupport", "HealthJSON", "HealthOutput",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
@@ -195,9 +203,9 @@ if ProcessInfo.processInfo.environment["HEALTHPORT_FUZZ"] != nil {
         ("anchor", ["HealthQuery"]),
         ("gpx", ["HealthExport"]),
         ("ecg", ["HealthExport"]),
-        ("json", ["HealthExport", "HealthModel", "HealthOutput"]),
+        ("json", ["HealthExport", "HealthModel", "HealthJSON"]),
         ("scanner", ["HealthExport", "HealthTestSupport"]),
-        ("store", ["HealthStore", "HealthQuery", "HealthModel", "HealthOutput", .product(name: "GRDB", package: "GRDB.swift")]),
+        ("store", ["HealthStore", "HealthQuery", "HealthModel", "HealthJSON", .product(name: "GRDB", package: "GRDB.swift")]),
         ("mcp-framing", ["HealthAssistant"]),
     ]
     for (name, dependencies) in harnesses {

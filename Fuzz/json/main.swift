@@ -1,5 +1,6 @@
 import FuzzSupport
 import HealthExport
+import HealthJSON
 import HealthModel
 import HealthOutput
 

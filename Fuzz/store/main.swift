@@ -1,6 +1,7 @@
 import Foundation
 import FuzzSupport
 import GRDB
+import HealthJSON
 import HealthModel
 import HealthOutput
 import HealthQuery

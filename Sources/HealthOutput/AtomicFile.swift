@@ -1,4 +1,5 @@
 import Foundation
+import HealthJSON
 
 /// A file written where no reader sees it, mode 0600, and put in place only when complete, so
 /// that a failed or interrupted run never leaves a half-written output (health data: only the

@@ -1,4 +1,5 @@
 import Foundation
+import HealthJSON
 
 /// Replaces a folder of tables with a staged one in one step: `renameat2(2)` with
 /// `RENAME_EXCHANGE` (Linux 3.15 and later) swaps the two names atomically, so a reader sees the

@@ -1,4 +1,5 @@
 import Foundation
+import HealthJSON
 
 /// What `AtomicFile` is for one file, for a writer of several: a private hidden folder inside
 /// the destination folder where the files are written (mode 0600), moved into the destination

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HealthJSON
 import HealthOutput
 import HealthModel
 

@@ -1,4 +1,5 @@
 import GRDB
+import HealthJSON
 import HealthModel
 import HealthOutput
 

@@ -1,5 +1,6 @@
 import Foundation
 import HealthExport
+import HealthJSON
 import HealthModel
 import HealthOutput
 import HealthQuery

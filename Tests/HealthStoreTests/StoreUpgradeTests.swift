@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import HealthExport
+import HealthJSON
 import HealthModel
 import HealthOutput
 import HealthQuery

@@ -52,6 +52,18 @@ import HealthTestSupport
         #expect(Self.documents.count > 3, "\(Self.documents)")
     }
 
+    /// Every module under `Sources/` has its row in the architecture's table of modules (found
+    /// by listing `Sources/`, so a new module is checked without being named here).
+    @Test func everyModuleIsInTheArchitecture() throws {
+        let architecture = try Self.text("docs/ARCHITECTURE.md")
+        let table = architecture.components(separatedBy: "\n").filter { $0.hasPrefix("| `") }.joined(separator: "\n")
+        let modules = try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("Sources").path)
+        #expect(modules.contains("HealthJSON"))
+        for module in modules where !module.hasPrefix(".") {
+            #expect(table.contains("`\(module)`"), "docs/ARCHITECTURE.md's table of modules has no row for \(module)")
+        }
+    }
+
     static func subcommands() throws -> [[String: Any]] {
         let result = try healthport("--experimental-dump-help")
         let tool = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])

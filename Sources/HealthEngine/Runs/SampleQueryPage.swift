@@ -1,4 +1,5 @@
 import HealthExport
+import HealthJSON
 import HealthModel
 import HealthOutput
 import HealthQuery

@@ -1,5 +1,5 @@
+import HealthJSON
 import HealthModel
-import HealthOutput
 
 /// Reads healthport's own NDJSON back (`healthport-formats(5)`): an optional header line
 /// (`"kind":"export"`), then one object per line, so that a pipeline can convert, edit with

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HealthJSON
 
 /// `_manifest.json` at the root of partitioned output: what was converted from what, with
 /// counts and checksums, so that a batch can be checked, and resumed (`--resume` skips inputs

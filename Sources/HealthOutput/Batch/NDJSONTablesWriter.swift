@@ -1,4 +1,5 @@
 import Foundation
+import HealthJSON
 import HealthModel
 
 /// NDJSON split by type, for partitioned output: one file per type (`HeartRate.ndjson`,

@@ -1,4 +1,5 @@
 import Foundation
+import HealthJSON
 
 /// Hive-style partitioned output (`key=value/` folders) that DuckDB, Spark, Trino and pandas
 /// read with partition discovery: `lake/person=alice/type=HeartRate/part-0.csv`.

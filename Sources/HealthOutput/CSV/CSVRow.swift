@@ -1,3 +1,4 @@
+import HealthJSON
 import HealthModel
 
 /// Appends one RFC 4180 record: fields separated by commas, quoted when they hold a comma,

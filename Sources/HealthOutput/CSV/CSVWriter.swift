@@ -1,4 +1,5 @@
 import Foundation
+import HealthJSON
 import HealthModel
 
 /// CSV: one table per sample type (`StepCount.csv`, …) plus tables for workouts and their

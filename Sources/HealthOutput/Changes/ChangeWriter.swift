@@ -1,4 +1,5 @@
 import Foundation
+import HealthJSON
 import HealthModel
 
 /// Writes anchored changes (added objects, deleted objects, the new anchor) in the chosen format.

@@ -1,4 +1,5 @@
 import Foundation
+import HealthJSON
 import HealthModel
 import ZIPFoundation
 

@@ -1,3 +1,4 @@
+import HealthJSON
 import HealthModel
 
 /// `--format export`: Apple Health's own `export.xml`, streamed — the prolog with a correct

@@ -1,3 +1,4 @@
+import HealthJSON
 import HealthModel
 
 /// Writes Apple's `export.xml` layout by hand into an `OutputBuffer`: one element per line,

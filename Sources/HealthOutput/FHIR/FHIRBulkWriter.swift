@@ -1,4 +1,5 @@
 import Foundation
+import HealthJSON
 import HealthModel
 
 /// FHIR R4 in the Bulk Data layout (`--format fhir`): NDJSON with one resource per line and one

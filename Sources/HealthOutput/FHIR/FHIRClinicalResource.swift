@@ -1,4 +1,5 @@
 import Foundation
+import HealthJSON
 import HealthModel
 
 /// A clinical record's FHIR resource as the FHIR output carries it.

@@ -1,3 +1,4 @@
+import HealthJSON
 import HealthModel
 
 /// The Device resources a FHIR run writes: one per hardware device (`HKDevice`) and one per

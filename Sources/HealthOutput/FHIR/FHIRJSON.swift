@@ -1,3 +1,4 @@
+import HealthJSON
 import HealthModel
 
 /// FHIR's JSON data types written through `JSONEmitter`: `Coding`, `CodeableConcept`,

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import HealthJSON
 import HealthModel
 
 /// ECG recordings as HealthKitOnFHIR writes them: the ECG's codes (HealthKit's and IEEE 11073's

@@ -1,3 +1,4 @@
+import HealthJSON
 import HealthModel
 
 /// Correlations, workouts and the objects HealthKitOnFHIR does not map (activity summaries,

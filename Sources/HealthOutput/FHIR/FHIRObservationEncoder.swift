@@ -1,3 +1,4 @@
+import HealthJSON
 import HealthModel
 
 /// Writes healthport's objects as FHIR R4 Observations, one per line, coded as HealthKitOnFHIR

@@ -1,3 +1,4 @@
+import HealthJSON
 import HealthModel
 
 /// The person as FHIR `Patient`: birth date and gender, from the characteristics the policy lets

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import HealthJSON
 import HealthModel
 
 /// A value's conversion from the unit the export printed to the unit HealthKitOnFHIR's table

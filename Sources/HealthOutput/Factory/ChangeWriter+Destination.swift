@@ -1,4 +1,5 @@
 import Foundation
+import HealthJSON
 extension ChangeWriter {
     /// The change writer for a format and a destination: NDJSON or JSON to a file or standard
     /// output, CSV or Parquet tables into a folder, FHIR into a folder (or its Observations and

@@ -1,4 +1,5 @@
 import Foundation
+import HealthJSON
 import HealthModel
 
 /// The object writer for a format and a destination: the one place writers are chosen.

@@ -1,4 +1,5 @@
 import Foundation
+import HealthJSON
 
 /// Where a writer writes: standard output, or a path (a file, or a folder for CSV tables,
 /// written atomically through `AtomicFile` and `StagingFolder`).

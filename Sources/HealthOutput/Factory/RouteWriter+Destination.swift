@@ -1,3 +1,5 @@
+import HealthJSON
+
 extension RouteWriter {
     /// A route writer of `format` to a destination: a file or standard output (GeoJSON,
     /// NDJSON), a folder (CSV and GPX write a file per route).

@@ -1,3 +1,4 @@
+import HealthJSON
 import HealthModel
 
 /// A table row as one JSON object, member per column, from the same row functions as CSV and

@@ -1,3 +1,4 @@
+import HealthJSON
 import HealthModel
 
 /// What every output format implements: a header, the objects in order, and an end.

@@ -1,3 +1,5 @@
+import HealthJSON
+
 /// Writes one column chunk (`parquet.thrift`, `ColumnChunk`; the format's README, "File
 /// format"): a dictionary page for dictionary-encoded strings, then data pages (version 1)
 /// holding the definition levels (RLE) and the values, each page compressed on its own, each

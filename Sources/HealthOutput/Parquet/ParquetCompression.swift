@@ -1,5 +1,6 @@
 import CZlibShim
 import CZstd
+import HealthJSON
 
 /// The codec a Parquet file's pages are compressed with (`parquet.thrift`, `CompressionCodec`;
 /// `Compression.md`): Zstandard by default (Debian's libzstd), gzip (zlib, already linked for

@@ -1,3 +1,5 @@
+import HealthJSON
+
 /// One Parquet file, written front to back (the format's README, "File format"): the magic
 /// `PAR1`, row groups as they are flushed, then the footer (`FileMetaData` in Thrift's compact
 /// protocol), its length and the magic again.

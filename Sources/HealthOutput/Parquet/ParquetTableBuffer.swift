@@ -1,3 +1,4 @@
+import HealthJSON
 import HealthModel
 
 /// One table's Parquet file and the rows of its row group being collected. The columns come

@@ -1,4 +1,5 @@
 import Foundation
+import HealthJSON
 import HealthModel
 
 /// Parquet: the CSV folder's tables, typed (`healthport-formats(5)`, PARQUET), one file per

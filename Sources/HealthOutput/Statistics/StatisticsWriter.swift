@@ -1,3 +1,4 @@
+import HealthJSON
 import HealthModel
 
 /// Writes a statistics table (`healthport stats`) as text for people (the first column with a

@@ -1,3 +1,4 @@
+import HealthJSON
 import HealthModel
 
 /// The summary tables' rows as typed cells, for a database: the columns `TableRows` gives the

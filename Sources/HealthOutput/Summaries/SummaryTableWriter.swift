@@ -1,3 +1,4 @@
+import HealthJSON
 import HealthModel
 
 /// Writes the daily summary or the sleep nights (`healthport summary`, `healthport sleep`) as a

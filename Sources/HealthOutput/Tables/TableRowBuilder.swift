@@ -1,3 +1,4 @@
+import HealthJSON
 import HealthModel
 
 /// Receives one table row's cells, in column order, each with its column's name and a typed

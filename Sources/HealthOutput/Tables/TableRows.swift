@@ -1,3 +1,4 @@
+import HealthJSON
 import HealthModel
 
 /// The tables' schema, written once: for each table (`OutputTable`), its columns in order, with

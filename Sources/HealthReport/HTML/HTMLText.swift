@@ -1,3 +1,4 @@
+import HealthJSON
 import HealthOutput
 
 /// Text into an HTML document, escaped: every string that came from an export (a source name,

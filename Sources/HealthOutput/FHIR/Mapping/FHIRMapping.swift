@@ -1,3 +1,5 @@
+import HealthJSON
+
 /// HealthKitOnFHIR's mapping, parsed from the vendored files (`Data/HealthKitOnFHIR/`): which
 /// codes, categories and unit each HealthKit type is written with.
 ///

@@ -4,7 +4,7 @@ import HealthModel
 /// records, audiograms and vision prescriptions.
 extension JSONObjectEncoder {
     /// An ECG with its voltages (microvolts as exported), as `healthport ecg` writes it.
-    static func write(_ ecg: Electrocardiogram, to json: inout JSONEmitter) {
+    package static func write(_ ecg: Electrocardiogram, to json: inout JSONEmitter) {
         json.beginObject()
         json.key("kind")
         json.literal("electrocardiogram")
@@ -48,7 +48,7 @@ extension JSONObjectEncoder {
         json.endObject()
     }
 
-    static func write(_ a: ActivitySummary, to json: inout JSONEmitter) {
+    package static func write(_ a: ActivitySummary, to json: inout JSONEmitter) {
         json.beginObject()
         json.key("kind")
         json.literal("activitySummary")
@@ -79,7 +79,7 @@ extension JSONObjectEncoder {
 
     /// A clinical record; `resource` is its FHIR resource as compact JSON (`CompactJSON`),
     /// embedded as `fhirResource.data` by `healthport clinical`.
-    static func write(_ c: ClinicalRecord, resource: [UInt8]? = nil, to json: inout JSONEmitter) {
+    package static func write(_ c: ClinicalRecord, resource: [UInt8]? = nil, to json: inout JSONEmitter) {
         json.beginObject()
         json.key("kind")
         json.literal("clinicalRecord")
@@ -121,7 +121,7 @@ extension JSONObjectEncoder {
         json.endObject()
     }
 
-    static func write(_ a: Audiogram, to json: inout JSONEmitter) {
+    package static func write(_ a: Audiogram, to json: inout JSONEmitter) {
         json.beginObject()
         json.key("kind")
         json.literal("audiogram")
@@ -154,7 +154,7 @@ extension JSONObjectEncoder {
         json.endObject()
     }
 
-    static func write(_ v: VisionPrescription, to json: inout JSONEmitter) {
+    package static func write(_ v: VisionPrescription, to json: inout JSONEmitter) {
         json.beginObject()
         json.key("kind")
         json.literal("visionPrescription")

@@ -2,7 +2,7 @@ import HealthModel
 
 /// Workouts: their events, activities, statistics and routes.
 extension JSONObjectEncoder {
-    static func write(_ w: Workout, to json: inout JSONEmitter) {
+    package static func write(_ w: Workout, to json: inout JSONEmitter) {
         json.beginObject()
         json.key("kind")
         json.literal("workout")
@@ -90,7 +90,7 @@ extension JSONObjectEncoder {
         json.endObject()
     }
 
-    static func write(_ l: RouteLocation, to json: inout JSONEmitter) {
+    package static func write(_ l: RouteLocation, to json: inout JSONEmitter) {
         json.beginObject()
         if let date = l.date {
             json.key("date")
@@ -106,7 +106,7 @@ extension JSONObjectEncoder {
         json.endObject()
     }
 
-    static func writeEvents(_ events: [WorkoutEvent], to json: inout JSONEmitter) {
+    package static func writeEvents(_ events: [WorkoutEvent], to json: inout JSONEmitter) {
         json.beginArray()
         for event in events {
             json.element()
@@ -126,7 +126,7 @@ extension JSONObjectEncoder {
         json.endArray()
     }
 
-    static func writeStatistics(_ statistics: [WorkoutStatistics], to json: inout JSONEmitter) {
+    package static func writeStatistics(_ statistics: [WorkoutStatistics], to json: inout JSONEmitter) {
         json.beginArray()
         for s in statistics {
             json.element()

@@ -5,40 +5,40 @@ import HealthModel
 ///
 /// `JSONEncoder` costs about ten times more per record (style guide, "Output"); it is fine for
 /// once-per-run documents, never here.
-struct JSONEmitter {
-    let out: OutputBuffer
+package struct JSONEmitter {
+    package let out: OutputBuffer
     /// Whether the next member of the current object needs a comma.
     private var needsComma = false
 
-    init(_ out: OutputBuffer) {
+    package init(_ out: OutputBuffer) {
         self.out = out
     }
 
     // MARK: Structure
 
-    mutating func beginObject() {
+    package mutating func beginObject() {
         out.append(0x7B)
         needsComma = false
     }
 
-    mutating func endObject() {
+    package mutating func endObject() {
         out.append(0x7D)
         needsComma = true
     }
 
-    mutating func beginArray() {
+    package mutating func beginArray() {
         out.append(0x5B)
         needsComma = false
     }
 
-    mutating func endArray() {
+    package mutating func endArray() {
         out.append(0x5D)
         needsComma = true
     }
 
     /// Writes `"key":`, preceded by a comma when needed. Keys are static ASCII.
     @inline(__always)
-    mutating func key(_ key: StaticString) {
+    package mutating func key(_ key: StaticString) {
         if needsComma { out.append(0x2C) }
         out.append(0x22)
         out.append(key)
@@ -48,7 +48,7 @@ struct JSONEmitter {
     }
 
     /// A dynamic key (metadata keys, attribute names).
-    mutating func key(string: String) {
+    package mutating func key(string: String) {
         if needsComma { out.append(0x2C) }
         Self.appendString(string, to: out)
         out.append(0x3A)
@@ -57,7 +57,7 @@ struct JSONEmitter {
 
     /// Starts an array element.
     @inline(__always)
-    mutating func element() {
+    package mutating func element() {
         if needsComma { out.append(0x2C) }
         needsComma = false
     }
@@ -65,13 +65,13 @@ struct JSONEmitter {
     // MARK: Values
 
     @inline(__always)
-    mutating func string(_ value: String) {
+    package mutating func string(_ value: String) {
         Self.appendString(value, to: out)
         needsComma = true
     }
 
     @inline(__always)
-    mutating func literal(_ value: StaticString) {
+    package mutating func literal(_ value: StaticString) {
         // `true`/`false` are JSON literals, everything else a string.
         let text = value.description
         if text == "true" || text == "false" {
@@ -85,30 +85,30 @@ struct JSONEmitter {
     }
 
     @inline(__always)
-    mutating func number(_ value: ExportNumber) {
+    package mutating func number(_ value: ExportNumber) {
         out.appendRaw(value.text)
         needsComma = true
     }
 
     @inline(__always)
-    mutating func int(_ value: Int) {
+    package mutating func int(_ value: Int) {
         out.append(int: value)
         needsComma = true
     }
 
     /// A value already in JSON's form (a number formatted by the caller).
-    mutating func raw(_ json: String) {
+    package mutating func raw(_ json: String) {
         out.appendRaw(json)
         needsComma = true
     }
 
-    mutating func null() {
+    package mutating func null() {
         out.append("null")
         needsComma = true
     }
 
     @inline(__always)
-    mutating func date(_ value: ExportTimestamp) {
+    package mutating func date(_ value: ExportTimestamp) {
         out.append(0x22)
         out.appendISO8601(value)
         out.append(0x22)
@@ -116,7 +116,7 @@ struct JSONEmitter {
     }
 
     /// A date with hundredths of a second: `2020-12-06T11:26:02.34-08:00`.
-    mutating func date(_ value: ExportTimestamp, hundredths: Int) {
+    package mutating func date(_ value: ExportTimestamp, hundredths: Int) {
         var bytes = [UInt8](repeating: 0, count: ExportTimestamp.iso8601Length)
         bytes.withUnsafeMutableBufferPointer { value.formatISO8601(into: $0.baseAddress!) }
         out.append(0x22)
@@ -130,7 +130,7 @@ struct JSONEmitter {
     }
 
     @inline(__always)
-    mutating func uuid(_ value: ObjectUUID) {
+    package mutating func uuid(_ value: ObjectUUID) {
         let p = out.reserve(ObjectUUID.textLength + 2)
         p[0] = 0x22
         value.format(into: p + 1)
@@ -140,7 +140,7 @@ struct JSONEmitter {
     }
 
     /// A device object, reusing the bytes rendered for the previous sample's device.
-    mutating func device(_ device: Device) {
+    package mutating func device(_ device: Device) {
         let token = device.storageToken
         if out.cachedDeviceToken != token {
             let scratch = OutputBuffer(descriptor: -1, capacity: 512)
@@ -154,7 +154,7 @@ struct JSONEmitter {
         needsComma = true
     }
 
-    mutating func quantity(_ value: Quantity) {
+    package mutating func quantity(_ value: Quantity) {
         beginObject()
         key("value")
         number(value.value)
@@ -165,7 +165,7 @@ struct JSONEmitter {
 
     /// A JSON value written as given: `bytes` must be one complete, compact JSON value
     /// (see `CompactJSON`).
-    mutating func rawValue(_ bytes: [UInt8]) {
+    package mutating func rawValue(_ bytes: [UInt8]) {
         out.append(contentsOf: bytes)
         needsComma = true
     }
@@ -176,21 +176,21 @@ struct JSONEmitter {
     // healthport-formats(5) promises, in one place rather than a helper per writer.
 
     @inline(__always)
-    mutating func field(_ name: StaticString, _ value: String?) {
+    package mutating func field(_ name: StaticString, _ value: String?) {
         guard let value else { return }
         key(name)
         string(value)
     }
 
     @inline(__always)
-    mutating func field(_ name: StaticString, _ value: ExportNumber?) {
+    package mutating func field(_ name: StaticString, _ value: ExportNumber?) {
         guard let value else { return }
         key(name)
         number(value)
     }
 
     @inline(__always)
-    mutating func field(_ name: StaticString, _ value: Quantity?) {
+    package mutating func field(_ name: StaticString, _ value: Quantity?) {
         guard let value else { return }
         key(name)
         quantity(value)
@@ -201,7 +201,7 @@ struct JSONEmitter {
     /// Whether bytes need no JSON escaping: no `"`, no `\\`, nothing below 0x20. Eight bytes at
     /// a time (SWAR), since nearly every string is clean.
     @inline(__always)
-    static func isClean(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    package static func isClean(_ bytes: UnsafeRawBufferPointer) -> Bool {
         let n = bytes.count
         guard let base = bytes.baseAddress else { return true }
         var i = 0
@@ -228,7 +228,7 @@ struct JSONEmitter {
 
     /// Appends a JSON string (RFC 8259 §7). Scans first; a string with nothing to escape, the
     /// usual case, is copied in one piece.
-    static func appendString(_ value: String, to out: OutputBuffer) {
+    package static func appendString(_ value: String, to out: OutputBuffer) {
         // Native strings lend their bytes without the copy `withUTF8` needs (a copy is a retain
         // and a release per string written: four a record, callgrind).
         if value.utf8.withContiguousStorageIfAvailable({ appendString(utf8: $0, to: out) }) != nil { return }

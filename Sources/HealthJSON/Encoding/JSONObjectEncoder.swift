@@ -2,16 +2,16 @@ import HealthModel
 
 /// Writes model values as JSON objects with HealthKit's property names; the schema is
 /// documented in `healthport-formats(5)` and stable. Absent optional fields are omitted.
-enum JSONObjectEncoder {
+package enum JSONObjectEncoder {
     /// One NDJSON line: the object and a line break (the NDJSON writers' record).
     @inline(__always)
-    static func writeLine(_ object: HealthObject, to out: OutputBuffer) {
+    package static func writeLine(_ object: HealthObject, to out: OutputBuffer) {
         var json = JSONEmitter(out)
         write(object, to: &json)
         out.append(0x0A)
     }
 
-    static func write(_ object: HealthObject, to json: inout JSONEmitter) {
+    package static func write(_ object: HealthObject, to json: inout JSONEmitter) {
         switch object {
         case .quantitySample(let q): write(q, to: &json)
         case .categorySample(let c): write(c, to: &json)
@@ -51,7 +51,7 @@ enum JSONObjectEncoder {
     }
 
     /// The first NDJSON line and the JSON document's header: what the export says about itself.
-    static func write(header: ExportHeader, to json: inout JSONEmitter) {
+    package static func write(header: ExportHeader, to json: inout JSONEmitter) {
         json.key("formatVersion")
         json.int(HealthOutputFormat.version)
         if let locale = header.locale {
@@ -80,23 +80,5 @@ enum JSONObjectEncoder {
             }
             json.endObject()
         }
-    }
-}
-
-/// Facts about healthport's output formats.
-public enum HealthOutputFormat {
-    /// The version of the JSON, NDJSON, CSV and Parquet schemas. Bumped on any incompatible change.
-    public static let version = 1
-}
-
-/// Parts of healthport's JSON for callers that keep them apart (the store keeps each distinct
-/// device once).
-public enum ModelJSON {
-    /// A device object, as the object writers embed it.
-    public static func encode(_ device: Device) -> [UInt8] {
-        let buffer = OutputBuffer(descriptor: -1, capacity: 512)
-        var json = JSONEmitter(buffer)
-        JSONObjectEncoder.write(device, to: &json)
-        return buffer.takeBytes()
     }
 }

@@ -3,7 +3,7 @@ import HealthModel
 /// Samples: quantity and category samples, the attributes every sample shares (source, device,
 /// metadata), and elements passed through.
 extension JSONObjectEncoder {
-    static func write(_ q: QuantitySample, to json: inout JSONEmitter) {
+    package static func write(_ q: QuantitySample, to json: inout JSONEmitter) {
         json.beginObject()
         json.key("kind")
         json.literal("quantitySample")
@@ -38,7 +38,7 @@ extension JSONObjectEncoder {
         json.endObject()
     }
 
-    static func write(_ c: CategorySample, to json: inout JSONEmitter) {
+    package static func write(_ c: CategorySample, to json: inout JSONEmitter) {
         json.beginObject()
         json.key("kind")
         json.literal("categorySample")
@@ -56,7 +56,7 @@ extension JSONObjectEncoder {
     }
 
     /// `uuid`, `sampleType`, `startDate`, `endDate`: the fields every sample starts with.
-    static func writeSample(_ s: SampleAttributes, to json: inout JSONEmitter) {
+    package static func writeSample(_ s: SampleAttributes, to json: inout JSONEmitter) {
         json.key("uuid")
         json.uuid(s.uuid)
         json.key("sampleType")
@@ -68,7 +68,7 @@ extension JSONObjectEncoder {
     }
 
     /// Provenance, metadata and pass-through: the fields every sample ends with.
-    static func writeTail(_ s: SampleAttributes, to json: inout JSONEmitter) {
+    package static func writeTail(_ s: SampleAttributes, to json: inout JSONEmitter) {
         json.key("sourceRevision")
         json.beginObject()
         json.key("source")
@@ -93,7 +93,7 @@ extension JSONObjectEncoder {
         writeExtensions(s.extensions, to: &json)
     }
 
-    static func write(_ d: Device, to json: inout JSONEmitter) {
+    package static func write(_ d: Device, to json: inout JSONEmitter) {
         json.beginObject()
         json.field("name", d.name)
         json.field("manufacturer", d.manufacturer)
@@ -118,14 +118,14 @@ extension JSONObjectEncoder {
     /// Metadata as an object; a key printed twice with different values maps to an array of
     /// its values (the export can do that, quirk Q8; JSON objects should not repeat keys).
     /// The `"metadata":{…}` member of an object; nothing when there is no metadata.
-    static func writeMetadata(_ m: Metadata, to json: inout JSONEmitter) {
+    package static func writeMetadata(_ m: Metadata, to json: inout JSONEmitter) {
         guard !m.isEmpty else { return }
         json.key("metadata")
         writeMetadataObject(m, to: &json)
     }
 
     /// The metadata as a JSON object on its own (a CSV cell).
-    static func writeMetadataObject(_ m: Metadata, to json: inout JSONEmitter) {
+    package static func writeMetadataObject(_ m: Metadata, to json: inout JSONEmitter) {
         json.beginObject()
         let entries = m.entries
         if !hasRepeatedKeys(entries) {
@@ -158,7 +158,7 @@ extension JSONObjectEncoder {
 
     /// Whether a key appears twice: a scan for the usual few entries, allocation-free; a set
     /// past 16 (100,000 distinct keys took 21 s scanned).
-    static func hasRepeatedKeys(_ entries: [MetadataEntry]) -> Bool {
+    package static func hasRepeatedKeys(_ entries: [MetadataEntry]) -> Bool {
         guard entries.count > 1 else { return false }
         if entries.count <= 16 {
             for i in 1..<entries.count {
@@ -171,7 +171,7 @@ extension JSONObjectEncoder {
         return false
     }
 
-    static func write(_ value: MetadataValue, to json: inout JSONEmitter) {
+    package static func write(_ value: MetadataValue, to json: inout JSONEmitter) {
         switch value {
         case .string(let s): json.string(s)
         case .number(let n): json.number(n)
@@ -181,14 +181,14 @@ extension JSONObjectEncoder {
     }
 
     /// The `"extensions":{…}` member of an object; nothing when there is none.
-    static func writeExtensions(_ e: Extensions, to json: inout JSONEmitter) {
+    package static func writeExtensions(_ e: Extensions, to json: inout JSONEmitter) {
         guard !e.isEmpty else { return }
         json.key("extensions")
         writeExtensionsObject(e, to: &json)
     }
 
     /// The extensions as a JSON object on its own (a CSV cell).
-    static func writeExtensionsObject(_ e: Extensions, to json: inout JSONEmitter) {
+    package static func writeExtensionsObject(_ e: Extensions, to json: inout JSONEmitter) {
         json.beginObject()
         if !e.attributes.isEmpty {
             json.key("attributes")
@@ -211,7 +211,7 @@ extension JSONObjectEncoder {
         json.endObject()
     }
 
-    static func write(_ element: GenericElement, to json: inout JSONEmitter) {
+    package static func write(_ element: GenericElement, to json: inout JSONEmitter) {
         json.beginObject()
         json.key("name")
         json.string(element.name)

@@ -1,6 +1,7 @@
 import HealthModel
 
-/// A failure to write output. One type for the module.
+/// A failure to write output: one type for the byte buffer and every writer over it (here, beside
+/// `OutputBuffer`, which throws it).
 public struct OutputError: Error, Sendable, CustomStringConvertible {
     public enum Code: Sendable, Hashable {
         /// The reader of standard output went away (`| head`). Not an error for the person: the

@@ -95,7 +95,7 @@ public enum ObjectDecoder {
 
     // MARK: Kinds
 
-    static func sample(_ o: Members, kind: ObjectType.Kind) throws -> SampleAttributes {
+    package static func sample(_ o: Members, kind: ObjectType.Kind) throws -> SampleAttributes {
         let typeName = try o.requiredString("sampleType")
         let type: ObjectType
         switch kind {
@@ -122,12 +122,12 @@ public enum ObjectDecoder {
 
     /// A device's creation date as the model keeps it (Apple's text): ISO 8601 as the writer
     /// prints it is turned back; anything else (a store written before, odd text) is kept.
-    static func deviceCreationDate(_ text: String) -> String {
+    package static func deviceCreationDate(_ text: String) -> String {
         guard let date = ExportTimestamp.parse(text), date.iso8601 == text else { return text }
         return date.exportText
     }
 
-    static func device(_ o: Members) throws -> Device {
+    package static func device(_ o: Members) throws -> Device {
         Device(
             name: try o.string("name"), manufacturer: try o.string("manufacturer"), model: try o.string("model"),
             hardwareVersion: try o.string("hardwareVersion"), firmwareVersion: try o.string("firmwareVersion"),
@@ -136,7 +136,7 @@ public enum ObjectDecoder {
             unparsedDescription: try o.string("description"))
     }
 
-    static func quantitySample(_ o: Members) throws -> QuantitySample {
+    package static func quantitySample(_ o: Members) throws -> QuantitySample {
         var q = QuantitySample(
             sample: try sample(o, kind: .quantity), quantity: try o.requiredQuantity("quantity"))
         q.count = try o.int("count") ?? 1
@@ -161,13 +161,13 @@ public enum ObjectDecoder {
         return q
     }
 
-    static func categorySample(_ o: Members) throws -> CategorySample {
+    package static func categorySample(_ o: Members) throws -> CategorySample {
         CategorySample(
             sample: try sample(o, kind: .category),
             value: CategoryValue(rawValue: try o.int("value"), name: try o.string("valueName")))
     }
 
-    static func workout(_ o: Members) throws -> Workout {
+    package static func workout(_ o: Members) throws -> Workout {
         var w = Workout(
             sample: try sample(o, kind: .workout),
             workoutActivityType: WorkoutActivityType(name: try o.requiredString("workoutActivityType")))
@@ -201,7 +201,7 @@ public enum ObjectDecoder {
         return w
     }
 
-    static func events(_ o: Members) throws -> [WorkoutEvent] {
+    package static func events(_ o: Members) throws -> [WorkoutEvent] {
         try o.optionalArray("workoutEvents").enumerated().map { i, item in
             let e = Members(item, path: o.path + "workoutEvents[\(i)].")
             return WorkoutEvent(
@@ -210,7 +210,7 @@ public enum ObjectDecoder {
         }
     }
 
-    static func statistics(_ o: Members) throws -> [WorkoutStatistics] {
+    package static func statistics(_ o: Members) throws -> [WorkoutStatistics] {
         try o.optionalArray("statistics").enumerated().map { i, item in
             let s = Members(item, path: o.path + "statistics[\(i)].")
             return WorkoutStatistics(
@@ -221,7 +221,7 @@ public enum ObjectDecoder {
         }
     }
 
-    static func activitySummary(_ o: Members) throws -> ActivitySummary {
+    package static func activitySummary(_ o: Members) throws -> ActivitySummary {
         var a = ActivitySummary(uuid: try o.requiredUUID("uuid"))
         if let text = try o.string("dateComponents") {
             guard let day = CalendarDate.parse(text) else { throw SchemaError("dateComponents: invalid date '\(text.prefix(40))'") }
@@ -242,7 +242,7 @@ public enum ObjectDecoder {
         return a
     }
 
-    static func clinicalRecord(_ o: Members) throws -> ClinicalRecord {
+    package static func clinicalRecord(_ o: Members) throws -> ClinicalRecord {
         guard let resource = o.value("fhirResource") else { throw SchemaError("missing member 'fhirResource'") }
         let f = Members(resource, path: "fhirResource.")
         var c = ClinicalRecord(uuid: try o.requiredUUID("uuid"), fhirResourceType: try f.requiredString("resourceType"))
@@ -266,7 +266,7 @@ public enum ObjectDecoder {
         return c
     }
 
-    static func audiogram(_ o: Members) throws -> Audiogram {
+    package static func audiogram(_ o: Members) throws -> Audiogram {
         var a = Audiogram(sample: try sample(o, kind: .audiogram))
         for (i, item) in try o.optionalArray("sensitivityPoints").enumerated() {
             let p = Members(item, path: "sensitivityPoints[\(i)].")
@@ -286,7 +286,7 @@ public enum ObjectDecoder {
         return a
     }
 
-    static func visionPrescription(_ o: Members) throws -> VisionPrescription {
+    package static func visionPrescription(_ o: Members) throws -> VisionPrescription {
         var v = VisionPrescription(uuid: try o.requiredUUID("uuid"))
         if let type = try o.string("sampleType") { v.sampleType = ObjectType(identifier: type, kind: .visionPrescription) }
         v.prescriptionType = try o.string("prescriptionType")
@@ -312,7 +312,7 @@ public enum ObjectDecoder {
         return v
     }
 
-    static func electrocardiogram(_ o: Members) throws -> Electrocardiogram {
+    package static func electrocardiogram(_ o: Members) throws -> Electrocardiogram {
         var e = Electrocardiogram(file: try o.requiredString("file"))
         e.uuid = try o.requiredUUID("uuid")
         e.recordedDate = try o.date("startDate")
@@ -336,7 +336,7 @@ public enum ObjectDecoder {
     /// Metadata; a key whose value is an array was printed several times (quirk Q8). String
     /// values are interpreted as the reader interprets exported text; healthport writes metadata
     /// dates in ISO 8601, which are read back as dates.
-    static func metadata(_ o: Members) throws -> Metadata {
+    package static func metadata(_ o: Members) throws -> Metadata {
         guard let value = o.value("metadata") else { return Metadata() }
         let m = Members(value, path: o.path + "metadata.")
         // A key's values are kept together at its first place, as the writer prints them: a JSON
@@ -355,7 +355,7 @@ public enum ObjectDecoder {
         return Metadata(order.flatMap { key in values[key, default: []].map { MetadataEntry(key: key, value: $0) } })
     }
 
-    static func metadataValue(_ value: JSONValue, key: String) throws -> MetadataValue {
+    package static func metadataValue(_ value: JSONValue, key: String) throws -> MetadataValue {
         switch value {
         case .number(let text):
             guard let number = ExportNumber.parse(text) else { throw SchemaError("metadata.\(key): invalid number") }
@@ -374,7 +374,7 @@ public enum ObjectDecoder {
         }
     }
 
-    static func extensions(_ o: Members) throws -> Extensions {
+    package static func extensions(_ o: Members) throws -> Extensions {
         guard let value = o.value("extensions") else { return .none }
         let e = Members(value, path: o.path + "extensions.")
         var result = Extensions()
@@ -390,7 +390,7 @@ public enum ObjectDecoder {
         return result
     }
 
-    static func genericElement(_ o: Members) throws -> GenericElement {
+    package static func genericElement(_ o: Members) throws -> GenericElement {
         var element = GenericElement(name: try o.requiredString("name"))
         if let attributes = o.value("attributes") {
             for (name, value) in try Members(attributes, path: o.path + "attributes.").members() {
@@ -406,7 +406,7 @@ public enum ObjectDecoder {
     }
 
     /// Typed access to one JSON object's members, with errors that name the member's path.
-    struct Members {
+    package struct Members {
         let value: JSONValue
         let path: String
 

@@ -5,7 +5,8 @@ import Darwin
 #endif
 import HealthModel
 
-/// One reusable byte buffer in front of a file descriptor: every writer appends here.
+/// One reusable byte buffer in front of a file descriptor: every writer appends here. It lives
+/// with the JSON codec because the encoder writes into it; `HealthOutput` writes through it too.
 ///
 /// Writers append bytes (static keys, interned strings, digits formatted in place); the buffer
 /// goes to `write(2)` when it passes `flushThreshold` at a record boundary, so a stopped run
