@@ -203,7 +203,7 @@ if ProcessInfo.processInfo.environment["HEALTHPORT_FUZZ"] != nil {
         ("anchor", ["HealthQuery"]),
         ("gpx", ["HealthExport"]),
         ("ecg", ["HealthExport"]),
-        ("json", ["HealthExport", "HealthModel", "HealthJSON"]),
+        ("json", ["HealthExport", "HealthModel", "HealthJSON", "HealthOutput"]),
         ("scanner", ["HealthExport", "HealthTestSupport"]),
         ("store", ["HealthStore", "HealthQuery", "HealthModel", "HealthJSON", .product(name: "GRDB", package: "GRDB.swift")]),
         ("mcp-framing", ["HealthAssistant"]),

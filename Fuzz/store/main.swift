@@ -3,7 +3,6 @@ import FuzzSupport
 import GRDB
 import HealthJSON
 import HealthModel
-import HealthOutput
 import HealthQuery
 @testable import HealthStore
 
