@@ -9,6 +9,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "healthport", targets: ["healthport"]),
+        .executable(name: "healthport-mcp", targets: ["healthport-mcp"]),
         .library(name: "HealthModel", targets: ["HealthModel"]),
         .library(name: "HealthJSON", targets: ["HealthJSON"]),
         .library(name: "HealthExport", targets: ["HealthExport"]),
@@ -125,11 +126,29 @@ let package = Package(
             dependencies: ["HealthModel", "HealthQuery", "HealthStore", "HealthEngine"]
         ),
         // The command-line tool: argument parsing and one call into the engine, nothing else.
+        // What both executables share: their options, diagnostics, exit statuses and version.
+        .target(
+            name: "HealthportCommandLine",
+            dependencies: [
+                "HealthModel", "HealthExport", "HealthQuery", "HealthJSON", "HealthOutput", "HealthStore", "HealthEngine",
+                "HealthDeidentify", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // The tool. It links no assistant: `healthport mcp` runs `healthport-mcp`, installed
+        // beside it, so the MCP SDK's FoundationNetworking and libcurl stay out of every other
+        // command (`docs/ARCHITECTURE.md`).
         .executableTarget(
             name: "healthport",
             dependencies: [
-                "HealthModel", "HealthExport", "HealthQuery", "HealthOutput", "HealthStore", "HealthEngine",
-                "HealthAssistant", "HealthDeidentify",
+                "HealthportCommandLine", "HealthModel", "HealthExport", "HealthQuery", "HealthJSON", "HealthOutput", "HealthStore",
+                "HealthEngine", "HealthDeidentify", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // The assistant's server (`healthport mcp`, healthport-mcp(1)).
+        .executableTarget(
+            name: "healthport-mcp",
+            dependencies: [
+                "HealthportCommandLine", "HealthAssistant", "HealthEngine", "HealthExport", "HealthStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "MCP", package: "swift-sdk"),
             ]
         ),
@@ -179,12 +198,12 @@ let package = Package(
         .testTarget(
             name: "HealthKitPortTests",
             // `healthport` itself: one test imports from another process while a query follows the store.
-            dependencies: ["HealthKitPort", "HealthEngine", "HealthModel", "HealthQuery", "HealthTestSupport", "healthport"]
+            dependencies: ["HealthKitPort", "HealthEngine", "HealthModel", "HealthQuery", "HealthTestSupport", "healthport", "healthport-mcp"]
         ),
         .testTarget(
             name: "healthportTests",
             dependencies: [
-                "HealthTestSupport", "HealthExport", "HealthModel", "healthport", "ZIPFoundation",
+                "HealthTestSupport", "HealthExport", "HealthModel", "healthport", "healthport-mcp", "ZIPFoundation",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

@@ -108,6 +108,13 @@ chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LAN
     echo "$got"
     [ "$got" = "$EXPECTED_VERSION" ] || fail "--version says $got, the package $EXPECTED_VERSION"
 
+    echo "-- healthport mcp runs healthport-mcp, the only binary that loads libcurl"
+    [ "$(healthport-mcp --version)" = "$EXPECTED_VERSION" ] || fail "healthport-mcp --version"
+    ! ldd /usr/bin/healthport-mcp | grep "not found" || fail "a library healthport-mcp needs is missing (Depends: incomplete)"
+    ! ldd /usr/bin/healthport | grep libcurl || fail "healthport loads libcurl"
+    served="$(healthport mcp --policy /tmp/policy.json --store /tmp/no-store.sqlite </dev/null 2>&1 || true)"
+    echo "$served" | grep -q "no store here" || fail "healthport mcp did not run healthport-mcp: $served"
+
     echo "-- healthport convert /tmp/export.zip --format ndjson | head -n 3"
     healthport convert /tmp/export.zip --format ndjson > /tmp/export.ndjson 2>/tmp/convert.err
     echo "(warnings on standard error, as the sample means them: $(wc -l < /tmp/convert.err))"
@@ -140,7 +147,7 @@ chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LAN
 
     echo "-- apt-get purge healthport"
     apt-get purge -y -qq healthport >/dev/null 2>&1
-    [ ! -e /usr/bin/healthport ] && [ ! -e /usr/share/man/man1/healthport.1.gz ] || fail "files left after purge"
+    [ ! -e /usr/bin/healthport ] && [ ! -e /usr/bin/healthport-mcp ] && [ ! -e /usr/share/man/man1/healthport.1.gz ] || fail "files left after purge"
 '
 size="$(stat -c %s "$deb")"
 echo "== $(basename "$deb"): $((size / 1024)) KiB, installed $(dpkg-deb -f "$deb" Installed-Size) KiB; check-package.sh took $((SECONDS - start)) s" >&2

@@ -60,7 +60,9 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 tar -xzf "$tarball" -C "$work"
 root="$(find "$work" -mindepth 1 -maxdepth 1 -type d -name 'healthport-*' | sed -n 1p)"
-[ -x "$root/bin/healthport" ] || { echo "package-wheel.sh: $tarball holds no bin/healthport" >&2; exit 66; }
+for name in healthport healthport-mcp; do
+    [ -x "$root/bin/$name" ] || { echo "package-wheel.sh: $tarball holds no bin/$name" >&2; exit 66; }
+done
 version="$("$root/bin/healthport" --version)"
 
 # The wheel will carry the libraries the binary loads that manylinux does not promise (libc6,
@@ -77,7 +79,7 @@ while read -r library; do
     [ -f "/usr/share/doc/$package/copyright" ] || { echo "package-wheel.sh: $package has no copyright file" >&2; exit 70; }
     install -m 0644 "/usr/share/doc/$package/copyright" "$libraries/$package.copyright"
     basename "$library" | sed 's/\..*//' >> "$work/carried"
-done < <(ldd "$root/bin/healthport" | awk '/=> \// { print $3 }')
+done < <(ldd "$root/bin/healthport" "$root/bin/healthport-mcp" | awk '/=> \// { print $3 }' | sort -u)
 
 echo "== hatchling: the wheel of python/ with healthport $version" >&2
 HEALTHPORT_WHEEL_ROOT="$root" "$tools/bin/python" -m build --wheel --outdir "$work/raw" python >&2
@@ -93,9 +95,9 @@ wheel="$(ls "$work"/repaired/healthport-*.whl)"
 # The tag against the symbol versions: the binary and every library the wheel carries.
 mkdir "$work/unpacked"
 unzip -q "$wheel" -d "$work/unpacked"
-newest="$(find "$work/unpacked/healthport" "$work/unpacked/healthport.libs" -type f \( -name healthport -o -name '*.so*' \) -print0 |
+newest="$(find "$work/unpacked/healthport" "$work/unpacked/healthport.libs" -type f \( -name healthport -o -name healthport-mcp -o -name '*.so*' \) -print0 |
     xargs -0 objdump -T 2>/dev/null | grep -o 'GLIBC_2\.[0-9]*' | sort -u -V | tail -n 1)"
-binary_newest="$(objdump -T "$root/bin/healthport" | grep -o 'GLIBC_2\.[0-9]*' | sort -u -V | tail -n 1)"
+binary_newest="$(objdump -T "$root/bin/healthport" "$root/bin/healthport-mcp" | grep -o 'GLIBC_2\.[0-9]*' | sort -u -V | tail -n 1)"
 tag="$(basename "$wheel" .whl | sed 's/.*-py3-none-//')"
 echo "newest GLIBC version referenced: $binary_newest by the binary, $newest by the binary and the libraries; tag $tag" >&2
 glibc="${newest#GLIBC_}"
@@ -108,8 +110,10 @@ for copied in "$work"/unpacked/healthport.libs/*; do
     stem="$(basename "$copied" | sed -E 's/-[0-9a-f]{8}\..*//')"
     grep -qx "$stem" "$work/carried" || { echo "package-wheel.sh: the wheel carries $(basename "$copied") without its licence" >&2; exit 70; }
 done
-[ "$(find "$work/unpacked" -path '*/healthport/_bin/healthport' -perm -u+x | wc -l)" = 1 ] ||
-    { echo "package-wheel.sh: the wheel holds no executable healthport/_bin/healthport" >&2; exit 70; }
+for name in healthport healthport-mcp; do
+    [ "$(find "$work/unpacked" -path "*/healthport/_bin/$name" -perm -u+x | wc -l)" = 1 ] ||
+        { echo "package-wheel.sh: the wheel holds no executable healthport/_bin/$name" >&2; exit 70; }
+done
 
 mv "$wheel" dist/
 echo "dist/$(basename "$wheel")"

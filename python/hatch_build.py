@@ -5,7 +5,8 @@ The wheel carries a prebuilt healthport binary: the one Scripts/package-deb.sh b
 Scripts/package-wheel.sh unpacks that tarball and names the folder in
 HEALTHPORT_WHEEL_ROOT; this hook then
 
-- puts bin/healthport into the package as healthport/_bin/healthport (the console script
+- puts bin/healthport (and bin/healthport-mcp, the assistant's server it runs) into the package
+  as healthport/_bin/healthport (the console script
   `healthport` and `python -m healthport` exec it),
 - puts the licences of everything compiled into it (share/doc/healthport) beside it,
 - installs the man pages under the environment's share/man (so `man healthport` finds
@@ -42,7 +43,7 @@ def binary_version() -> str:
         if not re.fullmatch(r"[0-9][0-9A-Za-z.+]*", output):
             raise RuntimeError(f"healthport --version printed {output!r}")
         return output
-    source = HERE.parent / "Sources" / "healthport" / "Healthport.swift"
+    source = HERE.parent / "Sources" / "HealthportCommandLine" / "HealthportVersion.swift"
     match = re.search(r'static let version = "([^"]+)"', source.read_text(encoding="utf-8"))
     if not match:
         raise RuntimeError(f"no version in {source}")
@@ -65,13 +66,17 @@ class CustomBuildHook(BuildHookInterface):
             return
         root_path = Path(root).resolve()
         binary = root_path / "bin" / "healthport"
-        if not os.access(binary, os.X_OK):
-            raise RuntimeError(f"{ROOT_VARIABLE}={root}: no executable bin/healthport in it")
+        # The assistant's server, which `healthport mcp` runs from beside the binary.
+        server = root_path / "bin" / "healthport-mcp"
+        for executable in (binary, server):
+            if not os.access(executable, os.X_OK):
+                raise RuntimeError(f"{ROOT_VARIABLE}={root}: no executable bin/{executable.name} in it")
         build_data["pure_python"] = False
         # The binary does not depend on Python's version or ABI: one wheel for every Python 3.
         platform = sysconfig.get_platform().replace("-", "_").replace(".", "_")
         build_data["tag"] = f"py3-none-{platform}"
         build_data["force_include"][str(binary)] = "healthport/_bin/healthport"
+        build_data["force_include"][str(server)] = "healthport/_bin/healthport-mcp"
         doc = root_path / "share" / "doc" / "healthport"
         if doc.is_dir():
             build_data["force_include"][str(doc)] = "healthport/_bin/doc"

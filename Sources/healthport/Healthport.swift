@@ -1,5 +1,6 @@
 import ArgumentParser
 import HealthExport
+import HealthportCommandLine
 
 /// The `healthport` command: streams Apple Health exports into HealthKit-shaped data.
 ///
@@ -7,7 +8,7 @@ import HealthExport
 /// exit statuses (`ExitStatus`); it holds no logic of its own.
 @main
 struct Healthport: ParsableCommand {
-    static let version = "0.1.0"
+    static let version = HealthportVersion.version
 
     static let configuration = CommandConfiguration(
         commandName: "healthport",
@@ -24,13 +25,7 @@ struct Healthport: ParsableCommand {
     /// Starts the tool; a mistyped subcommand (`conver`) gets the closest name, where
     /// ArgumentParser would say "2 unexpected arguments".
     static func main() {
-        // Swift decodes argv lossily: a file name that is not UTF-8 would become another name
-        // (U+FFFD), and another file would be read, replaced or created. Refused instead.
-        for index in 1..<Int(CommandLine.argc) {
-            guard let raw = CommandLine.unsafeArgv[index], String(validatingCString: raw) == nil else { continue }
-            exit(withError: ValidationError(
-                "argument \(index) is not valid UTF-8 (a file name in another encoding?): healthport names files in UTF-8 and would use another file; rename it"))
-        }
+        ArgumentEncoding.refuseInvalidUTF8(Self.self, tool: "healthport")
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let typed = arguments.first, !typed.hasPrefix("-") {
             // `_commandName` is the name ArgumentParser derives (convert for Convert).

@@ -106,7 +106,7 @@ import HealthTestSupport
         #expect(inPage == defined)
         #expect(inReadme == defined)
         let source = try String(
-            contentsOf: Self.root.appendingPathComponent("Sources/healthport/Support/ExitStatus.swift"), encoding: .utf8)
+            contentsOf: Self.root.appendingPathComponent("Sources/HealthportCommandLine/Support/ExitStatus.swift"), encoding: .utf8)
         for status in defined where status < 129 && status != 0 {
             #expect(source.contains("= \(status)"), "ExitStatus lacks \(status)")
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import HealthEngine
 import HealthQuery
+import HealthportCommandLine
 
 extension Healthport {
     /// `healthport anchor`: an anchor for everything an export holds.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import HealthEngine
 import HealthQuery
+import HealthportCommandLine
 
 extension Healthport {
     /// `healthport changes`: what changed in an export since an anchor (HKAnchoredObjectQuery).

@@ -2,6 +2,7 @@ import ArgumentParser
 import HealthEngine
 import HealthOutput
 import HealthQuery
+import HealthportCommandLine
 
 extension Healthport {
     /// `healthport clinical`: clinical records with their FHIR resources.

@@ -3,6 +3,7 @@ import Foundation
 import HealthEngine
 import HealthOutput
 import HealthQuery
+import HealthportCommandLine
 
 extension Healthport {
     /// `healthport convert`: the export as NDJSON, JSON or CSV.

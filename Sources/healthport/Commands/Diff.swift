@@ -1,6 +1,7 @@
 import ArgumentParser
 import HealthEngine
 import HealthQuery
+import HealthportCommandLine
 
 extension Healthport {
     /// `healthport diff`: the changes from one export to another.

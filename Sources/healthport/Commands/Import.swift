@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HealthEngine
 import HealthStore
+import HealthportCommandLine
 
 extension Healthport {
     /// `healthport import`: an export into the embedded store.

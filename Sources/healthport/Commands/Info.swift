@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HealthEngine
 import HealthQuery
+import HealthportCommandLine
 
 extension Healthport {
     /// `healthport info`: what an export holds.

@@ -1,83 +1,38 @@
 import ArgumentParser
-import Dispatch
 import Foundation
-import HealthAssistant
-import HealthEngine
-import HealthExport
-import HealthStore
-import MCP
+import HealthportCommandLine
 
 extension Healthport {
-    /// `healthport mcp`: the assistant interface, a Model Context Protocol server on standard
-    /// input and output (HealthAssistant), launched by an assistant's client.
+    /// `healthport mcp`: the assistant interface. Its options are parsed and shown here, and the
+    /// server itself is `healthport-mcp`, installed beside `healthport`, which this command
+    /// becomes (`execv`): the MCP SDK links FoundationNetworking and libcurl, which no other
+    /// command needs (`docs/ARCHITECTURE.md`).
     struct MCPServer: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "mcp",
-            abstract: "Serve the store to an AI assistant over MCP (stdio), asking the person first, as HealthKit does.",
-            discussion: """
-                A Model Context Protocol server on standard input and output, for an assistant's client to launch. \
-                The assistant reads only what the policy file lets its consumer read, and asks the person (MCP \
-                elicitation) before the policy changes. See healthport-mcp(1).
-                """)
+            commandName: "mcp", abstract: MCPOptions.abstract, discussion: MCPOptions.discussion)
 
-        @Argument(
-            help: ArgumentHelp("Serve this export (zip, folder or export.xml) instead of the store.", valueName: "export"),
-            completion: .file(extensions: ["zip", "xml"]))
-        var export: String? = nil
-
-        @OptionGroup var parsing: ParserOptions
-
-        @Option(
-            name: .long,
-            help: ArgumentHelp(
-                "The store (default: $HEALTHPORT_STORE, else ~/.local/share/healthport/health.sqlite).", valueName: "path"))
-        var store: String? = nil
-
-        @Option(
-            name: .long, help: ArgumentHelp("The assistant's policy file (healthport-policy(5)); created when the person first answers.", valueName: "file"),
-            completion: .file(extensions: ["json"]))
-        var policy: String
-
-        @Option(name: .long, help: ArgumentHelp("The consumer's name for a new policy file (default: the client's name).", valueName: "name"))
-        var consumer: String? = nil
-
-        func validate() throws {
-            if export != nil && store != nil { throw ValidationError("give an export or --store, not both") }
-            if export == "-" { throw ValidationError("standard input carries the protocol: give the export as a file") }
-        }
+        @OptionGroup var options: MCPOptions
 
         func run() throws {
-            try Diagnostics().run {
-                let input: ObjectInput = export.map { .export($0) } ?? .store(StoreLocation.resolve(store, environment: ProcessInfo.processInfo.environment))
-                var configuration = AssistantConfiguration(input: input, policyFile: policy, consumer: consumer)
-                configuration.serverVersion = Healthport.version
-                // Every run a tool makes reads an export as asked (`--parser`), explicitly.
-                configuration.reading = parsing.reading
-                let server = AssistantServer(configuration: configuration)
-                let outcome = Outcome()
-                let done = DispatchSemaphore(value: 0)
-                Task {
-                    do {
-                        try await server.start(transport: LineTransport())
-                        await server.waitUntilCompleted()
-                        await server.finishCallsInFlight()
-                        await server.stop()
-                    } catch {
-                        outcome.set(error)
-                    }
-                    done.signal()
-                }
-                done.wait()
-                if let error = outcome.error { throw error }
+            let server = Self.serverExecutable()
+            // The arguments after `mcp`, as given: healthport-mcp parses them again, the same way.
+            let given = Array(CommandLine.arguments.dropFirst())
+            let arguments = Array(given.drop { $0 != "mcp" }.dropFirst())
+            guard let server, FileManager.default.isExecutableFile(atPath: server) else {
+                Diagnostics().error("healthport mcp runs healthport-mcp, which is not installed beside healthport (\(server ?? "no path")); install both from the same build or package")
+                throw ExitCode(ExitStatus.software.rawValue)
             }
+            var argv: [UnsafeMutablePointer<CChar>?] = ([server] + arguments).map { strdup($0) } + [nil]
+            execv(server, &argv)
+            Diagnostics().error("cannot run \(server): \(String(cString: strerror(errno)))")
+            throw ExitCode(ExitStatus.software.rawValue)
+        }
+
+        /// `healthport-mcp` in the folder of the running `healthport` (symbolic links resolved,
+        /// so a link on PATH finds the real installation).
+        static func serverExecutable() -> String? {
+            guard let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() else { return nil }
+            return executable.deletingLastPathComponent().appendingPathComponent("healthport-mcp").path
         }
     }
-}
-
-/// The server task's failure, handed to the waiting command.
-private final class Outcome: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: (any Error)?
-    func set(_ error: any Error) { lock.withLock { stored = error } }
-    var error: (any Error)? { lock.withLock { stored } }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import HealthEngine
 import HealthQuery
+import HealthportCommandLine
 
 extension Healthport {
     /// `healthport query`: a sample query over an export (HealthKit: `HKSampleQueryDescriptor`).

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HealthEngine
 import HealthQuery
+import HealthportCommandLine
 
 extension Healthport {
     /// `healthport report`: one self-contained HTML file a person opens, prints or sends.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import HealthEngine
 import HealthOutput
+import HealthportCommandLine
 
 extension Healthport {
     /// `healthport routes`: workout routes with their points, joined to their workouts.

@@ -2,6 +2,7 @@ import ArgumentParser
 import HealthEngine
 import HealthOutput
 import HealthQuery
+import HealthportCommandLine
 
 extension Healthport {
     /// `healthport sleep`: one row per night, as the Health app groups a night's sleep samples.

@@ -4,6 +4,7 @@ import HealthEngine
 import HealthOutput
 import HealthModel
 import HealthQuery
+import HealthportCommandLine
 
 extension Healthport {
     /// `healthport stats`: statistics per calendar interval (HKStatisticsCollectionQuery).

@@ -2,6 +2,7 @@ import ArgumentParser
 import HealthEngine
 import HealthOutput
 import HealthQuery
+import HealthportCommandLine
 
 extension Healthport {
     /// `healthport summary`: one row per type and local day, sources merged as the Health app

@@ -3,6 +3,7 @@ import Foundation
 import HealthEngine
 import HealthModel
 import HealthQuery
+import HealthportCommandLine
 
 extension Healthport {
     /// `healthport types`: the types healthport knows, and how many of each an export holds.

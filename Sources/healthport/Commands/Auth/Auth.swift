@@ -3,6 +3,7 @@ import Foundation
 import HealthEngine
 import HealthModel
 import HealthQuery
+import HealthportCommandLine
 
 extension Healthport {
     /// `healthport auth`: the consumer's authorization policy, with HealthKit's model.

@@ -3,6 +3,7 @@ import Foundation
 import HealthEngine
 import HealthModel
 import HealthQuery
+import HealthportCommandLine
 
 extension Healthport.Auth {
     struct Status: ParsableCommand {

@@ -6,11 +6,13 @@ import HealthOutput
 extension ObjectFormat: ExpressibleByArgument {}
 extension ParquetCompression: ExpressibleByArgument {}
 
-struct OutputOptions: ParsableArguments {
+package struct OutputOptions: ParsableArguments {
+    package init() {}
+
     @Option(
         name: .shortAndLong,
         help: "Output format: ndjson (default), json, csv, parquet, export (Apple's export.xml; convert and query), or fhir (FHIR R4, Bulk Data NDJSON).")
-    var format: ObjectFormat = .ndjson
+    package var format: ObjectFormat = .ndjson
 
     @Option(
         name: .shortAndLong,
@@ -18,17 +20,17 @@ struct OutputOptions: ParsableArguments {
             "Where to write: a file (ndjson, json, export; X.zip makes an export archive; X.parquet one table), a folder (csv, parquet, fhir), or - for standard output (default).",
             valueName: "path"),
         completion: .file())
-    var output: String = "-"
+    package var output: String = "-"
 
     @Option(name: .long, help: "Parquet page compression: zstd (default), gzip or none.")
-    var compression: ParquetCompression = .zstd
+    package var compression: ParquetCompression = .zstd
 
     /// How Parquet files are written: `--compression`, and the row group size from the
     /// environment (`HEALTHPORT_PARQUET_ROW_GROUP_ROWS`).
     /// How Parquet files are written: `--compression`, and the row group size from
     /// `HEALTHPORT_PARQUET_ROW_GROUP_ROWS` when set (small row groups let a test see readers skip
     /// them). Read here, by the face, and handed to the run.
-    var parquet: ParquetOptions {
+    package var parquet: ParquetOptions {
         var options = ParquetOptions(compression: compression)
         if let text = ProcessInfo.processInfo.environment["HEALTHPORT_PARQUET_ROW_GROUP_ROWS"], let rows = Int(text), rows > 0 {
             options.rowGroupRows = rows

@@ -3,12 +3,12 @@ import HealthEngine
 
 /// The progress line on standard error: only when it is a terminal (or forced), at most ten
 /// updates a second, erased when done.
-final class ProgressLine {
+package final class ProgressLine {
     private let enabled: Bool
     @exclusivity(unchecked) private var lastUpdate = Date.distantPast
     @exclusivity(unchecked) private var shown = false
 
-    init(forced: Bool?, quiet: Bool) {
+    package init(forced: Bool?, quiet: Bool) {
         if quiet && forced != true {
             enabled = false
         } else {
@@ -16,7 +16,7 @@ final class ProgressLine {
         }
     }
 
-    func update(_ progress: RunProgress) {
+    package func update(_ progress: RunProgress) {
         guard enabled else { return }
         let now = Date()
         guard now.timeIntervalSince(lastUpdate) >= 0.1 else { return }
@@ -31,7 +31,7 @@ final class ProgressLine {
         shown = true
     }
 
-    func clear() {
+    package func clear() {
         guard shown else { return }
         emit("\r\u{1B}[K")
         shown = false
@@ -41,5 +41,5 @@ final class ProgressLine {
         _ = text.withCString { write(2, $0, strlen($0)) }
     }
 
-    static func bytes(_ n: Int64) -> String { ByteCount.text(n) }
+    package static func bytes(_ n: Int64) -> String { ByteCount.text(n) }
 }

@@ -2,9 +2,9 @@ import ArgumentParser
 
 /// "Did you mean …?" for what a person mistyped: a subcommand, or an option that a command with
 /// a list of exports would otherwise take for one (ArgumentParser suggests the others itself).
-enum Suggestions {
+package enum Suggestions {
     /// The candidate closest to `typed`, when it is close enough to be a typo.
-    static func closest(to typed: String, among candidates: [String]) -> String? {
+    package static func closest(to typed: String, among candidates: [String]) -> String? {
         let target = Array(typed.lowercased())
         var best: (String, Int)? = nil
         for candidate in candidates {
@@ -15,7 +15,7 @@ enum Suggestions {
     }
 
     /// The long options a command's help lists (`--format`, …).
-    static func longOptions(of command: any ParsableCommand.Type) -> [String] {
+    package static func longOptions(of command: any ParsableCommand.Type) -> [String] {
         let help = command.helpMessage(columns: 1000)
         var options = Set<String>()
         var rest = Substring(help)
@@ -28,7 +28,7 @@ enum Suggestions {
     }
 
     /// A usage error for an unknown option met among the exports.
-    static func unknownOption(_ option: String, of command: any ParsableCommand.Type) -> ValidationError {
+    package static func unknownOption(_ option: String, of command: any ParsableCommand.Type) -> ValidationError {
         let name = String(option.prefix { $0 != "=" })
         let hint = closest(to: name, among: longOptions(of: command)).map { " (did you mean \($0)?)" } ?? ""
         return ValidationError("unknown option '\(name.prefix(60))'\(hint)")
@@ -36,7 +36,7 @@ enum Suggestions {
 
     /// Throws for the first `--name` among `arguments` that `command` does not have (up to a
     /// `--` that ends the options).
-    static func checkLongOptions(_ arguments: [String], of command: any ParsableCommand.Type) throws {
+    package static func checkLongOptions(_ arguments: [String], of command: any ParsableCommand.Type) throws {
         let known = Set(longOptions(of: command) + ["--help", "--version"])
         for argument in arguments.dropFirst() {
             if argument == "--" { return }
@@ -46,7 +46,7 @@ enum Suggestions {
         }
     }
 
-    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+    package static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
         var previous = Array(0...b.count)
         for (i, x) in a.enumerated() {
             var current = [i + 1]

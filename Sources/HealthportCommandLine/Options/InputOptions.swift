@@ -4,52 +4,58 @@ import HealthEngine
 import HealthStore
 
 /// The export argument every reading command takes.
-struct InputOptions: ParsableArguments {
+package struct InputOptions: ParsableArguments {
+    package init() {}
+
     @Argument(
         help: ArgumentHelp("The export: export.zip, the unzipped folder, export.xml, or - for standard input.", valueName: "export"),
         completion: .file(extensions: ["zip", "xml"]))
-    var export: String
+    package var export: String
 
-    @OptionGroup var parsing: ParserOptions
+    @OptionGroup package var parsing: ParserOptions
 }
 
 /// How chatty the command is on standard error.
-struct DiagnosticOptions: ParsableArguments {
+package struct DiagnosticOptions: ParsableArguments {
+    package init() {}
+
     @Flag(name: .shortAndLong, help: "Print no warnings (errors are always printed).")
-    var quiet = false
+    package var quiet = false
 
     @Flag(inversion: .prefixedNo, help: "Show a progress line on standard error (default: only when it is a terminal).")
-    var progress: Bool? = nil
+    package var progress: Bool? = nil
 }
 
 /// The input of a command that reads an export or the store: an export argument, or
 /// `--store PATH`, or neither (the store at `$HEALTHPORT_STORE` or the default location).
-struct ExportOrStoreOptions: ParsableArguments {
+package struct ExportOrStoreOptions: ParsableArguments {
+    package init() {}
+
     @Argument(
         help: ArgumentHelp("The export (export.zip, the folder, export.xml, or -); omit it to read the store.", valueName: "export"),
         completion: .file(extensions: ["zip", "xml"]))
-    var export: String? = nil
+    package var export: String? = nil
 
     @Option(
         name: .long,
         help: ArgumentHelp(
             "Read the store at this path instead of an export (default without an export: $HEALTHPORT_STORE, else ~/.local/share/healthport/health.sqlite).",
             valueName: "path"))
-    var store: String? = nil
+    package var store: String? = nil
 
-    @OptionGroup var parsing: ParserOptions
+    @OptionGroup package var parsing: ParserOptions
 
-    func validate() throws {
+    package func validate() throws {
         if export != nil && store != nil { throw ValidationError("give an export or --store, not both") }
     }
 
     /// The store's path when the command reads the store, `nil` when it reads an export.
-    var storePath: String? {
+    package var storePath: String? {
         export == nil ? StoreLocation.resolve(store, environment: ProcessInfo.processInfo.environment) : nil
     }
 
     /// What the run reads.
-    var objectInput: ObjectInput {
+    package var objectInput: ObjectInput {
         storePath.map { .store($0) } ?? .export(export ?? "-")
     }
 }

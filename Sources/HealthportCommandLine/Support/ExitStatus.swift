@@ -1,7 +1,7 @@
 import HealthEngine
 
 /// The exit statuses of healthport(1), following sysexits(3). One table, one place.
-enum ExitStatus: Int32 {
+package enum ExitStatus: Int32 {
     case success = 0
     /// `--salvage`: the export was broken; what came before the break was converted.
     case salvaged = 3
@@ -17,7 +17,7 @@ enum ExitStatus: Int32 {
     case interrupted = 130
 
     /// The status for a failure of any run: the one mapping from the engine's categories.
-    static func of(_ category: RunError.Category) -> ExitStatus {
+    package static func of(_ category: RunError.Category) -> ExitStatus {
         switch category {
         case .invalidRequest: return .usage
         case .malformedInput: return .dataError

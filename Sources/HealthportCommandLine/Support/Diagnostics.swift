@@ -6,11 +6,11 @@ import HealthOutput
 
 /// The only place that writes to standard error: one line per diagnostic, compiler style,
 /// `healthport: FILE:LINE:COL: error: message`.
-final class Diagnostics {
-    var quiet = false
+package final class Diagnostics {
+    package var quiet = false
     private let useColor: Bool
 
-    init(quiet: Bool = false) {
+    package init(quiet: Bool = false) {
         self.quiet = quiet
         let environment = ProcessInfo.processInfo.environment
         useColor = isatty(2) == 1 && environment["TERM"] != "dumb" && environment["NO_COLOR"] == nil
@@ -35,18 +35,18 @@ final class Diagnostics {
         useColor ? "\u{1B}[1;\(color)m\(text)\u{1B}[0m" : text
     }
 
-    func error(_ message: String, at location: String? = nil) {
+    package func error(_ message: String, at location: String? = nil) {
         write("healthport: " + (location.map { "\(Self.printable($0)): " } ?? "") + label("error:", color: "31") + " " + Self.printable(message))
     }
 
-    func warning(_ message: String, at location: String? = nil) {
+    package func warning(_ message: String, at location: String? = nil) {
         guard !quiet else { return }
         write("healthport: " + (location.map { "\(Self.printable($0)): " } ?? "") + label("warning:", color: "33") + " " + Self.printable(message))
     }
 
     /// `text` with control characters shown as `\xNN`: names come from strangers' archives (a zip
     /// entry's name, a source name), and a terminal would obey escape sequences in them.
-    static func printable(_ text: String) -> String {
+    package static func printable(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         var result = ""
         for scalar in text.unicodeScalars {
@@ -63,25 +63,25 @@ final class Diagnostics {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
     }
 
-    func warning(_ warning: ExportWarning) {
+    package func warning(_ warning: ExportWarning) {
         self.warning(OptionNames.render(warning.text), at: warning.location?.description)
     }
 
     /// A failure in the command line's words (`OptionNames`): the predicate's option as its
     /// location, else the file's, else `fallback`.
-    func error(_ failure: RunError, at fallback: String? = nil) {
+    package func error(_ failure: RunError, at fallback: String? = nil) {
         error(OptionNames.message(of: failure), at: OptionNames.location(of: failure) ?? fallback)
     }
 
     /// Progress a batch reports per input; silenced by `--quiet` like warnings.
-    func note(_ message: String) {
+    package func note(_ message: String) {
         guard !quiet else { return }
         write("healthport: " + Self.printable(message))
     }
 
     /// Runs a command body, printing exactly one diagnostic for a failure and exiting with the
     /// documented status (ArgumentParser would print `Error: …` and exit 1 for all of them).
-    func run(_ body: () throws -> Void) throws {
+    package func run(_ body: () throws -> Void) throws {
         Signals.install()
         do {
             try body()
@@ -105,7 +105,7 @@ final class Diagnostics {
     /// Runs an engine run with this command's reporter (warnings as lines, the progress line
     /// when asked for) and the signals' cancellation; the progress line is erased when the run
     /// returns or fails.
-    func perform<Result>(showing options: DiagnosticOptions, _ run: (RunReporter, RunCancellation) throws -> Result) throws -> Result {
+    package func perform<Result>(showing options: DiagnosticOptions, _ run: (RunReporter, RunCancellation) throws -> Result) throws -> Result {
         let line = ProgressLine(forced: options.progress, quiet: options.quiet)
         defer { line.clear() }
         return try run(reporter(progress: line), Signals.cancellation)
@@ -113,7 +113,7 @@ final class Diagnostics {
 
     /// The reporter a run reports through: warnings and batch notes as lines, progress on the
     /// progress line.
-    func reporter(progress line: ProgressLine? = nil) -> RunReporter {
+    package func reporter(progress line: ProgressLine? = nil) -> RunReporter {
         let box = UncheckedBox(diagnostics: self, line: line)
         return RunReporter(
             warning: { warning in
@@ -132,14 +132,14 @@ final class Diagnostics {
     /// After a FHIR run: how the resources were coded, one note per object kind
     /// (`fhir: quantitySample: 3940 LOINC, 1265 HealthKit code, 3 fallback`), and a warning for
     /// what was left out. Counts of what was written only: nothing the policy hid.
-    func fhirSummary(_ tally: FHIRCodingTally?) {
+    package func fhirSummary(_ tally: FHIRCodingTally?) {
         guard let tally else { return }
         for line in tally.lines { note("fhir: " + line) }
         for (reason, count) in tally.leftOut.sorted(by: { $0.key < $1.key }) { warning("fhir: \(count) left out: \(reason)") }
     }
 
     /// After a run: repeats of warnings already printed once.
-    func repeats(_ warnings: [RepeatedWarning]) {
+    package func repeats(_ warnings: [RepeatedWarning]) {
         for repeated in warnings where repeated.count > 1 {
             self.warning("\(OptionNames.render(repeated.warning.text)) (\(repeated.count) times in all)")
         }
@@ -149,6 +149,6 @@ final class Diagnostics {
 /// The diagnostics and the progress line, handed to a run's reporter: each writes a line with
 /// one `write(2)`, so lines from a batch's workers never interleave.
 private struct UncheckedBox: @unchecked Sendable {
-    let diagnostics: Diagnostics
-    let line: ProgressLine?
+    package let diagnostics: Diagnostics
+    package let line: ProgressLine?
 }

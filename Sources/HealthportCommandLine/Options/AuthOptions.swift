@@ -2,21 +2,25 @@ import ArgumentParser
 import HealthQuery
 
 /// The `--policy` every auth subcommand takes.
-struct PolicyFileOption: ParsableArguments {
+package struct PolicyFileOption: ParsableArguments {
+    package init() {}
+
     @Option(name: .long, help: ArgumentHelp("The policy file.", valueName: "file"), completion: .file(extensions: ["json"]))
-    var policy: String
+    package var policy: String
 }
 
 /// Type lists as `--read A,B --share C`.
-struct RequestedTypes: ParsableArguments {
+package struct RequestedTypes: ParsableArguments {
+    package init() {}
+
     @Option(name: .long, help: ArgumentHelp("Types to read; repeat or separate with commas.", valueName: "types"))
-    var read: [String] = []
+    package var read: [String] = []
 
     @Option(name: .long, help: ArgumentHelp("Types to share (save); repeat or separate with commas.", valueName: "types"))
-    var share: [String] = []
+    package var share: [String] = []
 
     /// The identifiers, in the order given (the sheet asks in that order), without repeats.
-    func resolved() throws -> (share: [String], read: [String]) {
+    package func resolved() throws -> (share: [String], read: [String]) {
         func ordered(_ names: [String]) throws -> [String] {
             var seen = Set<String>()
             var result: [String] = []

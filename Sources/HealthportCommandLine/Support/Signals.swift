@@ -11,19 +11,19 @@ import HealthOutput
 /// A run blocked on input that does not come (a pipe left open) cannot notice; after a short
 /// grace, or at a second signal, the registered temporary files are removed and the process
 /// exits. The CLI may exit from a signal handler; the library never does.
-enum Signals {
-    static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+package enum Signals {
+    package static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP]
     /// How long a cancelled run has to end by itself.
-    static let grace: DispatchTimeInterval = .milliseconds(1500)
+    package static let grace: DispatchTimeInterval = .milliseconds(1500)
 
     /// The cancellation of the command's run: commands hand it to the engine.
-    static var cancellation: RunCancellation { state.cancellation }
+    package static var cancellation: RunCancellation { state.cancellation }
 
     /// The signal that cancelled the run, if one did.
-    static var received: Int32? { state.received }
+    package static var received: Int32? { state.received }
 
     /// Idempotent: every command calls it through `Diagnostics.run`.
-    static func install() {
+    package static func install() {
         guard state.installOnce() else { return }
         signal(SIGPIPE, SIG_IGN)
         // Past RLIMIT_FSIZE (`ulimit -f`), a write fails with EFBIG instead of the kernel killing
@@ -46,7 +46,7 @@ enum Signals {
     }
 
     /// The message a cancelled command ends with.
-    static func message(for number: Int32) -> String {
+    package static func message(for number: Int32) -> String {
         "\(number == SIGINT ? "interrupted" : "terminated"); temporary outputs were removed"
     }
 

@@ -8,35 +8,37 @@ extension SummaryTableWriter.Format: ExpressibleByArgument {}
 
 /// The options `summary` and `sleep` share: the table's format and destination, and the
 /// source priority of the merge.
-struct SummaryTableOptions: ParsableArguments {
+package struct SummaryTableOptions: ParsableArguments {
+    package init() {}
+
     @Option(name: .shortAndLong, help: "Output: text (a table, default), csv, json, ndjson or parquet.")
-    var format: SummaryTableWriter.Format = .text
+    package var format: SummaryTableWriter.Format = .text
 
     @Option(
         name: .shortAndLong, help: ArgumentHelp("Where to write: a file, X.parquet, or - for standard output (default).", valueName: "path"),
         completion: .file())
-    var output: String = "-"
+    package var output: String = "-"
 
     @Option(name: .long, help: "Parquet page compression: zstd (default), gzip or none.")
-    var compression: ParquetCompression = .zstd
+    package var compression: ParquetCompression = .zstd
 
     @Option(name: .long, help: ArgumentHelp("Source names, highest priority first (default: manual entries, Apple Watch, iPhone, others).", valueName: "list"))
-    var sourcePriority: String? = nil
+    package var sourcePriority: String? = nil
 
     @Option(
         name: .long,
         help: ArgumentHelp("Threads (default: the number of cores): the export is parsed in parallel, with the same rows.", valueName: "n"))
-    var jobs: Int? = nil
+    package var jobs: Int? = nil
 
-    var parquet: ParquetOptions { ParquetOptions(compression: compression) }
+    package var parquet: ParquetOptions { ParquetOptions(compression: compression) }
 
-    func validate() throws {
+    package func validate() throws {
         if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be between 1 and 256") }
     }
 
     /// The run both commands make: the input, the filters (a date without an offset is the
     /// person's day), the zone days are cut in (`--tz`), the source priority.
-    func run(input: ExportOrStoreOptions, filter: FilterOptions) throws -> SummaryRun {
+    package func run(input: ExportOrStoreOptions, filter: FilterOptions) throws -> SummaryRun {
         var run = SummaryRun(input: input.objectInput, query: try filter.makeQuery())
         run.reading = input.parsing.reading
         run.reading.jobs = jobs
@@ -45,7 +47,7 @@ struct SummaryTableOptions: ParsableArguments {
     }
 
     /// The zone days are cut in (`--tz`) and the source priority.
-    func settings(filter: FilterOptions) throws -> SummarySettings {
+    package func settings(filter: FilterOptions) throws -> SummarySettings {
         SummarySettings(
             timeZone: try filter.tz.map(TimeZoneNameResolver.resolve),
             sourcePriority: sourcePriority.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? [])

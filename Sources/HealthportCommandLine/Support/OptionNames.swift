@@ -8,13 +8,13 @@ import HealthModel
 /// The engine's messages never spell an option; they hold the part as a value, and this face
 /// renders it (`--unit needs --type`), as the assistant renders the same message with its tool
 /// arguments (`'unit' needs 'types'`).
-enum OptionNames {
+package enum OptionNames {
     /// The option that sets `argument`, with the value the message gives it (`--format ndjson`).
-    static func spelling(of argument: RequestArgument, value: String?) -> String {
+    package static func spelling(of argument: RequestArgument, value: String?) -> String {
         option(for: argument) + (value.map { " " + $0 } ?? "")
     }
 
-    static func option(for argument: RequestArgument) -> String {
+    package static func option(for argument: RequestArgument) -> String {
         switch argument {
         case .predicate: "--where"
         case .types, .perObjectType: "--type"
@@ -49,7 +49,7 @@ enum OptionNames {
     }
 
     /// The command that makes `request`.
-    static func command(for request: SuggestedRequest) -> String {
+    package static func command(for request: SuggestedRequest) -> String {
         switch request {
         case .perObjectAuthorization: "auth request-per-object"
         case .importExport(let store): "healthport import EXPORT --store \(store)"
@@ -58,13 +58,13 @@ enum OptionNames {
     }
 
     /// A message in the command line's words.
-    static func render(_ text: DiagnosticText) -> String {
+    package static func render(_ text: DiagnosticText) -> String {
         text.rendered(argument: { spelling(of: $0, value: $1) }, request: { command(for: $0) })
     }
 
     /// Where a failure is, as the command line shows it before `error:`: the predicate's option
     /// and column (`--where:1:13`, as a compiler shows a file's), else the file.
-    static func location(of error: RunError) -> String? {
+    package static func location(of error: RunError) -> String? {
         if error.argument == .predicate {
             return option(for: .predicate) + (error.column.map { ":1:\($0)" } ?? "")
         }
@@ -74,7 +74,7 @@ enum OptionNames {
     /// The message as the command line prints it after `error:`: HealthKit's code first for
     /// authorization failures (`errorUserCanceled (7): …`, as healthport-auth(1) documents),
     /// then the message in the command line's words.
-    static func message(of error: RunError) -> String {
+    package static func message(of error: RunError) -> String {
         let code = error.isAuthorizationFailure ? error.healthKitCode.map { "\($0) (\($0.rawValue)): " } ?? "" : ""
         return code + render(error.text)
     }
