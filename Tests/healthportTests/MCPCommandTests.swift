@@ -67,6 +67,35 @@ import Testing
         #expect(try healthport("mcp", "-", "--policy", "p.json").status == 64)
         #expect(try healthport("mcp", sampleZip, "--store", Self.store, "--policy", "p.json").status == 64)
     }
+
+    /// `healthport mcp` is `healthport-mcp`, found beside `healthport` (a link to it on PATH
+    /// finds the real folder); without it, one line and status 70, never a half-started server.
+    @Test func theServerIsHealthportMCPBesideTheBinary() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let store = folder.appendingPathComponent("none.sqlite").path
+        // Through a symbolic link in another folder: healthport-mcp is found beside the target.
+        let link = folder.appendingPathComponent("linked")
+        try FileManager.default.createDirectory(at: link, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: link.appendingPathComponent("healthport").path, withDestinationPath: healthportBinary.path)
+        let served = try CommandRunner.run(link.appendingPathComponent("healthport"), ["mcp", "--store", store, "--policy", "p.json"])
+        #expect(served.status == 66, "healthport-mcp ran and found no store: \(served.stderrText)")
+        #expect(served.stderrText.contains("no store here"))
+        // healthport-mcp itself takes the same arguments.
+        let direct = try CommandRunner.run(
+            healthportBinary.deletingLastPathComponent().appendingPathComponent("healthport-mcp"), ["--store", store, "--policy", "p.json"])
+        #expect(direct.status == 66)
+        // A copy of healthport alone, without its server beside it.
+        let alone = folder.appendingPathComponent("alone")
+        try FileManager.default.createDirectory(at: alone, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: healthportBinary, to: alone.appendingPathComponent("healthport"))
+        let missing = try CommandRunner.run(alone.appendingPathComponent("healthport"), ["mcp", "--store", store, "--policy", "p.json"])
+        #expect(missing.status == 70)
+        #expect(missing.stdout.isEmpty)
+        #expect(missing.stderrText.contains("healthport-mcp") && missing.stderrText.split(separator: "\n").count == 1, "\(missing.stderrText)")
+        // Its options are still checked here first.
+        #expect(try CommandRunner.run(alone.appendingPathComponent("healthport"), ["mcp", "-", "--policy", "p.json"]).status == 64)
+    }
 }
 
 enum AuthorizationPolicyText {
