@@ -43,7 +43,7 @@ public struct DeidentificationManifest: Codable, Sendable, Equatable {
             "only when a policy grants them; date of birth cut to its (shifted) year, 90+ for a person 90 or older; unknown characteristics removed",
         "routes": "workout routes removed with their points and files",
         "removed": "clinical records, elements healthport does not model, unknown attributes, ECG files and the CDA document",
-        "personKeys": "in a lake, person keys taken from file names replaced by keyed pseudonyms; keys from --person-id kept as given",
+        "personKeys": "in a lake, person keys taken from file names replaced by keyed pseudonyms; keys given explicitly for each input kept as given",
     ]
 
     /// The manifest's bytes: pretty-printed JSON with sorted keys and a final newline.

@@ -61,8 +61,9 @@ import Testing
 @Suite struct AmbientConfigurationTests {
     @Test func nothingBelowTheFacesReadsTheEnvironmentOrATaskLocal() throws {
         let sources = Fixtures.packageRoot.appendingPathComponent("Sources")
-        // The faces, and the test support (which finds fixtures and runs binaries).
-        let faces = ["healthport/", "HealthTestSupport/", "generate-export/"]
+        // The faces (the two executables and the command line they share), and the test support
+        // (which finds fixtures and runs binaries).
+        let faces = ["healthport/", "healthport-mcp/", "HealthportCommandLine/", "HealthTestSupport/", "generate-export/"]
         let files = try #require(FileManager.default.enumerator(atPath: sources.path)).compactMap { $0 as? String }
             .filter { $0.hasSuffix(".swift") && !faces.contains(where: $0.hasPrefix) }
         #expect(files.count > 100)
