@@ -424,7 +424,9 @@ if [ "$tarball" = 1 ]; then
     done
     install -m 0644 "$resources/LICENSE.txt" "$top/share/doc/healthport/licenses/swift.txt"
     grep -q icudt "$built" && unicode_licence > "$top/share/doc/healthport/licenses/icu.txt"
-    libraries="$(readelf -d "$bin" "$bin_mcp" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p' | grep -vE '^(libc|libm|libstdc\+\+|libgcc_s|ld-linux.*)\.so' | sort -u | tr '\n' ' ')"
+    needed() { readelf -d "$@" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p' | grep -vE '^(libc|libm|libstdc\+\+|libgcc_s|ld-linux.*)\.so' | sort -u; }
+    libraries="$(needed "$bin" | tr '\n' ' ')"
+    server_only="$(comm -13 <(needed "$bin") <(needed "$bin_mcp") | tr '\n' ' ')"
     debian_names="$(echo "$depends" | tr ',' '\n' | sed -e 's/ *(.*//' -e 's/^ *//' | grep -vE '^(libc6|libgcc-s1|libstdc\+\+6)$' | tr '\n' ' ')"
     cat > "$top/INSTALL" <<INSTALL
 healthport $version for Linux ($arch)
@@ -433,7 +435,12 @@ The Swift runtime is linked in; no Swift toolchain is needed. healthport loads t
 libraries, which most distributions install with their package manager:
 
     ${libraries% }
-    (the Debian and Ubuntu packages: ${debian_names% }; on Debian and Ubuntu, prefer the .deb)
+
+and healthport-mcp, the assistant's server (healthport mcp), these too:
+
+    ${server_only% }
+
+(the Debian and Ubuntu packages: ${debian_names% }; on Debian and Ubuntu, prefer the .deb)
 
 Install under /usr/local (or any prefix) with:
 
