@@ -27,6 +27,7 @@ extension TableRows {
         row.number("duration_value", event.duration?.value)
         row.string("duration_unit", event.duration?.unit)
         metadata(event.metadata, into: &row)
+        extensions(event.extensions, into: &row)
     }
 
     static func workoutActivity<B: TableRowBuilder>(_ activity: WorkoutActivity, of workout: ObjectUUID, into row: inout B) {
@@ -37,6 +38,7 @@ extension TableRows {
         row.number("duration_value", activity.duration?.value)
         row.string("duration_unit", activity.duration?.unit)
         metadata(activity.metadata, into: &row)
+        extensions(activity.extensions, into: &row)
     }
 
     static func workoutStatistics<B: TableRowBuilder>(
@@ -52,6 +54,7 @@ extension TableRows {
         row.number("minimum", s.minimum)
         row.number("maximum", s.maximum)
         row.string("unit", s.unit)
+        extensions(s.extensions, into: &row)
     }
 
     static func workoutRoute<B: TableRowBuilder>(_ route: WorkoutRoute, of workout: ObjectUUID, into row: inout B) {
@@ -61,7 +64,7 @@ extension TableRows {
         row.date("endDate", route.sample.endDate)
         row.string("fileReference", route.fileReference)
         provenance(route.sample, into: &row)
-        metadata(route.sample.metadata, into: &row)
+        tail(route.sample, into: &row)
     }
 
     static func routeLocation<B: TableRowBuilder>(_ location: RouteLocation, of route: ObjectUUID, into row: inout B) {

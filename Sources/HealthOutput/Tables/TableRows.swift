@@ -34,6 +34,7 @@ enum TableRows {
         row.string("device_softwareVersion", d?.softwareVersion)
         row.string("device_localIdentifier", d?.localIdentifier)
         row.string("device_udiDeviceIdentifier", d?.udiDeviceIdentifier)
+        row.string("device_creationDate", d?.creationDate)
         row.string("device_description", d?.unparsedDescription)
         row.date("creationDate", s.creationDate)
     }
@@ -137,6 +138,7 @@ enum TableRows {
         row.number("leftEarClampingRangeUpperBound", p.leftEarClampingRangeUpperBound)
         row.number("rightEarClampingRangeLowerBound", p.rightEarClampingRangeLowerBound)
         row.number("rightEarClampingRangeUpperBound", p.rightEarClampingRangeUpperBound)
+        extensions(p.extensions, into: &row)
     }
 
     static func visionPrescription<B: TableRowBuilder>(_ v: VisionPrescription, into row: inout B) {
@@ -156,6 +158,12 @@ enum TableRows {
         row.string("attachments", v.attachments.isEmpty ? nil : v.attachments.joined(separator: " "))
         metadata(v.metadata, into: &row)
         extensions(v.extensions, into: &row)
+        // A lens's own unknown attributes, after the prescription's (the columns of one eye
+        // stay together above, as the export prints them).
+        for (name, eye) in [("rightEye", v.rightEye), ("leftEye", v.leftEye)] {
+            let lens = eye?.extensions ?? .none
+            row.json("\(name)_extensions", lens.isEmpty ? nil : { JSONObjectEncoder.writeExtensionsObject(lens, to: &$0) })
+        }
     }
 
     static func unknownElement<B: TableRowBuilder>(_ u: UnknownObject, into row: inout B) {
