@@ -49,7 +49,7 @@ for name in os.listdir(folder):
     width = len(rows[0])
     assert all(len(r) == width for r in rows), name
     for index, column in enumerate(rows[0]):
-        if column not in json_columns:
+        if column not in json_columns and not column.endswith("_extensions"):
             continue
         for row in rows[1:]:
             if row[index]:

@@ -59,12 +59,19 @@ def same(table, column, field, value, cell, offsets):
         return cell != "" and int(cell) == value
     if is_uuid_type(t):
         return cell.upper() == uuid_text(value)
-    if column in JSON_COLUMNS:
+    if is_json_column(column):
         return json.loads(cell) == json.loads(value)
     return cell == value
 
 
 JSON_COLUMNS = ("metadata", "extensions", "element", "otherCharacteristics")
+
+
+def is_json_column(name):
+    """A JSON column: one of JSON_COLUMNS, or a nested property's (`rightEye_extensions`)."""
+    return name in JSON_COLUMNS or name.endswith("_extensions")
+
+
 UUID_COLUMNS = ("uuid", "sample_uuid", "workout_uuid", "route_uuid", "audiogram_uuid")
 checked_tables = 0
 checked_cells = 0
@@ -100,7 +107,7 @@ for name in parquet_tables:
             ok = t == pa.int32()
         elif pa.types.is_timestamp(t):
             ok = t.unit == "us" and t.tz in ("UTC", "+00:00")
-        elif field.name in JSON_COLUMNS:
+        elif is_json_column(field.name):
             ok = getattr(t, "extension_name", "") == "arrow.json" or pa.types.is_string(t)
         elif field.name in UUID_COLUMNS and not (stem == "workout-activities" and field.name == "uuid"):
             # (A workout activity's uuid is the export's own text, not a derived uuid.)
