@@ -178,6 +178,11 @@ public final class HealthStore {
                 throw StoreError(.incompatible, "\(path): not a healthport store (not an SQLite database)")
             }
             throw StoreError(.database, "\(path): \(error.message ?? "\(error.resultCode)")")
+        } catch is RowDecodingError {
+            // A column that holds another kind of value than healthport wrote (text for a
+            // number): the store was damaged or written by another program. GRDB's description
+            // would quote the value, which may be personal data.
+            throw StoreError(.incompatible, "\(path): the store is damaged (a column holds a value of another kind)")
         }
     }
 
@@ -185,7 +190,7 @@ public final class HealthStore {
     /// prints, and what an unfiltered query reaches); never a consumer's, whose anchor stops at
     /// the last change it sees (`changes(since:query:limit:…)`).
     public func anchor() throws -> StoreAnchor {
-        try Self.wrap(path) { try pool.read { db in anchorCipher.anchor(position: try Self.anchor(db)) } }
+        try Self.wrap(path) { try pool.read { db in anchorCipher.anchor(position: try Self.anchor(db, path: path)) } }
     }
 
     /// The anchor a token stands for: a token this store made (`StoreAnchor.token`), or
@@ -206,11 +211,19 @@ public final class HealthStore {
     /// The position of the store's latest change (0 when empty): for the engine only, which
     /// never shows it.
     package func position() throws -> Int {
-        try Self.wrap(path) { try pool.read { db in try Self.anchor(db) } }
+        try Self.wrap(path) { try pool.read { db in try Self.anchor(db, path: path) } }
     }
 
-    static func anchor(_ db: Database) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT value FROM store_info WHERE key = 'anchor'") ?? 0
+    /// - Throws: `StoreError.incompatible` when the stored position is not a whole number from 0
+    ///   up (a damaged store, or rows another program wrote): a token is never made of it.
+    static func anchor(_ db: Database, path: String) throws -> Int {
+        guard let value = try DatabaseValue.fetchOne(db, sql: "SELECT value FROM store_info WHERE key = 'anchor'"), !value.isNull else {
+            return 0
+        }
+        guard case .int64(let position) = value.storage, position >= 0 else {
+            throw StoreError(.incompatible, "\(path): the store is damaged (its anchor is not a position from 0 up)")
+        }
+        return Int(position)
     }
 
     /// The header of the latest import (locale, export date, characteristics), as the reader read it.
@@ -247,7 +260,7 @@ public final class HealthStore {
                     objects: try Int.fetchOne(db, sql: "SELECT count(*) FROM objects") ?? 0,
                     deletedObjects: try Int.fetchOne(db, sql: "SELECT count(*) FROM deleted_objects") ?? 0,
                     imports: try Int.fetchOne(db, sql: "SELECT count(*) FROM imports") ?? 0,
-                    anchor: try Self.anchor(db))
+                    anchor: try Self.anchor(db, path: path))
             }
         }
     }

@@ -182,7 +182,7 @@ final class Importer {
         self.anchorCipher = anchorCipher
         self.storePath = storePath
         self.force = force
-        previousAnchor = try HealthStore.anchor(db)
+        previousAnchor = try HealthStore.anchor(db, path: storePath)
         let base = try StoreIdentities(db: db, path: storePath)
         let tombstones = try Int.fetchOne(db, sql: "SELECT count(*) FROM deleted_objects") ?? 0
         emptyStore = base.count == 0 && tombstones == 0

@@ -69,7 +69,7 @@ extension HealthStore {
             try pool.read { db in
                 // A valid token of this store is never ahead of it, unless the store was
                 // replaced by an older copy of itself: the same message, naming no position.
-                guard anchor.position <= (try Self.anchor(db)) else {
+                guard anchor.position <= (try Self.anchor(db, path: path)) else {
                     throw StoreError(
                         .invalidAnchor, "\(path): the anchor is ahead of this store (was the store restored from an older copy?)")
                 }
@@ -106,7 +106,7 @@ extension HealthStore {
         let gate = QueryGate(executor, into: NoSink())
         return try Self.wrap(path) {
             try pool.read { db in
-                let current = try Self.anchor(db)
+                let current = try Self.anchor(db, path: path)
                 var visible = false
                 try Self.changeRows(db, path: path, after: min(position, current), executor: executor) { _, object, _ in
                     visible = try gate.visible(object) != nil

@@ -53,6 +53,33 @@ import Testing
         }
     }
 
+    /// A store whose anchor is negative or not a number (damaged, or written by another
+    /// program) is refused by every read and by an import with `StoreError.incompatible`;
+    /// no token is made of it (the store fuzzer's finding: a negative position trapped).
+    @Test(arguments: ["-1", "-9223372036854775808", "'seven'", "X'00'", "2.5"])
+    func aDamagedAnchorIsAStoreError(value: String) throws {
+        let path = try { () throws -> String in try Self.importedStore().path }()
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in try db.execute(sql: "UPDATE store_info SET value = \(value) WHERE key = 'anchor'") }
+        try queue.close()
+        let isDamage: (any Error) -> Bool = { error in
+            (error as? StoreError)?.code == .incompatible && (error as? StoreError)?.message.contains("damaged") == true
+        }
+        let store = try HealthStore.openForReading(at: path)
+        #expect(performing: { try store.anchor() }, throws: isDamage)
+        #expect(performing: { try store.position() }, throws: isDamage)
+        #expect(performing: {
+            try store.changes(
+                since: try store.anchor(token: StoreAnchor.originText), query: QueryExecutor(ObjectQuery()), limit: nil,
+                added: { _ in }, deleted: { _, _ in })
+        }, throws: isDamage)
+        let writer = try HealthStore.openForWriting(at: path)
+        let reader = try ExportReader(.path(Fixtures.sampleData.appendingPathComponent("export.zip").path))
+        #expect(performing: {
+            try writer.importObjects(from: ExportObjectSource(reader, query: .everything), inputName: "export.zip", force: true)
+        }, throws: isDamage)
+    }
+
     @Test func aStoreWhoseSchemaIsIncompleteIsUpgradedOnFirstUse() throws {
         // A store made before its first migration completed (the earliest "older schema"):
         // whichever command opens it first, a reading one included, migrates it.
