@@ -60,7 +60,7 @@ public actor AssistantServer {
     /// - Throws: `RunError` when the store cannot be opened, or the policy file exists and is
     ///   not a valid policy (both checked before serving).
     public func start(transport: any Transport) async throws {
-        try StoreInventoryRun.checkInput(configuration.input, reading: configuration.reading)
+        try configuration.input.checkOpens(reading: configuration.reading)
         if FileManager.default.fileExists(atPath: configuration.policyFile) {
             do {
                 _ = try AuthorizationPolicy.load(from: configuration.policyFile)

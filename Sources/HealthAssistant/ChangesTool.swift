@@ -35,12 +35,12 @@ enum ChangesTool: ReadingTool {
         guard let store = context.configuration.store else {
             throw ToolFailure("changes reads the store: the person can import the export (healthport import) and serve the store")
         }
-        let run = StoreChangesRun(store: store, query: query, anchor: anchor, limit: limit)
-        let batch = try engine { try run.batch(cancellation: context.cancellation) }
+        let run = ChangesRun(input: .store(store), query: query, anchor: anchor.map(ChangesAnchor.store), limit: limit)
+        let batch = try engine { try run.encodedChanges(cancellation: context.cancellation) }
         return .object([
             ("added", .array(batch.added.map(JSONText.rawBytes))),
             ("deleted", .array(batch.deleted.map { .object([("uuid", .string($0.uuid)), ("type", .string($0.type))]) })),
-            ("newAnchor", .string(batch.newAnchor)),
+            ("newAnchor", .string(batch.newAnchor.storeToken ?? "")),
             ("complete", .bool(batch.complete)),
         ])
     }

@@ -21,42 +21,17 @@ enum DescribeTool: ReadingTool {
     static func answer(_ arguments: ToolArguments, in context: ToolContext) throws -> JSONText {
         var query = ObjectQuery()
         if let types = try arguments.types("types") { query.types = Set(types) }
-        switch context.configuration.input {
-        case .store(let store):
-            let result = try engine { try StoreInventoryRun(store: store, query: context.gated(query)).run(cancellation: context.cancellation) }
-            return .object([
-                ("objectCount", .int(result.inventory.objectCount)),
-                ("types", try JSONText.encoded(result.inventory.types)),
-                ("sources", try JSONText.encoded(result.inventory.sources)),
-                ("devices", try JSONText.encoded(result.inventory.devices)),
-                ("characteristics", characteristics(result.characteristics)),
-            ])
-        case .export(let export):
-            // The export's inventory under the policy (`healthport info --policy`): the same
-            // parts, nothing of the document itself.
-            var run = InventoryRun(export: export, query: context.gated(query))
-            run.reading = context.configuration.reading
-            let info = try engine { try run.run(cancellation: context.cancellation) }
-            return .object([
-                ("objectCount", .int(info.document.objectCount)),
-                ("types", try JSONText.encoded(info.document.types)),
-                ("sources", try JSONText.encoded(info.document.sources)),
-                ("devices", try JSONText.encoded(info.document.devices)),
-                ("characteristics", .object(info.document.characteristics.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
-            ])
-        }
-    }
-
-    static func characteristics(_ value: Characteristics?) -> JSONText {
-        guard let value else { return .object([]) }
-        var members: [(String, JSONText)] = []
-        for (key, field) in [
-            ("dateOfBirth", value.dateOfBirth), ("biologicalSex", value.biologicalSex), ("bloodType", value.bloodType),
-            ("fitzpatrickSkinType", value.fitzpatrickSkinType), ("cardioFitnessMedicationsUse", value.cardioFitnessMedicationsUse),
-        ] {
-            if let field { members.append((key, .string(field))) }
-        }
-        for attribute in value.other { members.append((attribute.name, .string(attribute.value))) }
-        return .object(members)
+        // The inventory under the policy (`healthport info --policy`): the same parts over an
+        // export or the store, nothing of the document itself.
+        var run = InventoryRun(input: context.configuration.input, query: context.gated(query))
+        run.reading = context.configuration.reading
+        let info = try engine { try run.run(cancellation: context.cancellation) }
+        return .object([
+            ("objectCount", .int(info.document.objectCount)),
+            ("types", try JSONText.encoded(info.document.types)),
+            ("sources", try JSONText.encoded(info.document.sources)),
+            ("devices", try JSONText.encoded(info.document.devices)),
+            ("characteristics", .object(info.document.characteristics.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
+        ])
     }
 }

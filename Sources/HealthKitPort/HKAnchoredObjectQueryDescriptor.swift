@@ -7,9 +7,8 @@ import HealthQuery
 /// and the objects deleted since an anchor, over a store made by `healthport import` or over an
 /// export.
 ///
-/// Over a store it runs `StoreChangesRun`, the run behind `healthport changes --store`; over an
-/// export, `ChangesRun`, the run behind `healthport changes EXPORT --anchor FILE`. Either way
-/// the changes, their order and the new anchor are the command line's. A `limit` counts added
+/// It runs `ChangesRun`, the run behind `healthport changes`, over the store
+/// (`changes --store`) or an export (`changes EXPORT --anchor FILE`). Either way the changes, their order and the new anchor are the command line's. A `limit` counts added
 /// and deleted objects together; batch until both lists come back empty:
 /// ```swift
 /// var anchor: HKQueryAnchor? = nil
@@ -69,16 +68,8 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: Sendable {
     ///   entries with different predicates; `errorAuthorizationNotDetermined` for a type the
     ///   policy never decided.
     public func result(for healthStore: HKHealthStore) async throws -> Result {
-        switch healthStore.input {
-        case .store:
-            let run = try storeRun(for: healthStore)
-            let changes = try await runEngine { cancellation in try run.changes(cancellation: cancellation) }
-            return Self.result(changes)
-        case .export:
-            let run = try exportRun(for: healthStore)
-            let changes = try await runEngine { cancellation in try run.changes(cancellation: cancellation) }
-            return Self.result(changes)
-        }
+        let run = try changesRun(for: healthStore)
+        return Self.result(try await runEngine { cancellation in try run.changes(cancellation: cancellation) })
     }
 
     /// A long-running query: an `AsyncSequence` whose first element holds the changes now in
@@ -113,11 +104,11 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: Sendable {
                     do {
                         if case .export = store.input {
                             // One snapshot: its changes, then nothing until the task ends.
-                            let run = try descriptor.exportRun(for: store)
+                            let run = try descriptor.changesRun(for: store)
                             continuation.yield(HKAnchoredObjectQueryDescriptor.result(try run.changes(cancellation: cancellation)))
                             return
                         }
-                        var run = try descriptor.storeRun(for: store)
+                        var run = try descriptor.changesRun(for: store)
                         if let path = store.policyPath, FileManager.default.fileExists(atPath: path) { run.policyFile = path }
                         try run.follow(cancellation: cancellation) { changes in continuation.yield(HKAnchoredObjectQueryDescriptor.result(changes)) }
                     } catch let error as RunError where error.category == .cancelled {
@@ -143,32 +134,20 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: Sendable {
         }
     }
 
-    /// The engine's run for this descriptor over a store.
-    func storeRun(for healthStore: HKHealthStore) throws -> StoreChangesRun {
-        guard case .store(let path) = healthStore.input else { throw HKError(.errorInvalidArgument, "not a store") }
-        let token: String?
-        switch anchor?.position {
-        case nil: token = nil
-        case .store(let value): token = value
-        case .export:
+    /// The engine's run for this descriptor over the store's input (an export or the store).
+    func changesRun(for healthStore: HKHealthStore) throws -> ChangesRun {
+        let anchor: ChangesAnchor?
+        switch (healthStore.input, self.anchor?.position) {
+        case (_, nil): anchor = nil
+        case (.store, .store?), (.export, .export?): anchor = self.anchor?.position
+        case (.store, .export?):
             throw HKError(
                 .errorInvalidArgument, "this anchor was made over an export; a store's anchors are its own tokens (start without an anchor)")
-        }
-        return StoreChangesRun(store: path, query: try query(for: healthStore), anchor: token, limit: try batchLimit())
-    }
-
-    /// The engine's run for this descriptor over an export.
-    func exportRun(for healthStore: HKHealthStore) throws -> ChangesRun {
-        guard case .export(let path) = healthStore.input else { throw HKError(.errorInvalidArgument, "not an export") }
-        let base: QueryAnchor?
-        switch anchor?.position {
-        case nil: base = nil
-        case .export(let value): base = value
-        case .store:
+        case (.export, .store?):
             throw HKError(
                 .errorInvalidArgument, "this anchor is a store's; over an export, use an anchor an export query returned (or none)")
         }
-        return ChangesRun(export: path, query: try query(for: healthStore), anchor: base, limit: try batchLimit())
+        return ChangesRun(input: healthStore.input, query: try query(for: healthStore), anchor: anchor, limit: try batchLimit())
     }
 
     /// `limit` as the runs take it: `nil` for all.
@@ -186,13 +165,6 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: Sendable {
         var query = ObjectQuery(types: Set(predicates.map(\.type.identifier)))
         try HKPortPredicate.apply(predicates.first?.nsPredicate, to: &query)
         return try healthStore.authorized(query)
-    }
-
-    static func result(_ changes: StoreChangesRun.Changes) -> Result {
-        Result(
-            addedSamples: changes.added.compactMap { HKObject.make($0) as? Sample },
-            deletedObjects: changes.deleted.compactMap { UUID(uuidString: $0.uuid.uuidString).map(HKDeletedObject.init) },
-            newAnchor: HKQueryAnchor(token: changes.newAnchor.token))
     }
 
     static func result(_ changes: ChangesRun.Changes) -> Result {

@@ -22,7 +22,7 @@ import HealthQuery
 /// `healthport auth` in another process takes effect at the next query, as a change in the
 /// Settings app does on a phone.
 ///
-/// Every call runs healthport's engine (`SampleQueryRun`, `StoreChangesRun`, …), the runs the
+/// Every call runs healthport's engine (`SampleQueryRun`, `ChangesRun`, …), the runs the
 /// `healthport` command line makes, so a query here returns the objects, uuids and order that
 /// `healthport query` prints for the same data and policy.
 public final class HKHealthStore: NSObject, @unchecked Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import HealthEngine
 import HealthQuery
 import HealthStore
 
@@ -26,15 +27,9 @@ import HealthStore
 /// let saved = try NSKeyedUnarchiver.unarchivedObject(ofClass: HKQueryAnchor.self, from: data)
 /// ```
 public final class HKQueryAnchor: NSObject, NSSecureCoding, @unchecked Sendable {
-    /// Which input the anchor is a position in.
-    enum Position: Equatable {
-        /// A store's anchor token (`StoreAnchor.token`), or `0` for the origin.
-        case store(String)
-        /// An export anchor (`healthport anchor`'s file format).
-        case export(QueryAnchor)
-    }
-
-    let position: Position
+    /// Which input the anchor is a position in, as the engine keeps it: a store's token (or
+    /// `0` for the origin), or an export's anchor (`healthport anchor`'s file format).
+    let position: ChangesAnchor
 
     /// The store's anchor token; `nil` for an export's anchor.
     var token: String? {
@@ -57,9 +52,9 @@ public final class HKQueryAnchor: NSObject, NSSecureCoding, @unchecked Sendable 
         super.init()
     }
 
-    /// An export's anchor, as the engine returned it.
-    init(_ anchor: QueryAnchor) {
-        position = .export(anchor)
+    /// An anchor as the engine returned it.
+    init(_ anchor: ChangesAnchor) {
+        position = anchor
         super.init()
     }
 

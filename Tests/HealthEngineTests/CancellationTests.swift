@@ -47,7 +47,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: store))
         // An existing store stays at its anchor.
         _ = try ImportRun(export: Self.export, store: store).run()
-        let before = try StoreChangesRun(store: store, output: folder.appendingPathComponent("c0.ndjson").path).run()
+        let before = try ChangesRun(input: .store(store), output: folder.appendingPathComponent("c0.ndjson").path).run()
         var again = ImportRun(export: Self.export, store: store)
         again.force = true
         do {
@@ -56,7 +56,7 @@ import Testing
         } catch {
             #expect(error.category == .cancelled)
         }
-        let after = try StoreChangesRun(store: store, output: folder.appendingPathComponent("c1.ndjson").path).run()
+        let after = try ChangesRun(input: .store(store), output: folder.appendingPathComponent("c1.ndjson").path).run()
         #expect(before.added > 0 && after.newAnchor == before.newAnchor && after.added == before.added)
     }
 
@@ -73,7 +73,7 @@ import Testing
             }
         }
         #expect(category { _ = try ConversionRun(export: "/nonexistent/export.zip").run() } == .inputNotFound)
-        #expect(category { _ = try StoreChangesRun(store: "/nonexistent/health.sqlite").run() } == .inputNotFound)
+        #expect(category { _ = try ChangesRun(input: .store("/nonexistent/health.sqlite")).run() } == .inputNotFound)
         #expect(category { _ = try ConversionRun(export: Self.export, output: "/nonexistent/dir/out.ndjson").run() } == .cannotCreateOutput)
         var query = ObjectQuery(types: ["HKQuantityTypeIdentifierStepCount"])
         query.outputUnit = try HealthUnit("km")

@@ -119,7 +119,7 @@ import Testing
         let anchor = try AnchorRun(export: Self.export).run().anchor
         #expect(anchor.base.count == (try Self.manifest()).objectCount)
         let folder = try Fixtures.temporaryDirectory()
-        let none = try ChangesRun(export: Self.export, anchor: anchor, output: folder.appendingPathComponent("c.ndjson").path).run()
+        let none = try ChangesRun(input: .export(Self.export), anchor: .export(anchor), output: folder.appendingPathComponent("c.ndjson").path).run()
         #expect(none.added == 0 && none.deleted == 0)
         let diff = try DiffRun(oldExport: Self.older, newExport: Self.export, output: folder.appendingPathComponent("d.ndjson").path).run()
         #expect(diff.added > 0)
@@ -147,7 +147,7 @@ import Testing
 
     @Test func anInventoryOfOneTypeSaysWhichSourcesWroteIt() throws {
         let manifest = try Self.manifest()
-        let info = try InventoryRun(export: Self.export, query: ObjectQuery(types: [Self.steps])).run()
+        let info = try InventoryRun(input: .export(Self.export), query: ObjectQuery(types: [Self.steps])).run()
         #expect(info.document.types.map(\.type) == [Self.steps])
         #expect(info.document.objectCount == manifest.objectsByType[Self.steps])
         #expect(info.document.sources.map(\.count).reduce(0, +) == manifest.objectsByType[Self.steps])
@@ -156,7 +156,7 @@ import Testing
 
     @Test func theInventoryCountsWhatTheGeneratorWrote() throws {
         let manifest = try Self.manifest()
-        let info = try InventoryRun(export: Self.export).run()
+        let info = try InventoryRun(input: .export(Self.export)).run()
         #expect(info.document.objectCount == manifest.objectCount)
         for (type, count) in manifest.objectsByType {
             #expect(info.document.types.first { $0.type == type }?.count == count, "\(type)")
@@ -176,7 +176,7 @@ import Testing
         _ = try SampleQueryRun(input: .store(store), query: query, output: fromStore).run()
         _ = try SampleQueryRun(input: .export(Self.export), query: query, output: fromExport).run()
         #expect(try Data(contentsOf: URL(fileURLWithPath: fromStore)) == Data(contentsOf: URL(fileURLWithPath: fromExport)))
-        let changes = try StoreChangesRun(store: store, limit: 10, output: folder.appendingPathComponent("c.ndjson").path).run()
+        let changes = try ChangesRun(input: .store(store), limit: 10, output: folder.appendingPathComponent("c.ndjson").path).run()
         #expect(changes.added == 10 && !changes.complete)
     }
 }

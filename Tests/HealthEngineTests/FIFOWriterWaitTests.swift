@@ -18,7 +18,7 @@ import Testing
         let output = URL(fileURLWithPath: fifo).deletingLastPathComponent().appendingPathComponent("out.ndjson").path
         var conversion = ConversionRun(export: fifo, output: output)
         conversion.reading.writerWait = 0.2
-        var inventory = InventoryRun(export: fifo)
+        var inventory = InventoryRun(input: .export(fifo))
         inventory.reading.writerWait = 0.2
         func expectGivenUp(_ error: RunError) {
             #expect(error.category == .inputNotFound)
@@ -44,7 +44,7 @@ import Testing
         let fifo = try Self.fifo()
         let cancellation = RunCancellation()
         cancellation.cancel()
-        var run = InventoryRun(export: fifo)
+        var run = InventoryRun(input: .export(fifo))
         run.reading.writerWait = 3600
         do {
             _ = try run.run(cancellation: cancellation)

@@ -104,7 +104,7 @@ import Testing
             Self.expectNothingHidden(text, "query \(input)")
         }
         let changes = folder.appendingPathComponent("changes.ndjson").path
-        let batch = try StoreChangesRun(store: store, query: Self.policyQuery(), output: changes).run()
+        let batch = try ChangesRun(input: .store(store), query: Self.policyQuery(), output: changes).run()
         #expect(batch.added > 0)
         Self.expectNothingHidden(try Self.written(changes), "changes --store")
     }
@@ -114,7 +114,7 @@ import Testing
         let anchor = try AnchorRun(export: Self.export, query: Self.policyQuery()).run().anchor
         #expect(anchor.base.count > 0)
         let out = folder.appendingPathComponent("changes.ndjson").path
-        let summary = try ChangesRun(export: Self.export, query: Self.policyQuery(), format: .ndjson, output: out).run()
+        let summary = try ChangesRun(input: .export(Self.export), query: Self.policyQuery(), format: .ndjson, output: out).run()
         #expect(summary.added == anchor.base.count)
         Self.expectNothingHidden(try Self.written(out), "changes")
         let diff = folder.appendingPathComponent("diff").path
@@ -133,12 +133,12 @@ import Testing
     }
 
     @Test func inventoryRoutesECGAndClinicalHideDeniedData() throws {
-        let info = try InventoryRun(export: Self.export, query: Self.policyQuery()).run()
+        let info = try InventoryRun(input: .export(Self.export), query: Self.policyQuery()).run()
         // The side-file labels name ECGs; their count is checked below.
         Self.expectNothingHidden((try info.json() + info.text()).replacingOccurrences(of: "lectrocardiograms", with: ""), "info")
         #expect(info.document.sideFiles?.electrocardiograms == 0)
         #expect(info.document.documentSize == nil)
-        let owner = try InventoryRun(export: Self.export).run()
+        let owner = try InventoryRun(input: .export(Self.export)).run()
         #expect(owner.document.sideFiles?.electrocardiograms ?? 0 > 0)
         #expect(owner.document.types.contains { $0.type == Self.heartRate })
 

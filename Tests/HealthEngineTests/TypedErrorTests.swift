@@ -315,7 +315,7 @@ struct SwiftSource {
         #expect(partition.argument == .partition && partition.healthKitCode == nil && partition.category == .invalidRequest)
         #expect(partition.message == "the partition: 'person' is given twice")
 
-        let anchor = try Self.failure { _ = try StoreChangesRun.parseAnchor("5") }
+        let anchor = try Self.failure { _ = try ChangesAnchor.parse("5", for: .store("health.sqlite")) }
         #expect(anchor.argument == .anchor && anchor.healthKitCode == .errorInvalidArgument)
         #expect(anchor.message == "the anchor: a store's anchors are the tokens its changes print (or 0 for the beginning), not numbers")
 

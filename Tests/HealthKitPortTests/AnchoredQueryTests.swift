@@ -40,7 +40,7 @@ import Testing
             #expect(results.addedSamples.count <= 100)
         } while !(results.addedSamples == [] && results.deletedObjects == [])
 
-        let cli = try Reference.changeLines(StoreChangesRun(store: storeURL.path, query: ObjectQuery(types: ["HKQuantityTypeIdentifierStepCount"])))
+        let cli = try Reference.changeLines(ChangesRun(input: .store(storeURL.path), query: ObjectQuery(types: ["HKQuantityTypeIdentifierStepCount"])))
         let cliAdded = cli.filter { $0["type"] as? String == "added" }
         let expectedUUIDs = cliAdded.compactMap { ($0["object"] as? [String: Any])?["uuid"] as? String }
         #expect(!expectedUUIDs.isEmpty)
@@ -62,7 +62,9 @@ import Testing
         let second = try await HKAnchoredObjectQueryDescriptor(predicates: [.quantitySample(type: HKQuantityType(.stepCount))], anchor: first.newAnchor)
             .result(for: HKHealthStore(opening: storeURL))
         let cli = try Reference.changeLines(
-            StoreChangesRun(store: storeURL.path, query: ObjectQuery(types: ["HKQuantityTypeIdentifierStepCount"]), anchor: first.newAnchor.token))
+            ChangesRun(
+                input: .store(storeURL.path), query: ObjectQuery(types: ["HKQuantityTypeIdentifierStepCount"]),
+                anchor: first.newAnchor.token.map(ChangesAnchor.store)))
         let deleted = cli.filter { $0["type"] as? String == "deleted" }.compactMap { $0["uuid"] as? String }
         #expect(!deleted.isEmpty)
         #expect(second.deletedObjects.map(\.uuid.uuidString) == deleted)

@@ -44,7 +44,7 @@ import Testing
             #expect(results.deletedObjects.isEmpty)
         } while !(results.addedSamples == [] && results.deletedObjects == [])
 
-        let cli = Reference.changedUUIDs(try Reference.changeLines(ChangesRun(export: Reference.export.path, query: Self.steps)))
+        let cli = Reference.changedUUIDs(try Reference.changeLines(ChangesRun(input: .export(Reference.export.path), query: Self.steps)))
         #expect(cli.added.count == 336)
         #expect(added == cli.added)
         #expect(batches == 5)  // 100, 100, 100, 36, then the empty batch that ends the loop
@@ -67,7 +67,7 @@ import Testing
         let first = try await descriptor(nil).result(for: HKHealthStore(opening: from))
         let next = try await descriptor(first.newAnchor).result(for: HKHealthStore(opening: to))
         let fromAnchor = try AnchorRun(export: from.path, query: Self.steps).run().anchor
-        let cli = Reference.changedUUIDs(try Reference.changeLines(ChangesRun(export: to.path, query: Self.steps, anchor: fromAnchor)))
+        let cli = Reference.changedUUIDs(try Reference.changeLines(ChangesRun(input: .export(to.path), query: Self.steps, anchor: .export(fromAnchor))))
         #expect(backwards ? !cli.deleted.isEmpty : !cli.added.isEmpty)
         #expect(next.addedSamples.map(\.uuid.uuidString) == cli.added)
         #expect(next.deletedObjects.map(\.uuid.uuidString) == cli.deleted)

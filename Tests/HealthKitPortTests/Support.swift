@@ -48,17 +48,7 @@ enum Reference {
         return try lines(out).filter { $0["kind"] as? String != "export" }
     }
 
-    /// The `changes --store` NDJSON lines for `run`.
-    static func changeLines(_ run: StoreChangesRun) throws -> [[String: Any]] {
-        var run = run
-        let out = try Fixtures.temporaryDirectory().appendingPathComponent("changes.ndjson")
-        run.format = .ndjson
-        run.output = out.path
-        _ = try run.run()
-        return try lines(out)
-    }
-
-    /// The `changes EXPORT` NDJSON lines for `run`.
+    /// The `changes` NDJSON lines for `run` (over an export or the store).
     static func changeLines(_ run: ChangesRun) throws -> [[String: Any]] {
         var run = run
         let out = try Fixtures.temporaryDirectory().appendingPathComponent("changes.ndjson")

@@ -7,6 +7,19 @@ public enum ObjectInput: Sendable, Equatable {
     case export(String)
     /// The store at this path.
     case store(String)
+
+    /// Checks that the store or the export exists and can be opened, before a long-running
+    /// face (a server) starts serving it.
+    public func checkOpens(reading: ReadOptions = ReadOptions()) throws(RunError) {
+        try RunError.wrapping { _ = try OpenedInput(self, reading: reading) }
+    }
+
+    /// The export's or the store's path.
+    public var path: String {
+        switch self {
+        case .export(let path), .store(let path): return path
+        }
+    }
 }
 
 /// An opened input.

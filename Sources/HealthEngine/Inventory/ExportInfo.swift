@@ -3,8 +3,8 @@ import HealthExport
 import HealthModel
 import HealthQuery
 
-/// What an export holds, as a value (`healthport info`): where it is, its dates, counts per
-/// type, sources, devices, side files and the quirks met; rendered as text or JSON.
+/// What an export or the store holds, as a value (`healthport info`): where it is, its dates,
+/// counts per type, sources, devices, side files and the quirks met; rendered as text or JSON.
 ///
 /// Under an authorization policy it describes only what the consumer may read: the counts of
 /// the objects that pass the gate, the characteristics granted, the side files of those
@@ -107,15 +107,7 @@ public struct ExportInfo: Sendable {
         electrocardiograms: Int?
     ) {
         let facts = disclosure.exportFacts
-        var characteristics: [String: String] = [:]
-        if let me = header.characteristics {
-            characteristics["dateOfBirth"] = me.dateOfBirth
-            characteristics["biologicalSex"] = me.biologicalSex
-            characteristics["bloodType"] = me.bloodType
-            characteristics["fitzpatrickSkinType"] = me.fitzpatrickSkinType
-            characteristics["cardioFitnessMedicationsUse"] = me.cardioFitnessMedicationsUse
-            for other in me.other { characteristics[other.name] = other.value }
-        }
+        let characteristics = Self.characteristics(of: header)
         var sideFiles: SideFiles? = nil
         let layout = reader.layout
         func relative(_ reference: String) -> String {
@@ -161,6 +153,32 @@ public struct ExportInfo: Sendable {
                 } : [])
         // Where libxml2 took over tells something of the document: left out under a policy.
         if facts { document.parser = Parser(reader: reader, summary: summary) }
+    }
+
+    /// The header's characteristics by name (what the gate let through).
+    static func characteristics(of header: ExportHeader) -> [String: String] {
+        var characteristics: [String: String] = [:]
+        if let me = header.characteristics {
+            characteristics["dateOfBirth"] = me.dateOfBirth
+            characteristics["biologicalSex"] = me.biologicalSex
+            characteristics["bloodType"] = me.bloodType
+            characteristics["fitzpatrickSkinType"] = me.fitzpatrickSkinType
+            characteristics["cardioFitnessMedicationsUse"] = me.cardioFitnessMedicationsUse
+            for other in me.other { characteristics[other.name] = other.value }
+        }
+        return characteristics
+    }
+
+    /// What the store holds, as the query sees it: its latest import's header (through the
+    /// gate) and the objects' inventory. A store keeps no document, side files or reader's
+    /// warnings: those parts are empty.
+    init(store path: String, header: ExportHeader, inventory: ExportInventory) {
+        document = Document(
+            input: path, container: "store", documentPath: nil, documentSize: nil, exportDate: header.exportDate?.iso8601,
+            locale: header.locale, exportVersion: header.exportVersion, isFragment: false,
+            characteristics: Self.characteristics(of: header), objectCount: inventory.objectCount, types: inventory.types,
+            sources: inventory.sources, devices: inventory.devices, sideFiles: nil, passedThrough: [:], replacedByteCount: 0,
+            warnings: [])
     }
 
     public func json() throws -> String {

@@ -36,7 +36,8 @@ public struct DiffRun: Sendable {
             anchorRun.reading = reading
             let old = try anchorRun.execute(reporter: reporter, cancellation: cancellation)
             var changes = ChangesRun(
-                export: newExport, query: query, anchor: old.anchor, limit: nil, format: format, output: output, anchorOutput: anchorOutput)
+                input: .export(newExport), query: query, anchor: .export(old.anchor), limit: nil, format: format, output: output,
+                anchorOutput: anchorOutput)
             changes.parquet = parquet
             changes.reading = reading
             var summary = try changes.execute(reporter: reporter, cancellation: cancellation)

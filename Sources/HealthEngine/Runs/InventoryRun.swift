@@ -1,24 +1,27 @@
 import HealthExport
 import HealthModel
 import HealthQuery
+import HealthStore
 
-/// What an export holds (`healthport info`): its inventory through the query's gate, as an
-/// `ExportInfo` value.
+/// What an export or the store holds (`healthport info`, the assistant's `describe`): its
+/// inventory through the query's gate, as an `ExportInfo` value. Under a policy a type the
+/// consumer may not read is absent, exactly as a type without data.
 public struct InventoryRun: Sendable {
-    public var export: String
+    public var input: ObjectInput
     /// Usually everything; types limit the inventory to theirs (which sources and devices wrote
     /// heart rates), a policy to what its consumer may read.
     public var query: ObjectQuery
     /// Also read export_cda.xml and count its observations by type (it can be gigabytes).
-    /// Refused under a policy: the CDA document holds everything and cannot be filtered.
+    /// Refused under a policy (the CDA document holds everything and cannot be filtered), and
+    /// over the store (which keeps no CDA document).
     public var includeCDA = false
     /// How the export is read (the parser, threads, a FIFO's wait): the face's options.
     public var reading = ReadOptions()
     /// Also tally what the export covers per type (`ExportInfo.coverage`, `info --coverage`).
     public var includeCoverage = false
 
-    public init(export: String, query: ObjectQuery = ObjectQuery()) {
-        self.export = export
+    public init(input: ObjectInput, query: ObjectQuery = ObjectQuery()) {
+        self.input = input
         self.query = query
     }
 
@@ -33,6 +36,20 @@ public struct InventoryRun: Sendable {
             throw QueryError(.errorInvalidArgument, "\(argument: .cda) reads the whole CDA document, which a policy cannot filter", argument: .cda)
         }
         try executor.validate()
+        guard case .export(let export) = input else {
+            if includeCDA {
+                throw RunError(.invalidRequest, "\(argument: .cda) reads an export's CDA document, which the store does not keep", argument: .cda)
+            }
+            let store = try HealthStore.openForReading(at: input.path)
+            let sink = InventorySink()
+            let coverage = includeCoverage ? CoverageSink() : nil
+            try store.read(query: executor, into: coverage.map { TeeSink(sink, $0) } ?? sink, isCancelled: cancellation?.check)
+            var inventory = sink.inventory
+            inventory.sort()
+            var info = ExportInfo(store: input.path, header: sink.header, inventory: inventory)
+            info.coverage = coverage?.collector.rows()
+            return info
+        }
         // The info lists the warnings itself; they are not reported as the read goes.
         var silent = reporter
         silent.warning = { _ in }
@@ -58,9 +75,10 @@ public struct InventoryRun: Sendable {
     }
 }
 
-/// After the gate: the inventory's tallies.
+/// After the gate: the inventory's tallies, and the header as the gate let it through.
 final class InventorySink: ObjectSink {
     var inventory = ExportInventory()
-    func exportDidBegin(_ header: ExportHeader) throws {}
+    var header = ExportHeader()
+    func exportDidBegin(_ header: ExportHeader) throws { self.header = header }
     func consume(_ object: HealthObject) throws { inventory.add(object) }
 }

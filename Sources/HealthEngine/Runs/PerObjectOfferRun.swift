@@ -15,23 +15,20 @@ public struct PerObjectOfferRun: Sendable {
     /// At most this many are offered.
     public static let offerLimit = 10_000
 
-    public init(export: String, query: ObjectQuery) {
-        self.init(input: .export(export), query: query)
-    }
-
     public init(input: ObjectInput, query: ObjectQuery) {
         self.input = input
         self.query = query
     }
 
-    public func run(cancellation: RunCancellation? = nil) throws(RunError) -> [HealthObject] {
+    /// - Parameter reporter: the export reader's warnings and progress (the store reports none).
+    public func run(reporter: RunReporter = .silent, cancellation: RunCancellation? = nil) throws(RunError) -> [HealthObject] {
         try RunError.wrapping {
             let executor = QueryExecutor(query)
             try executor.validate()
             let sink = OfferedObjects()
             switch try OpenedInput(input, reading: reading, cancellation: cancellation) {
             case .export(let reader):
-                let read = GatedExportRead(reader: reader, executor: executor, reporter: .silent, cancellation: cancellation)
+                let read = GatedExportRead(reader: reader, executor: executor, reporter: reporter, cancellation: cancellation)
                 _ = try read.run(into: sink)
             case .store(let store):
                 try store.read(query: executor, into: sink, isCancelled: cancellation?.check)

@@ -49,23 +49,15 @@ extension Healthport {
             try log.run {
                 var query = try filter.makeQuery()
                 try deidentification.apply(to: &query, log: log)
-                if let storePath = input.storePath {
-                    var run = StoreChangesRun(
-                        store: storePath, query: query, anchor: try StoreChangesRun.parseAnchor(anchor), limit: limit, format: output.format,
-                        output: output.output, anchorOutput: anchorOutput)
-                    run.follow = follow
-                    run.parquet = output.parquet
-                    run.policyFile = filter.policy
-                    let summary = try run.run(cancellation: Signals.cancellation)
-                    log.fhirSummary(summary.fhir)
-                    return
-                }
+                let source = input.objectInput
                 var run = ChangesRun(
-                    export: input.export ?? "-", query: query, anchor: try anchor.map(QueryAnchor.load(from:)), limit: limit,
+                    input: source, query: query, anchor: try ChangesAnchor.parse(anchor, for: source), limit: limit,
                     format: output.format, output: output.output, anchorOutput: anchorOutput)
                 run.anchorName = anchor
                 run.parquet = output.parquet
                 run.reading = input.parsing.reading
+                run.follow = follow
+                run.policyFile = filter.policy
                 let summary = try log.perform(showing: diagnostics) { try run.run(reporter: $0, cancellation: $1) }
                 log.repeats(summary.warnings)
                 log.fhirSummary(summary.fhir)

@@ -5,17 +5,17 @@ import HealthQuery
 import HealthportCommandLine
 
 extension Healthport {
-    /// `healthport info`: what an export holds.
+    /// `healthport info`: what an export or the store holds.
     struct Info: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Describe an export: dates, counts per type, sources, devices, side files, quirks.",
+            abstract: "Describe an export or the store: dates, counts per type, sources, devices, side files, quirks.",
             discussion: "A table on standard output, or one JSON document with --format json. See healthport-info(1).")
 
         enum Format: String, ExpressibleByArgument, CaseIterable {
             case text, json
         }
 
-        @OptionGroup var input: InputOptions
+        @OptionGroup var input: ExportOrStoreOptions
 
         @Option(name: .shortAndLong, help: "Output format: text (default) or json.")
         var format: Format = .text
@@ -46,7 +46,7 @@ extension Healthport {
                 var query = ObjectQuery()
                 if !type.isEmpty { query.types = try TypeNameResolver.resolve(type) }
                 if let policy { query.policy = try AuthorizationPolicy.load(from: policy) }
-                var run = InventoryRun(export: input.export, query: query)
+                var run = InventoryRun(input: input.objectInput, query: query)
                 run.includeCDA = cda
                 run.reading = input.parsing.reading
                 run.includeCoverage = coverage

@@ -44,7 +44,7 @@ extension Healthport {
                 if let export {
                     var query = ObjectQuery()
                     query.types = types
-                    var run = InventoryRun(export: export, query: query)
+                    var run = InventoryRun(input: .export(export), query: query)
                     run.reading = parsing.reading
                     let info = try log.perform(showing: diagnostics) { try run.run(reporter: $0, cancellation: $1) }
                     list = TypeList.counting(info, only: types)
