@@ -26,6 +26,16 @@ struct PersonAsking: Sendable {
         )
     }
 
+    /// Shows the form and returns the person's answer; a failed elicitation is `failed`, with
+    /// `alternative` (where else the person can decide).
+    func answer(_ message: String, _ schema: Elicitation.RequestSchema, alternative: String) async throws -> CreateElicitation.Result {
+        do {
+            return try await ask(message, schema)
+        } catch {
+            throw Self.failed(error, alternative)
+        }
+    }
+
     /// The person cancelled: HealthKit's `errorUserCanceled`, nothing written.
     static var cancelled: ToolFailure { ToolFailure(AuthorizationRequest.Pending.cancelled) }
 

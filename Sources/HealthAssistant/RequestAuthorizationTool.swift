@@ -66,12 +66,7 @@ enum RequestAuthorizationTool {
             """
         let schema = Elicitation.RequestSchema(
             title: "Health data access", description: "healthport: \(pending.consumerName)", properties: properties, required: nil)
-        let result: CreateElicitation.Result
-        do {
-            result = try await person.ask(message, schema)
-        } catch {
-            throw PersonAsking.failed(error, terminal)
-        }
+        let result = try await person.answer(message, schema, alternative: terminal)
         switch result.action {
         case .accept:
             let content = result.content ?? [:]

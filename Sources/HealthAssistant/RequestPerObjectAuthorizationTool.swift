@@ -75,12 +75,7 @@ enum RequestPerObjectAuthorizationTool {
                 what stays off is not shared. Decline shares none; cancel changes nothing.
                 """
         let schema = Elicitation.RequestSchema(title: "\(name): choose what to share", properties: properties)
-        let result: CreateElicitation.Result
-        do {
-            result = try await person.ask(message, schema)
-        } catch {
-            throw PersonAsking.failed(error, terminal)
-        }
+        let result = try await person.answer(message, schema, alternative: terminal)
         switch result.action {
         case .accept where pending.offered.isEmpty, .decline where pending.offered.isEmpty:
             // Nothing offered: nothing to write.

@@ -400,7 +400,7 @@ public struct QueryExecutor: Sendable {
 /// The part of the request at fault travels as a value (`argument`), and so do the parts the
 /// message mentions (`text`): the library names no face's options (`--unit`, `'unit'`), so
 /// each face can say it in its own words (`RunError`, and the faces' renderings of it).
-public struct QueryError: Error, Sendable, CustomStringConvertible {
+public struct QueryError: CodedError, CustomStringConvertible {
     public enum Code: Sendable, Hashable {
         case errorInvalidArgument
     }
@@ -411,18 +411,11 @@ public struct QueryError: Error, Sendable, CustomStringConvertible {
     /// The part of the request at fault (the unit, the sort, the types), when there is one.
     public var argument: RequestArgument?
 
-    public init(_ code: Code, _ message: String, argument: RequestArgument? = nil) {
-        self.init(code, DiagnosticText(message), argument: argument)
-    }
-
     public init(_ code: Code, _ text: DiagnosticText, argument: RequestArgument? = nil) {
         self.code = code
         self.text = text
         self.argument = argument
     }
-
-    /// The message in no face's words ("the unit needs the types: …").
-    public var message: String { text.neutral }
 
     public var description: String { message }
 }
@@ -477,7 +470,7 @@ public enum TypeNameResolver {
         var best: (String, Int)? = nil
         for entry in TypeCatalogue.all {
             let short = TypeCatalogue.shortName(of: entry.identifier)
-            let distance = editDistance(target, Array(short.lowercased()))
+            let distance = EditDistance.between(target, Array(short.lowercased()))
             if distance <= max(2, target.count / 4), best.map({ distance < $0.1 }) ?? true {
                 best = (typedIdentifier ? entry.identifier : short, distance)
             }
@@ -485,24 +478,12 @@ public enum TypeNameResolver {
         // The names people use (`weigth` is a typo of `weight`, BodyMass's common name).
         if !typedIdentifier {
             for (name, short) in TypeCatalogue.commonNames {
-                let distance = editDistance(target, Array(name))
+                let distance = EditDistance.between(target, Array(name))
                 if distance <= max(2, target.count / 4), best.map({ distance < $0.1 }) ?? true {
                     best = ("\(name) (\(short))", distance)
                 }
             }
         }
         return best?.0
-    }
-
-    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-        var previous = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var current = [i + 1]
-            for (j, y) in b.enumerated() {
-                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
-            }
-            previous = current
-        }
-        return previous[b.count]
     }
 }

@@ -1,7 +1,7 @@
 import HealthModel
 
 /// Why the store cannot be opened, imported into or read.
-public struct StoreError: Error, Sendable, CustomStringConvertible {
+public struct StoreError: CodedError, CustomStringConvertible {
     public enum Code: Sendable, Hashable {
         /// No store at the path (reading commands never create one).
         case notFound
@@ -24,18 +24,11 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     /// for `refusedImport`).
     public var argument: RequestArgument?
 
-    public init(_ code: Code, _ message: String, argument: RequestArgument? = nil) {
-        self.init(code, DiagnosticText(message), argument: argument)
-    }
-
     public init(_ code: Code, _ text: DiagnosticText, argument: RequestArgument? = nil) {
         self.code = code
         self.text = text
         self.argument = argument
     }
-
-    /// The message in no face's words.
-    public var message: String { text.neutral }
 
     /// The part of the request at fault: `argument`, or the one the code implies.
     public var argumentAtFault: RequestArgument {

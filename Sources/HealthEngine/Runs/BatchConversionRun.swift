@@ -198,33 +198,13 @@ public struct BatchConversionRun: Sendable {
             var oneThread = reading
             oneThread.jobs = 1
             let reader = try ExportReader.open(input, reading: oneThread, cancellation: cancellation)
-            let writer: any ObjectWriter
-            let writtenFiles: () -> [String]
-            var knownRows: () -> [String: Int64] = { [:] }
-            var tables: (pass: SummaryPass, destination: any SummaryTableDestination)? = nil
-            if format == .csv {
-                let csv = try CSVWriter(folder: staging)
-                writer = csv
-                writtenFiles = { csv.writtenFiles }
-                if let summaries { tables = (SummaryPass(settings: summaries), csv) }
-            } else if format == .fhir {
-                let fhir = try FHIRBulkWriter(folder: staging)
-                // The batch's manifest records the files; the resources' own files are the output.
-                fhir.writesManifest = false
-                fhir.clinicalResource = { try reader.sideFile($0) }
-                writer = fhir
-                writtenFiles = { fhir.writtenFiles }
-            } else if format == .parquet {
-                let parquetWriter = try ParquetWriter(folder: staging, options: parquet)
-                writer = parquetWriter
-                writtenFiles = { parquetWriter.writtenFiles }
-                knownRows = { parquetWriter.rowCounts }
-                if let summaries { tables = (SummaryPass(settings: summaries), parquetWriter) }
-            } else {
-                let ndjson = try NDJSONTablesWriter(folder: staging, splitsByType: layout.splitsByType)
-                writer = ndjson
-                writtenFiles = { ndjson.writtenFiles }
-            }
+            let lake = try LakeWriter.make(
+                format, folder: staging, splitsByType: layout.splitsByType, parquet: parquet, clinicalResource: { try reader.sideFile($0) })
+            let writer = lake.writer
+            let writtenFiles = lake.writtenFiles
+            let knownRows = lake.rowCounts
+            let tables: (pass: SummaryPass, destination: any SummaryTableDestination)? =
+                summaries.flatMap { settings in lake.summaryDestination.map { (SummaryPass(settings: settings), $0) } }
             // Every table lake has its coverage table (type=coverage), a study's first look.
             let coverage: (sink: CoverageSink, destination: any CoverageTableDestination)? =
                 (writer as? any CoverageTableDestination).map { (CoverageSink(), $0) }

@@ -51,14 +51,7 @@ extension ExportMapper {
                 }
                 if name == "creationDate" { creation = date } else if name == "startDate" { start = date } else { end = date }
             default:
-                if !extra(name, value) {
-                    extensions.attributes.append(GenericAttribute(name: name, value: String(decoding: value, as: UTF8.self)))
-                    notePassedThrough("\(element)@\(name)")
-                    warnings.warn(
-                        "attribute:\(element)@\(name)",
-                        "attribute \(name.prefix(60)) on <\(element)> is not part of healthport's model; passed through",
-                        at: self.location(parser))
-                }
+                if !extra(name, value) { unknownAttribute(element, name, value, into: &extensions, parser) }
             }
         }
         if start == nil, parser.pendingError == nil {

@@ -116,23 +116,31 @@ public final class ChangeWriter {
     /// How the FHIR resources were coded and what was left out, for a FHIR stream's summary.
     public var fhirTally: FHIRCodingTally? { fhir?.tally }
 
+    /// One of the NDJSON stream's own lines (`{"type":"begin",…}`, `{"type":"end",…}`): the
+    /// type, then what `body` writes.
+    private func streamLine(_ type: StaticString, _ body: (inout JSONEmitter) -> Void) {
+        guard let out else { return }
+        var json = JSONEmitter(out)
+        json.beginObject()
+        json.key("type")
+        json.literal(type)
+        body(&json)
+        json.endObject()
+        out.append(0x0A)
+    }
+
     public func begin(_ header: ExportHeader) throws {
         switch format {
         case .ndjson:
-            guard let out else { return }
-            var json = JSONEmitter(out)
-            json.beginObject()
-            json.key("type")
-            json.literal("begin")
-            json.key("formatVersion")
-            json.int(HealthOutputFormat.version)
-            if let date = header.exportDate {
-                json.key("exportDate")
-                json.date(date)
+            streamLine("begin") { json in
+                json.key("formatVersion")
+                json.int(HealthOutputFormat.version)
+                if let date = header.exportDate {
+                    json.key("exportDate")
+                    json.date(date)
+                }
             }
-            json.endObject()
-            out.append(0x0A)
-            try out.endRecord()
+            try out?.endRecord()
         case .json:
             out?.append("{\"added\":[")
         case .tables:
@@ -230,19 +238,14 @@ public final class ChangeWriter {
         }
         switch format {
         case .ndjson:
-            guard let out else { return }
-            var json = JSONEmitter(out)
-            json.beginObject()
-            json.key("type")
-            json.literal("end")
-            json.key("added")
-            json.int(added)
-            json.key("deleted")
-            json.int(deleted)
-            json.key("newAnchor")
-            anchorObject(&json)
-            json.endObject()
-            out.append(0x0A)
+            streamLine("end") { json in
+                json.key("added")
+                json.int(added)
+                json.key("deleted")
+                json.int(deleted)
+                json.key("newAnchor")
+                anchorObject(&json)
+            }
         case .json:
             guard let out else { return }
             if !inDeleted { out.append("\n],\"deleted\":[") }

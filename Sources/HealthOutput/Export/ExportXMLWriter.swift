@@ -4,23 +4,18 @@ import HealthModel
 /// `--format export`: Apple Health's own `export.xml`, streamed — the prolog with a correct
 /// Export Version 14 DTD, `HealthData` with its locale, `ExportDate`, `Me`, then every object
 /// in the order it arrives (`ExportXMLEncoder`), then the closing tag.
-public final class ExportXMLWriter: ObjectWriter {
+public final class ExportXMLWriter: StreamingObjectWriter {
     private let out: OutputBuffer
-    private let file: AtomicFile?
+    private let destination: OpenedOutput
     private let devices = DeviceDescriptionCache()
     /// Side files the written objects refer to (`workout-routes/…`, `clinical-records/…`), as
     /// paths relative to the export folder, in first-seen order: what an archive must carry.
     public private(set) var referencedFiles: [String] = []
     private var referenced = Set<String>()
 
-    public init(buffer: OutputBuffer) {
-        self.out = buffer
-        self.file = nil
-    }
-
-    public init(file: AtomicFile) {
-        self.out = file.buffer
-        self.file = file
+    public init(_ destination: OpenedOutput) {
+        self.destination = destination
+        out = destination.buffer
     }
 
     public func begin(_ header: ExportHeader) throws {
@@ -36,11 +31,11 @@ public final class ExportXMLWriter: ObjectWriter {
 
     public func finish() throws {
         out.append("</HealthData>\n")
-        if let file { try file.commit() } else { try out.flush() }
+        try destination.commit()
     }
 
     public func abandon() {
-        if let file { file.abandon() } else { out.discard() }
+        destination.abandon()
     }
 
     private func note(_ object: HealthObject) {

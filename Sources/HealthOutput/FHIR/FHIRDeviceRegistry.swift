@@ -62,13 +62,19 @@ final class FHIRDeviceRegistry {
             ])
     }
 
-    private func writeHardware(_ device: Device, id: ObjectUUID) {
+    /// A Device resource's first members, its type and id; the caller writes the rest.
+    private func beginDevice(_ id: ObjectUUID) -> JSONEmitter {
         var json = JSONEmitter(pending)
         json.beginObject()
         json.key("resourceType")
         json.literal("Device")
         json.key("id")
         json.uuid(id)
+        return json
+    }
+
+    private func writeHardware(_ device: Device, id: ObjectUUID) {
+        var json = beginDevice(id)
         if let udi = device.udiDeviceIdentifier {
             json.key("udiCarrier")
             json.beginArray()
@@ -137,12 +143,7 @@ final class FHIRDeviceRegistry {
     }
 
     private func writeSource(_ revision: SourceRevision, id: ObjectUUID, parent: ObjectUUID?) {
-        var json = JSONEmitter(pending)
-        json.beginObject()
-        json.key("resourceType")
-        json.literal("Device")
-        json.key("id")
-        json.uuid(id)
+        var json = beginDevice(id)
         json.key("deviceName")
         json.beginArray()
         json.element()

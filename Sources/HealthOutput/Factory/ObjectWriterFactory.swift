@@ -58,14 +58,10 @@ public enum ObjectWriterFactory {
         parquet: ParquetOptions = ParquetOptions(), selectedType: String? = nil
     ) throws -> Made {
         switch (format, destination) {
-        case (.ndjson, .standardOutput):
-            return .mergingChunks(NDJSONWriter(buffer: OutputDestination.standardOutputBuffer()))
-        case (.ndjson, .path(let path)):
-            return .mergingChunks(NDJSONWriter(file: try AtomicFile(destination: path)))
-        case (.json, .standardOutput):
-            return .whole(JSONDocumentWriter(buffer: OutputDestination.standardOutputBuffer()))
-        case (.json, .path(let path)):
-            return .whole(JSONDocumentWriter(file: try AtomicFile(destination: path)))
+        case (.ndjson, _):
+            return .mergingChunks(NDJSONWriter(try destination.open()))
+        case (.json, _):
+            return .whole(JSONDocumentWriter(try destination.open()))
         case (.csv, .standardOutput):
             return .whole(CSVWriter(standardOutput: OutputDestination.standardOutputBuffer()))
         case (.csv, .path(let path)):
@@ -82,15 +78,14 @@ public enum ObjectWriterFactory {
                 return .whole(writer)
             }
             return .whole(try ParquetWriter(folder: path, options: parquet))
-        case (.export, .standardOutput):
-            return .whole(ExportXMLWriter(buffer: OutputDestination.standardOutputBuffer()))
-        case (.export, .path(let path)):
-            guard path.lowercased().hasSuffix(".zip"), let archive else {
-                return .whole(ExportXMLWriter(file: try AtomicFile(destination: path)))
+        case (.export, _):
+            // A path ending in .zip is an archive with the side files, as Apple's export is.
+            if case .path(let path) = destination, path.lowercased().hasSuffix(".zip"), let archive {
+                let writer = try ExportArchiveWriter(destination: path, sideFile: archive.sideFile)
+                writer.additionalFiles = try archive.additionalFiles()
+                return .whole(writer)
             }
-            let writer = try ExportArchiveWriter(destination: path, sideFile: archive.sideFile)
-            writer.additionalFiles = try archive.additionalFiles()
-            return .whole(writer)
+            return .whole(ExportXMLWriter(try destination.open()))
         case (.fhir, .standardOutput):
             let writer = FHIRBulkWriter(standardOutput: OutputDestination.standardOutputBuffer())
             writer.clinicalResource = archive?.sideFile

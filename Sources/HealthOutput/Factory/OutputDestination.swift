@@ -51,7 +51,13 @@ public struct OpenedOutput {
         self.file = file
     }
 
-    init(file: AtomicFile) {
+    /// A buffer the caller owns (standard output), flushed at the end.
+    public init(buffer: OutputBuffer) {
+        self.init(buffer: buffer, file: nil)
+    }
+
+    /// A file written atomically, put in place at the end.
+    public init(file: AtomicFile) {
         self.buffer = file.buffer
         self.file = file
     }

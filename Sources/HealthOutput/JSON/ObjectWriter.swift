@@ -13,22 +13,29 @@ public protocol ObjectWriter: AnyObject {
     func abandon()
 }
 
-/// NDJSON: one JSON object per line, UTF-8, `\n`-terminated; the first line (`"kind":"export"`)
-/// describes the export, every other line is one object with a `kind` discriminator.
-public final class NDJSONWriter: ObjectWriter {
-    private let out: OutputBuffer
-    private let file: AtomicFile?
+/// A writer that streams into one output (NDJSON, a JSON document, Apple's export): made on
+/// standard output or on a file, and committed or abandoned with it.
+public protocol StreamingObjectWriter: ObjectWriter {
+    init(_ output: OpenedOutput)
+}
 
+extension StreamingObjectWriter {
     /// Writes to a buffer the caller owns (standard output).
-    public init(buffer: OutputBuffer) {
-        self.out = buffer
-        self.file = nil
-    }
+    public init(buffer: OutputBuffer) { self.init(OpenedOutput(buffer: buffer)) }
 
     /// Writes to a file, atomically.
-    public init(file: AtomicFile) {
-        self.out = file.buffer
-        self.file = file
+    public init(file: AtomicFile) { self.init(OpenedOutput(file: file)) }
+}
+
+/// NDJSON: one JSON object per line, UTF-8, `\n`-terminated; the first line (`"kind":"export"`)
+/// describes the export, every other line is one object with a `kind` discriminator.
+public final class NDJSONWriter: StreamingObjectWriter {
+    private let out: OutputBuffer
+    private let destination: OpenedOutput
+
+    public init(_ destination: OpenedOutput) {
+        self.destination = destination
+        out = destination.buffer
     }
 
     public func begin(_ header: ExportHeader) throws {
@@ -59,11 +66,11 @@ public final class NDJSONWriter: ObjectWriter {
     }
 
     public func finish() throws {
-        if let file { try file.commit() } else { try out.flush() }
+        try destination.commit()
     }
 
     public func abandon() {
-        if let file { file.abandon() } else { out.discard() }
+        destination.abandon()
     }
 
     private let scratch = OutputBuffer(descriptor: -1, capacity: 64 * 1024)
@@ -77,19 +84,14 @@ public final class NDJSONWriter: ObjectWriter {
 
 /// JSON: one document, streamed (never built in memory):
 /// `{"kind":"export",…header…,"objects":[ …objects… ]}`.
-public final class JSONDocumentWriter: ObjectWriter {
+public final class JSONDocumentWriter: StreamingObjectWriter {
     private let out: OutputBuffer
-    private let file: AtomicFile?
+    private let destination: OpenedOutput
     @exclusivity(unchecked) private var first = true
 
-    public init(buffer: OutputBuffer) {
-        self.out = buffer
-        self.file = nil
-    }
-
-    public init(file: AtomicFile) {
-        self.out = file.buffer
-        self.file = file
+    public init(_ destination: OpenedOutput) {
+        self.destination = destination
+        out = destination.buffer
     }
 
     public func begin(_ header: ExportHeader) throws {
@@ -113,10 +115,10 @@ public final class JSONDocumentWriter: ObjectWriter {
 
     public func finish() throws {
         out.append("\n]}\n")
-        if let file { try file.commit() } else { try out.flush() }
+        try destination.commit()
     }
 
     public func abandon() {
-        if let file { file.abandon() } else { out.discard() }
+        destination.abandon()
     }
 }

@@ -7,7 +7,7 @@ import HealthModel
 ///
 /// The code is a field, never part of `message`: a face switches on it (HealthKitPort's
 /// `HKError`, the assistant's advice for an undecided type) and shows it in its own format.
-public struct AuthorizationError: Error, Sendable, CustomStringConvertible {
+public struct AuthorizationError: CodedError, CustomStringConvertible {
     public enum Code: Int, Sendable {
         case errorInvalidArgument = 3
         case errorAuthorizationDenied = 4
@@ -22,18 +22,11 @@ public struct AuthorizationError: Error, Sendable, CustomStringConvertible {
     /// request, the per-object type, or the types a query names.
     public var argument: RequestArgument?
 
-    public init(_ code: Code, _ message: String, argument: RequestArgument? = nil) {
-        self.init(code, DiagnosticText(message), argument: argument)
-    }
-
     public init(_ code: Code, _ text: DiagnosticText, argument: RequestArgument? = nil) {
         self.code = code
         self.text = text
         self.argument = argument
     }
-
-    /// The message in no face's words, without the code.
-    public var message: String { text.neutral }
 
     public var description: String { "\(code) (\(code.rawValue)): \(message)" }
 }

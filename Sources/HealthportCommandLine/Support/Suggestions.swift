@@ -1,4 +1,5 @@
 import ArgumentParser
+import HealthModel
 
 /// "Did you mean …?" for what a person mistyped: a subcommand, or an option that a command with
 /// a list of exports would otherwise take for one (ArgumentParser suggests the others itself).
@@ -8,7 +9,7 @@ package enum Suggestions {
         let target = Array(typed.lowercased())
         var best: (String, Int)? = nil
         for candidate in candidates {
-            let distance = editDistance(target, Array(candidate.lowercased()))
+            let distance = EditDistance.between(target, Array(candidate.lowercased()))
             if distance <= max(2, target.count / 3), best.map({ distance < $0.1 }) ?? true { best = (candidate, distance) }
         }
         return best?.0
@@ -44,17 +45,5 @@ package enum Suggestions {
             let name = String(argument.prefix { $0 != "=" })
             if !known.contains(name) { throw unknownOption(name, of: command) }
         }
-    }
-
-    package static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-        var previous = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var current = [i + 1]
-            for (j, y) in b.enumerated() {
-                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
-            }
-            previous = current
-        }
-        return previous[b.count]
     }
 }

@@ -13,19 +13,15 @@ extension Healthport {
         @OptionGroup var input: InputOptions
         @OptionGroup var filter: FilterOptions
 
-        @Option(name: .shortAndLong, help: "Output: ndjson (default) or json.")
-        var format: ObjectFormat = .ndjson
-
-        @Option(name: .shortAndLong, help: ArgumentHelp("A file; default standard output.", valueName: "path"))
-        var output: String = "-"
+        @OptionGroup var output: RecordOutputOptions
 
         @OptionGroup var diagnostics: DiagnosticOptions
 
         func run() throws {
             let log = Diagnostics(quiet: diagnostics.quiet)
             try log.run {
-                guard format == .ndjson || format == .json else { throw QueryError(.errorInvalidArgument, "clinical writes ndjson or json") }
-                var run = ClinicalRecordRun(export: input.export, query: try filter.makeQuery(), json: format == .json, output: output)
+                let json = try output.writesJSONDocument(command: "clinical")
+                var run = ClinicalRecordRun(export: input.export, query: try filter.makeQuery(), json: json, output: output.output)
                 run.reading = input.parsing.reading
                 let summary = try run.run(reporter: log.reporter(), cancellation: Signals.cancellation)
                 log.repeats(summary.warnings)
