@@ -91,7 +91,8 @@ public struct PerObjectAuthorizationRequest: Sendable {
     ///
     /// - Throws: `RunError` (`invalidRequest` for a type not authorized object by object;
     ///   `invalidConfiguration` for an invalid policy file).
-    public func prepare(cancellation: RunCancellation? = nil) throws(RunError) -> Pending {
+    /// - Parameter reporter: the export reader's warnings (the store reports none).
+    public func prepare(reporter: RunReporter = .silent, cancellation: RunCancellation? = nil) throws(RunError) -> Pending {
         try RunError.wrapping {
             guard AuthorizationPolicy.perObjectTypes.contains(type) else {
                 throw AuthorizationError(.errorInvalidArgument, "\(type) is not authorized object by object", argument: .perObjectType)
@@ -104,7 +105,7 @@ public struct PerObjectAuthorizationRequest: Sendable {
             }
             var offer = PerObjectOfferRun(input: input, query: query)
             offer.reading = reading
-            let offered = try offer.run(cancellation: cancellation)
+            let offered = try offer.run(reporter: reporter, cancellation: cancellation)
             return Pending(policyFile: policyFile, policy: policy, type: type, offered: offered)
         }
     }
