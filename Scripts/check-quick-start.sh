@@ -27,7 +27,7 @@
 # machine's.
 #
 # Needs root (debootstrap, chroot, mount) and debootstrap. The root is removed at the end;
-# apt's package and list caches are shared with check-package.sh.
+# apt's package and list caches are its own (Benchmarks/work/package-root/quick-start-apt).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$SECONDS
@@ -56,9 +56,13 @@ toolchain="$(dirname "$(dirname "$(dirname "$(realpath "$swift")")")")"
 [ -x "$toolchain/usr/bin/swift" ] || { echo "check-quick-start.sh: cannot tell the toolchain's folder from $swift" >&2; exit 69; }
 
 cache="${HEALTHPORT_PACKAGE_CACHE:-Benchmarks/work/package-root}"
-mkdir -p "$cache/archives/partial" "$cache/lists/partial"
+mkdir -p "$cache"
 cache="$(realpath "$cache")"
 base="$cache/bookworm-minbase.tgz"
+# apt's caches of its own, beside the shared debootstrap base: CI runs this check beside
+# check-wheel.sh, whose root's apt-get would otherwise wait for (or fail on) the same cache's lock.
+apt_cache="$cache/quick-start-apt"
+mkdir -p "$apt_cache/archives/partial" "$apt_cache/lists/partial"
 # The mirror apt uses for bookworm here, as check-package.sh finds it.
 mirror="${HEALTHPORT_DEBIAN_MIRROR:-$(
     { cat /etc/apt/sources.list.d/*.sources 2>/dev/null || true; } |
@@ -81,6 +85,9 @@ cleanup() {
     fi
 }
 trap cleanup EXIT
+# Stopped by CI (a step beside it failed) or by a person: the cleanup still runs.
+trap 'exit 143' TERM
+trap 'exit 130' INT
 
 if [ ! -s "$base" ]; then
     echo "== debootstrap: downloading bookworm minbase from $mirror into $base (once)" >&2
@@ -100,9 +107,9 @@ printf 'Acquire::Check-Valid-Until "false";\nAPT::Sandbox::User "root";\n' > "$r
 cp /etc/resolv.conf "$root/etc/resolv.conf"
 mount -t proc proc "$root/proc"
 mounts+=("$root/proc")
-mount --bind "$cache/archives" "$root/var/cache/apt/archives"
+mount --bind "$apt_cache/archives" "$root/var/cache/apt/archives"
 mounts+=("$root/var/cache/apt/archives")
-mount --bind "$cache/lists" "$root/var/lib/apt/lists"
+mount --bind "$apt_cache/lists" "$root/var/lib/apt/lists"
 mounts+=("$root/var/lib/apt/lists")
 mkdir -p "$root$toolchain"
 mount --bind "$toolchain" "$root$toolchain"
@@ -128,7 +135,7 @@ done < <(cd / && { git config --system --get-regexp '^url\..*\.insteadof$' || tr
 # The checkout, as a clone holds it: what is here, without build products and work folders.
 mkdir -p "$root/root/healthport"
 tar -c --exclude=./.build --exclude='./.build-*' --exclude=./.git --exclude=./Benchmarks/work \
-    --exclude=./Fuzz/work --exclude=./Fuzz/findings --exclude=./dist --exclude=./.swiftpm . |
+    --exclude=./Fuzz/work --exclude=./Fuzz/findings --exclude=./dist --exclude=./.swiftpm --exclude=__pycache__ . |
     tar -x -C "$root/root/healthport"
 printf '%s\n' "$commands" > "$root/root/quick-start.sh"
 
