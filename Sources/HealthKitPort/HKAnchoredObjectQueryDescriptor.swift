@@ -8,8 +8,9 @@ import HealthQuery
 /// export.
 ///
 /// It runs `ChangesRun`, the run behind `healthport changes`, over the store
-/// (`changes --store`) or an export (`changes EXPORT --anchor FILE`). Either way the changes, their order and the new anchor are the command line's. A `limit` counts added
-/// and deleted objects together; batch until both lists come back empty:
+/// (`changes --store`) or an export (`changes EXPORT --anchor FILE`). Either way the changes,
+/// their order and the new anchor are the command line's. A `limit` counts added and deleted
+/// objects together; batch until both lists come back empty:
 /// ```swift
 /// var anchor: HKQueryAnchor? = nil
 /// while true {
@@ -102,13 +103,12 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: Sendable {
                 continuation.onTermination = { _ in cancellation.cancel() }
                 Thread.detachNewThread {
                     do {
+                        var run = try descriptor.changesRun(for: store)
                         if case .export = store.input {
                             // One snapshot: its changes, then nothing until the task ends.
-                            let run = try descriptor.changesRun(for: store)
                             continuation.yield(HKAnchoredObjectQueryDescriptor.result(try run.changes(cancellation: cancellation)))
                             return
                         }
-                        var run = try descriptor.changesRun(for: store)
                         if let path = store.policyPath, FileManager.default.fileExists(atPath: path) { run.policyFile = path }
                         try run.follow(cancellation: cancellation) { changes in continuation.yield(HKAnchoredObjectQueryDescriptor.result(changes)) }
                     } catch let error as RunError where error.category == .cancelled {

@@ -71,10 +71,4 @@ public enum ChangesAnchor: Sendable, Equatable {
         if case .store(let token) = self { return token }
         return nil
     }
-
-    /// The export's anchor (`nil` for a store's).
-    public var exportAnchor: QueryAnchor? {
-        if case .export(let anchor) = self { return anchor }
-        return nil
-    }
 }

@@ -2,7 +2,6 @@ import HealthExport
 import HealthModel
 import HealthOutput
 import HealthQuery
-import HealthStore
 
 /// What changed since an anchor (HealthKit: `HKAnchoredObjectQuery`), in batches of at most
 /// `limit` changes, over either input (`healthport changes`, and the second half of `diff`):

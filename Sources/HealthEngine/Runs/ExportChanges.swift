@@ -16,7 +16,7 @@ struct ExportChanges {
         let hash = run.query.identityHash
         guard let anchor = run.anchor else { return .origin(queryHash: hash) }
         guard case .export(let base) = anchor else {
-            throw AnchorError("\(run.anchorName ?? "the anchor"): a store's anchor; an export's anchors are files (healthport anchor)")
+            throw AnchorError("\(run.anchorName ?? "the anchor"): a store's anchor; over an export, the anchor is one an export's changes or anchor wrote")
         }
         guard base.queryHash == hash else {
             throw AnchorError("\(run.anchorName ?? "the anchor"): the anchor was made for another query (types, predicate, dates, sources or policy)")
