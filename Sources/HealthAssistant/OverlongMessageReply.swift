@@ -32,8 +32,11 @@ enum OverlongMessageReply {
     static let maximumIdentifierLength = 256
 
     /// The JSON text of the top-level `id` member of the object that `prefix` begins, when it
-    /// is a number or a string written in full within `prefix`; `nil` for anything else (not
-    /// an object, a batch, an id after the prefix's end, a malformed prefix).
+    /// is a string or an integer of at most 18 digits written in full within `prefix`; `nil`
+    /// for anything else (not an object, a batch, an id after the prefix's end, a malformed
+    /// prefix, a number with a fraction or an exponent or too many digits to be an integer
+    /// every client reads: MCP's ids are strings or integers, JSON-RPC's numbers "SHOULD NOT
+    /// contain fractional parts", and `-1.5e3333` is JSON no client can read back).
     ///
     /// Nested values are skipped by bracket depth, outside strings, so an `id` inside `params`
     /// is never taken for the request's.
@@ -62,7 +65,7 @@ enum OverlongMessageReply {
                 skipWhitespace()
                 let valueStart = index
                 if isIdentifier {
-                    guard peek() == UInt8(ascii: "\"") ? scanString() != nil : scanNumber() else { return nil }
+                    guard peek() == UInt8(ascii: "\"") ? scanString() != nil : scanInteger() else { return nil }
                     let valueEnd = index
                     // The value must be complete: a separator follows it.
                     skipWhitespace()
@@ -133,20 +136,19 @@ enum OverlongMessageReply {
             (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
         }
 
-        /// A JSON number (`-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`), `index` past it.
-        mutating func scanNumber() -> Bool {
+        /// A JSON integer of at most 18 digits (`-?(0|[1-9][0-9]{0,17})`), `index` past it;
+        /// `false` for any other number (a fraction, an exponent, more digits), which the
+        /// separator check after it would otherwise take for an integer cut short.
+        mutating func scanInteger() -> Bool {
             _ = take(UInt8(ascii: "-"))
-            if take(UInt8(ascii: "0")) {
-                // No leading zeros.
-            } else {
-                guard scanDigits() else { return false }
+            let start = index
+            if !take(UInt8(ascii: "0")) {
+                guard let first = peek(), (0x31...0x39).contains(first) else { return false }
+                _ = scanDigits()
             }
-            if take(UInt8(ascii: ".")) {
-                guard scanDigits() else { return false }
-            }
-            if take(UInt8(ascii: "e")) || take(UInt8(ascii: "E")) {
-                _ = take(UInt8(ascii: "+")) || take(UInt8(ascii: "-"))
-                guard scanDigits() else { return false }
+            guard index - start <= 18 else { return false }
+            if let next = peek(), next == UInt8(ascii: ".") || next == UInt8(ascii: "e") || next == UInt8(ascii: "E") || (0x30...0x39).contains(next) {
+                return false
             }
             return true
         }

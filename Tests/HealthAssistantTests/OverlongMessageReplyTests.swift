@@ -9,7 +9,12 @@ import Testing
     @Test(arguments: [
         (#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"#, "7"),
         (#"{"id":"call-\"8\"","method""#, #""call-\"8\"""#),
-        (#" { "params" : {"id":5,"x":[1,{"id":6},"]}"]} , "id" : -1.5e3 }"#, "-1.5e3"),
+        (#" { "params" : {"id":5,"x":[1,{"id":6},"]}"]} , "id" : -15 }"#, "-15"),
+        (#"{"id":0,"method":"x"}"#, "0"), (#"{"id":999999999999999999}"#, "999999999999999999"),
+        // Not an integer every client reads: answered with null (the fuzzer's finding: an id of
+        // -1.5e3333… was echoed, and no JSON reader could read the reply).
+        (#"{"id":-1.5e3}"#, nil), (#"{"id":1.0}"#, nil), (#"{"id":1e3}"#, nil), (#"{"id":1000000000000000000}"#, nil),
+        ("{\"id\":-1.5e" + String(repeating: "3", count: 200) + "}", nil),
         (#"{"method":"x","id":12"#, nil),  // the id may go on: not echoed
         (#"{"params":{"id":5"#, nil),  // only a nested id
         (#"[{"id":1}]"#, nil),  // a batch
@@ -28,5 +33,8 @@ import Testing
         #expect((error["message"] as? String)?.contains("longer than 33554432 bytes") == true)
         let unknown = try #require(try JSONSerialization.jsonObject(with: OverlongMessageReply.message(prefix: Data(), maximumLength: 10)) as? [String: Any])
         #expect(unknown["id"] is NSNull)
+        let huge = Data(("{\"id\":-1.5e" + String(repeating: "3", count: 200) + ",\"method\":").utf8)
+        let readable = try #require(try JSONSerialization.jsonObject(with: OverlongMessageReply.message(prefix: huge, maximumLength: 10)) as? [String: Any])
+        #expect(readable["id"] is NSNull)
     }
 }
