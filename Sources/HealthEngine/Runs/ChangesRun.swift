@@ -89,7 +89,7 @@ public struct ChangesRun: Sendable {
         try OutputInputGuard.check(outputs: [output, anchorOutput], inputs: [input.path])
         switch input {
         case .export(let export):
-            try refuseFollow()
+            if follow { throw Self.followNeedsAStore }
             return try ExportChanges(run: self, export: export).write(reporter: reporter, cancellation: cancellation)
         case .store(let store):
             return try StoreChanges(run: self, store: store).write(cancellation: cancellation)
@@ -124,9 +124,7 @@ public struct ChangesRun: Sendable {
         try RunError.wrapping {
             switch input {
             case .export:
-                var following = self
-                following.follow = true
-                try following.refuseFollow()
+                throw Self.followNeedsAStore
             case .store(let store):
                 try StoreChanges(run: self, store: store).follow(cancellation: cancellation, body)
             }
@@ -134,11 +132,7 @@ public struct ChangesRun: Sendable {
     }
 
     /// `follow` reads the store: an export never changes.
-    func refuseFollow() throws {
-        guard follow else { return }
-        throw RunError(
-            .invalidRequest,
-            "\(argument: .follow) needs a store: an export never changes; import new exports into a store and follow it",
-            argument: .follow)
-    }
+    static let followNeedsAStore = RunError(
+        .invalidRequest, "\(argument: .follow) needs a store: an export never changes; import new exports into a store and follow it",
+        argument: .follow)
 }
