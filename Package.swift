@@ -157,7 +157,7 @@ let package = Package(
             name: "HealthTestSupport",
             dependencies: ["HealthModel", "HealthExport", "HealthQuery", "ZIPFoundation"]
         ),
-        .executableTarget(name: "generate-export", dependencies: ["HealthTestSupport"]),
+        .executableTarget(name: "generate-export", dependencies: ["HealthTestSupport", "HealthModel"]),
         .testTarget(name: "HealthModelTests", dependencies: ["HealthModel"]),
         .testTarget(
             name: "HealthJSONTests",

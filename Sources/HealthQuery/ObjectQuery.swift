@@ -351,6 +351,13 @@ public struct QueryExecutor: Sendable {
         return Int(start.utcOffsetSeconds)
     }
 
+    /// Whether `object`'s dates match `window` as this query's own window is matched (each
+    /// sample in its own time): for a run that reads wider than its window
+    /// (`DaySelection.reading`) and keeps the window for what is not a day or a night.
+    public func admitsDates(_ object: HealthObject, window: DateWindow) -> Bool {
+        window.admits(object, localOffset: localOffset(of:))
+    }
+
     @inline(__always)
     func admits(_ object: HealthObject) -> Bool {
         if let types = query.types, !types.contains(object.objectType.identifier) { return false }

@@ -45,12 +45,21 @@ public final class HealthStore {
         configuration.readonly = true
         configuration.busyMode = .timeout(30)
         let pool = try wrap(path) { try DatabasePool(path: path, configuration: configuration) }
-        let upgrade = try wrap(path) {
+        let (upgrade, staleRules) = try wrap(path) {
             try pool.read { db in
                 try checkIdentity(db, path: path, allowEmpty: false)
                 let missing = Set(StoreSchema.knownMigrations).subtracting(try StoreSchema.migrator.appliedIdentifiers(db))
-                return !missing.isSubset(of: StoreSchema.migrationsReadersDoNotNeed)
+                let rules = try StoreSummaries.rules(db)
+                return (!missing.isSubset(of: StoreSchema.migrationsReadersDoNotNeed), !missing.isEmpty || rules != StoreSummaries.rulesVersion)
             }
+        }
+        // Summary tables made by older rules, or missing ones, are made anew when the store
+        // can be written (`StoreSummaries.rebuildIfRulesChanged`); read-only, the objects
+        // answer every command, and the tables wait for the next import.
+        if !upgrade && staleRules && access(path, W_OK) == 0 {
+            try wrap(path) { try pool.close() }
+            try migrate(at: path)
+            return try openForReading(at: path)
         }
         guard upgrade else { return try HealthStore(path: path, pool: pool) }
         // A store of an older layout is upgraded on first use, whatever the command: each
@@ -149,6 +158,10 @@ public final class HealthStore {
         }
         try StoreSchema.migrator.migrate(writer)
         if rewrites { try writer.writeWithoutTransaction { db in try db.execute(sql: "VACUUM") } }
+        // The summary tables by this healthport's rules, after every migration (never inside
+        // one: a migration calls no code that changes).
+        let path = writer.path
+        try writer.write { db in _ = try StoreSummaries.rebuildIfRulesChanged(db, path: path) }
     }
 
     /// Refuses a SQLite file that is not a healthport store, or a store from a newer healthport.

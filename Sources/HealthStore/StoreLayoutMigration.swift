@@ -67,8 +67,8 @@ enum StoreLayoutMigration {
         try db.execute(sql: "CREATE UNIQUE INDEX deleted_objects_by_uuid ON deleted_objects (uuid)")
         try db.execute(sql: "CREATE INDEX deleted_objects_by_type ON deleted_objects (type_id)")
         try db.execute(sql: StoreSchema.views)
-        // A store that had no summary yet (before v4) gets it from its objects now.
-        if try StoreSummaries.timeZone(db, path: path) == nil { try StoreSummaries.rebuild(db, path: path) }
+        // The summary tables are made anew once every migration has run
+        // (`StoreSummaries.rebuildIfRulesChanged`).
     }
 }
 

@@ -189,11 +189,8 @@ enum StoreSchema {
                     first_anchor INTEGER NOT NULL
                 );
                 """)
-            // Filled from the objects when they are in the layout this healthport reads (a store
-            // whose tables were removed); from an older layout, `v5` fills them once it has
-            // rewritten the rows.
-            let compact = try Int.fetchOne(db, sql: "SELECT count(*) FROM pragma_table_info('objects') WHERE name = 'type_id'") ?? 0
-            if compact > 0 { try StoreSummaries.rebuild(db, path: String(cString: sqlite3_db_filename(db.sqliteConnection, "main"))) }
+            // Filled once every migration has run, by the rules of the healthport that runs them
+            // (`StoreSummaries.rebuildIfRulesChanged`): a migration calls no code that changes.
         }
         // The compact layout (healthport-store(5)): uuids as 16 bytes, types and sources as
         // ids, plain samples' fields in typed columns with no JSON, indexes on integers.
@@ -201,6 +198,64 @@ enum StoreSchema {
         // (for a tombstone) the position it was added at kept.
         migrator.registerMigration("v5") { db in
             try StoreLayoutMigration.migrate(db, path: String(cString: sqlite3_db_filename(db.sqliteConnection, "main")))
+        }
+        // The Health app's days (issue 48): a day's time in bed beside its sleep, a night's naps
+        // apart, the day table (`days`: one row per local day, a column per `DayColumn`) and
+        // the workouts as the Health app lists them (`workout_summary`). The rules that fill
+        // them changed (`StoreSummaries.rulesVersion` 2), so the tables are made anew after the
+        // migrations, whole, from the objects.
+        migrator.registerMigration("v6") { db in
+            try db.execute(sql: """
+                ALTER TABLE daily_summary ADD COLUMN in_bed REAL;
+                ALTER TABLE sleep_nights ADD COLUMN naps REAL NOT NULL DEFAULT 0;
+
+                CREATE TABLE days (
+                    date TEXT PRIMARY KEY NOT NULL,
+                    steps REAL,
+                    distance_km REAL,
+                    flights REAL,
+                    active_energy_kcal REAL,
+                    resting_energy_kcal REAL,
+                    exercise_min REAL,
+                    move_min REAL,
+                    stand_hours REAL,
+                    resting_heart_rate_bpm REAL,
+                    walking_heart_rate_bpm REAL,
+                    hrv_sdnn_ms REAL,
+                    respiratory_rate_per_min REAL,
+                    blood_oxygen_pct REAL,
+                    vo2max_ml_kg_min REAL,
+                    weight_kg REAL,
+                    body_fat_pct REAL,
+                    asleep_min REAL,
+                    in_bed_min REAL,
+                    naps_min REAL,
+                    mindful_min REAL,
+                    workouts REAL,
+                    workout_min REAL,
+                    apple_move_kcal REAL,
+                    apple_exercise_min REAL,
+                    apple_stand_hours REAL
+                );
+
+                CREATE TABLE workout_summary (
+                    uuid TEXT PRIMARY KEY NOT NULL,
+                    date TEXT NOT NULL,
+                    start TEXT NOT NULL,
+                    "end" TEXT NOT NULL,
+                    activity TEXT NOT NULL,
+                    activity_type TEXT NOT NULL,
+                    duration_min REAL NOT NULL,
+                    distance_km REAL,
+                    active_energy_kcal REAL,
+                    average_heart_rate_bpm REAL,
+                    maximum_heart_rate_bpm REAL,
+                    source TEXT NOT NULL
+                );
+                CREATE INDEX workout_summary_by_date ON workout_summary (date);
+
+                DELETE FROM store_info WHERE key = 'summary_rules';
+                """)
         }
         return migrator
     }
@@ -311,5 +366,5 @@ enum StoreSchema {
     /// Migrations no reading command needs: views (`v2`), and the summary tables (`v4`), which
     /// only SQL reads. A store without them reads the same (reading commands never migrate),
     /// so it is not refused for lacking them; the next import applies them.
-    static let migrationsReadersDoNotNeed: Set<String> = ["v2", "v4"]
+    static let migrationsReadersDoNotNeed: Set<String> = ["v2", "v4", "v6"]
 }

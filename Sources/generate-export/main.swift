@@ -5,7 +5,10 @@
 //   generate-export --days 30 --zip export.zip                  # the zip the Health app writes
 //   … --manifest manifest.json                                  # what was written, per type
 //   … --seed 7 --density 2 --broken-dtd --no-forbidden-characters
+//   … --first-day 2024-03-25 --time-zone Europe/Paris             # the first day, the person's zone
+//   … --sample                                                  # the bundled sample's (SampleData/)
 import Foundation
+import HealthModel
 import HealthTestSupport
 
 var options = ExportGenerator.Options()
@@ -16,7 +19,7 @@ var manifestPath: String? = nil
 var arguments = CommandLine.arguments.dropFirst()
 
 func usage() -> Never {
-    FileHandle.standardError.write(Data("usage: generate-export [--days N] [--density N] [--seed N] [--broken-dtd] [--no-forbidden-characters] (--output FILE.xml | --folder DIR | --zip FILE.zip) [--manifest FILE]\n".utf8))
+    FileHandle.standardError.write(Data("usage: generate-export [--days N] [--density N] [--seed N] [--broken-dtd] [--no-forbidden-characters] [--first-day YYYY-MM-DD] [--time-zone ZONE] [--sample] (--output FILE.xml | --folder DIR | --zip FILE.zip) [--manifest FILE]\n".utf8))
     exit(64)
 }
 
@@ -30,6 +33,13 @@ while let argument = arguments.popFirst() {
     case "--density": options.density = Int(value()) ?? { usage() }()
     case "--seed": options.seed = UInt64(value()) ?? { usage() }()
     case "--broken-dtd": options.brokenDTD = true
+    case "--first-day": options.firstDay = CalendarDate.parse(value()) ?? { usage() }()
+    case "--time-zone":
+        options.timeZone = value()
+        if TimeZone(identifier: options.timeZone) == nil { usage() }
+    case "--sample":
+        let days = options.days
+        options = ExportGenerator.Options.sample(days: days)
     case "--no-forbidden-characters": options.forbiddenCharacters = false
     case "--output": output = value()
     case "--folder": folder = value()

@@ -19,7 +19,7 @@ struct Healthport: ParsableCommand {
             See healthport(1).
             """,
         version: version,
-        subcommands: [Convert.self, Query.self, Import.self, Info.self, Types.self, Stats.self, Summary.self, Sleep.self, Routes.self, ECG.self, Report.self, Clinical.self, Diff.self, Anchor.self, Changes.self, Auth.self, MCPServer.self]
+        subcommands: [Convert.self, Query.self, Import.self, Info.self, Types.self, Stats.self, Summary.self, Days.self, Sleep.self, Workouts.self, Routes.self, ECG.self, Report.self, Clinical.self, Diff.self, Anchor.self, Changes.self, Auth.self, MCPServer.self]
     )
 
     /// Starts the tool; a mistyped subcommand (`conver`) gets the closest name, where

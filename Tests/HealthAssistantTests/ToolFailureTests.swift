@@ -31,7 +31,7 @@ import Testing
         ] {
             let answer = try await session.call(tool, arguments)
             #expect(answer.isError)
-            #expect(answer.text == "errorInvalidArgument (3): 'timeZone': unknown time zone 'Mars/Olympus'", "\(tool)")
+            #expect(answer.text == "errorInvalidArgument (3): 'timeZone': unknown time zone 'Mars/Olympus' (a name such as Europe/Paris, or an offset such as +01:00)", "\(tool)")
         }
     }
 

@@ -88,7 +88,8 @@ import HealthTestSupport
         #expect(workout.workoutActivities.count == 1)
         #expect(workout.workoutActivities[0].workoutEvents.count == 1)
         #expect(workout.workoutActivities[0].statistics.count == 1)
-        #expect(workout.statistics.count == 2)
+        // Distance, active energy and heart rate.
+        #expect(workout.statistics.count == 3)
         #expect(workout.routes.count == 1)
         #expect(workout.routes[0].fileReference?.hasPrefix("/workout-routes/") == true)
         #expect(workout.routes[0].sample.uuid != workout.sample.uuid)
@@ -128,8 +129,7 @@ import HealthTestSupport
     func sampleDataZipsAreTheGeneratorsOutput(name: String, days: Int) throws {
         let zip = Fixtures.sampleData.appendingPathComponent(name)
         let committed = try read(.path(zip.path)).sink.objects
-        var options = ExportGenerator.Options()
-        options.days = days
+        let options = ExportGenerator.Options.sample(days: days)
         let root = try Fixtures.temporaryDirectory()
         let manifest = try ExportGenerator(options: options).writeFolder(at: root)
         let regenerated = try read(.path(root.path)).sink.objects

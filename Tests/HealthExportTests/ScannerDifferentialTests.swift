@@ -96,7 +96,7 @@ import HealthTestSupport
             case "broken DTD": options.brokenDTD = true
             case "dense": options.density = 3
             case "another seed": options.seed = 20_261_125
-            case "negative offset": options.utcOffsetSeconds = -8 * 3600
+            case "negative offset": options.timeZone = "America/Los_Angeles"
             default: break
             }
         }

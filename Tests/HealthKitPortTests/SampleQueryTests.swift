@@ -39,8 +39,8 @@ import Testing
                 sortDescriptors: [try ObjectSortDescriptor(parsing: "startDate:desc")], limit: 1))
         #expect(Reference.uuids(cli) == [prescription.uuid.uuidString])
         #expect(prescription.prescriptionType == .glasses)
-        // dateIssued="2024-01-02 12:00:00 +0100"
-        #expect(prescription.dateIssued == ISO8601DateFormatter().date(from: "2024-01-02T11:00:00Z"))
+        // dateIssued="2024-03-26 13:00:00 +0200": noon in Paris, an hour before summer time
+        #expect(prescription.dateIssued == ISO8601DateFormatter().date(from: "2024-03-26T11:00:00Z"))
         #expect(prescription.sampleType == HKObjectType.visionPrescriptionType())
         #expect(prescription.sampleType.requiresPerObjectAuthorization())
     }

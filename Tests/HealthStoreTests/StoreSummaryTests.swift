@@ -21,6 +21,7 @@ import Testing
     static let steps = "HKQuantityTypeIdentifierStepCount"
     static let heart = "HKQuantityTypeIdentifierHeartRate"
     static let sleep = "HKCategoryTypeIdentifierSleepAnalysis"
+    static let pregnancy = "HKCategoryTypeIdentifierPregnancy"
 
     /// An export's records, in UTC, written as the Health app writes them.
     struct Export {
@@ -117,11 +118,13 @@ import Testing
         #expect(heartDay["minimum"] as Double? == 60 && heartDay["maximum"] as Double? == 90)
         #expect(abs((heartDay["average"] as Double? ?? 0) - 75) < 1e-9)
         #expect(heartDay["sum"] as Double? == nil && heartDay["count"] as Int == 2)
-        // Sleep's days too (time covered, once): 1 March 22:30–24:00 is the in-bed interval's
-        // 1 h 30 (5,400 s); 2 March 00:00–06:30, 6 h 30 (23,400 s).
-        #expect(days["\(Self.sleep) 2024-03-01"]?["duration"] as Double? == 5_400)
-        #expect(days["\(Self.sleep) 2024-03-02"]?["duration"] as Double? == 23_400)
-        #expect(days.count == 4)
+        // Sleep's day is the night that ends that morning (`CategoryDayMeasure.night`), not
+        // the time its samples cover: the night of 2 March, 7 h asleep (25,200 s, the night's
+        // row below) in 8 h in bed (28,800 s); no row on 1 March, where its in-bed time begins.
+        #expect(days["\(Self.sleep) 2024-03-01"] == nil)
+        #expect(days["\(Self.sleep) 2024-03-02"]?["duration"] as Double? == 25_200)
+        #expect(days["\(Self.sleep) 2024-03-02"]?["in_bed"] as Double? == 28_800)
+        #expect(days.count == 3)
 
         let nights = try Self.rows(store, "sleep_nights", key: "night")
         #expect(nights.count == 1)
@@ -165,7 +168,7 @@ import Testing
     /// A later export without the Watch's steps of 1 March: that day is the iPhone's alone (1000,
     /// one sample); heart rate's and sleep's rows are left alone. Then one without the sleep
     /// app's interval: the night loses its 06:00–06:15 (asleep 24,300 s, unspecified 0) and the
-    /// app, and its days are rewritten with the same numbers (the in-bed interval covers them).
+    /// app, and sleep's day of 2 March, the night's, is rewritten with it.
     @Test func anImportDeletingSamplesRewritesOnlyTheirDays() throws {
         let directory = try Fixtures.temporaryDirectory()
         let store = directory.appendingPathComponent("health.sqlite").path
@@ -193,7 +196,7 @@ import Testing
         #expect(night["sources"] as String == #"["Apple Watch","iPhone"]"#)
         let previous = days
         days = try Self.days(store)
-        #expect(days["\(Self.sleep) 2024-03-02"]?["duration"] as Double? == 23_400)
+        #expect(days["\(Self.sleep) 2024-03-02"]?["duration"] as Double? == 24_300)
         #expect(days["\(Self.steps) 2024-03-01"] == previous["\(Self.steps) 2024-03-01"])
 
         // Every sleep sample gone: the night and sleep's days go with them.
@@ -293,9 +296,10 @@ import Testing
         let queue = try DatabaseQueue(path: store)
         try queue.write { db in
             try db.execute(sql: """
-                DROP TABLE daily_summary; DROP TABLE sleep_nights; DROP TABLE summary_sources;
-                DELETE FROM store_info WHERE key = 'summary_time_zone';
-                DELETE FROM grdb_migrations WHERE identifier = 'v4';
+                DROP TABLE daily_summary; DROP TABLE sleep_nights; DROP TABLE summary_sources; DROP TABLE days;
+                DROP TABLE workout_summary;
+                DELETE FROM store_info WHERE key IN ('summary_time_zone', 'summary_rules');
+                DELETE FROM grdb_migrations WHERE identifier IN ('v4', 'v6');
                 """)
         }
         try queue.close()
@@ -319,9 +323,10 @@ import Testing
         let queue = try DatabaseQueue(path: store)
         try queue.write { db in
             try db.execute(sql: """
-                DROP TABLE daily_summary; DROP TABLE sleep_nights; DROP TABLE summary_sources;
-                DELETE FROM store_info WHERE key = 'summary_time_zone';
-                DELETE FROM grdb_migrations WHERE identifier = 'v4';
+                DROP TABLE daily_summary; DROP TABLE sleep_nights; DROP TABLE summary_sources; DROP TABLE days;
+                DROP TABLE workout_summary;
+                DELETE FROM store_info WHERE key IN ('summary_time_zone', 'summary_rules');
+                DELETE FROM grdb_migrations WHERE identifier IN ('v4', 'v6');
                 UPDATE objects SET zone = NULL, body = '{"startDate":"2024-03-01T10:10:00+00:00","quanti'
                 WHERE type_id = (SELECT id FROM sample_types WHERE identifier = 'HKQuantityTypeIdentifierStepCount')
                     AND source_id IN (SELECT id FROM sources WHERE name = 'Apple Watch');
@@ -342,8 +347,9 @@ import Testing
 
     /// Found by fuzzing too: a heart rate from 1012 to 2024 made a row for each of its
     /// 369,627 days. A sample spanning more than ten years is left out (as `healthport summary`
-    /// leaves it out, with a warning); an in-bed interval of ten calendar years, 2014-03-09 to
-    /// 2024-03-09 (3,653 days, under the bound of 3,660), still counts: a row for each day.
+    /// leaves it out, with a warning); a pregnancy of ten calendar years, 2014-03-09 to
+    /// 2024-03-09 (3,653 days, under the bound of 3,660), still counts: a row for each day (a
+    /// timed category type's day is the time it covers, `CategoryDayMeasure.timeAndCount`).
     @Test func aSampleSpanningMoreThanTenYearsIsLeftOut() throws {
         let directory = try Fixtures.temporaryDirectory()
         let store = directory.appendingPathComponent("health.sqlite").path
@@ -352,12 +358,13 @@ import Testing
         export.records.append(
             " <Record type=\"\(Self.heart)\" \(Self.watch) startDate=\"1012-01-01 09:00:00 +0000\" endDate=\"2024-01-01 09:00:00 +0000\" unit=\"count/min\" value=\"72\"/>")
         export.records.append(
-            " <Record type=\"\(Self.sleep)\" \(Self.phone) startDate=\"2014-03-09 00:00:00 +0000\" endDate=\"2024-03-09 00:00:00 +0000\" value=\"HKCategoryValueSleepAnalysisInBed\"/>")
+            " <Record type=\"\(Self.pregnancy)\" \(Self.phone) startDate=\"2014-03-09 00:00:00 +0000\" endDate=\"2024-03-09 00:00:00 +0000\" value=\"HKCategoryValueNotApplicable\"/>")
         _ = try Self.importing(try export.write(to: directory, name: "export.xml"), into: store)
         let days = try Self.days(store)
         #expect(days.filter { $0.key.hasPrefix(Self.heart) }.map(\.key) == ["\(Self.heart) 2024-03-01"])
         #expect(days["\(Self.heart) 2024-03-01"]?["average"] as Double? == 60)
-        #expect(days.filter { $0.key.hasPrefix(Self.sleep) }.count == 3_653)
+        #expect(days.filter { $0.key.hasPrefix(Self.pregnancy) }.count == 3_653)
+        #expect(days["\(Self.pregnancy) 2014-03-09"]?["duration"] as Double? == 86_400)
     }
 
     static func rowsWithoutRowid(_ store: String, _ sql: String) throws -> [Row] {
@@ -369,12 +376,35 @@ import Testing
     /// The store's columns are the CSV's (`healthport-formats(5)`), in snake case.
     @Test func theColumnsAreTheCSVsInSnakeCase() throws {
         #expect(SummaryTableCells.columns(.daily).map(SummaryRows.snakeCase) == [
-            "date", "sample_type", "unit", "sum", "average", "minimum", "maximum", "duration", "count", "sources",
+            "date", "sample_type", "unit", "sum", "average", "minimum", "maximum", "duration", "in_bed", "count", "sources",
         ])
         #expect(SummaryTableCells.columns(.nights).map(SummaryRows.snakeCase) == [
             "night", "in_bed", "asleep", "asleep_unspecified", "asleep_core", "asleep_deep", "asleep_rem", "awake", "sleep_start",
-            "sleep_end", "sources",
+            "sleep_end", "naps", "sources",
         ])
+        #expect(SummaryTableCells.columns(.workouts).map(SummaryRows.snakeCase) == [
+            "uuid", "date", "start", "end", "activity", "activity_type", "duration_min", "distance_km", "active_energy_kcal",
+            "average_heart_rate_bpm", "maximum_heart_rate_bpm", "source",
+        ])
+    }
+
+    /// The stored tables have exactly the columns the import writes (their migration's SQL is
+    /// literal, the rows come from `TableRows`): a column added to one and not the other fails
+    /// here, not in a person's import.
+    @Test func theStoredTablesHaveTheWrittenColumns() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let store = directory.appendingPathComponent("health.sqlite").path
+        _ = try HealthStore.openForWriting(at: store)
+        let queue = try DatabaseQueue(path: store)
+        defer { try? queue.close() }
+        for (table, written) in [
+            ("daily_summary", SummaryTableCells.columns(.daily)), ("sleep_nights", SummaryTableCells.columns(.nights)),
+            ("workout_summary", SummaryTableCells.columns(.workouts)),
+            ("days", SummaryTableCells.columns(.days(columns: Array(DayColumn.all.indices)))),
+        ] {
+            let stored = try queue.read { db in try db.columns(in: table).map(\.name) }
+            #expect(Set(stored) == Set(written.map(SummaryRows.snakeCase)), "\(table)")
+        }
     }
 
     @Test func changedDaysAreWidenedAndMerged() {

@@ -36,7 +36,7 @@ import Testing
             stderr: "healthport: error: --anchor-date: invalid date 'foo'\n")
         try Self.expect(
             ["stats", sampleZip, "--type", "StepCount", "--tz", "Mars/Base"], status: 64,
-            stderr: "healthport: error: unknown time zone 'Mars/Base'\n")
+            stderr: "healthport: error: unknown time zone 'Mars/Base' (a name such as Europe/Paris, or an offset such as +01:00)\n")
         try Self.expect(
             ["query", sampleZip, "--format", "csv"], status: 64,
             stderr: "healthport: error: CSV on standard output holds one table: select one type with --type, or write a folder of tables with --output DIR\n")

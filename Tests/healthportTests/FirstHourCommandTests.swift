@@ -68,7 +68,7 @@ import HealthTestSupport
         let types = try #require(document["types"] as? [[String: Any]])
         func count(_ identifier: String) -> Int? { types.first { $0["identifier"] as? String == identifier }?["count"] as? Int }
         #expect(count("HKQuantityTypeIdentifierStepCount") == 336)
-        #expect(count("HKQuantityTypeIdentifierRestingHeartRate") == 0)
+        #expect(count("HKQuantityTypeIdentifierBodyTemperature") == 0)
         #expect(count("HKQuantityTypeIdentifierFutureMetric") == 2)
         #expect(types.first { $0["identifier"] as? String == "HKQuantityTypeIdentifierFutureMetric" }?["known"] as? Bool == false)
 

@@ -107,15 +107,27 @@ import ZIPFoundation
             let intact = try healthport("convert", url.path, "-q", "--jobs", "1")
             #expect(intact.status == 0, "\(intact.stderrText)")
             #expect(try healthport("convert", url.path, "-q", "--jobs", "2").stdout == intact.stdout)
-            // Damage the middle of the entry's data: digits in a stored document (still
-            // well-formed XML, so only the CRC can tell), bytes of the deflate stream otherwise.
+            // Damage the middle of the entry's data: digits of step counts in a stored document
+            // (still well-formed XML with valid values, so only the CRC can tell), bytes of the
+            // deflate stream otherwise.
             var bytes = try Data(contentsOf: url)
             let middle = bytes.count / 2
             var changed = 0
             var i = middle
+            let marker = Array(#" value=""#.utf8)
             while changed < 16 && i < bytes.count {
                 if method == .none {
-                    if bytes[i] >= 0x30 && bytes[i] <= 0x38 { bytes[i] += 1; changed += 1 }
+                    guard i + marker.count + 1 < bytes.count, Array(bytes[i..<(i + marker.count)]) == marker,
+                        bytes[i + marker.count] >= 0x30 && bytes[i + marker.count] <= 0x39
+                    else {
+                        i += 1
+                        continue
+                    }
+                    i += marker.count
+                    while bytes[i] != 0x22 {
+                        if bytes[i] >= 0x30 && bytes[i] <= 0x38 { bytes[i] += 1; changed += 1 }
+                        i += 1
+                    }
                 } else {
                     bytes[i] ^= 0x5A
                     changed += 1

@@ -55,7 +55,17 @@ final class ReportSink: ObjectSink {
         exportOffset = header.exportDate?.utcOffsetSeconds
     }
 
+    /// The run's own date window, where the read is wider (`DaySelection.reading`), so that
+    /// sleep gives whole nights: everything but sleep is kept to it here.
+    let inWindow: ((HealthObject) -> Bool)?
+
+    init(inWindow: ((HealthObject) -> Bool)? = nil) { self.inWindow = inWindow }
+
     func consume(_ object: HealthObject) throws {
+        if case .categorySample(let sample) = object, sample.sample.sampleType.identifier == Self.sleepAnalysis {
+            try sleep.add(object)
+        }
+        if let inWindow, !inWindow(object) { return }
         inventory.add(object)
         if let sample = object.sampleAttributes { timeZones.count(sample) }
         switch object {
@@ -125,8 +135,6 @@ final class ReportSink: ObjectSink {
             // Stood (0) hours, summed per day like a cumulative quantity of one per hour.
             guard sample.value.rawValue == 0, let unit = try? HealthUnit.cached("count") else { return }
             collector(for: Self.standHour, style: .cumulative, unit: unit).collector.add(sample.sample, value: 1)
-        case Self.sleepAnalysis:
-            try sleep.add(.categorySample(sample))
         default: break
         }
     }

@@ -238,9 +238,9 @@ public struct BatchConversionRun: Sendable {
                 written = summary.admitted + recordings - notWritten
                 for row in coverage?.sink.collector.rows() ?? [] { try coverage?.destination.write(row) }
                 if let tables {
-                    _ = try tables.pass.finish(
-                        window: executor.query.dateWindow, reporter: silent, disclosesExportFacts: executor.disclosure.exportFacts,
-                        cancellation: cancellation, daily: { try tables.destination.write($0) }, night: { try tables.destination.write($0) })
+                    try tables.pass.finish(
+                        into: tables.destination, window: executor.query.dateWindow, reporter: silent,
+                        disclosesExportFacts: executor.disclosure.exportFacts, cancellation: cancellation)
                 }
                 try writer.finish()
             } catch {

@@ -96,9 +96,9 @@ public struct ConversionRun: Sendable {
             }
             if summary.salvageStop != nil && !objects.hasBegun { try objects.exportDidBegin(executor.visibleHeader(summary.header)) }
             if let tables {
-                _ = try tables.pass.finish(
-                    window: query.dateWindow, reporter: reporter, disclosesExportFacts: context.disclosure.exportFacts,
-                    cancellation: cancellation, daily: { try tables.destination.write($0) }, night: { try tables.destination.write($0) })
+                try tables.pass.finish(
+                    into: tables.destination, window: query.dateWindow, reporter: reporter, disclosesExportFacts: context.disclosure.exportFacts,
+                    cancellation: cancellation)
             }
             var recordings = 0
             if let fhir = writer as? FHIRBulkWriter, summary.salvageStop == nil {

@@ -61,8 +61,13 @@ public struct ReportRun: Sendable {
         var query = self.query
         // Quantities are read in their own units and converted by the collectors.
         query.outputUnit = nil
+        // Whole nights: the read is wider than the window (`DaySelection`), which the sink
+        // keeps for everything but sleep, and which selects the nights by their dates.
+        let window = query.dateWindow
+        query.dateWindow = window.map(DaySelection.reading)
         let context = try RunContext(query: query, reporter: reporter, cancellation: cancellation)
-        let sink = ReportSink()
+        let executor = context.executor
+        let sink = ReportSink(inWindow: window.map { window in { executor.admitsDates($0, window: window) } })
         var warnings: [RepeatedWarning] = []
         var quality: DataQuality? = nil
         var reader: ExportReader? = nil
@@ -95,7 +100,7 @@ public struct ReportRun: Sendable {
         report.overview = Self.overview(of: sink.inventory)
         report.period = Self.period(of: sink.inventory)
         report.series = try series(of: sink, zone: zone, cancellation: cancellation)
-        report.sleep = try Self.nights(sink.sleep, zone: zone)
+        report.sleep = try Self.nights(sink.sleep, zone: zone, selection: window.map { DaySelection(window: $0, timeZone: zone) })
         report.bloodPressure = sink.bloodPressure.sorted { $0.date < $1.date }
         report.workouts = try workouts(of: sink, reader: reader, reporter: context.reporter)
         report.electrocardiograms = Array(
@@ -161,10 +166,10 @@ public struct ReportRun: Sendable {
 
     /// Sleep per night, the nights of `healthport sleep` (18:00 to 18:00, named by the
     /// morning, sources resolved rather than added): a night's chart shows what its row says.
-    static func nights(_ sleep: SummaryCollector, zone: TimeZone) throws -> [ReportSleepNight] {
+    static func nights(_ sleep: SummaryCollector, zone: TimeZone, selection: DaySelection?) throws -> [ReportSleepNight] {
         var nights: [ReportSleepNight] = []
         try sleep.finish(
-            timeZone: zone, window: nil, evening: 18 * 3600, daily: { _ in },
+            timeZone: zone, selection: selection, evening: 18 * 3600, daily: { _ in },
             night: { night in
                 var seconds: [ReportSleepNight.Stage: Double] = [
                     .asleepUnspecified: night.asleepUnspecified, .awake: night.awake, .core: night.asleepCore, .deep: night.asleepDeep,

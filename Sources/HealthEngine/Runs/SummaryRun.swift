@@ -1,5 +1,6 @@
 import Foundation
 import HealthExport
+import HealthJSON
 import HealthModel
 import HealthOutput
 import HealthQuery
@@ -40,6 +41,8 @@ public struct SummaryRun: Sendable {
         public static let days = Tables(rawValue: 1)
         /// One row per night of sleep (`SleepNight`).
         public static let nights = Tables(rawValue: 2)
+        /// One row per workout (`WorkoutSummary`).
+        public static let workouts = Tables(rawValue: 4)
     }
 
     public struct Summary: Sendable {
@@ -47,15 +50,22 @@ public struct SummaryRun: Sendable {
         public var timeZone: TimeZone
         public var days: Int
         public var nights: Int
+        public var workouts: Int
+        /// Apple's rings for the days read (`ActivitySummary`, in date order), when the query
+        /// reads them: what the day table sets beside its own figures.
+        public var rings: [ActivitySummary]
+        /// The days and nights the date window selected (`nil` without a window).
+        public var selection: DaySelection?
         public var warnings: [RepeatedWarning]
     }
 
-    /// Reads the input and hands each day (by type, then date) and each night to the sinks.
+    /// Reads the input and hands each day (by type, then date), each night and each workout
+    /// (in time order, once every day and night is out) to the sinks.
     public func run(
         reporter: RunReporter = .silent, cancellation: RunCancellation? = nil, daily: (DailySummary) throws -> Void,
-        night: (SleepNight) throws -> Void
+        night: (SleepNight) throws -> Void, workout: (WorkoutSummary) throws -> Void = { _ in }
     ) throws(RunError) -> Summary {
-        try RunError.wrapping { try execute(reporter: reporter, cancellation: cancellation, daily: daily, night: night) }
+        try RunError.wrapping { try execute(reporter: reporter, cancellation: cancellation, daily: daily, night: night, workout: workout) }
     }
 
     /// Writes one of the tables to `output` (`-` is standard output) in `format`: what
@@ -63,7 +73,7 @@ public struct SummaryRun: Sendable {
     /// the run succeeds, and may not replace the input.
     public func write(
         _ table: SummaryTableWriter.Table, format: SummaryTableWriter.Format, to output: String, parquet: ParquetOptions = ParquetOptions(),
-        reporter: RunReporter = .silent, cancellation: RunCancellation? = nil
+        byteOrderMark: Bool = false, reporter: RunReporter = .silent, cancellation: RunCancellation? = nil
     ) throws(RunError) -> Summary {
         try RunError.wrapping {
             let inputPath: String
@@ -72,18 +82,28 @@ public struct SummaryRun: Sendable {
             }
             try OutputInputGuard.check(outputs: [output], inputs: [inputPath])
             var run = self
-            run.emptyAnswerWarnings = table == .daily ? .days : .nights
-            if table == .nights {
+            switch table {
+            case .daily: run.emptyAnswerWarnings = .days
+            case .nights:
+                run.emptyAnswerWarnings = .nights
                 // Nights come from sleep alone: the other types need not be read.
-                let sleep = "HKCategoryTypeIdentifierSleepAnalysis"
-                run.query.types = (query.types ?? [sleep]).intersection([sleep])
+                run.query.types = (query.types ?? [SummaryCollector.sleepType]).intersection([SummaryCollector.sleepType])
+            case .workouts:
+                run.emptyAnswerWarnings = .workouts
+                // Workouts and the heart rate recorded during them.
+                let read: Set<String> = [ObjectType.workout.identifier, SummaryCollector.heartRateType]
+                run.query.types = query.types.map { $0.intersection(read) } ?? read
+            case .days, .dayPeriods:
+                throw OutputError(.invalidRequest, "the day table is written by DayTableRun", argument: .output)
             }
-            let writer = try SummaryTableWriter(table: table, format: format, to: OutputDestination(output), parquet: parquet)
+            let writer = try SummaryTableWriter(
+                table: table, format: format, to: OutputDestination(output), parquet: parquet, byteOrderMark: byteOrderMark)
             do {
                 let summary = try run.execute(
                     reporter: reporter, cancellation: cancellation,
                     daily: { if table == .daily { try writer.write($0) } },
-                    night: { if table == .nights { try writer.write($0) } })
+                    night: { if table == .nights { try writer.write($0) } },
+                    workout: { if table == .workouts { try writer.write($0) } })
                 try writer.finish()
                 return summary
             } catch {
@@ -93,14 +113,17 @@ public struct SummaryRun: Sendable {
         }
     }
 
-    private func execute(
-        reporter: RunReporter, cancellation: RunCancellation?, daily: (DailySummary) throws -> Void, night: (SleepNight) throws -> Void
+    func execute(
+        reporter: RunReporter, cancellation: RunCancellation?, daily: (DailySummary) throws -> Void, night: (SleepNight) throws -> Void,
+        workout: (WorkoutSummary) throws -> Void
     ) throws -> Summary {
         var query = self.query
         // Values in each type's own unit: the summary converts to the canonical one.
         query.outputUnit = nil
+        // Whole days and nights: the read is wider than the window, which selects rows by
+        // their date once the zone is decided (`DaySelection`).
         let window = query.dateWindow
-        if window?.hasLocalBounds == true { query.dateWindow = nil }
+        query.dateWindow = window.map(DaySelection.reading)
         var context = try RunContext(query: query, reporter: reporter, cancellation: cancellation)
         let opened = try OpenedInput(input, reading: reading, cancellation: cancellation)
         var settings = self.settings
@@ -135,7 +158,7 @@ public struct SummaryRun: Sendable {
         }
         let counts = try pass.finish(
             window: window, reporter: context.reporter, disclosesExportFacts: context.disclosure.exportFacts, cancellation: cancellation,
-            daily: daily, night: night)
+            daily: daily, night: night, workout: workout)
         // The same words whether there were no samples or the policy hides them: a denied type
         // looks empty. Said for the types a person named (all of them would be noise).
         if emptyAnswerWarnings.contains(.days) {
@@ -146,6 +169,11 @@ public struct SummaryRun: Sendable {
         if emptyAnswerWarnings.contains(.nights) && counts.nights == 0 {
             reporter.warning(ExportWarning(key: "sleep-empty", message: "no nights of sleep to show", location: nil))
         }
-        return Summary(timeZone: counts.timeZone, days: counts.days, nights: counts.nights, warnings: warnings)
+        if emptyAnswerWarnings.contains(.workouts) && counts.workouts == 0 {
+            reporter.warning(ExportWarning(key: "workouts-empty", message: "no workouts to show", location: nil))
+        }
+        return Summary(
+            timeZone: counts.timeZone, days: counts.days, nights: counts.nights, workouts: counts.workouts, rings: pass.collector.rings,
+            selection: counts.selection, warnings: warnings)
     }
 }

@@ -52,26 +52,33 @@ final class SummaryPass {
 
     struct Counts {
         var timeZone: TimeZone
+        var selection: DaySelection?
         var days = 0
         var nights = 0
+        var workouts = 0
         /// The types that had at least one day.
         var types: Set<String> = []
     }
 
-    /// Decides the zone and hands each day (by type, then date) and each night out.
+    /// Decides the zone and hands each day (by type, then date), each night and each workout out.
     ///
     /// - Parameters:
-    ///   - window: a window typed without an offset, read in the decided zone.
+    ///   - window: the days and nights to give (`DaySelection`: whole ones, by date; bounds
+    ///     typed without an offset read in the decided zone).
+    ///   - windowCutTheRead: whether the read was cut by `window` itself (a conversion's
+    ///     objects), so that days and nights reaching outside it are left out; else the read
+    ///     was `DaySelection.reading(window)`.
     ///   - disclosesExportFacts: whether a warning about the export's samples may be said.
     func finish(
-        window: DateWindow?, reporter: RunReporter, disclosesExportFacts: Bool, cancellation: RunCancellation?,
-        daily: (DailySummary) throws -> Void, night: (SleepNight) throws -> Void
+        window: DateWindow?, windowCutTheRead: Bool = false, reporter: RunReporter, disclosesExportFacts: Bool,
+        cancellation: RunCancellation?, daily: (DailySummary) throws -> Void, night: (SleepNight) throws -> Void,
+        workout: (WorkoutSummary) throws -> Void = { _ in }
     ) throws -> Counts {
         let zone = decideTimeZone(reporter: reporter)
-        var counts = Counts(timeZone: zone)
-        let local = window.flatMap { $0.hasLocalBounds ? $0.resolvingLocalBounds(in: zone) : nil }
+        let selection = window.map { DaySelection(window: $0, timeZone: zone, covered: windowCutTheRead) }
+        var counts = Counts(timeZone: zone, selection: selection)
         try collector.finish(
-            timeZone: zone, window: local, evening: settings.evening,
+            timeZone: zone, selection: selection, evening: settings.evening,
             daily: { row in
                 if cancellation?.isCancelled == true { throw CancellationError() }
                 counts.days += 1
@@ -81,6 +88,10 @@ final class SummaryPass {
             night: { row in
                 counts.nights += 1
                 try night(row)
+            },
+            workout: { row in
+                counts.workouts += 1
+                try workout(row)
             })
         if collector.tooLong > 0 && disclosesExportFacts {
             reporter.warning(
@@ -94,6 +105,29 @@ final class SummaryPass {
                     location: nil))
         }
         return counts
+    }
+
+    /// Writes every summary table into a folder of tables (`convert --summaries`, a lake):
+    /// the daily summary, the nights, the workouts and the day table, made by one `finish`.
+    func finish(
+        into destination: any SummaryTableDestination, window: DateWindow?, reporter: RunReporter, disclosesExportFacts: Bool,
+        cancellation: RunCancellation?
+    ) throws {
+        let days = DayTableBuilder()
+        let counts = try finish(
+            window: window, windowCutTheRead: true, reporter: reporter, disclosesExportFacts: disclosesExportFacts, cancellation: cancellation,
+            daily: { day in
+                days.add(day)
+                try destination.write(day)
+            },
+            night: { night in
+                days.add(night)
+                try destination.write(night)
+            },
+            workout: { try destination.write($0) })
+        for summary in collector.rings { days.add(rings: summary) }
+        let table = days.table(selection: counts.selection)
+        for day in table.rows { try destination.write(day, columns: table.columns) }
     }
 
     /// The zone `stats` would cut days in: the one asked for, else the rule every summary

@@ -4,9 +4,12 @@
 ///
 /// Which fields are set follows the type (HealthKit's aggregation style): a cumulative type has
 /// a `sum` (steps, energy, distance); a discrete one an `average`, `minimum` and `maximum`
-/// (heart rate, weight; the average weighted by time where HealthKit weighs it); a category type
-/// (sleep, mindful sessions, events) and workouts a `duration` in seconds. Every row has a
-/// `count`: the samples counted once, so two apps logging the same session count one.
+/// (heart rate, weight; the average weighted by time where HealthKit weighs it). A category
+/// type follows its `CategoryDayMeasure`: stand hours are the `count` of hours stood; sleep is
+/// the night that ends that morning (`duration` asleep, `inBed`); sessions (mindful minutes,
+/// handwashing) a `duration` and a `count`; events and symptoms a `count` of the samples that
+/// say they happened. Workouts have a `duration` and a `count`. Every row's `count` is the
+/// samples counted once, so two apps logging the same session count one.
 public struct DailySummary: Sendable, Equatable {
     /// The person's local date.
     public var date: CalendarDate
@@ -19,15 +22,19 @@ public struct DailySummary: Sendable, Equatable {
     public var average: Double?
     public var minimum: Double?
     public var maximum: Double?
-    /// Seconds of the day covered (category types, workouts), overlaps counted once.
+    /// Seconds of the day covered (timed category types, workouts), overlaps counted once;
+    /// for sleep, the seconds asleep in the night that ended that morning.
     public var duration: Double?
+    /// Sleep only: the seconds in bed in the night that ended that morning (`nil` when no
+    /// source recorded time in bed).
+    public var inBed: Double?
     public var count: Int
     /// The sources whose samples counted, by name, sorted.
     public var sources: [String]
 
     public init(
         date: CalendarDate, type: String, unit: String?, sum: Double? = nil, average: Double? = nil, minimum: Double? = nil,
-        maximum: Double? = nil, duration: Double? = nil, count: Int, sources: [String]
+        maximum: Double? = nil, duration: Double? = nil, inBed: Double? = nil, count: Int, sources: [String]
     ) {
         self.date = date
         self.type = type
@@ -37,6 +44,7 @@ public struct DailySummary: Sendable, Equatable {
         self.minimum = minimum
         self.maximum = maximum
         self.duration = duration
+        self.inBed = inBed
         self.count = count
         self.sources = sources
     }

@@ -40,6 +40,9 @@ public struct CalendarDate: Hashable, Comparable, Sendable {
         return text.withUTF8 { parse(UnsafeRawBufferPointer($0)) }
     }
 
+    /// Days since 1970-01-01 (`daysFromCivil`): for arithmetic on dates.
+    public var dayNumber: Int { Self.daysFromCivil(year: year, month: month, day: day) }
+
     /// `yyyy-MM-dd`.
     public var text: String {
         func pad(_ v: Int, _ width: Int) -> String {

@@ -9,6 +9,24 @@ public struct WorkoutActivityType: Hashable, Sendable {
         self.rawValue = Self.rawValues[name]
     }
 
+    /// The activity in words, as the Health app lists it: `HKWorkoutActivityTypeRunning` is
+    /// `Running`, `…TraditionalStrengthTraining` `Traditional Strength Training`, `…MindAndBody`
+    /// `Mind and Body`: the name split at its capitals, as for a type healthport does not know
+    /// yet; a name without the prefix is kept as it is.
+    public var words: String {
+        let prefix = "HKWorkoutActivityType"
+        guard name.hasPrefix(prefix), name.count > prefix.count else { return name }
+        let bare = String(name.dropFirst(prefix.count))
+        var text = ""
+        var previous: Character? = nil
+        for character in bare {
+            if character.isUppercase, let previous, previous.isLowercase { text += " " }
+            text.append(character)
+            previous = character
+        }
+        return text.replacingOccurrences(of: " And ", with: " and ")
+    }
+
     static let rawValues: [String: Int] = {
         let names = """
             1 AmericanFootball 2 Archery 3 AustralianFootball 4 Badminton 5 Baseball 6 Basketball

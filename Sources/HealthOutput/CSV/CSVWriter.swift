@@ -62,6 +62,12 @@ public final class CSVWriter: ObjectWriter, TableSink {
 
     private let file: AtomicFile?
 
+    /// Begin each table with UTF-8's byte-order mark (EF BB BF), so that a spreadsheet that
+    /// guesses the encoding (Excel opens a CSV as the system's code page otherwise) keeps
+    /// accented source names intact. Off by default: Python, R and DuckDB need none.
+    public var byteOrderMark = false
+    private static let byteOrderMarkBytes: [UInt8] = [0xEF, 0xBB, 0xBF]
+
     /// Writes every table into `folder`, creating it if needed.
     ///
     /// - Throws: `OutputError.cannotCreate`.
@@ -111,6 +117,7 @@ public final class CSVWriter: ObjectWriter, TableSink {
             }
             stdoutTable = table
             buffers[table] = out
+            if byteOrderMark { out.append(contentsOf: Self.byteOrderMarkBytes) }
             out.append(contentsOf: header())
             return out
         case .folder(let staging):
@@ -119,6 +126,7 @@ public final class CSVWriter: ObjectWriter, TableSink {
             buffers[table] = out
             fileNames[table] = name
             order.append(table)
+            if byteOrderMark { out.append(contentsOf: Self.byteOrderMarkBytes) }
             out.append(contentsOf: header())
             return out
         }

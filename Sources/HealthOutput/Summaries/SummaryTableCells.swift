@@ -31,13 +31,22 @@ public final class SummaryTableCells {
     /// A table's column names, as the CSV header row names them.
     public static func columns(_ table: SummaryTableWriter.Table) -> [String] {
         var row = CellRow(scratch: OutputBuffer(descriptor: -1, capacity: 64), keepsNames: true)
+        let date = CalendarDate(year: 2000, month: 1, day: 1)
         switch table {
-        case .daily: TableRows.dailySummary(DailySummary(date: CalendarDate(year: 2000, month: 1, day: 1), type: "", unit: nil, count: 0, sources: []), into: &row)
-        case .nights:
-            TableRows.sleepNight(
-                SleepNight(
-                    night: CalendarDate(year: 2000, month: 1, day: 1), inBed: nil, asleepUnspecified: 0, asleepCore: 0, asleepDeep: 0, asleepREM: 0, awake: 0,
-                    sleepStart: nil, sleepEnd: nil, sources: []), into: &row)
+        case .daily: TableRows.dailySummary(DailySummary(date: date, type: "", unit: nil, count: 0, sources: []), into: &row)
+        case .nights: TableRows.sleepNight(SleepNight.empty(date), into: &row)
+        case .days(let columns): TableRows.day(DayRow(date: date), columns: columns, into: &row)
+        case .dayPeriods(let columns):
+            let none = [Double?](repeating: nil, count: DayColumn.all.count)
+            TableRows.dayPeriod(
+                DayPeriodRow(start: date, end: date, days: 0, isPartial: false, totals: none, averages: none, daysWithValue: []),
+                columns: columns, into: &row)
+        case .workouts:
+            let time = ExportTimestamp(secondsSince1970: 0, utcOffsetSeconds: 0)
+            TableRows.workoutSummary(
+                WorkoutSummary(
+                    uuid: ObjectUUID(high: 0, low: 0), date: date, start: time, end: time, activityType: "", activity: "", duration: 0,
+                    distance: nil, activeEnergy: nil, averageHeartRate: nil, maximumHeartRate: nil, source: ""), into: &row)
         }
         return row.names
     }
@@ -53,6 +62,20 @@ public final class SummaryTableCells {
     public func row(_ night: SleepNight) -> [Cell] {
         var row = CellRow(scratch: scratch, keepsNames: false)
         TableRows.sleepNight(night, into: &row)
+        return row.cells
+    }
+
+    /// A day of the day table's cells, every column (`columns(.days(columns: all))`).
+    public func row(_ day: DayRow) -> [Cell] {
+        var row = CellRow(scratch: scratch, keepsNames: false)
+        TableRows.day(day, columns: Array(DayColumn.all.indices), into: &row)
+        return row.cells
+    }
+
+    /// A workout's cells, in the order of `columns(.workouts)`.
+    public func row(_ workout: WorkoutSummary) -> [Cell] {
+        var row = CellRow(scratch: scratch, keepsNames: false)
+        TableRows.workoutSummary(workout, into: &row)
         return row.cells
     }
 }

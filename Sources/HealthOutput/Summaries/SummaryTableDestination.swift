@@ -1,19 +1,27 @@
 import HealthModel
 
 /// A writer of a folder of tables that can also hold the summary tables (`daily-summary`,
-/// `sleep-nights`) beside the objects' tables: a conversion with `--summaries` writes them into
-/// the same staged folder, so the folder appears whole or not at all.
+/// `sleep-nights`, `days`, `workout-summary`) beside the objects' tables: a conversion with
+/// `--summaries` writes them into the same staged folder, so the folder appears whole or not
+/// at all.
 public protocol SummaryTableDestination: AnyObject {
     func write(_ day: DailySummary) throws
     func write(_ night: SleepNight) throws
+    func write(_ workout: WorkoutSummary) throws
+    /// A day of the day table, with the columns the table shows (`DayTable.columns`).
+    func write(_ day: DayRow, columns: [Int]) throws
 }
 
 extension CSVWriter: SummaryTableDestination {
     public func write(_ day: DailySummary) throws { try row(.dailySummary) { TableRows.dailySummary(day, into: &$0) } }
     public func write(_ night: SleepNight) throws { try row(.sleepNights) { TableRows.sleepNight(night, into: &$0) } }
+    public func write(_ workout: WorkoutSummary) throws { try row(.workoutSummary) { TableRows.workoutSummary(workout, into: &$0) } }
+    public func write(_ day: DayRow, columns: [Int]) throws { try row(.days) { TableRows.day(day, columns: columns, into: &$0) } }
 }
 
 extension ParquetWriter: SummaryTableDestination {
     public func write(_ day: DailySummary) throws { try row(.dailySummary) { TableRows.dailySummary(day, into: &$0) } }
     public func write(_ night: SleepNight) throws { try row(.sleepNights) { TableRows.sleepNight(night, into: &$0) } }
+    public func write(_ workout: WorkoutSummary) throws { try row(.workoutSummary) { TableRows.workoutSummary(workout, into: &$0) } }
+    public func write(_ day: DayRow, columns: [Int]) throws { try row(.days) { TableRows.day(day, columns: columns, into: &$0) } }
 }

@@ -1,7 +1,7 @@
 import HealthJSON
 import HealthModel
 
-/// Writes the daily summary or the sleep nights (`healthport summary`, `healthport sleep`) as a
+/// Writes one of the summary tables (`healthport summary`, `sleep`, `days`, `workouts`) as a
 /// table people read, or as CSV, JSON, NDJSON or Parquet: the columns of `TableRows` in every
 /// format but text, so a file and a lake's table hold the same fields.
 public final class SummaryTableWriter {
@@ -9,10 +9,18 @@ public final class SummaryTableWriter {
         case text, csv, json, ndjson, parquet
     }
 
-    public enum Table: Sendable {
-        case daily, nights
-
-        var outputTable: OutputTable { self == .daily ? .dailySummary : .sleepNights }
+    public enum Table: Sendable, Equatable {
+        /// One row per type and day (`DailySummary`).
+        case daily
+        /// One row per night (`SleepNight`).
+        case nights
+        /// One row per day, its measures side by side (`DayRow`), with these columns of
+        /// `DayColumn.all`.
+        case days(columns: [Int])
+        /// One row per week or month of the day table.
+        case dayPeriods(columns: [Int])
+        /// One row per workout (`WorkoutSummary`).
+        case workouts
     }
 
     private let table: Table
@@ -22,16 +30,24 @@ public final class SummaryTableWriter {
     private let parquet: ParquetWriter?
     private var rows = 0
 
+    /// - Parameter byteOrderMark: CSV only: begin with UTF-8's byte-order mark, for
+    ///   spreadsheets (`CSVWriter.byteOrderMark`).
     /// - Throws: `OutputError` (no Parquet on standard output; an output that cannot be made).
-    public init(table: Table, format: Format, to destination: OutputDestination, parquet options: ParquetOptions = ParquetOptions()) throws {
+    public init(
+        table: Table, format: Format, to destination: OutputDestination, parquet options: ParquetOptions = ParquetOptions(),
+        byteOrderMark: Bool = false
+    ) throws {
         self.table = table
         self.format = format
         switch format {
         case .csv:
+            let writer: CSVWriter
             switch destination {
-            case .standardOutput: csv = CSVWriter(standardOutput: OutputDestination.standardOutputBuffer())
-            case .path(let path): csv = CSVWriter(file: try AtomicFile(destination: path))
+            case .standardOutput: writer = CSVWriter(standardOutput: OutputDestination.standardOutputBuffer())
+            case .path(let path): writer = CSVWriter(file: try AtomicFile(destination: path))
             }
+            writer.byteOrderMark = byteOrderMark
+            csv = writer
             opened = nil
             parquet = nil
         case .parquet:
@@ -50,53 +66,49 @@ public final class SummaryTableWriter {
         }
     }
 
-    public func write(_ day: DailySummary) throws {
+    public func write(_ day: DailySummary) throws { try write(row: day) }
+
+    public func write(_ night: SleepNight) throws { try write(row: night) }
+
+    public func write(_ workout: WorkoutSummary) throws { try write(row: workout) }
+
+    /// A day of the day table, with the table's columns.
+    public func write(_ day: DayRow) throws {
+        guard case .days(let columns) = table else { return }
+        try write(row: DayTableRow(day: day, columns: columns))
+    }
+
+    /// A week or a month of the day table, with the table's columns.
+    public func write(_ period: DayPeriodRow) throws {
+        guard case .dayPeriods(let columns) = table else { return }
+        try write(row: DayPeriodTableRow(period: period, columns: columns))
+    }
+
+    private func write<Row: SummaryTableRow>(row: Row) throws {
         switch format {
         case .csv:
-            try csv?.row(.dailySummary) { TableRows.dailySummary(day, into: &$0) }
+            try csv?.row(Row.table) { row.cells(into: &$0) }
             rows += 1
         case .parquet:
-            try parquet?.row(.dailySummary) { TableRows.dailySummary(day, into: &$0) }
+            try parquet?.row(Row.table) { row.cells(into: &$0) }
             rows += 1
         case .json, .ndjson:
-            try json { TableRows.dailySummary(day, into: &$0) }
-        case .text:
-            try text(SummaryText.header(.daily), SummaryText.line(day))
-        }
-    }
-
-    public func write(_ night: SleepNight) throws {
-        switch format {
-        case .csv:
-            try csv?.row(.sleepNights) { TableRows.sleepNight(night, into: &$0) }
+            guard let out = opened?.buffer else { return }
+            if format == .json { out.append(rows == 0 ? "[\n" : ",\n") }
+            var builder = JSONRowBuilder(out)
+            row.cells(into: &builder)
+            builder.end()
+            if format == .ndjson { out.append(0x0A) }
             rows += 1
-        case .parquet:
-            try parquet?.row(.sleepNights) { TableRows.sleepNight(night, into: &$0) }
-            rows += 1
-        case .json, .ndjson:
-            try json { TableRows.sleepNight(night, into: &$0) }
+            try out.endRecord()
         case .text:
-            try text(SummaryText.header(.nights), SummaryText.line(night))
+            guard let out = opened?.buffer else { return }
+            // No trailing blanks where the last columns are empty.
+            if rows == 0 { out.appendRaw(SummaryText.trimmed(row.textHeader) + "\n") }
+            out.appendRaw(SummaryText.trimmed(row.textLine) + "\n")
+            rows += 1
+            try out.endRecord()
         }
-    }
-
-    private func json(_ body: (inout JSONRowBuilder) -> Void) throws {
-        guard let out = opened?.buffer else { return }
-        if format == .json { out.append(rows == 0 ? "[\n" : ",\n") }
-        var row = JSONRowBuilder(out)
-        body(&row)
-        row.end()
-        if format == .ndjson { out.append(0x0A) }
-        rows += 1
-        try out.endRecord()
-    }
-
-    private func text(_ header: String, _ line: String) throws {
-        guard let out = opened?.buffer else { return }
-        if rows == 0 { out.appendRaw(header + "\n") }
-        out.appendRaw(line + "\n")
-        rows += 1
-        try out.endRecord()
     }
 
     /// Rows written so far.
@@ -111,17 +123,22 @@ public final class SummaryTableWriter {
                 // Any row gives the column names.
                 let date = CalendarDate(year: 2000, month: 1, day: 1)
                 switch table {
-                case .daily:
-                    try csv?.emptyTable(.dailySummary) {
-                        TableRows.dailySummary(DailySummary(date: date, type: "", unit: nil, count: 0, sources: []), into: &$0)
-                    }
-                case .nights:
-                    try csv?.emptyTable(.sleepNights) {
-                        TableRows.sleepNight(
-                            SleepNight(
-                                night: date, inBed: nil, asleepUnspecified: 0, asleepCore: 0, asleepDeep: 0, asleepREM: 0, awake: 0,
-                                sleepStart: nil, sleepEnd: nil, sources: []), into: &$0)
-                    }
+                case .daily: try emptyTable(DailySummary(date: date, type: "", unit: nil, count: 0, sources: []))
+                case .nights: try emptyTable(SleepNight.empty(date))
+                case .days(let columns): try emptyTable(DayTableRow(day: DayRow(date: date), columns: columns))
+                case .dayPeriods(let columns):
+                    let none = [Double?](repeating: nil, count: DayColumn.all.count)
+                    try emptyTable(
+                        DayPeriodTableRow(
+                            period: DayPeriodRow(
+                                start: date, end: date, days: 0, isPartial: false, totals: none, averages: none,
+                                daysWithValue: Array(repeating: 0, count: none.count)), columns: columns))
+                case .workouts:
+                    let time = ExportTimestamp(secondsSince1970: 0, utcOffsetSeconds: 0)
+                    try emptyTable(
+                        WorkoutSummary(
+                            uuid: ObjectUUID(high: 0, low: 0), date: date, start: time, end: time, activityType: "", activity: "", duration: 0,
+                            distance: nil, activeEnergy: nil, averageHeartRate: nil, maximumHeartRate: nil, source: ""))
                 }
             }
             try csv?.finish()
@@ -134,6 +151,10 @@ public final class SummaryTableWriter {
         case .ndjson, .text:
             try opened?.commit()
         }
+    }
+
+    private func emptyTable<Row: SummaryTableRow>(_ row: Row) throws {
+        try csv?.emptyTable(Row.table) { row.cells(into: &$0) }
     }
 
     public func abandon() {

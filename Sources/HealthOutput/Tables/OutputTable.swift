@@ -26,6 +26,12 @@ public enum OutputTable: Hashable, Sendable {
     case sleepNights
     /// One row per type: what the export covers (`TypeCoverage`).
     case coverage
+    /// One row per local day, its measures side by side (`DayRow`).
+    case days
+    /// One row per week or month of the day table (`DayPeriodRow`).
+    case dayPeriods
+    /// One row per workout, as the Health app lists it (`WorkoutSummary`).
+    case workoutSummary
 
     /// The table's file name stem (without `.csv` or `.parquet`) in an output folder.
     public var fileStem: String {
@@ -50,6 +56,9 @@ public enum OutputTable: Hashable, Sendable {
         case .dailySummary: return "daily-summary"
         case .sleepNights: return "sleep-nights"
         case .coverage: return "coverage"
+        case .days: return "days"
+        case .dayPeriods: return "day-periods"
+        case .workoutSummary: return "workout-summary"
         }
     }
 

@@ -225,6 +225,7 @@ enum TableRows {
         row.number("minimum", d.minimum.map(ExportNumber.init))
         row.number("maximum", d.maximum.map(ExportNumber.init))
         row.number("duration", d.duration.map(ExportNumber.init))
+        row.number("inBed", d.inBed.map(ExportNumber.init))
         row.int("count", d.count)
         sources(d.sources, into: &row)
     }
@@ -252,6 +253,7 @@ enum TableRows {
         row.number("awake", ExportNumber(n.awake))
         row.date("sleepStart", n.sleepStart)
         row.date("sleepEnd", n.sleepEnd)
+        row.number("naps", ExportNumber(n.naps))
         sources(n.sources, into: &row)
     }
 }

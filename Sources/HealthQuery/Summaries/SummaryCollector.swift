@@ -15,7 +15,7 @@ import HealthModel
 ///
 /// The time zone is decided after the read (the samples' `HKTimeZone`, else the export's
 /// offset, unless the person names one), which is why the records keep instants, and why a
-/// date window given without an offset is applied at `finish`, in that zone.
+/// date window selects its days and nights at `finish` (`DaySelection`), in that zone.
 public final class SummaryCollector {
     private let priority: SourcePriority
     private let sorter: SummaryRecordSorter
@@ -128,7 +128,22 @@ public final class SummaryCollector {
         own.removeRecords()
     }
 
+    /// The workouts read, in document order (`WorkoutSummary` once their heart rate is known).
+    private var workouts: [WorkoutRecord] = []
+    /// Apple's rings by date, the last read for a date kept.
+    private var ringsByDate: [CalendarDate: ActivitySummary] = [:]
+
+    /// Apple's rings for each day read (`ActivitySummary`), in date order: what the day table
+    /// sets beside its computed move, exercise and stand.
+    public var rings: [ActivitySummary] {
+        ringsByDate.keys.sorted { ($0.year, $0.month, $0.day) < ($1.year, $1.month, $1.day) }.map { ringsByDate[$0]! }
+    }
+
     private func append(_ batch: SummaryRecordBatch) throws {
+        workouts += batch.workouts
+        for summary in batch.activitySummaries {
+            if let date = summary.dateComponents { ringsByDate[date] = summary }
+        }
         // The batch's numbering, renumbered: types and units, then sources (and their order
         // of first appearance, numbered as the records come, as `SourcePriority.rank` does).
         var typeMap: [Int32] = []
@@ -184,42 +199,88 @@ public final class SummaryCollector {
 
     /// Computes every day and night, in order of type then date, and of night.
     ///
+    /// A category type's day follows its `CategoryDayMeasure`; sleep's day is the night that
+    /// ends that morning (its asleep time and time in bed), handed to `daily` as each night is
+    /// to `night`, so the two tables cannot disagree.
+    ///
     /// - Parameters:
     ///   - timeZone: where days are cut (and nights named).
-    ///   - window: keeps only samples it admits (a window read in `timeZone`).
+    ///   - selection: the days and nights to hand out (`DaySelection`: whole ones, by date);
+    ///     `nil`: every one.
     ///   - evening: seconds after local midnight where one night ends and the next begins.
     ///   - daily: each day's row, by type, then date.
     ///   - night: each night, in order.
     public func finish(
-        timeZone: TimeZone, window: DateWindow? = nil, evening: Int = SummaryCollector.defaultEvening,
-        daily: (DailySummary) throws -> Void, night: (SleepNight) throws -> Void
+        timeZone: TimeZone, selection: DaySelection? = nil, evening: Int = SummaryCollector.defaultEvening,
+        daily: (DailySummary) throws -> Void, night: (SleepNight) throws -> Void, workout: (WorkoutSummary) throws -> Void = { _ in }
     ) throws {
         try absorbOwn()
+        let listed = workouts.sorted { ($0.start, $0.end) < ($1.start, $1.end) }
+        var heartRates = WorkoutHeartRates(listed)
+        let heartRateIndex = typeIndex[Self.heartRateType]
         guard let midnight = PredicateValue.parseDate("2000-01-01", timeZone: timeZone) else { return }
         let days = CalendarIntervals(unit: .day, anchor: Date(timeIntervalSince1970: midnight), timeZone: timeZone)
         var day: DayAccumulator? = nil
         var sleep = SleepNightBuilder(timeZone: timeZone, evening: evening)
         let sleepIndex = typeIndex[Self.sleepType]
         let names = sources
+        var current: Int32? = nil
+        // A night, once made: to both tables when the selection takes it.
+        func emitNight(_ made: SleepNight, spanStart: Double, spanEnd: Double) throws {
+            if let selection, !selection.admits(made.night, spanStart: spanStart, spanEnd: spanEnd) { return }
+            try night(made)
+            try daily(
+                DailySummary(
+                    date: made.night, type: Self.sleepType, unit: nil, duration: made.asleep, inBed: made.inBed, count: made.sampleCount,
+                    sources: made.sources))
+        }
         try sorter.drain { record in
-            if let window, !window.admits(start: record.start, end: record.end) { return }
-            if day?.type != record.type {
+            if current != record.type {
+                if current == sleepIndex { try sleep.finish(sources: names, emit: emitNight) }
                 try day?.finish(emit: daily)
+                day = nil
+                current = record.type
                 let type = Int(record.type)
-                day = DayAccumulator(
-                    type: record.type, identifier: types[type], style: styles[type], unit: units[type]?.text, days: days, sources: names)
+                if record.type != sleepIndex {
+                    day = DayAccumulator(
+                        type: record.type, identifier: types[type], style: styles[type], unit: units[type]?.text, days: days, sources: names,
+                        selection: selection)
+                }
             }
-            try day?.add(record, emit: daily)
             if record.type == sleepIndex {
                 try sleep.add(
                     SleepNightBuilder.Sample(
                         start: record.start, end: record.end, value: Int(record.value),
                         rank: SourceRank(tier: Int(record.tier), order: Int(record.order)), source: Int(record.source)),
-                    sources: names, emit: night)
+                    sources: names, emit: emitNight)
+            } else {
+                try day?.add(record, emit: daily)
+                if record.type == heartRateIndex { heartRates.add(start: record.start, end: record.end, value: record.value) }
             }
         }
         try day?.finish(emit: daily)
-        try sleep.finish(sources: names, emit: night)
+        if current == sleepIndex { try sleep.finish(sources: names, emit: emitNight) }
+        for (index, record) in listed.enumerated() {
+            let made = Self.summary(of: record, heartRate: heartRates.heartRate(of: index), in: timeZone)
+            if let selection, !selection.admits(made.date, spanStart: record.start, spanEnd: record.start) { continue }
+            try workout(made)
+        }
+    }
+
+    /// The type whose samples give a workout its heart rate.
+    public static let heartRateType = "HKQuantityTypeIdentifierHeartRate"
+
+    static func summary(of record: WorkoutRecord, heartRate: (average: Double, maximum: Double)?, in zone: TimeZone) -> WorkoutSummary {
+        func local(_ seconds: Double) -> ExportTimestamp {
+            ExportTimestamp(
+                secondsSince1970: Int64(seconds.rounded(.down)), utcOffsetSeconds: Int32(zone.secondsFromGMT(for: Date(timeIntervalSince1970: seconds))))
+        }
+        let start = local(record.start)
+        let date = CalendarDate.civilFromDays(Int(((record.start + Double(start.utcOffsetSeconds)) / 86_400).rounded(.down)))
+        return WorkoutSummary(
+            uuid: record.uuid, date: date, start: start, end: local(record.end), activityType: record.activityType.name,
+            activity: record.activityType.words, duration: record.duration, distance: record.distance, activeEnergy: record.activeEnergy,
+            averageHeartRate: heartRate?.average, maximumHeartRate: heartRate?.maximum, source: record.source)
     }
 }
 
@@ -236,19 +297,31 @@ struct DayAccumulator {
     /// The first day of the latest record: no open day is before it.
     private var latestFirst = Int.min
 
-    init(type: Int32, identifier: String, style: AggregationStyle?, unit: String?, days: CalendarIntervals, sources: [String]) {
+    let selection: DaySelection?
+    /// What a day's row holds (`options(for:identifier:)`).
+    let options: StatisticsOptions
+
+    init(
+        type: Int32, identifier: String, style: AggregationStyle?, unit: String?, days: CalendarIntervals, sources: [String],
+        selection: DaySelection? = nil
+    ) {
         self.type = type
         self.identifier = identifier
         self.style = style
         self.unit = unit
         self.sources = sources
-        splitter = IntervalSplitter(intervals: days, style: style, options: Self.options(for: style))
+        self.selection = selection
+        options = Self.options(for: style, identifier: identifier)
+        splitter = IntervalSplitter(intervals: days, style: style, options: options)
     }
 
-    /// What a day's row holds for a type of `style`.
-    static func options(for style: AggregationStyle?) -> StatisticsOptions {
+    /// What a day's row holds for a type of `style`: a category type's measure
+    /// (`CategoryDayMeasure`: a time only where time is the measure), workouts' time and count.
+    static func options(for style: AggregationStyle?, identifier: String) -> StatisticsOptions {
         switch style {
-        case nil: return [.duration, .count]
+        case nil:
+            if identifier == ObjectType.workout.identifier { return [.duration, .count] }
+            return CategoryDayMeasure.of(identifier).isTimed ? [.duration, .count] : [.count]
         case .cumulative?: return [.cumulativeSum]
         case .some: return [.discreteAverage, .discreteMin, .discreteMax]
         }
@@ -279,14 +352,14 @@ struct DayAccumulator {
     private mutating func close(_ index: Int, emit: (DailySummary) throws -> Void) throws {
         guard let pieces = open.removeValue(forKey: index) else { return }
         let (start, end) = splitter.bounds(of: index)
+        let offset = splitter.intervals.timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: start))
+        let date = CalendarDate.civilFromDays(Int(((start + Double(offset)) / 86_400).rounded(.down)))
+        if let selection, !selection.admits(date, spanStart: start, spanEnd: end) { return }
         let list = IntervalAggregation.canonicalOrder(pieces)
-        let options = Self.options(for: style)
         let statistics = IntervalAggregation.compute(
             list, style: style, options: options, merge: true, start: Date(timeIntervalSince1970: start), end: Date(timeIntervalSince1970: end))
         // Merged types count and name the samples that counted; discrete ones all of them.
         let counted = style == nil || style == .cumulative ? IntervalAggregation.countedPieces(list) : list
-        let offset = splitter.intervals.timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: start))
-        let date = CalendarDate.civilFromDays(Int(((start + Double(offset)) / 86_400).rounded(.down)))
         try emit(
             DailySummary(
                 date: date, type: identifier, unit: style == nil ? nil : unit, sum: statistics.sum, average: statistics.average,

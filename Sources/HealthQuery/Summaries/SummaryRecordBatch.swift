@@ -85,15 +85,33 @@ public final class SummaryRecordBatch {
             record(sample.sample, type: index, value: value)
         case .categorySample(let sample):
             let index = self.index(ofType: sample.sample.sampleType.identifier) { _ in (nil, nil) }
+            // Only the values the type's day counts (`CategoryDayMeasure`): an idle hour is no
+            // stand hour, a symptom "not present" no symptom. The sample still names its zone.
+            if !measure(of: index).counts(value: sample.value.rawValue) {
+                timeZones.count(sample.sample)
+                return
+            }
             // A value a newer iOS adds without a number counts as -1 (time and count only).
             record(sample.sample, type: index, value: Double(sample.value.rawValue ?? -1))
         case .workout(let workout):
             let index = self.index(ofType: ObjectType.workout.identifier) { _ in (nil, nil) }
-            record(workout.sample, type: index, value: 1)
+            if record(workout.sample, type: index, value: 1) { workouts.append(WorkoutRecord(workout)) }
+        case .activitySummary(let summary):
+            if summary.dateComponents != nil { activitySummaries.append(summary) }
         default:
             return
         }
     }
+
+    /// The daily measure of the category type numbered `index` (the last one's kept: samples
+    /// come in runs of one type).
+    private func measure(of index: Int32) -> CategoryDayMeasure {
+        if let lastMeasure, lastMeasure.index == index { return lastMeasure.measure }
+        let measure = CategoryDayMeasure.of(types[Int(index)].identifier)
+        lastMeasure = (index, measure)
+        return measure
+    }
+    private var lastMeasure: (index: Int32, measure: CategoryDayMeasure)? = nil
 
     /// Whether samples of `identifier` become records (the last type's answer is kept).
     private func counts(_ identifier: String) -> Bool {
@@ -104,9 +122,18 @@ public final class SummaryRecordBatch {
     }
     private var lastVoter: (identifier: String, counts: Bool)? = nil
 
+    /// The workouts among the records, as the workout summary lists them (a few a day).
+    private(set) var workouts: [WorkoutRecord] = []
+    /// Apple's rings, one per day (`ActivitySummary`): beside the day table's own figures.
+    private(set) var activitySummaries: [ActivitySummary] = []
+
     /// Forgets the records (once absorbed), keeping the numbering and the last-met caches for
     /// the samples still to come.
-    func removeRecords() { records.removeAll(keepingCapacity: true) }
+    func removeRecords() {
+        records.removeAll(keepingCapacity: true)
+        workouts.removeAll(keepingCapacity: true)
+        activitySummaries.removeAll(keepingCapacity: true)
+    }
 
     private func index(ofType identifier: String, describe: (String) -> (AggregationStyle?, HealthUnit?)) -> Int32 {
         if let lastType, lastType.identifier == identifier { return lastType.index }
@@ -122,7 +149,9 @@ public final class SummaryRecordBatch {
         return index
     }
 
-    private func record(_ sample: SampleAttributes, type: Int32, value: Double) {
+    /// Makes the sample a record; `false` when it is left out (longer than ten years).
+    @discardableResult
+    private func record(_ sample: SampleAttributes, type: Int32, value: Double) -> Bool {
         let name = sample.sourceRevision.source.name
         let source: Int32
         if let lastSource, lastSource.name == name {
@@ -138,7 +167,7 @@ public final class SummaryRecordBatch {
         let start = Double(sample.startDate.secondsSince1970)
         if Double(sample.endDate.secondsSince1970) - start > SummaryCollector.longestSample {
             tooLong += 1
-            return
+            return false
         }
         timeZones.count(sample)
         let tier = tiers.tier(of: sample)
@@ -146,5 +175,6 @@ public final class SummaryRecordBatch {
             Record(
                 type: type, source: source, tier: Int32(tier.tier), listed: tier.listed, start: start,
                 end: max(start, Double(sample.endDate.secondsSince1970)), value: value))
+        return true
     }
 }

@@ -28,6 +28,46 @@ enum StoreSummaries {
     static let timeZoneKey = "summary_time_zone"
     static let evening = SummaryCollector.defaultEvening
 
+    /// The version of the rules the summary tables are made by (`store_info.summary_rules`).
+    /// A store whose tables were made by other rules has them remade, whole, in one
+    /// transaction, the first time a healthport with these rules opens it
+    /// (`rebuildIfRulesChanged`): no table ever holds days made by two sets of rules.
+    ///
+    /// 1. The tables as made from `v4` on (a category type's every sample counted; sleep's
+    ///    day the time its samples cover; nights cut by a date window).
+    /// 2. Each category type's day by its `CategoryDayMeasure` (stand hours stood, sleep's day
+    ///    its night, events counted, "not present" not counted); naps apart from the night;
+    ///    the `days` and `workout_summary` tables.
+    static let rulesVersion = 2
+    static let rulesKey = "summary_rules"
+
+    /// The rules the store's tables were made by (0: none recorded, before version 2).
+    static func rules(_ db: Database) throws -> Int {
+        guard try db.tableExists("store_info") else { return 0 }
+        return try Int.fetchOne(db, sql: "SELECT CAST(value AS INTEGER) FROM store_info WHERE key = ?", arguments: [rulesKey]) ?? 0
+    }
+
+    private static func saveRules(_ db: Database) throws {
+        try db.execute(
+            sql: "INSERT INTO store_info (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            arguments: [rulesKey, rulesVersion])
+    }
+
+    /// Remakes every summary table when they were made by other rules than this healthport's;
+    /// `true` when it did. A store with no summary yet (no zone decided) only records the rules.
+    /// Called in a write transaction.
+    @discardableResult
+    static func rebuildIfRulesChanged(_ db: Database, path: String) throws -> Bool {
+        guard try rules(db) != rulesVersion else { return false }
+        if try timeZone(db, path: path) == nil && (try Int.fetchOne(db, sql: "SELECT count(*) FROM objects") ?? 0) == 0 {
+            try saveRules(db)
+            return false
+        }
+        try rebuild(db, path: path)
+        try saveRules(db)
+        return true
+    }
+
     /// The zone the store's days are cut in; `nil` until its first summary.
     ///
     /// - Throws: `StoreError.incompatible` for a zone this system does not know.
@@ -52,6 +92,7 @@ enum StoreSummaries {
         var timeZone: TimeZone
         var days: [DailySummary] = []
         var nights: [SleepNight] = []
+        var workouts: [WorkoutSummary] = []
     }
 
     /// Every row of the first summary of a store that held nothing, from a collector fed the
@@ -64,7 +105,9 @@ enum StoreSummaries {
     static func compute(_ collector: SummaryCollector, exportOffset: Int32?, path: String) throws -> Built? {
         guard collector.recordCount > 0 else { return nil }
         var built = Built(timeZone: SummaryTimeZone.decide(collector, exportOffset: exportOffset).timeZone)
-        try finish(collector, zone: built.timeZone, path: path, daily: { built.days.append($0) }, night: { built.nights.append($0) })
+        try finish(
+            collector, zone: built.timeZone, path: path, daily: { built.days.append($0) }, night: { built.nights.append($0) },
+            workout: { built.workouts.append($0) })
         return built
     }
 
@@ -78,6 +121,9 @@ enum StoreSummaries {
         try rows.removeAll()
         for day in built.days { try rows.write(day) }
         for night in built.nights { try rows.write(night) }
+        for workout in built.workouts { try rows.write(workout) }
+        try StoreDays.rewrite(db, range: nil)
+        try saveRules(db)
     }
 
     /// Every row again from the store's objects, read in the order they reached the store (as
@@ -109,7 +155,9 @@ enum StoreSummaries {
             try save(decided, db)
             zone = decided
         }
-        try finish(collector, zone: zone!, path: path, daily: rows.write, night: rows.write)
+        try finish(collector, zone: zone!, path: path, daily: rows.write, night: rows.write, workout: rows.write)
+        try StoreDays.rewrite(db, range: nil)
+        try saveRules(db)
     }
 
     /// A collector for an import into a store whose summary exists: sources ranked in the
@@ -143,8 +191,16 @@ enum StoreSummaries {
             try rebuild(db, path: path)
             return
         }
-        let dayRanges = changes.dayRanges()
+        var dayRanges = changes.dayRanges()
         guard !dayRanges.isEmpty else { return }
+        // A workout's heart rate is its samples': a change to either remakes both the days'
+        // rows and the workouts of those days (`workout_summary`).
+        let workoutType = ObjectType.workout.identifier, heartRate = SummaryCollector.heartRateType
+        let workoutDays = SummaryChanges.merged((dayRanges[workoutType] ?? []) + (dayRanges[heartRate] ?? []))
+        if !workoutDays.isEmpty {
+            dayRanges[workoutType] = workoutDays
+            if dayRanges[heartRate] != nil { dayRanges[heartRate] = workoutDays }
+        }
         let rows = try SummaryRows(db: db)
         let decoder = StoredObjectDecoder(db: db, path: path)
         let read = try db.makeStatement(sql: """
@@ -171,19 +227,30 @@ enum StoreSummaries {
                     if let object = try readable(row, decoder) { try add(object, to: collector, path: path) }
                 }
             }
-            for range in days { try rows.removeDays(type: type, range) }
+            // Sleep's days are its nights (`CategoryDayMeasure.night`), dated by their mornings.
+            for range in type == SummaryCollector.sleepType ? nightRanges : days { try rows.removeDays(type: type, range) }
         }
         for range in nightRanges { try rows.removeNights(range) }
+        for range in workoutDays { try rows.removeWorkouts(range) }
         try finish(
             collector, zone: zone, path: path,
             daily: { day in
                 let number = CalendarDate.daysFromCivil(year: day.date.year, month: day.date.month, day: day.date.day)
-                if dayRanges[day.type]?.contains(where: { $0.contains(number) }) == true { try rows.write(day) }
+                let ranges = day.type == SummaryCollector.sleepType ? nightRanges : dayRanges[day.type] ?? []
+                if ranges.contains(where: { $0.contains(number) }) { try rows.write(day) }
             },
             night: { night in
                 let number = CalendarDate.daysFromCivil(year: night.night.year, month: night.night.month, day: night.night.day)
                 if nightRanges.contains(where: { $0.contains(number) }) { try rows.write(night) }
+            },
+            workout: { workout in
+                if workoutDays.contains(where: { $0.contains(workout.date.dayNumber) }) { try rows.write(workout) }
             })
+        // The days table, over every day a recomputed row can be on.
+        let touched = dayRanges.values.flatMap { $0 } + nightRanges
+        if let first = touched.map(\.lowerBound).min(), let last = touched.map(\.upperBound).max() {
+            try StoreDays.rewrite(db, range: first...last)
+        }
     }
 
     /// A row's object, or `nil` for a row that cannot be decoded (a damaged body or device):
@@ -209,10 +276,11 @@ enum StoreSummaries {
     }
 
     private static func finish(
-        _ collector: SummaryCollector, zone: TimeZone, path: String, daily: (DailySummary) throws -> Void, night: (SleepNight) throws -> Void
+        _ collector: SummaryCollector, zone: TimeZone, path: String, daily: (DailySummary) throws -> Void, night: (SleepNight) throws -> Void,
+        workout: (WorkoutSummary) throws -> Void
     ) throws {
         do {
-            try collector.finish(timeZone: zone, evening: evening, daily: daily, night: night)
+            try collector.finish(timeZone: zone, evening: evening, daily: daily, night: night, workout: workout)
         } catch let error as QueryError {
             throw StoreError(.database, "\(path): cannot summarize the store: \(error.message)")
         }

@@ -2,7 +2,8 @@ import GRDB
 import HealthModel
 import HealthOutput
 
-/// Writes and removes rows of `daily_summary` and `sleep_nights`. The columns are the CSV's
+/// Writes and removes rows of `daily_summary`, `sleep_nights` and `workout_summary` (`days` is
+/// `StoreDays`'s). The columns are the CSV's
 /// (`SummaryTableCells`, the same cells `healthport summary --format csv` prints), named in the
 /// store's snake case: `sampleType` is `sample_type`, `asleepREM` `asleep_rem`.
 final class SummaryRows {
@@ -10,6 +11,7 @@ final class SummaryRows {
     private let cells = SummaryTableCells()
     private let insertDay: Statement
     private let insertNight: Statement
+    private let insertWorkout: Statement
     private(set) var daysWritten = 0
     private(set) var nightsWritten = 0
 
@@ -17,6 +19,7 @@ final class SummaryRows {
         self.db = db
         insertDay = try db.makeStatement(sql: Self.insert("daily_summary", SummaryTableCells.columns(.daily)))
         insertNight = try db.makeStatement(sql: Self.insert("sleep_nights", SummaryTableCells.columns(.nights)))
+        insertWorkout = try db.makeStatement(sql: Self.insert("workout_summary", SummaryTableCells.columns(.workouts)))
     }
 
     private static func insert(_ table: String, _ columns: [String]) -> String {
@@ -47,7 +50,11 @@ final class SummaryRows {
         nightsWritten += 1
     }
 
-    private static func arguments(_ row: [SummaryTableCells.Cell]) -> StatementArguments {
+    func write(_ workout: WorkoutSummary) throws {
+        try insertWorkout.execute(arguments: Self.arguments(cells.row(workout)))
+    }
+
+    static func arguments(_ row: [SummaryTableCells.Cell]) -> StatementArguments {
         StatementArguments(
             row.map { cell -> DatabaseValue in
                 switch cell {
@@ -73,7 +80,14 @@ final class SummaryRows {
             arguments: [CalendarDate.civilFromDays(nights.lowerBound).text, CalendarDate.civilFromDays(nights.upperBound).text])
     }
 
+    /// Removes the workouts that began on the local days `days`.
+    func removeWorkouts(_ days: ClosedRange<Int>) throws {
+        try db.execute(
+            sql: "DELETE FROM workout_summary WHERE date BETWEEN ? AND ?",
+            arguments: [CalendarDate.civilFromDays(days.lowerBound).text, CalendarDate.civilFromDays(days.upperBound).text])
+    }
+
     func removeAll() throws {
-        try db.execute(sql: "DELETE FROM daily_summary; DELETE FROM sleep_nights")
+        try db.execute(sql: "DELETE FROM daily_summary; DELETE FROM sleep_nights; DELETE FROM workout_summary; DELETE FROM days")
     }
 }

@@ -6,8 +6,10 @@ import HealthQuery
 
 extension SummaryTableWriter.Format: ExpressibleByArgument {}
 
-/// The options `summary` and `sleep` share: the table's format and destination, and the
-/// source priority of the merge.
+extension DayPeriods.Period: ExpressibleByArgument {}
+
+/// The options `summary`, `sleep`, `days` and `workouts` share: the table's format and
+/// destination, and the source priority of the merge.
 package struct SummaryTableOptions: ParsableArguments {
     package init() {}
 
@@ -22,6 +24,9 @@ package struct SummaryTableOptions: ParsableArguments {
     @Option(name: .long, help: "Parquet page compression: zstd (default), gzip or none.")
     package var compression: ParquetCompression = .zstd
 
+    @Flag(name: .long, help: "CSV: begin with UTF-8's byte-order mark, so a spreadsheet (Excel) keeps accented names intact.")
+    package var bom = false
+
     @Option(name: .long, help: ArgumentHelp("Source names, highest priority first (default: manual entries, Apple Watch, iPhone, others).", valueName: "list"))
     package var sourcePriority: String? = nil
 
@@ -34,6 +39,7 @@ package struct SummaryTableOptions: ParsableArguments {
 
     package func validate() throws {
         if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be between 1 and 256") }
+        if bom && format != .csv { throw ValidationError("--bom is for CSV (--format csv)") }
     }
 
     /// The run both commands make: the input, the filters (a date without an offset is the

@@ -26,7 +26,9 @@ extension Healthport {
             try log.run {
                 let run = try table.run(input: input, filter: filter)
                 let summary = try log.perform(showing: diagnostics) {
-                    try run.write(.daily, format: table.format, to: table.output, parquet: table.parquet, reporter: $0, cancellation: $1)
+                    try run.write(
+                        .daily, format: table.format, to: table.output, parquet: table.parquet, byteOrderMark: table.bom, reporter: $0,
+                        cancellation: $1)
                 }
                 log.repeats(summary.warnings)
             }

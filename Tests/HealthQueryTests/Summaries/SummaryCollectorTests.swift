@@ -136,8 +136,10 @@ import Testing
         let (days, nights) = try Self.run(objects, zone: Self.paris)
         #expect(nights.map(\.night) == [CalendarDate(year: 2024, month: 3, day: 31)])
         #expect(nights.first?.asleepCore == Double(7 * 3600))
-        // The daily rows cut it at midnight: 1 h on the 30th, 6 h on the 31st (a 23-hour day).
-        #expect(days.map(\.duration) == [3600.0, 21_600.0])
+        // Sleep's day is the night that ends that morning (`CategoryDayMeasure.night`): one
+        // row, on the 31st, with its 7 hours; none on the 30th, where it began.
+        #expect(days.map(\.date) == [CalendarDate(year: 2024, month: 3, day: 31)])
+        #expect(days.map(\.duration) == [25_200.0])
     }
 
     /// The evening boundary moves which night a sample belongs to.

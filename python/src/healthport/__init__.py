@@ -19,7 +19,10 @@ The functions:
 
 - :func:`daily_summary`: every type's numbers per local day, sources merged like the
   Health app (``healthport summary``).
+- :func:`days`: one row per day, its measures side by side, with Apple's rings
+  (``healthport days``); ``period="week"`` or ``"month"`` for totals and daily averages.
 - :func:`sleep_nights`: one row per night of sleep (``healthport sleep``).
+- :func:`workouts`: one row per workout, with its heart rate (``healthport workouts``).
 - :func:`read`: an export's objects, one table per type (types, a date window, a
   predicate, a policy, the parser).
 - :func:`statistics`: one type per calendar interval of any length (``healthport stats``).
@@ -42,9 +45,11 @@ _NAMES = {
     "Changes": "_api",
     "changes": "_api",
     "daily_summary": "_summaries",
+    "days": "_summaries",
     "info": "_api",
     "read": "_api",
     "sleep_nights": "_summaries",
+    "workouts": "_summaries",
     "statistics": "_api",
     "version": "_api",
     "DateArgument": "_arguments",
@@ -97,7 +102,7 @@ if TYPE_CHECKING:
     from ._arguments import DateArgument, NamesArgument, PolicyArgument
     from ._binary import binary
     from ._progress import Progress, ProgressArgument
-    from ._summaries import daily_summary, sleep_nights
+    from ._summaries import daily_summary, days, sleep_nights, workouts
     from ._tables import Tables
     from .errors import (
         AuthorizationCancelledError,

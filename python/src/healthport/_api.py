@@ -193,7 +193,8 @@ def statistics(
         parser, progress, quiet: as for :func:`read`.
 
     Returns:
-        A ``pyarrow.Table``: ``startDate``, ``startDate_utcOffset``, ``endDate``,
+        A ``pyarrow.Table``: ``date`` (``date32``, the local date the interval begins on,
+        in the zone it is cut in), ``startDate``, ``startDate_utcOffset``, ``endDate``,
         ``endDate_utcOffset``, ``source`` (with ``separate_by_source``), one double
         column per statistic (``sum``, ``average``, ``minimum``, ``maximum``,
         ``mostRecent``, ``duration``), ``unit``. Dates are instants with the offset of
@@ -202,7 +203,7 @@ def statistics(
 
     >>> days = healthport.statistics("SampleData/export.zip", "StepCount", tz="Europe/Paris")
     >>> days.column_names
-    ['startDate', 'startDate_utcOffset', 'endDate', 'endDate_utcOffset', 'sum', 'unit']
+    ['date', 'startDate', 'startDate_utcOffset', 'endDate', 'endDate_utcOffset', 'sum', 'unit']
     >>> days["sum"][0].as_py()
     7885.0
     """
@@ -239,6 +240,14 @@ def _statistics_table(csv: bytes) -> "pyarrow.Table":
         convert_options=pv.ConvertOptions(column_types=types, strings_can_be_null=False, quoted_strings_can_be_null=False),
     )
     columns: dict[str, Any] = {}
+    if "startDate" in table.column_names:
+        # The local date each interval begins on: the date the command prints, in the zone
+        # the intervals are cut in (a week from Monday 2024-03-25 is that Monday, not the
+        # Sunday its UTC instant falls on).
+        import pyarrow.compute as pc
+
+        day = pc.utf8_slice_codeunits(table["startDate"], 0, 10)
+        columns["date"] = pc.cast(pc.strptime(day, format="%Y-%m-%d", unit="s"), pa.date32())
     for name in table.column_names:
         if name in ("startDate", "endDate"):
             instants, offsets = _instants(table[name])

@@ -15,7 +15,7 @@ from ._progress import ProgressArgument
 if TYPE_CHECKING:
     import pyarrow
 
-__all__ = ["daily_summary", "sleep_nights"]
+__all__ = ["daily_summary", "days", "sleep_nights", "workouts"]
 
 
 def _daily_columns() -> "pyarrow.Schema":
@@ -206,6 +206,119 @@ def sleep_nights(
         if evening is not None:
             arguments.append(A.option("evening", _clock(evening)))
         return _with_columns(_table_of([*arguments, *source], folder, progress=progress, quiet=quiet), _night_columns())
+
+
+def days(
+    export: "str | os.PathLike[str] | None" = None,
+    *,
+    store: "str | os.PathLike[str] | None" = None,
+    period: str | None = None,
+    types: A.NamesArgument | None = None,
+    start: A.DateArgument | None = None,
+    end: A.DateArgument | None = None,
+    where: str | None = None,
+    sources: A.NamesArgument | None = None,
+    devices: A.NamesArgument | None = None,
+    source_priority: A.NamesArgument | None = None,
+    evening: "str | _dt.time | None" = None,
+    tz: str | None = None,
+    policy: A.PolicyArgument | None = None,
+    parser: str | None = None,
+    progress: ProgressArgument = None,
+    quiet: bool = False,
+) -> "pyarrow.Table":
+    """One row per day, its measures side by side (``healthport days``): the ``days``
+    table, what a person opens in a spreadsheet.
+
+    Each value is the daily summary's (:func:`daily_summary`: sources merged as the Health
+    app merges them, stand hours the hours stood, sleep the night that ended that
+    morning), one column per measure with its unit in its name (``steps``,
+    ``distance_km``, ``active_energy_kcal``, ``exercise_min``, ``stand_hours``,
+    ``resting_heart_rate_bpm``, ``hrv_sdnn_ms``, ``weight_kg``, ``asleep_min``, …) and
+    Apple's rings beside the computed figures (``apple_move_kcal``,
+    ``apple_exercise_min``, ``apple_stand_hours``). A column is there only when the data
+    has the type (healthport-days(1)).
+
+    Args:
+        export, store: the export, or instead a store, as for :func:`daily_summary`.
+        period: ``"week"`` (from Mondays) or ``"month"``: one row per period, with each
+            total's ``_total`` and ``_daily_average``, each level's ``_average``, the
+            ``days`` of the period inside the data and whether it is ``partial``.
+        start, end: select whole days (and nights) by their dates, never samples.
+        types: read only these types (the columns they fill).
+        evening, source_priority, tz, where, sources, devices, policy, parser, progress,
+        quiet: as for :func:`sleep_nights` and :func:`daily_summary`.
+
+    Returns:
+        A ``pyarrow.Table``: ``date`` (``date32``, the local day) and the columns, as
+        doubles in their units; null where a day has no value.
+
+    >>> table = healthport.days("SampleData/export.zip", start="2024-03-30", end="2024-04-02", quiet=True)
+    >>> table.select(["date", "steps", "stand_hours", "apple_stand_hours", "asleep_min"]).to_pandas()
+             date   steps  stand_hours  apple_stand_hours  asleep_min
+    0  2024-03-30  5747.0         12.0               12.0       454.0
+    1  2024-03-31  8909.0          3.0                3.0       381.0
+    2  2024-04-01  9023.0         11.0               11.0       436.0
+    """
+    filters = A.Filters(types=types, start=start, end=end, where=where, sources=sources, devices=devices, tz=tz, policy=policy)
+    source = _source(export, store)
+    with _folder() as name:
+        folder = Path(name)
+        arguments = ["days", *filters.arguments(folder), *A.parser(parser)]
+        if period is not None:
+            if period not in ("week", "month"):
+                raise ValueError(f"period is 'week' or 'month', not {period!r}")
+            arguments.append(A.option("period", period))
+        if source_priority is not None:
+            arguments.append(A.option("source-priority", ",".join(A.names(source_priority))))
+        if evening is not None:
+            arguments.append(A.option("evening", _clock(evening)))
+        table = _table_of([*arguments, *source], folder, progress=progress, quiet=quiet)
+    if table.num_columns == 0 and table.num_rows == 0:
+        import pyarrow as pa
+
+        first = "first_day" if period is not None else "date"
+        return pa.schema([pa.field(first, pa.date32())]).empty_table()
+    return table
+
+
+def workouts(
+    export: "str | os.PathLike[str] | None" = None,
+    *,
+    store: "str | os.PathLike[str] | None" = None,
+    start: A.DateArgument | None = None,
+    end: A.DateArgument | None = None,
+    where: str | None = None,
+    sources: A.NamesArgument | None = None,
+    tz: str | None = None,
+    policy: A.PolicyArgument | None = None,
+    parser: str | None = None,
+    progress: ProgressArgument = None,
+    quiet: bool = False,
+) -> "pyarrow.Table":
+    """One row per workout, as the Health app lists them (``healthport workouts``): the
+    ``workout-summary`` table.
+
+    Returns:
+        A ``pyarrow.Table``: ``uuid``, ``date`` (the local day it began), ``start`` and
+        ``end`` (instants, with ``_utcOffset`` the person's offset then), ``activity``
+        (in words), ``activity_type``, ``duration_min``, ``distance_km``,
+        ``active_energy_kcal``, ``average_heart_rate_bpm`` and ``maximum_heart_rate_bpm``
+        (computed from the heart-rate samples recorded during it), ``source``.
+
+    >>> table = healthport.workouts("SampleData/export.zip", quiet=True)
+    >>> table.select(["date", "activity", "average_heart_rate_bpm"]).to_pandas().head(3)
+             date                       activity  average_heart_rate_bpm
+    0  2024-03-25                        Running                   151.0
+    1  2024-03-28                        Running                   153.0
+    2  2024-03-31  Traditional Strength Training                   126.0
+    """
+    filters = A.Filters(start=start, end=end, where=where, sources=sources, tz=tz, policy=policy)
+    source = _source(export, store)
+    with _folder() as name:
+        folder = Path(name)
+        arguments = ["workouts", *filters.arguments(folder), *A.parser(parser)]
+        return _table_of([*arguments, *source], folder, progress=progress, quiet=quiet)
 
 
 def _clock(value: "str | _dt.time") -> str:

@@ -1,0 +1,115 @@
+import Foundation
+import HealthExport
+import HealthJSON
+import HealthModel
+import HealthOutput
+import HealthQuery
+
+/// The person's days with their measures side by side (`healthport days`): one row per local
+/// day, a column per measure (`DayColumn`: steps, distance, energy, exercise, stand hours, heart
+/// rate, HRV, weight, sleep, mindful minutes, workouts, and Apple's rings beside the computed
+/// move, exercise and stand), or per week or month with totals and daily averages.
+///
+/// Every value is the daily summary's (`SummaryRun`: sources merged as the Health app merges
+/// them, each category type by its `CategoryDayMeasure`, sleep by its night), so `days` and
+/// `summary` cannot disagree; a date window selects whole days and nights.
+///
+/// For example:
+/// ```swift
+/// let result = try DayTableRun(input: .export("export.zip")).run()
+/// for day in result.table.rows { print(day.date.text, day.value("steps") ?? 0) }
+/// ```
+public struct DayTableRun: Sendable {
+    public var input: ObjectInput
+    /// How an export is read: the face's options.
+    public var reading = ReadOptions()
+    /// Filters and the policy; without types, every type a column reads and Apple's rings.
+    public var query: ObjectQuery
+    /// The zone, the evening boundary, the source priority.
+    public var settings = SummarySettings()
+    /// Weeks or months instead of days.
+    public var period: DayPeriods.Period?
+
+    public init(input: ObjectInput, query: ObjectQuery = ObjectQuery()) {
+        self.input = input
+        self.query = query
+    }
+
+    public struct Result: Sendable {
+        /// The days, with the columns the data has.
+        public var table: DayTable
+        /// The weeks or months, when a period was asked for.
+        public var periods: [DayPeriodRow]
+        /// The zone days were cut in.
+        public var timeZone: TimeZone
+        public var warnings: [RepeatedWarning]
+    }
+
+    /// The type Apple's rings are (`ActivitySummary`).
+    static let rings = "HKActivitySummaryTypeIdentifier"
+
+    /// Reads the input and makes the table (and its periods).
+    public func run(reporter: RunReporter = .silent, cancellation: RunCancellation? = nil) throws(RunError) -> Result {
+        try RunError.wrapping { try execute(reporter: reporter, cancellation: cancellation) }
+    }
+
+    private func execute(reporter: RunReporter, cancellation: RunCancellation?) throws -> Result {
+        var summaryRun = SummaryRun(input: input, query: query)
+        summaryRun.reading = reading
+        summaryRun.settings = settings
+        let read = DayColumn.types.union([Self.rings])
+        summaryRun.query.types = query.types.map { $0.intersection(read) } ?? read
+        let builder = DayTableBuilder()
+        let summary = try summaryRun.execute(
+            reporter: reporter, cancellation: cancellation, daily: builder.add, night: builder.add, workout: { _ in })
+        for rings in summary.rings { builder.add(rings: rings) }
+        let table = builder.table(selection: summary.selection)
+        if table.rows.isEmpty {
+            reporter.warning(ExportWarning(key: "days-empty", message: "no days to show", location: nil))
+        }
+        var periods: [DayPeriodRow] = []
+        if let period {
+            // A window's bounds mark its periods partial; without one, the data's first and
+            // last days do.
+            periods = DayPeriods.rows(of: table, period: period, first: summary.selection?.first, end: summary.selection?.end)
+        }
+        return Result(table: table, periods: periods, timeZone: summary.timeZone, warnings: summary.warnings)
+    }
+
+    /// Writes the days (or the periods) to `output` (`-` is standard output) in `format`: what
+    /// `healthport days` prints. The output is put in place only when the run succeeds, and may
+    /// not replace the input.
+    public func write(
+        format: SummaryTableWriter.Format, to output: String, parquet: ParquetOptions = ParquetOptions(), byteOrderMark: Bool = false,
+        reporter: RunReporter = .silent, cancellation: RunCancellation? = nil
+    ) throws(RunError) -> Result {
+        try RunError.wrapping {
+            let inputPath: String
+            switch input {
+            case .export(let path), .store(let path): inputPath = path
+            }
+            try OutputInputGuard.check(outputs: [output], inputs: [inputPath])
+            // Checked before the read: Parquet to standard output is refused at once.
+            if format == .parquet, output == "-" {
+                throw OutputError(.invalidRequest, ParquetWriter.notOnStandardOutput, argument: .output)
+            }
+            let result = try execute(reporter: reporter, cancellation: cancellation)
+            let table: SummaryTableWriter.Table =
+                period == nil ? .days(columns: result.table.columns) : .dayPeriods(columns: result.table.columns)
+            let writer = try SummaryTableWriter(
+                table: table, format: format, to: OutputDestination(output), parquet: parquet, byteOrderMark: byteOrderMark)
+            do {
+                if period == nil {
+                    for day in result.table.rows { try writer.write(day) }
+                } else {
+                    for row in result.periods { try writer.write(row) }
+                }
+                try writer.finish()
+            } catch {
+                writer.abandon()
+                throw error
+            }
+            return result
+        }
+    }
+}
