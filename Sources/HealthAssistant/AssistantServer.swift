@@ -24,7 +24,7 @@ public actor AssistantServer {
 
     /// Every tool, in the order `tools/list` gives them.
     public static let tools: [Tool] = [
-        DescribeTool.definition, QuerySamplesTool.definition, StatisticsTool.definition, SleepNightsTool.definition, ChangesTool.definition,
+        DescribeTool.definition, QuerySamplesTool.definition, StatisticsTool.definition, SleepNightsTool.definition, DaysTool.definition, ChangesTool.definition,
         AuthorizationStatusTool.definition, RequestStatusTool.definition, RequestAuthorizationTool.definition,
         RequestPerObjectAuthorizationTool.definition,
     ]
@@ -36,6 +36,7 @@ public actor AssistantServer {
         case QuerySamplesTool.definition.name: QuerySamplesTool.self
         case StatisticsTool.definition.name: StatisticsTool.self
         case SleepNightsTool.definition.name: SleepNightsTool.self
+        case DaysTool.definition.name: DaysTool.self
         case ChangesTool.definition.name: ChangesTool.self
         case AuthorizationStatusTool.definition.name: AuthorizationStatusTool.self
         case RequestStatusTool.definition.name: RequestStatusTool.self

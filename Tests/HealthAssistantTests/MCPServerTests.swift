@@ -100,7 +100,7 @@ enum MCPHarness {
         defer { Task { await session.stop() } }
         let (tools, _) = try await session.client.listTools()
         #expect(Set(tools.map(\.name)) == [
-            "describe", "query_samples", "statistics", "sleep_nights", "changes", "authorization_status", "request_status",
+            "describe", "query_samples", "statistics", "sleep_nights", "days", "changes", "authorization_status", "request_status",
             "request_authorization", "request_per_object_authorization",
         ])
         // What an assistant reads to call each tool, written out by hand: its arguments, the
@@ -119,6 +119,10 @@ enum MCPHarness {
             "sleep_nights": (
                 ["start", "end", "timeZone", "sources", "evening", "sourcePriority", "pageSize", "cursor"], [], true,
                 ["nextCursor", "never added", "named by its morning"]
+            ),
+            "days": (
+                ["start", "end", "period", "timeZone", "sources", "pageSize", "cursor"], [], true,
+                ["nextCursor", "hours stood", "Apple's rings", "whole days"]
             ),
             "changes": (["types", "predicate", "timeZone", "anchor", "limit"], [], true, ["newAnchor", "complete is false"]),
             "authorization_status": (["types"], ["types"], true, ["sharingAuthorized", "request_status"]),

@@ -311,7 +311,9 @@ import Testing
         characteristics.fitzpatrickSkinType = "HKFitzpatrickSkinTypeIII"
         characteristics.cardioFitnessMedicationsUse = "HKCardioFitnessMedicationsUseBetaBlocker"
         characteristics.other = [GenericAttribute(name: "HKFutureCharacteristic", value: m.text("Characteristics.other"))]
-        let header = ExportHeader(locale: "fr_FR", exportDate: m.date("ExportHeader.exportDate"), exportVersion: 13, characteristics: characteristics)
+        let header = ExportHeader(
+            locale: "fr_FR", exportDate: m.date("ExportHeader.exportDate"), exportVersion: 13, characteristics: characteristics,
+            timeZone: m.text("ExportHeader.timeZone"))
         let objects: [HealthObject] = [
             .quantitySample(heartRate), .categorySample(sleep), .correlation(pressure), .workout(workout), .activitySummary(summary),
             .clinicalRecord(record), .audiogram(audiogram), .visionPrescription(prescription), .electrocardiogram(ecg), .unknown(unknown),
@@ -410,6 +412,7 @@ import Testing
     static let notInAppleExport: [String: String] = [
         "Electrocardiogram": "an ECG is a CSV file of its own in the archive (electrocardiograms/), not an element of export.xml",
         "InstantaneousBeatsPerMinute.date": "written as the beat's `time` of day only; the reader derives the date from it and the sample",
+        "ExportHeader.timeZone": "healthport's own: the zone its outputs' local times are in; Apple's export has no such field",
     ]
 
     // MARK: Tables

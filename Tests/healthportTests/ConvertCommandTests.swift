@@ -45,7 +45,15 @@ import HealthTestSupport
         let manifest = try sampleManifest()
         let heartRate = try String(contentsOf: folder.appendingPathComponent("HeartRate.csv"), encoding: .utf8)
         let rows = parseCSV(heartRate)
-        #expect(rows.first?.prefix(6) == ["uuid", "sampleType", "startDate", "endDate", "quantity_value", "quantity_unit"])
+        #expect(rows.first?.prefix(9) == [
+            "uuid", "sampleType", "startDate", "endDate", "localStartDate", "localEndDate", "timeZone", "quantity_value", "quantity_unit",
+        ])
+        // Every heart rate has its local time, in the sample's Paris (the export, made in April,
+        // prints March's dates at +02:00: the local clock is an hour earlier before the 31st).
+        let march = try #require(rows.dropFirst().first { $0[2].hasPrefix("2024-03-25T10") })
+        #expect(march[4].hasPrefix("2024-03-25T09") && march[6] == "Europe/Paris")
+        let april = try #require(rows.dropFirst().first { $0[2].hasPrefix("2024-04-02T10") })
+        #expect(april[4].hasPrefix("2024-04-02T10") && april[6] == "Europe/Paris")
         #expect(rows.count - 1 == manifest.objectsByType["HKQuantityTypeIdentifierHeartRate"])
         #expect(Set(rows.map(\.count)).count == 1)
         let workouts = parseCSV(try String(contentsOf: folder.appendingPathComponent("workouts.csv"), encoding: .utf8))
@@ -74,9 +82,10 @@ import HealthTestSupport
 
     @Test func standardInputTakesXMLAndZip() throws {
         let zip = try Data(contentsOf: URL(fileURLWithPath: sampleZip))
-        let fromZip = try healthport("convert", "-", "-q", stdin: zip)
+        // Standard input is read once: the person's zone is named (`PersonZone`).
+        let fromZip = try healthport("convert", "-", "--tz", "Europe/Paris", "-q", stdin: zip)
         #expect(fromZip.status == 0)
-        let fromFile = try healthport("convert", sampleZip, "-q")
+        let fromFile = try healthport("convert", sampleZip, "--tz", "Europe/Paris", "-q")
         #expect(fromZip.stdout == fromFile.stdout)
         let xml = Data("<HealthData locale=\"en_US\"><Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"P\" unit=\"count\" startDate=\"2024-01-01 09:00:00 +0100\" endDate=\"2024-01-01 09:01:00 +0100\" value=\"12\"/></HealthData>".utf8)
         let fromXML = try healthport("convert", "-", "-q", stdin: xml)
@@ -206,7 +215,8 @@ import HealthTestSupport
 /// A device's creation date is ISO 8601 like every date, and Apple's form again in export.xml.
 @Suite struct DeviceCreationDateTests {
     @Test func aDeviceCreationDateIsISO8601AndRoundTrips() throws {
-        let ndjson = try healthport("convert", sampleZip, "--type", "HeartRate", "-q")
+        // Apple's format keeps no person's zone: named here, the local times round-trip too.
+        let ndjson = try healthport("convert", sampleZip, "--type", "HeartRate", "--tz", "Europe/Paris", "-q")
         let objects = try ndjsonObjects(ndjson.stdout).dropFirst()
         let dates = objects.compactMap { ($0["device"] as? [String: Any])?["creationDate"] as? String }
         #expect(!dates.isEmpty)
@@ -214,7 +224,7 @@ import HealthTestSupport
         let xml = try healthport("convert", "-", "--format", "export", "-q", stdin: ndjson.stdout)
         #expect(xml.stdoutText.contains("creation date:2024-02-11 10:46:10 +0000"))
         #expect(!xml.stdoutText.contains("creation date:2024-02-11T"))
-        let again = try healthport("convert", "-", "-q", stdin: xml.stdout)
+        let again = try healthport("convert", "-", "--tz", "Europe/Paris", "-q", stdin: xml.stdout)
         #expect(again.stdout == ndjson.stdout)
     }
 }

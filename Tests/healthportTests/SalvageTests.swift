@@ -7,7 +7,9 @@ import Testing
 @Suite struct SalvageTests {
     static func lines(_ data: Data) -> [Substring] { String(decoding: data, as: UTF8.self).split(separator: "\n") }
 
-    static func fullConversion() throws -> [Substring] { lines(try healthport("convert", sampleZip, "-q").stdout) }
+    /// Every conversion here names the person's zone (`--tz`): a cut-off export's own sleep and
+    /// workouts, which decide it otherwise, are cut too (`PersonZone`).
+    static func fullConversion() throws -> [Substring] { lines(try healthport("convert", sampleZip, "--tz", "Europe/Paris", "-q").stdout) }
 
     @Test(arguments: [0.3, 0.62, 0.97])
     func aCutOffExportXMLIsSalvagedUpToTheCut(fraction: Double) throws {
@@ -18,7 +20,7 @@ import Testing
         #expect(refused.status == 65)
         #expect(refused.stderrText.hasPrefix("healthport: \(cut.path):") && refused.stderrText.contains("cut off"))
         #expect(refused.stdout.isEmpty || !Self.lines(refused.stdout).isEmpty)
-        let salvaged = try healthport("convert", cut.path, "-q", "--salvage")
+        let salvaged = try healthport("convert", cut.path, "--tz", "Europe/Paris", "-q", "--salvage")
         #expect(salvaged.status == 3, "\(salvaged.stderrText)")
         let got = Self.lines(salvaged.stdout)
         let full = try Self.fullConversion()
@@ -37,7 +39,7 @@ import Testing
         let salvaged = try healthport("convert", cut.path, "-q", "--salvage", "--format", "csv", "--output", cut.deletingLastPathComponent().appendingPathComponent("csv").path)
         #expect(salvaged.status == 3, "\(salvaged.stderrText)")
         #expect(salvaged.stderrText.contains("(apple_health_export/export.xml):"))
-        let ndjson = Self.lines(try healthport("convert", cut.path, "-q", "--salvage").stdout)
+        let ndjson = Self.lines(try healthport("convert", cut.path, "--tz", "Europe/Paris", "-q", "--salvage").stdout)
         let full = try Self.fullConversion()
         #expect(ndjson.count > 100 && ndjson.count < full.count && Array(full.prefix(ndjson.count)) == ndjson)
     }
@@ -49,12 +51,12 @@ import Testing
         lines[broken] = " <Record type=\"HKQuantityTypeIdentifierHeartRate\" <<broken"
         let file = try Fixtures.temporaryDirectory().appendingPathComponent("export.xml")
         try lines.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
-        let salvaged = try healthport("convert", file.path, "-q", "--salvage")
+        let salvaged = try healthport("convert", file.path, "--tz", "Europe/Paris", "-q", "--salvage")
         #expect(salvaged.status == 3)
         #expect(salvaged.stderrText.contains("\(file.path):\(broken + 1):"))
         #expect(Self.lines(salvaged.stdout).count == 1001)
         // An intact export: --salvage changes nothing.
-        let whole = try healthport("convert", sampleZip, "-q", "--salvage")
+        let whole = try healthport("convert", sampleZip, "--tz", "Europe/Paris", "-q", "--salvage")
         let full = try Self.fullConversion()
         #expect(whole.status == 0 && Self.lines(whole.stdout) == full)
     }

@@ -11,14 +11,17 @@ import HealthTestSupport
         return try CommandRunner.run(URL(fileURLWithPath: "/bin/bash"), ["-c", "export PATH='\(path)'; " + script], currentDirectory: Fixtures.packageRoot)
     }
 
+    /// Read once, an input cannot be probed for the person's zone (`PersonZone`): the local
+    /// times are then the export's offset's unless `--tz` names the zone, as it does here, so
+    /// the bytes are the file's.
     @Test func fifosProcessSubstitutionAndDevStdinAreRead() throws {
-        let expected = try healthport("convert", sampleZip, "--type", "BodyMass", "-q").stdout
+        let expected = try healthport("convert", sampleZip, "--type", "BodyMass", "--tz", "Europe/Paris", "-q").stdout
         #expect(!expected.isEmpty)
         let zip = sampleZip
         for script in [
-            "healthport convert <(unzip -p '\(zip)' apple_health_export/export.xml) --type BodyMass -q",
-            "unzip -p '\(zip)' apple_health_export/export.xml | healthport convert /dev/stdin --type BodyMass -q",
-            "healthport convert <(cat '\(zip)') --type BodyMass -q",
+            "healthport convert <(unzip -p '\(zip)' apple_health_export/export.xml) --type BodyMass --tz Europe/Paris -q",
+            "unzip -p '\(zip)' apple_health_export/export.xml | healthport convert /dev/stdin --type BodyMass --tz Europe/Paris -q",
+            "healthport convert <(cat '\(zip)') --type BodyMass --tz Europe/Paris -q",
         ] {
             let result = try run(script)
             #expect(result.status == 0, "\(script): \(result.stderrText)")
@@ -27,7 +30,7 @@ import HealthTestSupport
         let directory = try Fixtures.temporaryDirectory()
         let fifo = directory.appendingPathComponent("export.fifo").path
         #expect(mkfifo(fifo, 0o600) == 0)
-        let result = try run("cat '\(zip)' > '\(fifo)' & healthport convert '\(fifo)' --type BodyMass -q")
+        let result = try run("cat '\(zip)' > '\(fifo)' & healthport convert '\(fifo)' --type BodyMass --tz Europe/Paris -q")
         #expect(result.status == 0, "\(result.stderrText)")
         #expect(result.stdout == expected)
     }

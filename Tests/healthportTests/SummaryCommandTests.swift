@@ -152,6 +152,11 @@ import Testing
         #expect(emptyCSV.stdoutText.hasPrefix("night,inBed,asleep,") && parseCSV(emptyCSV.stdoutText).count == 1)
         let noDays = try healthport("summary", export.path, "--type", "RestingHeartRate", "--tz", "UTC", "--format", "csv", "-q")
         #expect(noDays.stdoutText.hasPrefix("date,sampleType,unit,") && parseCSV(noDays.stdoutText).count == 1)
+        // And an empty Parquet table has its columns (pyarrow reads them in python/tests).
+        let emptyParquet = export.deletingLastPathComponent().appendingPathComponent("nights.parquet")
+        #expect(try healthport("sleep", export.path, "--policy", policy.path, "--tz", "UTC", "-f", "parquet", "-o", emptyParquet.path, "-q").status == 0)
+        let footer = String(decoding: try Data(contentsOf: emptyParquet), as: UTF8.self)
+        #expect(["night", "sleepStart_utcOffset", "naps", "sources"].allSatisfy { footer.contains($0) })
         let hidden = try ndjsonObjects(
             try healthport("summary", export.path, "--type", "StepCount,HeartRate,SleepAnalysis", "--policy", policy.path, "--tz", "UTC", "-f", "ndjson", "-q").stdout)
         #expect(hidden.map { $0["sampleType"] as? String } == ["HKQuantityTypeIdentifierStepCount"])

@@ -21,6 +21,15 @@ OLDER = REPOSITORY / "SampleData" / "export-older.zip"
 REAL_SAMPLES = REPOSITORY / "Tests" / "Fixtures" / "samples"
 
 
+def sample_object_count() -> int:
+    """The objects the bundled sample holds, as the generator that wrote it recorded them
+    (``SampleData/manifest.json``): an answer known without the code under test."""
+    import json
+
+    manifest = json.loads((REPOSITORY / "SampleData" / "manifest.json").read_text())
+    return sum(manifest["objectsByType"].values())
+
+
 def real_exports() -> list[Path]:
     """The real exports vendored for the Swift tests that are whole documents (not the
     fragments or the DTD)."""

@@ -53,6 +53,9 @@ def cells_equal(csv_cell: str, value, kind: str) -> bool:
         return csv_cell != "" and int(csv_cell) == int(value)
     if kind == "bool":
         return csv_cell.lower() in ("true", "1") if value else csv_cell.lower() in ("false", "0")
+    if kind == "local":
+        # A wall-clock time without an offset: the CSV's text, to the second.
+        return csv_cell == pd.Timestamp(value).isoformat()
     return csv_cell == str(value)
 
 
@@ -64,7 +67,8 @@ def kinds(table) -> dict[str, str]:
     for field in table.schema:
         t = field.type
         if pa.types.is_timestamp(t):
-            result[field.name] = "date"
+            # An instant (with its `_utcOffset` beside it), or a local time (no zone).
+            result[field.name] = "date" if t.tz is not None else "local"
         elif pa.types.is_floating(t):
             result[field.name] = "float"
         elif pa.types.is_integer(t):

@@ -38,7 +38,7 @@ def test_docstring_examples(test, in_repository):
 
 
 def test_every_public_function_has_an_example():
-    for name in ("daily_summary", "sleep_nights", "read", "statistics", "info", "changes", "version", "binary"):
+    for name in ("daily_summary", "sleep_nights", "days", "workouts", "read", "statistics", "info", "changes", "version", "binary"):
         assert ">>>" in (getattr(healthport, name).__doc__ or ""), name
 
 

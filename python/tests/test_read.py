@@ -8,6 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from zoneinfo import ZoneInfo
 
 import healthport
 from conftest import OLDER, SAMPLE, real_exports, run_cli
@@ -70,22 +71,29 @@ def test_objects_equal_the_ndjson(export):
 
 
 def test_time_zones_are_the_exports(tmp_path):
-    """Dates keep the offset the phone printed: a local time in the frame is the CSV's."""
+    """Dates keep the offset the phone printed (the export's own, one for the whole file), and
+    the local time beside them is the clock in the person's zone at that instant."""
     steps = healthport.read(SAMPLE, types="StepCount")["StepCount"].to_pandas()
-    local = steps["startDate"] + steps["startDate_utcOffset"].astype("timedelta64[s]")
-    csv_text = run_cli("convert", SAMPLE, "--type", "StepCount", "--format", "csv", "-q").stdout.decode()
-    first = csv_text.splitlines()[1].split(",")[2]  # 2024-01-01T00:00:00+01:00
-    assert local.iloc[0].strftime("%Y-%m-%dT%H:%M:%S") == first[:19]
-    assert set(steps["startDate_utcOffset"]) == {3600}
+    printed = steps["startDate"] + steps["startDate_utcOffset"].astype("timedelta64[s]")
+    rows = [line.split(",") for line in run_cli("convert", SAMPLE, "--type", "StepCount", "--format", "csv", "-q").stdout.decode().splitlines()]
+    header, first = rows[0], rows[1]
+    assert printed.iloc[0].strftime("%Y-%m-%dT%H:%M:%S") == first[header.index("startDate")][:19]
+    assert set(steps["startDate_utcOffset"]) == {7200}
     assert str(steps["startDate"].dtype) == "datetime64[us, UTC]"
+
+    paris = steps["startDate"].dt.tz_convert(ZoneInfo("Europe/Paris"))
+    assert {offset.total_seconds() for offset in paris.map(lambda moment: moment.utcoffset())} == {3600, 7200}
+    assert (steps["localStartDate"] == paris.dt.tz_localize(None)).all()
+    assert set(steps["timeZone"]) == {"Europe/Paris"}
+    assert steps["localStartDate"].iloc[0].strftime("%Y-%m-%dT%H:%M:%S") == first[header.index("localStartDate")]
 
 
 def test_filters_select_as_the_cli_does():
-    arguments = dict(types=["HeartRate"], start="2024-01-02", end="2024-01-03", tz="Europe/Paris",
-                     where='quantity > "100 count/min"')
+    arguments = dict(types=["HeartRate"], start="2024-03-28", end="2024-03-29", tz="Europe/Paris",
+                     where='quantity > "160 count/min"')
     tables = healthport.read(SAMPLE, **arguments)
-    cli = run_cli("convert", SAMPLE, "--type", "HeartRate", "--start", "2024-01-02", "--end", "2024-01-03",
-                  "--tz", "Europe/Paris", "--where", 'quantity > "100 count/min"', "--format", "ndjson", "-q")
+    cli = run_cli("convert", SAMPLE, "--type", "HeartRate", "--start", "2024-03-28", "--end", "2024-03-29",
+                  "--tz", "Europe/Paris", "--where", 'quantity > "160 count/min"', "--format", "ndjson", "-q")
     uuids = [json.loads(line)["uuid"] for line in cli.stdout.decode().splitlines()[1:]]
     assert uuids and tables["HeartRate"]["uuid"].to_pylist() == uuids
     assert sorted(tables) == ["HeartRate", "export"]

@@ -13,10 +13,10 @@ from conftest import OLDER, SAMPLE, real_exports, run_cli
 from frames import assert_frame_matches_csv
 
 JSON_COLUMNS = ("sources",)
-DAY_COLUMNS = ["date", "sampleType", "unit", "sum", "average", "minimum", "maximum", "duration", "count", "sources"]
+DAY_COLUMNS = ["date", "sampleType", "unit", "sum", "average", "minimum", "maximum", "duration", "inBed", "count", "sources"]
 NIGHT_COLUMNS = [
     "night", "inBed", "asleep", "asleepUnspecified", "asleepCore", "asleepDeep", "asleepREM", "awake",
-    "sleepStart", "sleepStart_utcOffset", "sleepEnd", "sleepEnd_utcOffset", "sources",
+    "sleepStart", "sleepStart_utcOffset", "sleepEnd", "sleepEnd_utcOffset", "naps", "sources",
 ]
 
 
@@ -32,8 +32,8 @@ def cli_csv(tmp_path, command, *arguments):
         ({}, []),
         (dict(tz="America/New_York"), ["--tz", "America/New_York"]),
         (
-            dict(types=["StepCount", "HeartRate", "SleepAnalysis"], start="2024-01-03", end="2024-01-06"),
-            ["--type", "StepCount,HeartRate,SleepAnalysis", "--start", "2024-01-03", "--end", "2024-01-06"],
+            dict(types=["StepCount", "HeartRate", "SleepAnalysis"], start="2024-03-27", end="2024-03-30"),
+            ["--type", "StepCount,HeartRate,SleepAnalysis", "--start", "2024-03-27", "--end", "2024-03-30"],
         ),
         (dict(types="StepCount", source_priority=["Simon’s iPhone"]), ["--type", "StepCount", "--source-priority", "Simon’s iPhone"]),
         (dict(where='quantity > "100 count/min"', types="HeartRate"), ["--where", 'quantity > "100 count/min"', "--type", "HeartRate"]),
@@ -51,7 +51,7 @@ def test_daily_summary_equals_the_cli(arguments, options, tmp_path):
         ({}, []),
         (dict(evening=dt.time(20, 0)), ["--evening", "20:00"]),
         (dict(evening="15:30", tz="UTC"), ["--evening", "15:30", "--tz", "UTC"]),
-        (dict(start="2024-01-05", end="2024-01-09"), ["--start", "2024-01-05", "--end", "2024-01-09"]),
+        (dict(start="2024-03-29", end="2024-04-02"), ["--start", "2024-03-29", "--end", "2024-04-02"]),
     ],
 )
 def test_sleep_nights_equal_the_cli(arguments, options, tmp_path):
@@ -89,14 +89,13 @@ def test_the_columns_and_their_types():
     days = healthport.daily_summary(SAMPLE, types="StepCount", quiet=True)
     assert days.column_names == DAY_COLUMNS
     assert days.schema.field("date").type == pa.date32()
-    assert days["date"][0].as_py() == dt.date(2024, 1, 1)
+    assert days["date"][0].as_py() == dt.date(2024, 3, 25)
     assert set(days["sampleType"].to_pylist()) == {"HKQuantityTypeIdentifierStepCount"}
     nights = healthport.sleep_nights(SAMPLE, quiet=True)
     assert nights.column_names == NIGHT_COLUMNS
     assert nights.schema.field("night").type == pa.date32()
     assert str(nights.schema.field("sleepStart").type) == "timestamp[us, tz=UTC]"
-    # With nothing to show the binary writes a Parquet file without columns: the package
-    # answers with an empty table of the same columns, of the same types.
+    # With nothing to show, still the same columns of the same types.
     assert healthport.sleep_nights(SAMPLE, start="2030-01-01", quiet=True).schema.equals(nights.schema)
     assert healthport.daily_summary(SAMPLE, types="StepCount", start="2030-01-01", quiet=True).schema.equals(days.schema)
 
@@ -124,3 +123,40 @@ def test_one_input_exactly(tmp_path):
         healthport.sleep_nights(SAMPLE, store=tmp_path / "health.sqlite")
     with pytest.raises(ValueError):
         healthport.sleep_nights(SAMPLE, evening=dt.time(20, 0, 30))
+
+
+@pytest.mark.parametrize(
+    "arguments, options",
+    [
+        ({}, []),
+        (dict(start="2024-03-30", end="2024-04-02"), ["--start", "2024-03-30", "--end", "2024-04-02"]),
+        (dict(period="week", types=["StepCount", "SleepAnalysis"]), ["--period", "week", "--type", "StepCount,SleepAnalysis"]),
+        (dict(period="month", tz="+01:00"), ["--period", "month", "--tz", "+01:00"]),
+    ],
+)
+def test_days_equal_the_cli(arguments, options, tmp_path):
+    table = healthport.days(SAMPLE, quiet=True, **arguments)
+    assert table.num_rows > 0
+    assert_frame_matches_csv(table, cli_csv(tmp_path, "days", SAMPLE, *options))
+
+
+def test_days_put_apples_rings_beside_the_computed_figures():
+    """The sample's rings are the Watch's sums of the same samples (its generator writes them so):
+    every day, Apple's stand hours are the hours stood, its exercise the minutes counted."""
+    days = healthport.days(SAMPLE, quiet=True).to_pandas()
+    rung = days.dropna(subset=["apple_stand_hours"])
+    assert len(rung) == 14
+    assert (rung["stand_hours"] == rung["apple_stand_hours"]).all()
+    assert (rung["exercise_min"] == rung["apple_exercise_min"]).all()
+    assert str(days["date"].iloc[0]) == "2024-03-25"
+
+
+def test_workouts_equal_the_cli(tmp_path):
+    table = healthport.workouts(SAMPLE, quiet=True)
+    assert table.num_rows == 5
+    assert_frame_matches_csv(table, cli_csv(tmp_path, "workouts", SAMPLE))
+
+
+def test_days_with_nothing_to_show_still_has_a_date_column():
+    table = healthport.days(SAMPLE, types="BodyTemperature", quiet=True)
+    assert table.num_rows == 0 and "date" in table.column_names

@@ -38,6 +38,9 @@ public struct BatchConversionRun: Sendable {
     /// tables of their own (`type=daily-summary`); CSV or Parquet. (The `coverage` table is in
     /// every CSV and Parquet lake.)
     public var summaries: SummarySettings?
+    /// The person's zone, for the local times samples that name none are given in (`--tz`);
+    /// `nil`: decided for each export as every summary decides it (`PersonZone`).
+    public var timeZone: TimeZone?
     /// Whether `persons` were taken from the inputs' file names (no `--person-id` mapping).
     /// De-identified (`query.deidentification`), such keys are replaced by keyed pseudonyms in
     /// the lake (a file name is often a name); keys from a mapping are the study's own and kept.
@@ -197,9 +200,16 @@ public struct BatchConversionRun: Sendable {
         do {
             var oneThread = reading
             oneThread.jobs = 1
+            let localTimes =
+                format.givesLocalTimes
+                ? try PersonZone.setting(
+                    query: executor.query, given: timeZone, input: .export(input), reading: oneThread, reporter: .silent,
+                    cancellation: cancellation)
+                : .none
             let reader = try ExportReader.open(input, reading: oneThread, cancellation: cancellation)
             let lake = try LakeWriter.make(
-                format, folder: staging, splitsByType: layout.splitsByType, parquet: parquet, clinicalResource: { try reader.sideFile($0) })
+                format, folder: staging, splitsByType: layout.splitsByType, parquet: parquet, clinicalResource: { try reader.sideFile($0) },
+                localTimes: localTimes)
             let writer = lake.writer
             let writtenFiles = lake.writtenFiles
             let knownRows = lake.rowCounts

@@ -30,6 +30,9 @@ public struct ConversionRun: Sendable {
     public var parquet = ParquetOptions()
     /// Also write the summary tables (`daily-summary`, `sleep-nights`) into the folder of
     /// tables, made from the objects written (`convert --summaries`); CSV or Parquet folders.
+    /// The person's zone, for the local times samples that name none are given in (`--tz`);
+    /// `nil`: decided as every summary decides it (`PersonZone`).
+    public var timeZone: TimeZone?
     public var summaries: SummarySettings?
     /// Recorded in the de-identification manifest (`query.deidentification`).
     public var healthportVersion = ""
@@ -64,8 +67,13 @@ public struct ConversionRun: Sendable {
         let context = try RunContext(query: query, reporter: reporter, cancellation: cancellation)
         let (executor, reporter) = (context.executor, context.reporter)
         try SingleTableOutput.check(query, format: format, output: output)
+        let localTimes =
+            format.givesLocalTimes
+            ? try PersonZone.setting(
+                query: query, given: timeZone, input: .export(export), reading: reading, reporter: reporter, cancellation: cancellation)
+            : .none
         let reader = try ExportReader.open(export, reading: reading, cancellation: cancellation)
-        let made = try makeWriter(reader: reader, executor: executor, reporter: reporter)
+        let made = try makeWriter(reader: reader, executor: executor, reporter: reporter, localTimes: localTimes)
         let writer = made.writer
         do {
             // The summary tables go into the same staged folder as the objects' tables.
@@ -85,7 +93,10 @@ public struct ConversionRun: Sendable {
             let read = context.read(reader)
             let threads = reading.jobs ?? ProcessInfo.processInfo.activeProcessorCount
             let summary: ExportReader.Summary
-            if threads > 1, reader.canReadInParallel, !includeRoutes, !salvage, case .mergingChunks(let merging) = made {
+            // A zone learnt from the header (an input read once: `PersonZone`) reaches the
+            // writer, not its chunks: such a read stays on one thread.
+            let zoneFromHeader = localTimes == .given(personZone: nil)
+            if threads > 1, reader.canReadInParallel, !includeRoutes, !salvage, !zoneFromHeader, case .mergingChunks(let merging) = made {
                 summary = try Self.readInParallel(
                     reader, into: merging, output: output, summary: tables?.pass.collector, context: context, jobs: threads,
                     chunkBytes: reading.parallelChunkBytes ?? ExportReader.parallelChunkBytes)
@@ -141,7 +152,9 @@ public struct ConversionRun: Sendable {
             reader, into: output, context: context, jobs: jobs, chunkBytes: chunkBytes)
     }
 
-    private func makeWriter(reader: ExportReader, executor: QueryExecutor, reporter: RunReporter) throws -> ObjectWriterFactory.Made {
+    private func makeWriter(
+        reader: ExportReader, executor: QueryExecutor, reporter: RunReporter, localTimes: LocalTimeSetting
+    ) throws -> ObjectWriterFactory.Made {
         if format == .fhir {
             // The clinical records' resources, read as the gate discloses them.
             let resources = ObjectWriterFactory.ArchiveContents(sideFile: { try reader.sideFile($0) }, additionalFiles: { [] })
@@ -156,8 +169,9 @@ public struct ConversionRun: Sendable {
                 return Self.carried(data, path: path, executor: executor)
             },
             additionalFiles: { try Self.additionalArchiveFiles(reader: reader, executor: executor, reporter: reporter) })
-        return try ObjectWriterFactory.make(format, to: OutputDestination(output), csvLayout: .folderOfTables, archive: archive, parquet: parquet,
-            selectedType: query.types?.count == 1 ? query.types?.first : nil)
+        return try ObjectWriterFactory.make(
+            format, to: OutputDestination(output), csvLayout: .folderOfTables, archive: archive, parquet: parquet,
+            selectedType: query.types?.count == 1 ? query.types?.first : nil, localTimes: localTimes)
     }
 
     /// A side file as the archive carries it: an ECG file without the person's name (under a

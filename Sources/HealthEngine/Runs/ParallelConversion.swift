@@ -37,10 +37,10 @@ struct ParallelConversion<Writer: ChunkMergingWriter> {
         _ reader: ExportReader, into output: any ObjectSink, context: RunContext, jobs: Int, chunkBytes: Int
     ) throws -> ExportReader.Summary {
         let (executor, reporter, cancellation) = (context.executor, context.reporter, context.cancellation)
-        let (summary, makeBatch) = (self.summary, self.summary?.makeBatch)
+        let (summary, makeBatch, localTimes) = (self.summary, self.summary?.makeBatch, writer.localTimeSetting)
         return try reader.readInParallel(
             executor, into: output, jobs: jobs,
-            makeChunkSink: { ChunkWriterSink(Writer.makeChunkWriter(), batch: makeBatch?()) },
+            makeChunkSink: { ChunkWriterSink(Writer.makeChunkWriter(localTimes: localTimes), batch: makeBatch?()) },
             merge: { chunk, _ in
                 try writer.append(chunk.writer)
                 if let batch = chunk.batch { try summary?.absorb(batch) }

@@ -32,6 +32,10 @@ extension SampleQueryRun {
             let sink = PageSink(
                 sorter: sortDescriptors.isEmpty ? nil : ExternalSorter(sortDescriptors: sortDescriptors, limit: wanted),
                 skip: skip, count: count, byteLimit: byteLimit, limit: limit)
+            // The objects as NDJSON gives them: with their local times (`PersonZone`).
+            sink.localTimes = try PersonZone.setting(
+                query: query, given: timeZone, input: input, reading: reading, reporter: .silent, cancellation: cancellation
+            ).makeLocalTimes()
             do {
                 switch try OpenedInput(input, reading: reading, cancellation: cancellation) {
                 case .export(let reader): _ = try context.read(reader).run(into: sink)
@@ -54,6 +58,11 @@ final class PageSink: ObjectSink {
     private let byteLimit: Int
     private let limit: Int?
     private let codec = NDJSONWriter(buffer: OutputBuffer(descriptor: -1))
+    /// The objects' local times (`LocalTimes`), as NDJSON gives them.
+    var localTimes: LocalTimes? {
+        get { codec.localTimes }
+        set { codec.localTimes = newValue }
+    }
     private var seen = 0
     private var bytes = 0
     private(set) var objects: [[UInt8]] = []

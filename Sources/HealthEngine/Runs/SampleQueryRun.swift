@@ -1,3 +1,4 @@
+import Foundation
 import HealthExport
 import HealthJSON
 import HealthModel
@@ -24,6 +25,9 @@ public struct SampleQueryRun: Sendable {
     public var output: String
     /// Recorded in the de-identification manifest (`query.deidentification`).
     public var healthportVersion = ""
+    /// The person's zone, for the local times samples that name none are given in (`--tz`);
+    /// `nil`: decided as every summary decides it (`PersonZone`).
+    public var timeZone: TimeZone?
 
     public init(
         input: ObjectInput, query: ObjectQuery = ObjectQuery(), sortDescriptors: [ObjectSortDescriptor] = [], limit: Int? = nil,
@@ -64,9 +68,14 @@ public struct SampleQueryRun: Sendable {
         if format == .fhir, case .export(let reader) = opened {
             resources = ObjectWriterFactory.ArchiveContents(sideFile: { try reader.sideFile($0) }, additionalFiles: { [] })
         }
+        let localTimes =
+            format.givesLocalTimes
+            ? try PersonZone.setting(
+                query: query, given: timeZone, input: input, reading: reading, reporter: reporter, cancellation: cancellation)
+            : .none
         let writer = try ObjectWriterFactory.make(
             format, to: OutputDestination(output), csvLayout: .singleTable, archive: resources, parquet: parquet,
-            selectedType: query.types?.count == 1 ? query.types?.first : nil
+            selectedType: query.types?.count == 1 ? query.types?.first : nil, localTimes: localTimes
         ).writer
         var summary = try read(opened, context: context, into: writer, cancellation: cancellation)
         summary.fhir = (writer as? FHIRBulkWriter)?.tally

@@ -60,6 +60,13 @@ public final class OutputBuffer {
         count += ExportTimestamp.iso8601Length
     }
 
+    /// `timestamp`'s wall-clock date and time at its own offset, without the offset
+    /// (`2024-07-01T08:30:00`): a local time, as `LocalTimes` gives it.
+    public func appendLocalDateTime(_ timestamp: ExportTimestamp) {
+        appendISO8601(timestamp)
+        count -= ExportTimestamp.iso8601Length - 19
+    }
+
     @inline(__always)
     private static func put2(_ p: UnsafeMutablePointer<UInt8>, _ v: Int) {
         p[0] = UInt8(truncatingIfNeeded: 48 + v / 10)

@@ -74,6 +74,7 @@ public enum ObjectDecoder {
         header.locale = try o.string("locale")
         header.exportDate = try o.date("exportDate")
         header.exportVersion = try o.int("exportVersion")
+        header.timeZone = try o.string("timeZone")
         if let me = o.value("characteristics") {
             let m = Members(me, path: "characteristics.")
             var c = Characteristics()

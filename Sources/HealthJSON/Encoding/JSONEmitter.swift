@@ -9,9 +9,13 @@ package struct JSONEmitter {
     package let out: OutputBuffer
     /// Whether the next member of the current object needs a comma.
     private var needsComma = false
+    /// When set, every sample is written with its local times beside its instants
+    /// (`localStartDate`, `localEndDate`, `timeZone`): an output's, never the store's bodies.
+    package let localTimes: LocalTimes?
 
-    package init(_ out: OutputBuffer) {
+    package init(_ out: OutputBuffer, localTimes: LocalTimes? = nil) {
         self.out = out
+        self.localTimes = localTimes
     }
 
     // MARK: Structure
@@ -111,6 +115,14 @@ package struct JSONEmitter {
     package mutating func date(_ value: ExportTimestamp) {
         out.append(0x22)
         out.appendISO8601(value)
+        out.append(0x22)
+        needsComma = true
+    }
+
+    /// A local date and time without an offset: `2024-07-01T08:30:00`.
+    package mutating func localDate(_ value: ExportTimestamp) {
+        out.append(0x22)
+        out.appendLocalDateTime(value)
         out.append(0x22)
         needsComma = true
     }

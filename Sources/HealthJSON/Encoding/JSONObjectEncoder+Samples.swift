@@ -55,7 +55,9 @@ extension JSONObjectEncoder {
         json.endObject()
     }
 
-    /// `uuid`, `sampleType`, `startDate`, `endDate`: the fields every sample starts with.
+    /// `uuid`, `sampleType`, `startDate`, `endDate`: the fields every sample starts with; and,
+    /// in an output that gives them (`JSONEmitter.localTimes`), the wall-clock start and end in
+    /// the zone the sample happened in, with that zone's name (`LocalTimes`).
     package static func writeSample(_ s: SampleAttributes, to json: inout JSONEmitter) {
         json.key("uuid")
         json.uuid(s.uuid)
@@ -65,6 +67,14 @@ extension JSONObjectEncoder {
         json.date(s.startDate)
         json.key("endDate")
         json.date(s.endDate)
+        if let local = json.localTimes?.times(of: s) {
+            json.key("localStartDate")
+            json.localDate(local.start)
+            json.key("localEndDate")
+            json.localDate(local.end)
+            json.key("timeZone")
+            json.string(local.zone)
+        }
     }
 
     /// Provenance, metadata and pass-through: the fields every sample ends with.

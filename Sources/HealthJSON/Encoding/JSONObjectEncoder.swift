@@ -5,8 +5,8 @@ import HealthModel
 package enum JSONObjectEncoder {
     /// One NDJSON line: the object and a line break (the NDJSON writers' record).
     @inline(__always)
-    package static func writeLine(_ object: HealthObject, to out: OutputBuffer) {
-        var json = JSONEmitter(out)
+    package static func writeLine(_ object: HealthObject, to out: OutputBuffer, localTimes: LocalTimes? = nil) {
+        var json = JSONEmitter(out, localTimes: localTimes)
         write(object, to: &json)
         out.append(0x0A)
     }
@@ -65,6 +65,11 @@ package enum JSONObjectEncoder {
         if let version = header.exportVersion {
             json.key("exportVersion")
             json.int(version)
+        }
+        // The zone the local times that follow are in, when the output gives them.
+        if let zone = json.localTimes?.personZoneName ?? (json.localTimes == nil ? header.timeZone : nil) {
+            json.key("timeZone")
+            json.string(zone)
         }
         if let me = header.characteristics, !me.isEmpty {
             json.key("characteristics")

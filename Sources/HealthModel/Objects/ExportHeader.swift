@@ -9,14 +9,20 @@ public struct ExportHeader: Hashable, Sendable {
     /// schema key: the DTD changed without the number changing.
     public var exportVersion: Int?
     public var characteristics: Characteristics?
+    /// The person's zone, in which an output of healthport's gave the local times of the
+    /// samples that name none (`LocalTimes`): the header of healthport's own NDJSON and JSON
+    /// says so, and reading such a file back gives the same local times. `nil` for Apple's
+    /// exports, which have no such zone.
+    public var timeZone: String?
 
     public init(
         locale: String? = nil, exportDate: ExportTimestamp? = nil, exportVersion: Int? = nil,
-        characteristics: Characteristics? = nil
+        characteristics: Characteristics? = nil, timeZone: String? = nil
     ) {
         self.locale = locale
         self.exportDate = exportDate
         self.exportVersion = exportVersion
         self.characteristics = characteristics
+        self.timeZone = timeZone
     }
 }

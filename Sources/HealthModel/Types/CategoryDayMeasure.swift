@@ -71,6 +71,12 @@ public enum CategoryDayMeasure: Sendable, Equatable {
         return byName[name] ?? .timeAndCount
     }
 
+    /// Whether the table has a rule of its own for the category type `identifier` (every type
+    /// healthport knows has one; a newer type falls back to `.timeAndCount`).
+    public static func isRuled(_ identifier: String) -> Bool {
+        byName[String(identifier.dropFirst("HKCategoryTypeIdentifier".count))] != nil
+    }
+
     /// `HKCategoryValueSeverity.notPresent` and `HKCategoryValuePresence.notPresent`.
     static let notPresent = 1
 

@@ -14,6 +14,8 @@ public final class NDJSONTablesWriter: ObjectWriter {
     private var files: [String: OutputBuffer] = [:]
     /// Rows written per file name.
     public private(set) var rowCounts: [String: Int] = [:]
+    /// Samples' local times beside their instants (`LocalTimes`); `nil` for none.
+    public var localTimes: LocalTimes?
 
     /// - Parameter splitsByType: one file per type; otherwise every object in `objects.ndjson`.
     public init(folder: String, splitsByType: Bool) throws {
@@ -35,12 +37,12 @@ public final class NDJSONTablesWriter: ObjectWriter {
         return TableFileNames.safeFileStem(TypeCatalogue.shortName(of: object.objectType.identifier)) + ".ndjson"
     }
 
-    public func begin(_ header: ExportHeader) throws {}
+    public func begin(_ header: ExportHeader) throws { localTimes?.begin(header) }
 
     public func write(_ object: HealthObject) throws {
         let name = Self.fileName(for: object, splitsByType: splitsByType)
         let out = try buffer(name)
-        JSONObjectEncoder.writeLine(object, to: out)
+        JSONObjectEncoder.writeLine(object, to: out, localTimes: localTimes)
         rowCounts[name, default: 0] += 1
         try out.endRecord()
     }

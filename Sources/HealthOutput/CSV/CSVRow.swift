@@ -61,6 +61,14 @@ struct CSVRow: TableRowBuilder {
         date(value)
     }
 
+    @inline(__always)
+    mutating func localDate(_ column: String, _ value: ExportTimestamp?) {
+        if wroteName(column) { return }
+        separator()
+        guard let value else { return }
+        out.appendLocalDateTime(value)
+    }
+
     mutating func date(_ column: String, _ value: ExportTimestamp?, hundredths: Int?) {
         if wroteName(column) { return }
         guard let value, let hundredths else { return date(value) }

@@ -62,6 +62,10 @@ public final class CSVWriter: ObjectWriter, TableSink {
 
     private let file: AtomicFile?
 
+    /// Samples' local times beside their instants (`LocalTimes`): the `localStartDate`,
+    /// `localEndDate` and `timeZone` columns; `nil`: no such columns.
+    public var localTimes: LocalTimes?
+
     /// Begin each table with UTF-8's byte-order mark (EF BB BF), so that a spreadsheet that
     /// guesses the encoding (Excel opens a CSV as the system's code page otherwise) keeps
     /// accented source names intact. Off by default: Python, R and DuckDB need none.
@@ -165,7 +169,10 @@ public final class CSVWriter: ObjectWriter, TableSink {
     }
 
     public func begin(_ header: ExportHeader) throws {
+        localTimes?.begin(header)
         guard case .folder = destination else { return }
+        var header = header
+        header.timeZone = localTimes?.personZoneName ?? header.timeZone
         try row(.export) { TableRows.export(header, into: &$0) }
     }
 

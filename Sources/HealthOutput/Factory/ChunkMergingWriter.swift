@@ -9,16 +9,25 @@ import HealthModel
 public protocol ChunkMergingWriter: ObjectWriter, SendableMetatype {
     associatedtype Chunk: ObjectWriter & SendableMetatype
     /// A writer for one chunk, writing to memory. Static: it is called on the worker threads,
-    /// and captures nothing of the writer chunks are merged into.
-    static func makeChunkWriter() -> Chunk
+    /// and captures nothing of the writer chunks are merged into but a value, the local times
+    /// it gives (`localTimeSetting`), of which it makes its own.
+    static func makeChunkWriter(localTimes: LocalTimeSetting) -> Chunk
     /// Writes what a chunk's writer collected, as if its objects had been written here.
     func append(_ chunk: Chunk) throws
+    /// The local times this writer gives, for its chunks to give the same.
+    var localTimeSetting: LocalTimeSetting { get }
 }
 
 extension NDJSONWriter: ChunkMergingWriter {
-    public static func makeChunkWriter() -> NDJSONWriter { forChunk() }
+    public static func makeChunkWriter(localTimes: LocalTimeSetting) -> NDJSONWriter { forChunk(localTimes: localTimes) }
+    public var localTimeSetting: LocalTimeSetting { localTimes?.setting ?? .none }
 }
 
 extension CSVWriter: ChunkMergingWriter {
-    public static func makeChunkWriter() -> CSVWriter { forChunk() }
+    public static func makeChunkWriter(localTimes: LocalTimeSetting) -> CSVWriter {
+        let writer = forChunk()
+        writer.localTimes = localTimes.makeLocalTimes()
+        return writer
+    }
+    public var localTimeSetting: LocalTimeSetting { localTimes?.setting ?? .none }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HealthModel
 
 /// One export's writer in a `--partition` lake (`BatchConversionRun`): a folder of tables in the
 /// lake's format, what it wrote (for the lake's manifest), and where its summary tables go
@@ -17,13 +18,15 @@ public struct LakeWriter {
     ///   - format: `.csv`, `.parquet`, `.fhir`; anything else is NDJSON, one file per type
     ///     when `splitsByType`.
     ///   - clinicalResource: a clinical record's FHIR resource by its path in the export (FHIR).
+    ///   - localTimes: whether samples carry their local times, and the person's zone.
     public static func make(
         _ format: ObjectFormat, folder: String, splitsByType: Bool, parquet: ParquetOptions,
-        clinicalResource: @escaping (String) throws -> Data?
+        clinicalResource: @escaping (String) throws -> Data?, localTimes: LocalTimeSetting = .none
     ) throws -> LakeWriter {
         switch format {
         case .csv:
             let csv = try CSVWriter(folder: folder)
+            csv.localTimes = localTimes.makeLocalTimes()
             return LakeWriter(writer: csv, writtenFiles: { csv.writtenFiles }, rowCounts: { [:] }, summaryDestination: csv)
         case .fhir:
             let fhir = try FHIRBulkWriter(folder: folder)
@@ -33,9 +36,11 @@ public struct LakeWriter {
             return LakeWriter(writer: fhir, writtenFiles: { fhir.writtenFiles }, rowCounts: { [:] }, summaryDestination: nil)
         case .parquet:
             let writer = try ParquetWriter(folder: folder, options: parquet)
+            writer.localTimes = localTimes.makeLocalTimes()
             return LakeWriter(writer: writer, writtenFiles: { writer.writtenFiles }, rowCounts: { writer.rowCounts }, summaryDestination: writer)
         case .ndjson, .json, .export:
             let ndjson = try NDJSONTablesWriter(folder: folder, splitsByType: splitsByType)
+            ndjson.localTimes = localTimes.makeLocalTimes()
             return LakeWriter(writer: ndjson, writtenFiles: { ndjson.writtenFiles }, rowCounts: { [:] }, summaryDestination: nil)
         }
     }

@@ -15,3 +15,10 @@ extension ObjectFormat {
     /// Whether the format lays objects out as tables (`OutputTable`): CSV and Parquet.
     public var isTabular: Bool { self == .csv || self == .parquet }
 }
+
+extension ObjectFormat {
+    /// Whether the format gives samples' local times beside their instants (`LocalTimes`):
+    /// NDJSON, JSON, CSV and Parquet. Apple's export keeps Apple's dates as they are; FHIR
+    /// gives instants with offsets.
+    public var givesLocalTimes: Bool { self == .ndjson || self == .json || self == .csv || self == .parquet }
+}

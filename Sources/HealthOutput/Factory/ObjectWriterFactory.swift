@@ -51,23 +51,37 @@ public enum ObjectWriterFactory {
     ///     table's file, any other path a folder of tables.
     ///   - selectedType: the one type selected, if one is: an empty `.parquet` file still has
     ///     its columns.
+    ///   - localTimes: whether samples carry their local times (NDJSON, JSON, CSV, Parquet),
+    ///     and the person's zone for those that name none.
     /// - Throws: `OutputError.cannotCreate` when the destination cannot be created;
     ///   `OutputError.invalidRequest` for Parquet to standard output.
     public static func make(
         _ format: ObjectFormat, to destination: OutputDestination, csvLayout: CSVLayout, archive: ArchiveContents? = nil,
-        parquet: ParquetOptions = ParquetOptions(), selectedType: String? = nil
+        parquet: ParquetOptions = ParquetOptions(), selectedType: String? = nil, localTimes: LocalTimeSetting = .none
     ) throws -> Made {
         switch (format, destination) {
         case (.ndjson, _):
-            return .mergingChunks(NDJSONWriter(try destination.open()))
+            let writer = NDJSONWriter(try destination.open())
+            writer.localTimes = localTimes.makeLocalTimes()
+            return .mergingChunks(writer)
         case (.json, _):
-            return .whole(JSONDocumentWriter(try destination.open()))
+            let writer = JSONDocumentWriter(try destination.open())
+            writer.localTimes = localTimes.makeLocalTimes()
+            return .whole(writer)
         case (.csv, .standardOutput):
-            return .whole(CSVWriter(standardOutput: OutputDestination.standardOutputBuffer()))
+            let writer = CSVWriter(standardOutput: OutputDestination.standardOutputBuffer())
+            writer.localTimes = localTimes.makeLocalTimes()
+            return .whole(writer)
         case (.csv, .path(let path)):
             switch csvLayout {
-            case .folderOfTables: return .mergingChunks(try CSVWriter(folder: path))
-            case .singleTable: return .whole(CSVWriter(file: try AtomicFile(destination: path)))
+            case .folderOfTables:
+                let writer = try CSVWriter(folder: path)
+                writer.localTimes = localTimes.makeLocalTimes()
+                return .mergingChunks(writer)
+            case .singleTable:
+                let writer = CSVWriter(file: try AtomicFile(destination: path))
+                writer.localTimes = localTimes.makeLocalTimes()
+                return .whole(writer)
             }
         case (.parquet, .standardOutput):
             throw OutputError(.invalidRequest, ParquetWriter.notOnStandardOutput, argument: .output)
@@ -75,9 +89,12 @@ public enum ObjectWriterFactory {
             if ParquetWriter.isSingleFile(path) {
                 let writer = ParquetWriter(file: try AtomicFile(destination: path), options: parquet)
                 writer.selectedType = selectedType
+                writer.localTimes = localTimes.makeLocalTimes()
                 return .whole(writer)
             }
-            return .whole(try ParquetWriter(folder: path, options: parquet))
+            let writer = try ParquetWriter(folder: path, options: parquet)
+            writer.localTimes = localTimes.makeLocalTimes()
+            return .whole(writer)
         case (.export, _):
             // A path ending in .zip is an archive with the side files, as Apple's export is.
             if case .path(let path) = destination, path.lowercased().hasSuffix(".zip"), let archive {

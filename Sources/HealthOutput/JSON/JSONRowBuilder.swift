@@ -38,6 +38,12 @@ struct JSONRowBuilder: TableRowBuilder {
         json.date(value)
     }
 
+    mutating func localDate(_ column: String, _ value: ExportTimestamp?) {
+        guard let value else { return }
+        json.key(string: column)
+        json.localDate(value)
+    }
+
     mutating func bool(_ column: String, _ value: Bool?) {
         guard let value else { return }
         json.key(string: column)

@@ -32,6 +32,8 @@ extension StreamingObjectWriter {
 public final class NDJSONWriter: StreamingObjectWriter {
     private let out: OutputBuffer
     private let destination: OpenedOutput
+    /// Samples' local times beside their instants (`LocalTimes`); `nil` for none.
+    public var localTimes: LocalTimes?
 
     public init(_ destination: OpenedOutput) {
         self.destination = destination
@@ -39,7 +41,8 @@ public final class NDJSONWriter: StreamingObjectWriter {
     }
 
     public func begin(_ header: ExportHeader) throws {
-        var json = JSONEmitter(out)
+        localTimes?.begin(header)
+        var json = JSONEmitter(out, localTimes: localTimes)
         json.beginObject()
         json.key("kind")
         json.literal("export")
@@ -51,13 +54,15 @@ public final class NDJSONWriter: StreamingObjectWriter {
 
     @inline(__always)
     public func write(_ object: HealthObject) throws {
-        JSONObjectEncoder.writeLine(object, to: out)
+        JSONObjectEncoder.writeLine(object, to: out, localTimes: localTimes)
         try out.endRecord()
     }
 
     /// A writer for one chunk of a parallel read: objects go to memory, for `append(_:)`.
-    public static func forChunk() -> NDJSONWriter {
-        NDJSONWriter(buffer: OutputBuffer(descriptor: -1, capacity: 1 << 20))
+    public static func forChunk(localTimes: LocalTimeSetting = .none) -> NDJSONWriter {
+        let writer = NDJSONWriter(buffer: OutputBuffer(descriptor: -1, capacity: 1 << 20))
+        writer.localTimes = localTimes.makeLocalTimes()
+        return writer
     }
 
     /// Writes what a chunk's writer collected, as if its objects had been written here.
@@ -77,7 +82,7 @@ public final class NDJSONWriter: StreamingObjectWriter {
 
     /// One object as its NDJSON line (with the line break): what this writer would write.
     public func encode(_ object: HealthObject) throws -> [UInt8] {
-        JSONObjectEncoder.writeLine(object, to: scratch)
+        JSONObjectEncoder.writeLine(object, to: scratch, localTimes: localTimes)
         return scratch.takeBytes()
     }
 }
@@ -87,6 +92,8 @@ public final class NDJSONWriter: StreamingObjectWriter {
 public final class JSONDocumentWriter: StreamingObjectWriter {
     private let out: OutputBuffer
     private let destination: OpenedOutput
+    /// Samples' local times beside their instants (`LocalTimes`); `nil` for none.
+    public var localTimes: LocalTimes?
     @exclusivity(unchecked) private var first = true
 
     public init(_ destination: OpenedOutput) {
@@ -95,7 +102,8 @@ public final class JSONDocumentWriter: StreamingObjectWriter {
     }
 
     public func begin(_ header: ExportHeader) throws {
-        var json = JSONEmitter(out)
+        localTimes?.begin(header)
+        var json = JSONEmitter(out, localTimes: localTimes)
         json.beginObject()
         json.key("kind")
         json.literal("export")
@@ -108,7 +116,7 @@ public final class JSONDocumentWriter: StreamingObjectWriter {
         if !first { out.append(0x2C) }
         first = false
         out.append(0x0A)
-        var json = JSONEmitter(out)
+        var json = JSONEmitter(out, localTimes: localTimes)
         JSONObjectEncoder.write(object, to: &json)
         try out.endRecord()
     }

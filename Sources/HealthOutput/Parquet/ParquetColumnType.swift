@@ -12,6 +12,9 @@ enum ParquetColumnType: Sendable, Equatable {
     case int64
     /// An instant: `INT64` annotated `TIMESTAMP(isAdjustedToUTC = true, MICROS)`.
     case timestamp
+    /// A wall-clock time without a zone (a sample's local time): `INT64` annotated
+    /// `TIMESTAMP(isAdjustedToUTC = false, MICROS)`, microseconds of the clock read as UTC.
+    case localTimestamp
     /// The UTC offset an instant was printed with, in seconds: `INT32` annotated
     /// `INTEGER(32, signed)`.
     case utcOffset
@@ -27,7 +30,7 @@ enum ParquetColumnType: Sendable, Equatable {
         switch self {
         case .string, .json: return 6  // BYTE_ARRAY
         case .double: return 5  // DOUBLE
-        case .int64, .timestamp: return 2  // INT64
+        case .int64, .timestamp, .localTimestamp: return 2  // INT64
         case .utcOffset, .day: return 1  // INT32
         case .uuid: return 7  // FIXED_LEN_BYTE_ARRAY
         case .boolean: return 0  // BOOLEAN
@@ -44,7 +47,8 @@ enum ParquetColumnType: Sendable, Equatable {
         case .int64: return 18  // INT_64
         case .utcOffset: return 17  // INT_32
         case .day: return 6  // DATE
-        case .double, .uuid, .boolean: return nil
+        // The converted TIMESTAMP_MICROS means an instant: a local time has none.
+        case .double, .uuid, .boolean, .localTimestamp: return nil
         }
     }
 
@@ -58,10 +62,11 @@ enum ParquetColumnType: Sendable, Equatable {
             thrift.field(10, emptyStructMember: 12)  // JSON
         case .uuid:
             thrift.field(10, emptyStructMember: 14)  // UUID
-        case .timestamp:
+        case .timestamp, .localTimestamp:
+            let adjusted = self == .timestamp
             thrift.field(10) { logical in
                 logical.field(8) { timestamp in  // TIMESTAMP
-                    timestamp.field(1, bool: true)  // isAdjustedToUTC
+                    timestamp.field(1, bool: adjusted)  // isAdjustedToUTC
                     timestamp.field(2, emptyStructMember: 2)  // unit: MICROS
                 }
             }
@@ -85,7 +90,7 @@ enum ParquetColumnType: Sendable, Equatable {
     var plainWidth: Int? {
         switch self {
         case .string, .json: return nil
-        case .double, .int64, .timestamp: return 8
+        case .double, .int64, .timestamp, .localTimestamp: return 8
         case .utcOffset, .day: return 4
         case .uuid: return 16
         // One byte a value while buffered; bit-packed when a page is written (`packedBits`).

@@ -106,6 +106,16 @@ struct ParquetRow: TableRowBuilder {
         }
     }
 
+    /// The wall clock in microseconds, as if it were UTC: how Parquet keeps a local time.
+    mutating func localDate(_ column: String, _ value: ExportTimestamp?) {
+        guard let buffer = next(column, .localTimestamp) else { return }
+        if let value {
+            buffer.append(int64: (value.secondsSince1970 &+ Int64(value.utcOffsetSeconds)) &* 1_000_000)
+        } else {
+            buffer.appendNull()
+        }
+    }
+
     mutating func day(_ column: String, _ value: CalendarDate?) {
         guard let buffer = next(column, .day) else { return }
         if let value {

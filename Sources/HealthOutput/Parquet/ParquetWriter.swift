@@ -66,6 +66,10 @@ public final class ParquetWriter: ObjectWriter, TableSink {
         return counts
     }
 
+    /// Samples' local times beside their instants (`LocalTimes`): the `localStartDate`,
+    /// `localEndDate` (local `TIMESTAMP`s) and `timeZone` columns; `nil`: no such columns.
+    public var localTimes: LocalTimes?
+
     var holdsPartTables: Bool {
         if case .folder = destination { return true }
         return false
@@ -111,6 +115,18 @@ public final class ParquetWriter: ObjectWriter, TableSink {
         }
     }
 
+    /// Makes `table` with its columns and no row, when no row came: an empty summary is a
+    /// table of the right shape that engines read as no rows, not a file without columns.
+    /// `body` writes any row of the table; only its columns are kept.
+    func emptyTable(_ table: OutputTable, _ body: (inout ParquetRow) -> Void) throws {
+        guard let buffer = try self.table(table), buffer.columns.isEmpty else { return }
+        buffer.declaresColumnsOnly = true
+        defer { buffer.declaresColumnsOnly = false }
+        var row = ParquetRow(buffer)
+        body(&row)
+        buffer.endRow()
+    }
+
     /// Flushes the largest row groups until the tables together hold less than the budget.
     private func keepWithinBudget() throws {
         var sizes = tables.values.map { ($0, $0.memoryBytes) }
@@ -130,7 +146,10 @@ public final class ParquetWriter: ObjectWriter, TableSink {
     }
 
     public func begin(_ header: ExportHeader) throws {
+        localTimes?.begin(header)
         guard case .folder = destination else { return }
+        var header = header
+        header.timeZone = localTimes?.personZoneName ?? header.timeZone
         try row(.export) { TableRows.export(header, into: &$0) }
     }
 

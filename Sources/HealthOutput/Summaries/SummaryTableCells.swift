@@ -98,6 +98,9 @@ private struct CellRow: TableRowBuilder {
     mutating func bool(_ column: String, _ value: Bool?) { add(column, value.map { .integer($0 ? 1 : 0) } ?? .null) }
     mutating func date(_ column: String, _ value: ExportTimestamp?) { add(column, value.map { .text($0.iso8601) } ?? .null) }
     mutating func date(_ column: String, _ value: ExportTimestamp?, hundredths: Int?) { date(column, value) }
+    mutating func localDate(_ column: String, _ value: ExportTimestamp?) {
+        add(column, value.map { .text(String($0.iso8601.prefix(19))) } ?? .null)
+    }
     mutating func uuid(_ column: String, _ value: ObjectUUID?) { add(column, value.map { .text($0.uuidString) } ?? .null) }
     mutating func day(_ column: String, _ value: CalendarDate?) { add(column, value.map { .text($0.text) } ?? .null) }
 

@@ -114,11 +114,11 @@ public final class SummaryTableWriter {
     /// Rows written so far.
     public var rowCount: Int { rows }
 
-    /// Ends the output and puts a file in place. With no rows: a CSV header, a JSON `[]`,
-    /// nothing otherwise (the face says why there is nothing).
+    /// Ends the output and puts a file in place. With no rows: a CSV header, a Parquet table
+    /// with its columns, a JSON `[]`, nothing otherwise (the face says why there is nothing).
     public func finish() throws {
         switch format {
-        case .csv:
+        case .csv, .parquet:
             if rows == 0 {
                 // Any row gives the column names.
                 let date = CalendarDate(year: 2000, month: 1, day: 1)
@@ -142,7 +142,6 @@ public final class SummaryTableWriter {
                 }
             }
             try csv?.finish()
-        case .parquet:
             try parquet?.finish()
         case .json:
             guard let opened else { return }
@@ -155,6 +154,7 @@ public final class SummaryTableWriter {
 
     private func emptyTable<Row: SummaryTableRow>(_ row: Row) throws {
         try csv?.emptyTable(Row.table) { row.cells(into: &$0) }
+        try parquet?.emptyTable(Row.table) { row.cells(into: &$0) }
     }
 
     public func abandon() {
@@ -166,14 +166,26 @@ public final class SummaryTableWriter {
 
 extension SummaryTableWriter {
     /// Nights as a JSON array, in memory: a page of an answer (the assistant's `sleep_nights`).
-    public static func json(_ nights: [SleepNight]) -> [UInt8] {
+    public static func json(_ nights: [SleepNight]) -> [UInt8] { json(nights.map { $0 as any SummaryTableRow }) }
+
+    /// Days of the day table as a JSON array, with the table's columns (the assistant's `days`).
+    public static func json(_ days: [DayRow], columns: [Int]) -> [UInt8] {
+        json(days.map { DayTableRow(day: $0, columns: columns) as any SummaryTableRow })
+    }
+
+    /// Weeks or months of the day table as a JSON array (the assistant's `days` by period).
+    public static func json(_ periods: [DayPeriodRow], columns: [Int]) -> [UInt8] {
+        json(periods.map { DayPeriodTableRow(period: $0, columns: columns) as any SummaryTableRow })
+    }
+
+    private static func json(_ rows: [any SummaryTableRow]) -> [UInt8] {
         let out = OutputBuffer(descriptor: -1)
         out.append("[")
-        for (index, night) in nights.enumerated() {
+        for (index, row) in rows.enumerated() {
             if index > 0 { out.append(",") }
-            var row = JSONRowBuilder(out)
-            TableRows.sleepNight(night, into: &row)
-            row.end()
+            var builder = JSONRowBuilder(out)
+            row.cells(into: &builder)
+            builder.end()
         }
         out.append("]")
         return out.takeBytes()

@@ -9,6 +9,8 @@ protocol TableSink: AnyObject {
     var holdsPartTables: Bool { get }
     /// One row of `table`; a sink that does not hold the table skips it.
     func row(_ table: OutputTable, _ body: (inout Row) -> Void) throws
+    /// The local times samples' rows are given (`LocalTimes`), or `nil` for none.
+    var localTimes: LocalTimes? { get }
 }
 
 /// Which tables an object's rows go to, written once for every tabular format: a sample to its
@@ -18,17 +20,27 @@ protocol TableSink: AnyObject {
 /// Generic over the sink, and specialized for each within this module: the per-row cost is
 /// the cells', nothing more.
 enum TableRouting {
+    /// The local-time columns of a sample in `sink`'s tables.
+    @inline(__always)
+    static func local<Sink: TableSink>(_ sample: SampleAttributes, in sink: Sink) -> LocalColumns {
+        guard let times = sink.localTimes else { return .absent }
+        return .present(times.times(of: sample))
+    }
+
     static func write<Sink: TableSink>(_ object: HealthObject, to sink: Sink) throws {
         switch object {
         case .quantitySample(let q):
-            try sink.row(.quantitySamples(typeIdentifier: q.sample.sampleType.identifier)) { TableRows.quantitySample(q, into: &$0) }
+            let local = local(q.sample, in: sink)
+            try sink.row(.quantitySamples(typeIdentifier: q.sample.sampleType.identifier)) { TableRows.quantitySample(q, local: local, into: &$0) }
             for beat in q.instantaneousBeatsPerMinute {
                 try sink.row(.instantaneousBeatsPerMinute) { TableRows.beat(beat, of: q.sample.uuid, into: &$0) }
             }
         case .categorySample(let c):
-            try sink.row(.categorySamples(typeIdentifier: c.sample.sampleType.identifier)) { TableRows.categorySample(c, into: &$0) }
+            let local = local(c.sample, in: sink)
+            try sink.row(.categorySamples(typeIdentifier: c.sample.sampleType.identifier)) { TableRows.categorySample(c, local: local, into: &$0) }
         case .correlation(let c):
-            try sink.row(.correlations) { TableRows.correlation(c, into: &$0) }
+            let local = local(c.sample, in: sink)
+            try sink.row(.correlations) { TableRows.correlation(c, local: local, into: &$0) }
         case .workout(let w):
             try write(w, to: sink)
         case .activitySummary(let a):
@@ -52,7 +64,8 @@ enum TableRouting {
     }
 
     private static func write<Sink: TableSink>(_ w: Workout, to sink: Sink) throws {
-        try sink.row(.workouts) { TableRows.workout(w, into: &$0) }
+        let local = local(w.sample, in: sink)
+        try sink.row(.workouts) { TableRows.workout(w, local: local, into: &$0) }
         guard sink.holdsPartTables else { return }
         let workout = w.sample.uuid
         func parts(of activity: WorkoutActivity?) throws {

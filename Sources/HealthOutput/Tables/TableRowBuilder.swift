@@ -18,6 +18,10 @@ protocol TableRowBuilder {
     mutating func bool(_ column: String, _ value: Bool?)
     /// An instant with the UTC offset it was recorded with.
     mutating func date(_ column: String, _ value: ExportTimestamp?)
+    /// A wall-clock date and time without an offset (`2024-07-01T08:30:00`): the timestamp's
+    /// clock at its own offset (a sample's local time, `LocalTimes`). Parquet's
+    /// `TIMESTAMP(isAdjustedToUTC = false)`.
+    mutating func localDate(_ column: String, _ value: ExportTimestamp?)
     /// An instant with hundredths of a second past it (a heartbeat's time, which the export
     /// prints to the hundredth): the same column as `date(_:_:)`, its fraction kept.
     mutating func date(_ column: String, _ value: ExportTimestamp?, hundredths: Int?)

@@ -3,8 +3,8 @@ import HealthModel
 /// Workouts' tables: the workout, and its parts (events, activities, statistics, routes and
 /// their locations), each part row keyed by its workout's uuid.
 extension TableRows {
-    static func workout<B: TableRowBuilder>(_ w: Workout, into row: inout B) {
-        sampleHead(w.sample, into: &row)
+    static func workout<B: TableRowBuilder>(_ w: Workout, local: LocalColumns = .absent, into row: inout B) {
+        sampleHead(w.sample, local: local, into: &row)
         row.string("workoutActivityType", w.workoutActivityType.name)
         row.number("duration_value", w.duration?.value)
         row.string("duration_unit", w.duration?.unit)

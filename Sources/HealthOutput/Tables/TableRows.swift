@@ -14,11 +14,16 @@ enum TableRows {
     // MARK: Shared column groups
 
     @inline(__always)
-    static func sampleHead<B: TableRowBuilder>(_ s: SampleAttributes, into row: inout B) {
+    static func sampleHead<B: TableRowBuilder>(_ s: SampleAttributes, local: LocalColumns = .absent, into row: inout B) {
         row.uuid("uuid", s.uuid)
         row.string("sampleType", s.sampleType.identifier)
         row.date("startDate", s.startDate)
         row.date("endDate", s.endDate)
+        if case .present(let times) = local {
+            row.localDate("localStartDate", times?.start)
+            row.localDate("localEndDate", times?.end)
+            row.string("timeZone", times?.zone)
+        }
     }
 
     @inline(__always)
@@ -57,8 +62,8 @@ enum TableRows {
 
     // MARK: Samples
 
-    static func quantitySample<B: TableRowBuilder>(_ q: QuantitySample, into row: inout B) {
-        sampleHead(q.sample, into: &row)
+    static func quantitySample<B: TableRowBuilder>(_ q: QuantitySample, local: LocalColumns = .absent, into row: inout B) {
+        sampleHead(q.sample, local: local, into: &row)
         row.number("quantity_value", q.quantity.value)
         row.string("quantity_unit", q.quantity.unit)
         row.int("count", q.count)
@@ -73,16 +78,16 @@ enum TableRows {
         row.date("date", beat.date, hundredths: beat.hundredths)
     }
 
-    static func categorySample<B: TableRowBuilder>(_ c: CategorySample, into row: inout B) {
-        sampleHead(c.sample, into: &row)
+    static func categorySample<B: TableRowBuilder>(_ c: CategorySample, local: LocalColumns = .absent, into row: inout B) {
+        sampleHead(c.sample, local: local, into: &row)
         row.int("value", c.value.rawValue)
         row.string("valueName", c.value.name)
         provenance(c.sample, into: &row)
         tail(c.sample, into: &row)
     }
 
-    static func correlation<B: TableRowBuilder>(_ c: Correlation, into row: inout B) {
-        sampleHead(c.sample, into: &row)
+    static func correlation<B: TableRowBuilder>(_ c: Correlation, local: LocalColumns = .absent, into row: inout B) {
+        sampleHead(c.sample, local: local, into: &row)
         row.string("objects", c.objects.map(\.sample.uuid.uuidString).joined(separator: " "))
         provenance(c.sample, into: &row)
         tail(c.sample, into: &row)
@@ -183,6 +188,7 @@ enum TableRows {
         row.string("locale", header.locale)
         row.date("exportDate", header.exportDate)
         row.int("exportVersion", header.exportVersion)
+        row.string("timeZone", header.timeZone)
         let me = header.characteristics
         row.string("dateOfBirth", me?.dateOfBirth)
         row.string("biologicalSex", me?.biologicalSex)
@@ -256,4 +262,12 @@ enum TableRows {
         row.number("naps", ExportNumber(n.naps))
         sources(n.sources, into: &row)
     }
+}
+
+/// The local-time columns of a sample's row (`localStartDate`, `localEndDate`, `timeZone`):
+/// absent from an output that gives no local times (a de-identified one, whose zone would
+/// locate the person), present in every other, empty where the sample's zone is unknown.
+enum LocalColumns {
+    case absent
+    case present(LocalTimes.Times?)
 }

@@ -175,7 +175,7 @@ enum SVGCharts {
                 base += hours
             }
         }
-        return frame(id: id, title: "Sleep stages per night", yLabel: "Hours", xLabel: "Night (date the night began)", yScale: scale, xTicks: ticks, body: body)
+        return frame(id: id, title: "Sleep stages per night", yLabel: "Hours", xLabel: "Night (the morning it ended)", yScale: scale, xTicks: ticks, body: body)
     }
 
     /// Each reading's systolic and diastolic pressure, joined by a line.

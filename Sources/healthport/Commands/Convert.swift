@@ -103,6 +103,7 @@ extension Healthport {
                     batch.parquet = output.parquet
                     batch.includeRoutes = includeRoutes
                     batch.summaries = try summarySettings()
+                    batch.timeZone = try filter.tz.map(TimeZoneNameResolver.resolve)
                     batch.personKeysFromFileNames = personId == nil
                     let failed = try batch.run(reporter: log.reporter(), cancellation: Signals.cancellation)
                     if failed > 0 {
@@ -115,6 +116,7 @@ extension Healthport {
                 run.includeRoutes = includeRoutes
                 run.salvage = salvage
                 run.summaries = try summarySettings()
+                run.timeZone = try filter.tz.map(TimeZoneNameResolver.resolve)
                 run.healthportVersion = Healthport.version
                 run.parquet = output.parquet
                 run.reading = parsing.reading

@@ -42,6 +42,7 @@ extension Healthport {
                     input: input.objectInput, query: query, sortDescriptors: try sort.map(ObjectSortDescriptor.init(parsing:)),
                     limit: limit, format: output.format, output: output.output)
                 run.parquet = output.parquet
+                run.timeZone = try filter.tz.map(TimeZoneNameResolver.resolve)
                 run.healthportVersion = Healthport.version
                 run.reading = input.parsing.reading
                 let summary = try log.perform(showing: diagnostics) { try run.run(reporter: $0, cancellation: $1) }

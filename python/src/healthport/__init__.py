@@ -10,10 +10,10 @@ message, exit status and location.
 >>> import healthport
 >>> tables = healthport.read("SampleData/export.zip", types="HeartRate")
 >>> tables["HeartRate"].num_rows
-2100
+2265
 >>> frame = tables["HeartRate"].to_pandas()
 >>> int(frame["quantity_value"].max())
-144
+167
 
 The functions:
 

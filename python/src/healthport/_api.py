@@ -117,11 +117,11 @@ def read(
     >>> sorted(tables)
     ['BodyMass', 'StepCount', 'export']
     >>> weights = tables["BodyMass"].to_pandas()
-    >>> weights[["startDate", "startDate_utcOffset", "quantity_value", "quantity_unit"]]
-                      startDate  startDate_utcOffset  quantity_value quantity_unit
-    0 2024-01-01 06:00:00+00:00                 3600            72.6            kg
-    1 2024-01-01 06:00:00+00:00                 3600            72.6            kg
-    2 2024-01-08 06:00:00+00:00                 3600            72.2            kg
+    >>> weights[["startDate", "localStartDate", "timeZone", "quantity_value"]]
+                      startDate      localStartDate      timeZone  quantity_value
+    0 2024-03-25 06:00:00+00:00 2024-03-25 07:00:00  Europe/Paris            72.6
+    1 2024-03-25 06:00:00+00:00 2024-03-25 07:00:00  Europe/Paris            72.6
+    2 2024-04-01 05:00:00+00:00 2024-04-01 07:00:00  Europe/Paris            72.2
 
     What a study's consumer may see, with a policy that grants step counts only:
 
@@ -302,9 +302,9 @@ def info(
 
     >>> about = healthport.info("SampleData/export.zip")
     >>> about["objectCount"]
-    5502
+    6460
     >>> about["sideFiles"]["workoutRoutes"]
-    5
+    4
     """
     with _folder() as name:
         folder = Path(name)
