@@ -87,12 +87,14 @@ mkdir -p "$WORK/stats"
 for type in $("$VENV/bin/python" -c "
 import duckdb, sys
 print(' '.join(r[0] for r in duckdb.sql(\"select distinct sampleType from read_parquet('$WORK/lake-summary/person=*/type=daily-summary/*.parquet')\").fetchall()))"); do
-    # Workouts have days in the summary (their time) but no statistics of their own, nor do
-    # types healthport does not know (FutureMetric) or that are not samples of a kind stats
-    # takes (SleepDurationGoal): stats refuses those with 64, and they are left out here.
+    # Each type's days by another command (Scripts/summary/reference.py): stats, read as the
+    # type's day is read (stand hours: the stood ones), or sleep's nights. Workouts have days in
+    # the summary but no statistics of their own, nor do types healthport does not know
+    # (FutureMetric) or that are not samples of a kind stats takes (SleepDurationGoal): stats
+    # refuses those with 64, and they are left out here.
     case "$type" in HKWorkoutTypeIdentifier) continue ;; esac
     status=0
-    "$HEALTHPORT" stats "$WORK/year.zip" --quiet --type "$type" --tz Europe/Paris --format csv > "$WORK/stats/$type.csv" || status=$?
+    python3 Scripts/summary/reference.py "$HEALTHPORT" "$type" Europe/Paris "$WORK/year.zip" > "$WORK/stats/$type.csv" || status=$?
     if [ "$status" -eq 64 ]; then rm "$WORK/stats/$type.csv"; echo "skipped $type (no statistics)"; continue; fi
     [ "$status" -eq 0 ] || exit "$status"
 done
@@ -107,9 +109,9 @@ failures = compared = 0
 for path in sorted(glob.glob(work + "/stats/*.csv")):
     kind = os.path.basename(path)[:-4]
     for stat in csv.DictReader(open(path, newline="")):
-        day = stat["startDate"][:10]
+        day = stat["day"]
         row = rows.get((kind, day))
-        for column in ("sum", "average", "minimum", "maximum", "duration", "count"):
+        for column in ("sum", "average", "minimum", "maximum", "duration", "inBed", "count"):
             if column not in stat or stat[column] == "":
                 continue
             expected = float(stat[column])
@@ -123,7 +125,7 @@ for path in sorted(glob.glob(work + "/stats/*.csv")):
 shown = set()
 for path in glob.glob(work + "/stats/*.csv"):
     kind = os.path.basename(path)[:-4]
-    shown |= {(kind, s["startDate"][:10]) for s in csv.DictReader(open(path, newline=""))}
+    shown |= {(kind, s["day"]) for s in csv.DictReader(open(path, newline=""))}
 compared_types = {os.path.basename(p)[:-4] for p in glob.glob(work + "/stats/*.csv")}
 extra = {k for k in rows if k[0] in compared_types} - shown
 if extra:
@@ -142,4 +144,4 @@ if compared < 1000 or nights[0] < 300 or len(compared_types) < 15:
     print("FAIL too little compared: the generated year should have every day of steps and most nights")
 sys.exit(1 if failures else 0)
 PY
-echo "DuckDB read the lake's daily summary; every number equals healthport stats"
+echo "DuckDB read the lake's daily summary; every number equals healthport stats (sleep: healthport sleep)"

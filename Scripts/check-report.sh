@@ -54,6 +54,7 @@ browser --no-pdf-header-footer --print-to-pdf="$OUT/report.pdf" "file://$html" 2
 browser --no-pdf-header-footer --print-to-pdf="$work/steps.pdf" "file://$work/steps.html" 2>/dev/null
 
 "$BIN" stats SampleData/export.zip --type StepCount --tz Europe/Paris --format csv -q >"$work/steps.csv"
+"$BIN" days SampleData/export.zip --tz Europe/Paris --period week --format csv -q >"$work/weeks.csv"
 pdftotext -layout "$OUT/report.pdf" "$work/report.txt"
 pdftotext -layout "$work/steps.pdf" "$work/steps.txt"
 pdftoppm -r 30 "$OUT/report.pdf" "$work/page"
@@ -93,7 +94,7 @@ check(not fetched, "requests beyond the file: %s" % fetched[:5])
 
 # The DOM after load: the charts, and the step bars' values equal to stats.
 dom = open(f"{work}/dom.html").read()
-for section in ["overview", "activity", "heart", "body", "sleep", "workouts", "quality"]:
+for section in ["overview", "averages", "activity", "heart", "body", "sleep", "workouts", "quality"]:
     check(f'<section id="{section}"' in dom, f"no {section} section in the DOM")
 check(dom.count("<svg") >= 10, "fewer than 10 charts in the DOM: %d" % dom.count("<svg"))
 figure = dom.split('data-type="HKQuantityTypeIdentifierStepCount"', 1)[1].split("</article>", 1)[0]
@@ -101,6 +102,20 @@ drawn = re.findall(r"<title>(\d{4}-\d{2}-\d{2}): ([0-9.e+-]+) count</title>", fi
 stats = [line.split(",") for line in open(f"{work}/steps.csv").read().strip().splitlines()[1:]]
 expected = [(row[0][:10], row[2]) for row in stats]
 check(len(drawn) == len(expected) and drawn == expected, "step bars %s differ from stats %s" % (drawn[:3], expected[:3]))
+
+# The typical days: each week's steps per day are `healthport days --period week`'s daily average.
+averages = dom.split('<section id="averages"', 1)[1].split("</section>", 1)[0]
+heading = re.findall(r'<th scope="col">([^<]*)</th>', averages)
+check(heading[:3] == ["Week of", "Days", "Steps"], f"the typical days' columns: {heading[:3]}")
+shown = re.findall(r'<time datetime="(\d{4}-\d{2}-\d{2})">[^<]*</time>[^<]*</th><td>(\d+)</td><td>([0-9.]*)</td>', averages)
+import csv
+weeks = list(csv.DictReader(open(f"{work}/weeks.csv")))
+check(len(shown) == len(weeks) and len(weeks) >= 2, f"{len(shown)} typical weeks shown, {len(weeks)} from days --period week")
+for (start, days, steps), week in zip(shown, weeks):
+    expected = week["steps_daily_average"]
+    same = (steps == "" and expected == "") or (steps != "" and expected != "" and abs(float(steps) - float(expected)) <= 0.5)
+    check(start == week["first_day"] and days == week["days"] and same,
+          f"week of {start}: {days} days, {steps} steps a day; days --period week: {week['first_day']}, {week['days']}, {expected}")
 
 # The print: every page (one per section, page breaks between) non-blank; the titles found.
 pages = sorted(glob.glob(f"{work}/page*.ppm"))

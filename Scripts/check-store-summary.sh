@@ -2,7 +2,8 @@
 # Checks the store's summary tables the way a person reads them, with sqlite3: a generated year
 # with an iPhone and a Watch counting the same walks, imported in two steps (the first ten months,
 # then the whole year: the second import recomputes only the days it touches), then every type's
-# days in `daily_summary` against `healthport stats --store` in the store's zone, every number;
+# days in `daily_summary` against `healthport stats --store` in the store's zone, every number, as
+# the type's day is read (Scripts/summary/reference.py; sleep against `healthport sleep --store`);
 # both tables against `healthport summary --store` and `healthport sleep --store`; and against a
 # store that imported the whole year at once.
 #
@@ -29,19 +30,26 @@ for type in $(sqlite3 -readonly "$store" "select distinct sample_type from daily
     # Workouts have days in the summary but no statistics of their own, nor do types stats does
     # not take (it refuses them with 64): left out, as Scripts/check-duckdb.sh leaves them.
     case "$type" in HKWorkoutTypeIdentifier) continue ;; esac
+    # Each type's days by another command (Scripts/summary/reference.py): stats, read as the
+    # type's day is read (stand hours: the stood ones), or sleep's nights.
     status=0
-    "$HEALTHPORT" stats --store "$store" --quiet --type "$type" --tz "$zone" --format csv > "$WORK/stats/$type.csv" || status=$?
+    python3 Scripts/summary/reference.py "$HEALTHPORT" "$type" "$zone" --store "$store" > "$WORK/stats/$type.csv" || status=$?
     if [ "$status" -eq 64 ]; then rm "$WORK/stats/$type.csv"; echo "skipped $type (no statistics)"; continue; fi
     [ "$status" -eq 0 ] || exit "$status"
     sqlite3 -readonly -csv -header "$store" \
-        "select date, sum, average, minimum, maximum, duration, count from daily_summary where sample_type = '$type' order by date" \
+        "select date, sum, average, minimum, maximum, duration, in_bed as inBed, count from daily_summary where sample_type = '$type' order by date" \
         > "$WORK/table/$type.csv"
 done
 "$HEALTHPORT" summary --store "$store" --quiet --tz "$zone" --format csv > "$WORK/summary.csv"
 "$HEALTHPORT" sleep --store "$store" --quiet --tz "$zone" --format csv > "$WORK/sleep.csv"
+# Each table's columns in the order the commands print them (columns a later layout added come
+# last in an upgraded store's table).
+columns_daily_summary="date, sample_type, unit, sum, average, minimum, maximum, duration, in_bed, count, sources"
+columns_sleep_nights="night, in_bed, asleep, asleep_unspecified, asleep_core, asleep_deep, asleep_rem, awake, sleep_start, sleep_end, naps, sources"
 for table in daily_summary sleep_nights; do
-    sqlite3 -readonly -csv "$store" "select * from $table order by 1, 2" > "$WORK/$table.steps.csv"
-    sqlite3 -readonly -csv "$WORK/once.sqlite" "select * from $table order by 1, 2" > "$WORK/$table.once.csv"
+    columns="columns_$table"
+    sqlite3 -readonly -csv "$store" "select ${!columns} from $table order by 1, 2" > "$WORK/$table.steps.csv"
+    sqlite3 -readonly -csv "$WORK/once.sqlite" "select ${!columns} from $table order by 1, 2" > "$WORK/$table.once.csv"
 done
 
 python3 - "$WORK" <<'PY'
@@ -60,10 +68,10 @@ for path in sorted(glob.glob(work + "/stats/*.csv")):
     table = {r["date"]: r for r in csv.DictReader(open("%s/table/%s.csv" % (work, kind), newline=""))}
     shown = set()
     for stat in csv.DictReader(open(path, newline="")):
-        day = stat["startDate"][:10]
+        day = stat["day"]
         shown.add(day)
         row = table.get(day)
-        for column in ("sum", "average", "minimum", "maximum", "duration", "count"):
+        for column in ("sum", "average", "minimum", "maximum", "duration", "inBed", "count"):
             if stat.get(column, "") == "":
                 continue
             compared += 1

@@ -94,7 +94,7 @@ async def main():
 
             tools = {tool.name: tool for tool in (await session.list_tools()).tools}
             check(set(tools) == {
-                "describe", "query_samples", "statistics", "sleep_nights", "changes", "authorization_status", "request_status",
+                "describe", "query_samples", "statistics", "sleep_nights", "days", "changes", "authorization_status", "request_status",
                 "request_authorization", "request_per_object_authorization",
             }, f"the tools: {sorted(tools)}")
             for tool in tools.values():
@@ -135,6 +135,17 @@ async def main():
             # answer is HealthKit's not-determined error, as for any tool reading it.
             text, is_error = await call(session, "sleep_nights", {"timeZone": "UTC"})
             check(is_error and "errorAuthorizationNotDetermined" in text, f"sleep_nights on undecided sleep: {text}")
+            # days: one row per UTC day; only the granted types have columns (steps, workouts), and
+            # each day's steps are the statistics' daily sum (both merge sources the same way).
+            days = await answer(session, "days", {"timeZone": "UTC", "pageSize": 1000})
+            seen.append(json.dumps(days))
+            check(set(days["columns"]) <= {"date", "weekday", "steps", "workouts", "workout_min"} and "steps" in days["columns"],
+                  f"days has only the granted types' columns: {days['columns']}")
+            daily_sums = {row["startDate"][:10]: row["sum"] for row in stats["intervals"]}
+            day_steps = {row["date"]: row["steps"] for row in days["days"] if row.get("steps") is not None}
+            check(day_steps.keys() == daily_sums.keys()
+                  and all(abs(day_steps[d] - daily_sums[d]) < 1e-6 for d in day_steps),
+                  f"days' steps are the statistics' daily sums ({len(day_steps)} days)")
             added, anchor = 0, 0
             for _ in range(50):
                 batch = await answer(session, "changes", {"anchor": anchor, "limit": 500})

@@ -4,7 +4,8 @@ column and cell by cell, with the CSV folder healthport wrote from the same expo
     compare_tables.py PARQUET_DIR CSV_DIR
 
 Checks the schema's types (healthport-formats(5), PARQUET): TIMESTAMP(MICROS, UTC) plus
-`<name>_utcOffset` (int32 seconds) for every date, double numbers, int64 integers, 16-byte uuids
+`<name>_utcOffset` (int32 seconds) for every date, a local TIMESTAMP (not adjusted to UTC, no
+offset) for each local time (`localStartDate`: the wall clock in the sample's zone), double numbers, int64 integers, 16-byte uuids
 with the UUID logical type, strings, JSON cells that parse; then every value against the CSV
 cell. Prints one line per table and exits 1 on any difference.
 """
@@ -47,6 +48,9 @@ def same(table, column, field, value, cell, offsets):
     if value is None:
         return cell == ""
     t = field.type
+    if is_local_timestamp(t):
+        # A wall-clock time, written without an offset in the CSV.
+        return dt.datetime.fromisoformat(cell) == value and dt.datetime.fromisoformat(cell).tzinfo is None
     if pa.types.is_timestamp(t):
         parsed = dt.datetime.fromisoformat(cell)
         offset = offsets.get(column)
@@ -62,6 +66,11 @@ def same(table, column, field, value, cell, offsets):
     if is_json_column(column):
         return json.loads(cell) == json.loads(value)
     return cell == value
+
+
+def is_local_timestamp(t):
+    """A local time: a TIMESTAMP not adjusted to UTC, which pyarrow reads without a zone."""
+    return pa.types.is_timestamp(t) and t.tz is None
 
 
 JSON_COLUMNS = ("metadata", "extensions", "element", "otherCharacteristics")
@@ -92,7 +101,8 @@ for name in parquet_tables:
     expected_columns = []
     for column in header:
         expected_columns.append(column)
-        if pa.types.is_timestamp(table.schema.field(column).type) if column in table.schema.names else False:
+        t = table.schema.field(column).type if column in table.schema.names else None
+        if t is not None and pa.types.is_timestamp(t) and not is_local_timestamp(t):
             expected_columns.append(column + "_utcOffset")
     if table.schema.names != expected_columns:
         fail(stem, "columns %s, expected %s" % (table.schema.names, expected_columns))
@@ -105,6 +115,8 @@ for name in parquet_tables:
         t = field.type
         if field.name.endswith("_utcOffset"):
             ok = t == pa.int32()
+        elif is_local_timestamp(t):
+            ok = t.unit == "us" and field.name.startswith("local")
         elif pa.types.is_timestamp(t):
             ok = t.unit == "us" and t.tz in ("UTC", "+00:00")
         elif is_json_column(field.name):

@@ -311,6 +311,39 @@ import Testing
         #expect(try Self.value(store, "SELECT value FROM store_info WHERE key = 'summary_time_zone'") == "Europe/Paris".databaseValue)
     }
 
+    /// Tables made by other rules than this healthport's (`store_info.summary_rules`) are made
+    /// anew, whole, the first time the store is opened, by a reading command too: here rows an
+    /// older healthport wrote by its rules (steps 1600, the two sources added; a night of 8 h
+    /// asleep, time covered) are replaced by this one's (1100; 7 h, as worked out in
+    /// `firstExport`), and the rules recorded. The same rules again change nothing.
+    @Test func tablesMadeByOlderRulesAreMadeAnewOnFirstUse() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let store = directory.appendingPathComponent("health.sqlite").path
+        _ = try Self.importing(try Self.firstExport().write(to: directory, name: "export.xml"), into: store)
+        #expect(Int.fromDatabaseValue(try Self.value(store, "SELECT CAST(value AS INTEGER) FROM store_info WHERE key = 'summary_rules'")) == 2)
+        let queue = try DatabaseQueue(path: store)
+        try queue.write { db in
+            try db.execute(sql: """
+                UPDATE daily_summary SET sum = 1600 WHERE sample_type = '\(Self.steps)';
+                UPDATE sleep_nights SET asleep = 28800;
+                DELETE FROM days;
+                UPDATE store_info SET value = '1' WHERE key = 'summary_rules';
+                """)
+        }
+        try queue.close()
+
+        let reader = try HealthStore.openForReading(at: store)
+        #expect(try reader.statistics().objects == 11)
+        #expect(try Self.days(store)["\(Self.steps) 2024-03-01"]?["sum"] as Double? == 1100)
+        #expect(Double.fromDatabaseValue(try Self.value(store, "SELECT asleep FROM sleep_nights WHERE night = '2024-03-02'")) == 25200)
+        #expect(Double.fromDatabaseValue(try Self.value(store, "SELECT steps FROM days WHERE date = '2024-03-01'")) == 1100)
+        #expect(Int.fromDatabaseValue(try Self.value(store, "SELECT CAST(value AS INTEGER) FROM store_info WHERE key = 'summary_rules'")) == 2)
+
+        let before = try Self.days(store)
+        _ = try HealthStore.openForReading(at: store)
+        #expect(try Self.days(store) == before)
+    }
+
     /// Found by fuzzing (`Fuzz/store`): an older store with an object whose JSON is damaged.
     /// Its upgrade makes the tables without that object (the Watch's steps: 1 March is the
     /// iPhone's 1000) instead of refusing, and a later import that no longer holds it turns it

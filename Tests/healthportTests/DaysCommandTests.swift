@@ -113,4 +113,18 @@ import Testing
         #expect(plus.status == 0, "\(plus.stderrText)")
         #expect(plus.stdout == (try healthport("stats", sampleZip, "--type", "StepCount", "--tz", "UTC+1", "--format", "csv", "-q")).stdout)
     }
+
+    /// Under a policy that grants steps, denies heart rate and decides nothing else, `days` is the
+    /// steps column alone (the undecided types are not columns, as the denied one is not), and
+    /// each day's steps are the unrestricted table's; naming an undecided type is still refused.
+    @Test func aPolicyGivesTheColumnsItGrants() throws {
+        let file = try Fixtures.temporaryDirectory().appendingPathComponent("policy.json")
+        try Data(#"{"version": 1, "consumer": {"name": "Steps"}, "read": {"StepCount": "granted", "HeartRate": "denied"}}"#.utf8).write(to: file)
+        let granted = try Self.csv("days", sampleZip, "--policy", file.path, "--format", "csv", "-q")
+        let all = try Self.csv("days", sampleZip, "--format", "csv", "-q")
+        #expect(Set(granted.first?.keys.map { $0 } ?? []) == ["date", "steps"])
+        #expect(granted.map { $0["steps"] } == all.filter { !($0["steps"] ?? "").isEmpty }.map { $0["steps"] })
+        let named = try healthport("days", sampleZip, "--policy", file.path, "--type", "SleepAnalysis", "-q")
+        #expect(named.status == 77, "\(named.stderrText)")
+    }
 }

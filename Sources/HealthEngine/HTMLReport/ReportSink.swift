@@ -35,8 +35,10 @@ final class ReportSink: ObjectSink {
     var inventory = ExportInventory()
     private(set) var exportOffset: Int32?
     var quantities: [String: Quantities] = [:]
-    /// Sleep, night by night as `healthport sleep` sums it (sources resolved, bounded memory).
-    let sleep = SummaryCollector()
+    /// The day table's types and Apple's rings, day by day as `healthport days` sums them, and
+    /// sleep night by night as `healthport sleep` does (sources resolved, bounded memory): the
+    /// report's typical days and its nights.
+    let days = SummaryCollector(counted: DayColumn.types)
     var bloodPressure: [BloodPressureReading] = []
     var workouts: [WorkoutEntry] = []
     var routes: [PendingRoute] = []
@@ -56,15 +58,14 @@ final class ReportSink: ObjectSink {
     }
 
     /// The run's own date window, where the read is wider (`DaySelection.reading`), so that
-    /// sleep gives whole nights: everything but sleep is kept to it here.
+    /// days and nights are whole: everything else is kept to it here.
     let inWindow: ((HealthObject) -> Bool)?
 
     init(inWindow: ((HealthObject) -> Bool)? = nil) { self.inWindow = inWindow }
 
     func consume(_ object: HealthObject) throws {
-        if case .categorySample(let sample) = object, sample.sample.sampleType.identifier == Self.sleepAnalysis {
-            try sleep.add(object)
-        }
+        // Before the window: the collector selects whole days and nights by their dates.
+        try days.add(object)
         if let inWindow, !inWindow(object) { return }
         inventory.add(object)
         if let sample = object.sampleAttributes { timeZones.count(sample) }

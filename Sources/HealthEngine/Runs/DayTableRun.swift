@@ -57,7 +57,11 @@ public struct DayTableRun: Sendable {
         var summaryRun = SummaryRun(input: input, query: query)
         summaryRun.reading = reading
         summaryRun.settings = settings
-        let read = DayColumn.types.union([Self.rings])
+        var read = DayColumn.types.union([Self.rings])
+        // Without types named, a policy's undecided types are simply not columns (as the types it
+        // denies are not): a table of many types is not refused for one never asked about, where a
+        // query naming that type is (HealthKit's not-determined error).
+        if query.types == nil, let policy = query.policy { read = read.filter { policy.read[$0] != nil } }
         summaryRun.query.types = query.types.map { $0.intersection(read) } ?? read
         let builder = DayTableBuilder()
         let summary = try summaryRun.execute(
@@ -88,7 +92,7 @@ public struct DayTableRun: Sendable {
             switch input {
             case .export(let path), .store(let path): inputPath = path
             }
-            try OutputInputGuard.check(outputs: [output], inputs: [inputPath])
+            try OutputInputGuard.check(outputs: [output], inputs: [inputPath], query: query)
             // Checked before the read: Parquet to standard output is refused at once.
             if format == .parquet, output == "-" {
                 throw OutputError(.invalidRequest, ParquetWriter.notOnStandardOutput, argument: .output)

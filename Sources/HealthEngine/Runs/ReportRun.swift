@@ -12,7 +12,8 @@ import HealthStore
 /// Per quantity type, its statistics per day as `healthport stats` computes them (cumulative
 /// types summed with sources merged, discrete types as minimum, average and maximum), reduced
 /// to weeks or months when a series would have more than `maximumPoints` points; sleep stages
-/// per night; blood pressure from its correlations; workouts with their routes drawn from the
+/// per night and a typical day of each week or month (`healthport days --period`); blood
+/// pressure from its correlations; workouts with their routes drawn from the
 /// GPX files; the first seconds of each ECG; and what the reader met (as `healthport info`
 /// reports it). Under a policy only what it grants is read, so a denied type leaves no trace.
 ///
@@ -29,6 +30,8 @@ public struct ReportRun: Sendable {
     public var output: String
     /// A series with more points than this is drawn per week, then per month.
     public var maximumPoints = 1500
+    /// The typical days are per week up to this many weeks, else per month.
+    public var maximumAverageWeeks = 60
     /// At most this many ECGs (the most recent) and route maps are drawn.
     public var maximumElectrocardiograms = 60
     public var maximumRoutes = 400
@@ -57,7 +60,7 @@ public struct ReportRun: Sendable {
         case .export(let path): inputPath = path
         case .store(let path): inputPath = path
         }
-        try OutputInputGuard.check(outputs: [output], inputs: [inputPath])
+        try OutputInputGuard.check(outputs: [output], inputs: [inputPath], query: query)
         var query = self.query
         // Quantities are read in their own units and converted by the collectors.
         query.outputUnit = nil
@@ -100,12 +103,34 @@ public struct ReportRun: Sendable {
         report.overview = Self.overview(of: sink.inventory)
         report.period = Self.period(of: sink.inventory)
         report.series = try series(of: sink, zone: zone, cancellation: cancellation)
-        report.sleep = try Self.nights(sink.sleep, zone: zone, selection: window.map { DaySelection(window: $0, timeZone: zone) })
-        report.bloodPressure = sink.bloodPressure.sorted { $0.date < $1.date }
-        report.workouts = try workouts(of: sink, reader: reader, reporter: context.reporter)
+        (report.sleep, report.averages) = try days(
+            sink.days, zone: zone, selection: window.map { DaySelection(window: $0, timeZone: zone) })
+        // Every time the report shows is on the clock of the zone its days are cut in: Apple
+        // prints the export's offset on every date (quirk Q3), an hour off for half the year.
+        func onClock(_ time: ExportTimestamp) -> ExportTimestamp {
+            ExportTimestamp(
+                secondsSince1970: time.secondsSince1970,
+                utcOffsetSeconds: Int32(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(time.secondsSince1970)))))
+        }
+        report.bloodPressure = sink.bloodPressure.sorted { $0.date < $1.date }.map { reading in
+            var reading = reading
+            reading.date = onClock(reading.date)
+            return reading
+        }
+        report.workouts = try workouts(of: sink, reader: reader, reporter: context.reporter).map { workout in
+            var workout = workout
+            workout.start = onClock(workout.start)
+            workout.end = onClock(workout.end)
+            return workout
+        }
         report.electrocardiograms = Array(
             sink.electrocardiograms.sorted { ($0.recorded?.secondsSince1970 ?? 0) < ($1.recorded?.secondsSince1970 ?? 0) }
-                .suffix(maximumElectrocardiograms))
+                .suffix(maximumElectrocardiograms)
+        ).map { trace in
+            var trace = trace
+            trace.recorded = trace.recorded.map(onClock)
+            return trace
+        }
         if sink.unconvertible > 0 && context.disclosure.exportFacts {
             context.reporter.warning(
                 ExportWarning(
@@ -165,12 +190,15 @@ public struct ReportRun: Sendable {
     }
 
     /// Sleep per night, the nights of `healthport sleep` (18:00 to 18:00, named by the
-    /// morning, sources resolved rather than added): a night's chart shows what its row says.
-    static func nights(_ sleep: SummaryCollector, zone: TimeZone, selection: DaySelection?) throws -> [ReportSleepNight] {
+    /// morning, sources resolved rather than added), so a night's chart shows what its row
+    /// says; and a typical day of each week (or month) from the days of `healthport days`.
+    func days(_ collector: SummaryCollector, zone: TimeZone, selection: DaySelection?) throws -> ([ReportSleepNight], ReportAverages?) {
         var nights: [ReportSleepNight] = []
-        try sleep.finish(
-            timeZone: zone, selection: selection, evening: 18 * 3600, daily: { _ in },
+        let builder = DayTableBuilder()
+        try collector.finish(
+            timeZone: zone, selection: selection, evening: SummaryCollector.defaultEvening, daily: builder.add,
             night: { night in
+                builder.add(night)
                 var seconds: [ReportSleepNight.Stage: Double] = [
                     .asleepUnspecified: night.asleepUnspecified, .awake: night.awake, .core: night.asleepCore, .deep: night.asleepDeep,
                     .rem: night.asleepREM,
@@ -178,7 +206,17 @@ public struct ReportRun: Sendable {
                 if let inBed = night.inBed { seconds[.inBed] = inBed }
                 nights.append(ReportSleepNight(night: night.night.text, seconds: seconds.filter { $0.value > 0 }))
             })
-        return nights
+        for rings in collector.rings { builder.add(rings: rings) }
+        let table = builder.table(selection: selection)
+        guard !table.rows.isEmpty else { return (nights, nil) }
+        let weeks = DayPeriods.rows(of: table, period: .week, first: selection?.first, end: selection?.end)
+        let averages =
+            weeks.count <= maximumAverageWeeks
+            ? ReportAverages(resolution: .week, columns: table.columns, rows: weeks)
+            : ReportAverages(
+                resolution: .month, columns: table.columns,
+                rows: DayPeriods.rows(of: table, period: .month, first: selection?.first, end: selection?.end))
+        return (nights, averages)
     }
 
     /// The workouts in time order, each route's points read from its GPX file (the most recent

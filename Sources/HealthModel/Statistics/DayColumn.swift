@@ -40,6 +40,8 @@ public struct DayColumn: Sendable, Hashable {
     public let name: String
     /// Its short heading in the text table.
     public let heading: String
+    /// Its name for a person, in words (the report's tables).
+    public let title: String
     /// The type it is read from (`nil` for the rings).
     public let type: String?
     public let figure: Figure
@@ -56,9 +58,10 @@ public struct DayColumn: Sendable, Hashable {
     /// Whether the text table shows the value as hours and minutes (the unit is minutes).
     public var isTime: Bool { unit == "min" }
 
-    init(_ name: String, _ heading: String, _ type: String?, _ figure: Figure, _ unit: String, _ period: PeriodRule, _ decimals: Int = 0) {
+    init(_ name: String, _ heading: String, _ title: String, _ type: String?, _ figure: Figure, _ unit: String, _ period: PeriodRule, _ decimals: Int = 0) {
         self.name = name
         self.heading = heading
+        self.title = title
         self.type = type
         self.figure = figure
         self.unit = unit
@@ -85,31 +88,31 @@ public struct DayColumn: Sendable, Hashable {
     /// Every column, in the table's order: activity, heart, body, sleep, mind, workouts, and
     /// Apple's rings last, beside the computed move, exercise and stand.
     public static let all: [DayColumn] = [
-        DayColumn("steps", "steps", q("StepCount"), .sum, "count", .total),
-        DayColumn("distance_km", "km", q("DistanceWalkingRunning"), .sum, "km", .total, 2),
-        DayColumn("flights", "flights", q("FlightsClimbed"), .sum, "count", .total),
-        DayColumn("active_energy_kcal", "active", q("ActiveEnergyBurned"), .sum, "kcal", .total),
-        DayColumn("resting_energy_kcal", "resting", q("BasalEnergyBurned"), .sum, "kcal", .total),
-        DayColumn("exercise_min", "exercise", q("AppleExerciseTime"), .sum, "min", .total),
-        DayColumn("move_min", "move", q("AppleMoveTime"), .sum, "min", .total),
-        DayColumn("stand_hours", "stand", "HKCategoryTypeIdentifierAppleStandHour", .count, "count", .total),
-        DayColumn("resting_heart_rate_bpm", "rest HR", q("RestingHeartRate"), .average, "count/min", .average),
-        DayColumn("walking_heart_rate_bpm", "walk HR", q("WalkingHeartRateAverage"), .average, "count/min", .average),
-        DayColumn("hrv_sdnn_ms", "HRV", q("HeartRateVariabilitySDNN"), .average, "ms", .average),
-        DayColumn("respiratory_rate_per_min", "resp", q("RespiratoryRate"), .average, "count/min", .average, 1),
-        DayColumn("blood_oxygen_pct", "SpO2", q("OxygenSaturation"), .average, "%", .average),
-        DayColumn("vo2max_ml_kg_min", "VO2max", q("VO2Max"), .average, "mL/min·kg", .average, 1),
-        DayColumn("weight_kg", "kg", q("BodyMass"), .average, "kg", .average, 1),
-        DayColumn("body_fat_pct", "fat", q("BodyFatPercentage"), .average, "%", .average, 1),
-        DayColumn("asleep_min", "asleep", sleep, .asleep, "min", .average),
-        DayColumn("in_bed_min", "in bed", sleep, .inBed, "min", .average),
-        DayColumn("naps_min", "naps", sleep, .naps, "min", .total),
-        DayColumn("mindful_min", "mindful", "HKCategoryTypeIdentifierMindfulSession", .duration, "min", .total),
-        DayColumn("workouts", "workouts", workout, .count, "count", .total),
-        DayColumn("workout_min", "workout", workout, .duration, "min", .total),
-        DayColumn("apple_move_kcal", "ring move", nil, .ringMove, "kcal", .total),
-        DayColumn("apple_exercise_min", "ring ex", nil, .ringExercise, "min", .total),
-        DayColumn("apple_stand_hours", "ring stand", nil, .ringStand, "count", .total),
+        DayColumn("steps", "steps", "Steps", q("StepCount"), .sum, "count", .total),
+        DayColumn("distance_km", "km", "Walking + running distance", q("DistanceWalkingRunning"), .sum, "km", .total, 2),
+        DayColumn("flights", "flights", "Flights climbed", q("FlightsClimbed"), .sum, "count", .total),
+        DayColumn("active_energy_kcal", "active", "Active energy", q("ActiveEnergyBurned"), .sum, "kcal", .total),
+        DayColumn("resting_energy_kcal", "resting", "Resting energy", q("BasalEnergyBurned"), .sum, "kcal", .total),
+        DayColumn("exercise_min", "exercise", "Exercise", q("AppleExerciseTime"), .sum, "min", .total),
+        DayColumn("move_min", "move", "Move time", q("AppleMoveTime"), .sum, "min", .total),
+        DayColumn("stand_hours", "stand", "Stand hours", "HKCategoryTypeIdentifierAppleStandHour", .count, "count", .total),
+        DayColumn("resting_heart_rate_bpm", "rest HR", "Resting heart rate", q("RestingHeartRate"), .average, "count/min", .average),
+        DayColumn("walking_heart_rate_bpm", "walk HR", "Walking heart rate", q("WalkingHeartRateAverage"), .average, "count/min", .average),
+        DayColumn("hrv_sdnn_ms", "HRV", "Heart rate variability (SDNN)", q("HeartRateVariabilitySDNN"), .average, "ms", .average),
+        DayColumn("respiratory_rate_per_min", "resp", "Respiratory rate", q("RespiratoryRate"), .average, "count/min", .average, 1),
+        DayColumn("blood_oxygen_pct", "SpO2", "Blood oxygen", q("OxygenSaturation"), .average, "%", .average),
+        DayColumn("vo2max_ml_kg_min", "VO2max", "VO2 max", q("VO2Max"), .average, "mL/min·kg", .average, 1),
+        DayColumn("weight_kg", "kg", "Weight", q("BodyMass"), .average, "kg", .average, 1),
+        DayColumn("body_fat_pct", "fat", "Body fat", q("BodyFatPercentage"), .average, "%", .average, 1),
+        DayColumn("asleep_min", "asleep", "Asleep", sleep, .asleep, "min", .average),
+        DayColumn("in_bed_min", "in bed", "In bed", sleep, .inBed, "min", .average),
+        DayColumn("naps_min", "naps", "Naps", sleep, .naps, "min", .total),
+        DayColumn("mindful_min", "mindful", "Mindful time", "HKCategoryTypeIdentifierMindfulSession", .duration, "min", .total),
+        DayColumn("workouts", "workouts", "Workouts", workout, .count, "count", .total),
+        DayColumn("workout_min", "workout", "Workout time", workout, .duration, "min", .total),
+        DayColumn("apple_move_kcal", "ring move", "Apple's move ring", nil, .ringMove, "kcal", .total),
+        DayColumn("apple_exercise_min", "ring ex", "Apple's exercise ring", nil, .ringExercise, "min", .total),
+        DayColumn("apple_stand_hours", "ring stand", "Apple's stand ring", nil, .ringStand, "count", .total),
     ]
 
     /// The types the table reads (sleep and workouts included).

@@ -203,11 +203,14 @@ public final class ParquetWriter: ObjectWriter, TableSink {
                 sampleType: type, sourceRevision: SourceRevision(source: Source(name: "")), startDate: instant, endDate: instant)
             buffer.declaresColumnsOnly = true
             var row = ParquetRow(buffer)
+            // The local-time columns where the rows would have them.
+            let local: LocalColumns = localTimes == nil ? .absent : .present(nil)
             switch type.kind {
             case .quantity:
-                TableRows.quantitySample(QuantitySample(sample: sample, quantity: Quantity(value: ExportNumber(0), unit: "")), into: &row)
+                TableRows.quantitySample(
+                    QuantitySample(sample: sample, quantity: Quantity(value: ExportNumber(0), unit: "")), local: local, into: &row)
             case .category:
-                TableRows.categorySample(CategorySample(sample: sample, value: CategoryValue(rawValue: 0, name: nil)), into: &row)
+                TableRows.categorySample(CategorySample(sample: sample, value: CategoryValue(rawValue: 0, name: nil)), local: local, into: &row)
             default:
                 break
             }

@@ -82,6 +82,10 @@ struct TimeScale {
         }
     }
 
+    /// A point's own date, on its own clock: a series crossing a change of clock keeps each
+    /// day's date (the axis's offset is the first point's).
+    static func date(of timestamp: ExportTimestamp) -> String { String(timestamp.iso8601.prefix(10)) }
+
     func date(_ seconds: Double) -> String {
         String(ExportTimestamp(secondsSince1970: Int64(seconds), utcOffsetSeconds: utcOffset).iso8601.prefix(10))
     }

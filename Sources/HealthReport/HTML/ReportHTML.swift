@@ -41,6 +41,7 @@ public enum ReportHTML {
             w.raw("<section id=\"\(section.rawValue)\" aria-labelledby=\"\(section.rawValue)-h\">\n<h2 id=\"\(section.rawValue)-h\">\(section.title)</h2>\n")
             switch section {
             case .overview: overview(report, w)
+            case .averages: if let averages = report.averages { self.averages(averages, w) }
             case .activity, .heart, .body, .other:
                 if section == .body && !report.bloodPressure.isEmpty { bloodPressure(report.bloodPressure, id: nextID(), w) }
                 for series in seriesOf(section, report) {
@@ -73,6 +74,7 @@ public enum ReportHTML {
     static func has(_ section: ReportSection, _ report: HealthReport) -> Bool {
         switch section {
         case .overview: return true
+        case .averages: return !(report.averages?.rows.isEmpty ?? true)
         case .activity, .other: return !seriesOf(section, report).isEmpty
         case .heart: return !seriesOf(section, report).isEmpty || !report.electrocardiograms.isEmpty
         case .body: return !seriesOf(section, report).isEmpty || !report.bloodPressure.isEmpty
@@ -208,6 +210,43 @@ public enum ReportHTML {
             w.raw("</tr>\n")
         }
         w.raw("</tbody></table></div></details>\n</article>\n")
+    }
+
+    /// A typical day of each week or month: each column's average per day with a value, as
+    /// `healthport days --period` gives it (`_daily_average` for totals, `_average` for levels).
+    static func averages(_ averages: ReportAverages, _ w: HTMLWriter) {
+        let period = averages.resolution == .week ? "week" : "month"
+        // Sleep is named only where the table has it: under a policy, nothing hints at a hidden type.
+        let hasSleep = averages.columns.contains { DayColumn.all[$0].name.hasPrefix("asleep") }
+        w.raw("<p class=\"note\">Each \(period)'s average per day with a value, from the same days as <code>healthport days --period \(period)</code>: sources merged as the Health app merges them\(hasSleep ? ", sleep the night that ended that morning" : ""). A partial \(period) is one the data (or the window) cuts.</p>\n")
+        w.raw("<div class=\"scroll\"><table class=\"num\"><thead><tr><th scope=\"col\">\(period == "week" ? "Week of" : "Month")</th><th scope=\"col\">Days</th>")
+        for index in averages.columns {
+            let column = DayColumn.all[index]
+            w.raw("<th scope=\"col\">")
+            w.text(column.title + (Self.unitLabel(column).map { " (\($0))" } ?? ""))
+            w.raw("</th>")
+        }
+        w.raw("</tr></thead><tbody>\n")
+        for row in averages.rows {
+            let label = averages.resolution == .week ? row.start.text : String(row.start.text.prefix(7))
+            w.raw("<tr><th scope=\"row\"><time datetime=\"\(label)\">\(label)</time>\(row.isPartial ? " (partial)" : "")</th><td>\(row.days)</td>")
+            for index in averages.columns {
+                let column = DayColumn.all[index]
+                w.raw("<td>\(row.averages[index].map { ChartNumber.text($0, decimals: column.decimals) } ?? "")</td>")
+            }
+            w.raw("</tr>\n")
+        }
+        w.raw("</tbody></table></div>\n")
+    }
+
+    /// A column's unit as a person reads it; `nil` for counts (steps, flights, workouts).
+    static func unitLabel(_ column: DayColumn) -> String? {
+        if column.name.hasSuffix("_hours") { return "h" }
+        switch column.unit {
+        case "count": return nil
+        case "count/min": return column.name.hasSuffix("_bpm") ? "bpm" : "/min"
+        default: return column.unit
+        }
     }
 
     static func workouts(_ workouts: [WorkoutEntry], _ w: HTMLWriter) {

@@ -60,6 +60,7 @@ enum ReportStyle {
     table{border-collapse:collapse;font-size:.9rem;margin:.5rem 0;font-variant-numeric:tabular-nums}
     th,td{padding:.2rem .6rem;border-bottom:1px solid var(--rule);text-align:left;vertical-align:top}
     td.n,th.n,table.num td+td,table.num th+th{text-align:right}
+    table.num th[scope=row]{white-space:nowrap}
     details{margin:.25rem 0 1rem}
     summary{cursor:pointer;color:var(--s1)}
     dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}

@@ -99,7 +99,7 @@ enum SVGCharts {
                     path += "M\(C.coordinate(x0)) \(C.coordinate(zero))V\(C.coordinate(y))h\(C.coordinate(barWidth))V\(C.coordinate(zero))z"
                 } else {
                     body += "<rect x=\"\(C.coordinate(x0))\" y=\"\(C.coordinate(min(y, zero)))\" width=\"\(C.coordinate(barWidth))\" height=\"\(C.coordinate(abs(zero - y)))\">"
-                    body += "<title>\(time.date(Double(point.start.secondsSince1970))): \(ReportNumber.text(sum)) \(HTMLText.escape(series.unit))</title></rect>"
+                    body += "<title>\(TimeScale.date(of: point.start)): \(ReportNumber.text(sum)) \(HTMLText.escape(series.unit))</title></rect>"
                 }
             }
             if !path.isEmpty { body += "<path d=\"\(path)\"/>" }
@@ -138,7 +138,7 @@ enum SVGCharts {
             body += "</g><g class=\"dots s1\">"
             for run in runs where run.count == 1 {
                 let p = run[0]
-                body += "<circle cx=\"\(C.coordinate(mid(p)))\" cy=\"\(C.coordinate(y(p.average!)))\" r=\"2.5\"><title>\(time.date(Double(p.start.secondsSince1970))): \(ReportNumber.text(p.average)) \(HTMLText.escape(series.unit))</title></circle>"
+                body += "<circle cx=\"\(C.coordinate(mid(p)))\" cy=\"\(C.coordinate(y(p.average!)))\" r=\"2.5\"><title>\(TimeScale.date(of: p.start)): \(ReportNumber.text(p.average)) \(HTMLText.escape(series.unit))</title></circle>"
             }
             body += "</g>"
         }
@@ -196,7 +196,7 @@ enum SVGCharts {
         for (name, cls, value) in marks {
             body += "<g class=\"dots \(cls)\">"
             for r in readings {
-                body += "<circle cx=\"\(C.coordinate(x(r.date)))\" cy=\"\(C.coordinate(y(value(r))))\" r=\"2.5\"><title>\(time.date(Double(r.date.secondsSince1970))) \(name): \(ReportNumber.text(value(r))) mmHg</title></circle>"
+                body += "<circle cx=\"\(C.coordinate(x(r.date)))\" cy=\"\(C.coordinate(y(value(r))))\" r=\"2.5\"><title>\(TimeScale.date(of: r.date)) \(name): \(ReportNumber.text(value(r))) mmHg</title></circle>"
             }
             body += "</g>"
         }

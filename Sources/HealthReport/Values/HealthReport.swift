@@ -15,6 +15,8 @@ public struct HealthReport: Sendable {
     /// Whether an authorization policy limited what the report shows.
     public var isUnderPolicy: Bool
     public var overview: Overview
+    /// A typical day of each week or month, from the day table (`nil` without a day to show).
+    public var averages: ReportAverages?
     /// Quantity types (and stand hours), one series each.
     public var series: [TypeSeries]
     public var sleep: [ReportSleepNight]

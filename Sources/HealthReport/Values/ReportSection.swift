@@ -1,11 +1,12 @@
 /// The report's sections, in the order they appear; a section with nothing to show is left
 /// out entirely (under a policy, nothing says it could have been there).
 public enum ReportSection: String, Sendable, CaseIterable {
-    case overview, activity, heart, body, sleep, workouts, other, quality
+    case overview, averages, activity, heart, body, sleep, workouts, other, quality
 
     public var title: String {
         switch self {
         case .overview: return "Period, sources and devices"
+        case .averages: return "A typical day, by week or month"
         case .activity: return "Activity"
         case .heart: return "Heart"
         case .body: return "Body"
