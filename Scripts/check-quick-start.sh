@@ -167,9 +167,10 @@ echo "(the Quick start took $((SECONDS - quick)) s)" >&2
 
 fail() { echo "check-quick-start.sh: FAIL: $*" >&2; exit 1; }
 # swift build reports its progress on standard output too, as a person sees it; what the last
-# command printed is what follows the build's last line ("Build of product ... complete!").
+# command printed is what follows the build's last line ("Build complete!", or "Build of product
+# ... complete!" for one product).
 converted="$root/quick-start.converted"
-awk '/^Build of product .* complete/ { n = NR } { line[NR] = $0 } END { for (i = n + 1; i <= NR; i++) print line[i] }' \
+awk '/^Build (of product .* )?complete/ { n = NR } { line[NR] = $0 } END { for (i = n + 1; i <= NR; i++) print line[i] }' \
     "$root/quick-start.out" > "$converted"
 echo "-- what the conversion printed:" >&2
 cut -c 1-160 "$converted" >&2
@@ -178,4 +179,8 @@ lines="$(wc -l < "$converted")"
 head -n 1 "$converted" | grep -q '^{"kind":"export",' || fail "the first line is not the export header"
 sed -n '2,3p' "$converted" | grep -v '^{"kind":"[a-zA-Z]*","uuid":"[0-9A-F-]\{36\}",.*}$' >/dev/null &&
     fail "lines 2 and 3 are not objects with a kind and a uuid"
+# Every command the README documents runs after the Quick start's build: `healthport mcp` too,
+# which runs the healthport-mcp program built beside healthport.
+in_root /bin/bash -c 'cd /root/healthport && PATH="$PWD/.build/release:$PATH" healthport mcp --help' >/dev/null 2>&1 ||
+    fail "healthport mcp --help failed after the Quick start's build"
 echo "== check-quick-start.sh: the README's Quick start works on a fresh Debian 12; took $((SECONDS - start)) s" >&2
