@@ -77,26 +77,32 @@ check("heart rate wear time: a share of the day in (0, 1]", all(0 < v[5] <= 1 fo
 
 # No original survives: names, free text, dates (every start date of the plain lake's steps).
 # (Device models such as "iPhone" and "Watch" are kept by design.)
-originals = ["Simon", "Nicol", "Apple Watch", "Soup", "Europe/Paris", "HKTimeZone", "HKFoodType", "Sample Location", "fhir.example.org"]
+originals = ["ada.zip", "bob.zip", "cy.zip", "exports/", "Simon", "Nicol", "Apple Watch", "Soup", "Europe/Paris", "HKTimeZone", "HKFoodType", "Sample Location", "fhir.example.org"]
 plain_dates = {r[0] for r in con.sql("select distinct substr(startDate, 1, 10) from %s" % read("lake-plain", "StepCount")).fetchall()}
 found = []
 for path in glob.glob("%s/lake-local/**/*" % work, recursive=True):
-    if os.path.isfile(path) and not path.endswith("_manifest.json"):
+    # The batch manifest too: de-identified, it names no input file and no real time.
+    if os.path.isfile(path):
         text = open(path, encoding="utf-8", errors="replace").read()
         found += ["%s in %s" % (o, os.path.relpath(path, work)) for o in originals if o in text]
         found += ["%s in %s" % (d, os.path.relpath(path, work)) for d in plain_dates if d in text]
 check("no original name, free text or date in the lake", found[:5], [])
 check("person keys are pseudonyms", sorted(os.path.basename(p)[:14] for p in glob.glob("%s/lake-local/person=*" % work)), ["person=person-"] * 3)
 
-# Daily counts: the same per person and day, the days moved by the shift.
-plain = sorted(con.sql("select count(*) from %s group by person, substr(startDate, 1, 10)" % read("lake-plain", "HeartRate")).fetchall())
-deid = sorted(con.sql("select count(*) from %s group by person, substr(startDate, 1, 10)" % read("lake-local", "HeartRate")).fetchall())
-check("heart rates per person and day: the same counts (%d days)" % len(plain), deid == plain and len(plain) > 0, True)
-# Times of day and weekdays kept: the plain and the de-identified step times, person by person.
+# Daily counts: the same per person and UTC day, the days moved by the shift (a de-identified
+# lake writes every date in UTC: the printed offsets would date the shift).
+con.sql("set TimeZone = 'UTC'")
+utc = "cast(startDate as timestamptz)"
+plain = sorted(con.sql("select count(*) from %s group by person, strftime(%s, '%%Y-%%m-%%d')" % (read("lake-plain", "HeartRate"), utc)).fetchall())
+deid = sorted(con.sql("select count(*) from %s group by person, strftime(%s, '%%Y-%%m-%%d')" % (read("lake-local", "HeartRate"), utc)).fetchall())
+check("heart rates per person and UTC day: the same counts (%d days)" % len(plain), deid == plain and len(plain) > 0, True)
+# UTC times of day and weekdays kept: the plain and the de-identified step times, person by person.
 def times(lake):
-    return sorted(con.sql("select person, substr(startDate, 11) from %s" % read(lake, "StepCount")).fetchall())
-check("times of day and offsets of steps: the same", sorted(t for _, t in times("lake-local")) == sorted(t for _, t in times("lake-plain")), True)
-weekdays = lambda lake: sorted(r[0] for r in con.sql("select dayofweek(cast(substr(startDate, 1, 10) as date)) from %s" % read(lake, "StepCount")).fetchall())
+    return sorted(con.sql("select person, strftime(%s, '%%H:%%M:%%S') from %s" % (utc, read(lake, "StepCount"))).fetchall())
+check("UTC times of day of steps: the same", sorted(t for _, t in times("lake-local")) == sorted(t for _, t in times("lake-plain")), True)
+offsets = {r[0] for r in con.sql("select distinct substr(cast(startDate as varchar), 20) from %s" % read("lake-local", "StepCount")).fetchall()}
+check("de-identified dates are in UTC", offsets <= {"+00:00", "Z", "+00"}, True)
+weekdays = lambda lake: sorted(r[0] for r in con.sql("select dayofweek(%s) from %s" % (utc, read(lake, "StepCount"))).fetchall())
 check("weekdays of steps: the same", weekdays("lake-local") == weekdays("lake-plain"), True)
 manifest = json.load(open(work + "/lake-local/_deidentification.json"))
 check("the manifest names the method, never the key", (manifest["method"], "secret" in json.dumps(manifest)), ("healthport-deidentify", False))
@@ -116,3 +122,8 @@ while read -r file; do
     cmp -s "$WORK/lake-local/$file" "$WORK/lake-spark/$file" || { echo "FAIL $file differs between Spark and one machine"; exit 1; }
 done < "$WORK/local.files"
 echo "ok   the Spark job's de-identified lake equals the single-machine one ($(wc -l < "$WORK/local.files") files, _deidentification.json included)"
+# The job's own manifest names no export file and records no real time, as healthport's does.
+if grep -q -e 'ada\.zip' -e 'bob\.zip' -e 'cy\.zip' -e '"updated": "20' -e '"modified": [1-9]' "$WORK/lake-spark/_manifest.json"; then
+    echo "FAIL the Spark job's de-identified manifest names an export or a real time"; exit 1
+fi
+echo "ok   the Spark job's de-identified manifest names no export and no real time"

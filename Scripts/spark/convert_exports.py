@@ -27,6 +27,8 @@ same (it holds no time and no person).
 """
 import argparse
 import datetime
+import hashlib
+import hmac
 import json
 import os
 import shutil
@@ -113,9 +115,23 @@ def shipped(path):
     return path
 
 
+def recorded_input(uri, size, modified, key_path):
+    """What the manifest records of an input, to know it again on --resume: its address, size and
+    modification time; de-identified, one keyed pseudonym of the three (size and time zero), as
+    healthport's own lake manifest does: the manifest is shared with the lake, a file's name is
+    often the person's, and its real time beside the shifted dates would give the shift away."""
+    if not key_path:
+        return uri, size, modified
+    with open(key_path, "rb") as handle:
+        key = handle.read()
+    text = "%s\0%s\0%s" % (uri, size, modified)
+    return "file-" + hmac.new(key, b"healthport-spark-input\0" + text.encode("utf-8"), hashlib.sha256).hexdigest()[:12], 0, 0
+
+
 def convert_one(item, settings, output_root):
     """One task: one export into its attempt's staging folder. Returns the manifest entry."""
     uri, size, modified = item
+    shown, shown_size, shown_modified = recorded_input(uri, size, modified, settings["deidentify"] and shipped(settings["deidentify"]))
     context = TaskContext.get()
     attempt = "attempt-%d-%d-%d" % (context.stageId(), context.partitionId(), context.attemptNumber())
     name = os.path.basename(uri.rstrip("/"))
@@ -141,17 +157,17 @@ def convert_one(item, settings, output_root):
         if not os.path.exists(manifest_path):
             message = (result.stderr.strip().splitlines() or ["healthport exited with %d" % result.returncode])[-1]
             print("healthport-spark: %s: failed: %s" % (name, message), file=sys.stderr)
-            return {"input": uri, "person": None, "size": size, "modified": modified, "status": "failed",
-                    "error": message, "objects": 0, "outputs": [], "staging": None}
+            return {"input": shown, "person": None, "size": shown_size, "modified": shown_modified, "status": "failed",
+                    "error": message.replace(uri, shown), "objects": 0, "outputs": [], "staging": None}
         with open(manifest_path) as handle:
             entry = json.load(handle)["inputs"][0]
-        entry.update({"input": uri, "size": size, "modified": modified, "staging": None})
+        entry.update({"input": shown, "size": shown_size, "modified": shown_modified, "staging": None})
         deidentification_path = os.path.join(local_output, DEIDENTIFICATION)
         if os.path.exists(deidentification_path):
             with open(deidentification_path) as handle:
                 entry["deidentification"] = handle.read()
         if entry.get("error"):
-            entry["error"] = entry["error"].replace(local_input, uri)
+            entry["error"] = entry["error"].replace(local_input, shown)
         if entry["status"] == "complete":
             # Injected failure for tests: the first attempt dies after staging part of its files.
             inject = os.environ.get("HEALTHPORT_SPARK_FAIL_FIRST_ATTEMPT") == "1" and context.attemptNumber() == 0
@@ -228,8 +244,9 @@ def main(argv):
     todo = []
     kept = []
     for uri, size, modified in inputs:
-        old = previous_by_input.get(uri)
-        if arguments.resume and old and old.get("status") == "complete" and old.get("size") == size and old.get("modified") == modified:
+        shown, shown_size, shown_modified = recorded_input(uri, size, modified, arguments.deidentify)
+        old = previous_by_input.get(shown)
+        if arguments.resume and old and old.get("status") == "complete" and old.get("size") == shown_size and old.get("modified") == shown_modified:
             kept.append(old)
             print("healthport-spark: %s: skipped, already complete" % os.path.basename(uri), file=sys.stderr)
         else:
@@ -270,7 +287,9 @@ def main(argv):
         "format": arguments.format,
         "partition": [key.strip() for key in arguments.partition.split(",")],
         "query": previous.get("query", ""),
-        "updated": datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z"),
+        # A de-identified lake's manifest holds no real time (beside the shifted dates, the shift).
+        "updated": "not recorded (de-identified)" if arguments.deidentify else
+                   datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z"),
         "inputs": sorted([{k: v for k, v in e.items() if k != "staging"} for e in kept + results], key=lambda e: (e.get("person") or "", e["input"])),
         "engine": "spark",
     }

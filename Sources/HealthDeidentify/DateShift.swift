@@ -7,17 +7,16 @@ import HealthModel
 ///
 /// Whole weeks, because a shift of whole days keeps the time of day but not the weekday, and
 /// both matter to a study (sleep on weekends, steps on workdays). What it keeps, exactly:
-/// - each date's UTC offset as the export printed it, and so the local time of day to the second
-///   and the local weekday;
 /// - every interval, duration and order between two dates of the person (the same amount is
-///   subtracted from every instant), and so which local day each sample falls on, relative to
-///   the others: daily counts and sums are the same, on days moved by the shift;
+///   subtracted from every instant);
+/// - the UTC time of day and the UTC weekday of every date;
 /// - the year of birth relative to the samples' dates, to within the year (it is shifted too).
 ///
-/// What it changes: the calendar date, the month and season, and the year. A shifted date can
-/// fall on the other side of a daylight-saving change than the original: the printed offset is
-/// kept, so the local time of day stays as the person lived it (the zone's name, which would
-/// say otherwise, is removed with the rest of the free-text metadata).
+/// What it changes: the calendar date, the month and season, and the year. Every shifted date
+/// is written in UTC (offset zero): the offsets an export prints change on the Sundays the
+/// clocks change, and those Sundays, found again among the shifted dates, would give the shift
+/// (a handful of candidates, which a source's version then narrows to one). So the local time
+/// of day is not kept; an activity summary's day, a local date, is shifted as a date.
 ///
 /// The number of weeks is derived from the key and the person (HMAC-SHA256 of the person's key
 /// under the key's date-shift key): random to anyone without the key, the same for one person
@@ -53,10 +52,10 @@ public struct DateShift: Sendable, Equatable {
     /// The shift in seconds (negative).
     public var seconds: Int64 { Int64(days) * 86_400 }
 
-    /// A date moved by the shift, with the offset it was printed with.
+    /// A date moved by the shift, in UTC.
     @inline(__always)
     public func shifted(_ date: ExportTimestamp) -> ExportTimestamp {
-        ExportTimestamp(secondsSince1970: date.secondsSince1970 + seconds, utcOffsetSeconds: date.utcOffsetSeconds)
+        ExportTimestamp(secondsSince1970: date.secondsSince1970 + seconds, utcOffsetSeconds: 0)
     }
 
     @inline(__always)

@@ -33,16 +33,16 @@ public struct DeidentificationManifest: Codable, Sendable, Equatable {
 
     public static let rules: [String: String] = [
         "dates":
-            "every date moved into the past by one whole number of weeks per person (\(DateShift.minimumWeeks) to \(DateShift.maximumWeeks)), derived from the key and the person; UTC offsets, local times of day, weekdays, durations and order kept",
+            "every date moved into the past by one whole number of weeks per person (\(DateShift.minimumWeeks) to \(DateShift.maximumWeeks)), derived from the key and the person, and written in UTC (the printed offsets would date the shift); UTC times of day, weekdays, durations and order kept",
         "uuids": "re-derived with the key (SipHash-2-4-128 of the original uuid): stable for one key, unlinkable without it",
-        "sources": "source names replaced by keyed pseudonyms (HMAC-SHA256), except the Health app's name",
+        "sources": "source names replaced by keyed pseudonyms (HMAC-SHA256), except the Health app's name; source versions, product types and operating system versions removed",
         "devices":
-            "device names replaced by keyed pseudonyms; localIdentifier (serial), UDI device identifier and creation date removed; manufacturer, model, hardware, firmware and software versions kept",
+            "device names replaced by keyed pseudonyms; localIdentifier (serial), UDI device identifier and creation date removed; hardware, firmware and software versions removed; manufacturer and model kept",
         "metadata": "only HealthKit's numeric and quantity keys kept (HKMetadataKeySyncVersion removed); every string value removed",
         "characteristics":
             "only when a policy grants them; date of birth cut to its (shifted) year, 90+ for a person 90 or older; unknown characteristics removed",
         "routes": "workout routes removed with their points and files",
-        "removed": "clinical records, elements healthport does not model, unknown attributes, ECG files and the CDA document",
+        "removed": "clinical records, elements healthport does not model, unknown attributes, ECG recordings (files, and in FHIR their voltages and notes), the CDA document, the export format's version, vision prescriptions' brand and attachments",
         "personKeys": "in a lake, person keys taken from file names replaced by keyed pseudonyms; keys given explicitly for each input kept as given",
     ]
 

@@ -14,8 +14,10 @@ import HealthModel
 /// - source names, device names and unparsed device descriptions replaced by keyed pseudonyms
 ///   (`Pseudonyms`), except the Health app's own name, `Health`, which is everybody's and which
 ///   the summaries rank first; device serials (`localIdentifier`), UDI device identifiers and
-///   the device's creation date removed; model, manufacturer, hardware, firmware and software
-///   versions, and source versions, kept;
+///   the device's creation date removed; model and manufacturer kept ("Watch", "Apple Inc.");
+///   hardware, firmware and software versions, source versions, product types and operating
+///   system versions removed: each dates its sample (an iOS update's first days, a model's
+///   release), and with the dates' shift known to the week, every original date comes back;
 /// - metadata cut to `MetadataAllowList`; attributes and elements healthport does not model
 ///   (`extensions`) removed;
 /// - workout routes removed, with their points and their GPX file references: a route relative
@@ -25,8 +27,12 @@ import HealthModel
 ///   be vetted;
 /// - the ECG file's name replaced by a pseudonym (it holds the recording's date).
 ///
-/// The header: the export date shifted; the characteristics only when a policy grants them,
-/// and then cut to Safe Harbor's (`SafeHarborCharacteristics`).
+/// The header: the export date shifted; the export format's version and the zone's name
+/// removed (the version dates the export); the characteristics only when a policy grants them,
+/// and then cut to the year of birth or "90 or older" (`SafeHarborCharacteristics`).
+///
+/// Every date is written in UTC (`DateShift`): the offsets an export prints mark the Sundays
+/// the clocks changed, which would date the shift.
 ///
 /// Not thread-safe (it keeps the last source and device it met): one per stream, as a gate is.
 public final class Deidentifier {
@@ -57,6 +63,8 @@ public final class Deidentifier {
     public func header(_ header: ExportHeader, grantsCharacteristics: Bool) -> ExportHeader {
         var result = header
         result.exportDate = shift.shifted(header.exportDate)
+        result.exportVersion = nil
+        result.timeZone = nil
         if let characteristics = header.characteristics {
             result.characteristics =
                 grantsCharacteristics
@@ -112,6 +120,9 @@ public final class Deidentifier {
             v.dateIssued = shift.shifted(v.dateIssued)
             v.expirationDate = shift.shifted(v.expirationDate)
             v.attachments = []
+            // Free text the person or the practice typed (a practitioner's name and address
+            // has been seen): removed, like every free-text field.
+            v.brand = nil
             v.metadata = MetadataAllowList.filter(v.metadata)
             v.extensions = .none
             v.rightEye?.extensions = .none
@@ -178,6 +189,9 @@ public final class Deidentifier {
         let name = sample.sourceRevision.source.name
         if !Pseudonyms.sameBytes(name, "Health") { sample.sourceRevision.source.name = pseudonyms.pseudonym(name, as: .source) }
         sample.sourceRevision.source.bundleIdentifier = nil
+        sample.sourceRevision.version = nil
+        sample.sourceRevision.productType = nil
+        sample.sourceRevision.operatingSystemVersion = nil
         if let device = sample.device { sample.device = deidentify(device) }
         sample.creationDate = shift.shifted(sample.creationDate)
         sample.startDate = shift.shifted(sample.startDate)
@@ -193,9 +207,7 @@ public final class Deidentifier {
         if let known = devices[device] {
             made = known
         } else {
-            var result = Device(
-                manufacturer: device.manufacturer, model: device.model, hardwareVersion: device.hardwareVersion,
-                firmwareVersion: device.firmwareVersion, softwareVersion: device.softwareVersion)
+            var result = Device(manufacturer: device.manufacturer, model: device.model)
             result.name = device.name.map { pseudonyms.pseudonym($0, as: .device) }
             result.unparsedDescription = device.unparsedDescription.map { pseudonyms.pseudonym($0, as: .device) }
             made = result

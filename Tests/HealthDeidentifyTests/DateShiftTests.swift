@@ -22,15 +22,16 @@ struct DateShiftTests {
         }
     }
 
-    @Test func timeOfDayWeekdayOffsetAndIntervalsAreKept() throws {
+    /// In UTC: the printed offsets would mark the Sundays the clocks changed, and date the shift.
+    @Test func theUTCTimeOfDayWeekdayAndIntervalsAreKept() throws {
         let shift = DateShift(key: key, person: "")
         let start = try #require(ExportTimestamp.parse("2024-03-09 23:30:15 +0100"))
         let end = try #require(ExportTimestamp.parse("2024-03-10 07:05:00 +0100"))
         let (s, e) = (shift.shifted(start), shift.shifted(end))
         #expect(e.secondsSince1970 - s.secondsSince1970 == end.secondsSince1970 - start.secondsSince1970)
-        #expect(s.utcOffsetSeconds == start.utcOffsetSeconds)
-        #expect(s.iso8601.dropFirst(10) == start.iso8601.dropFirst(10))  // "T23:30:15+01:00"
-        let weekday = { (t: ExportTimestamp) in ((t.secondsSince1970 + Int64(t.utcOffsetSeconds)) / 86_400 + 4) % 7 }
+        #expect(s.utcOffsetSeconds == 0 && e.utcOffsetSeconds == 0)
+        #expect(s.iso8601.dropFirst(10) == "T22:30:15+00:00")  // 23:30:15+01:00 in UTC
+        let weekday = { (t: ExportTimestamp) in (t.secondsSince1970 / 86_400 + 4) % 7 }
         #expect(weekday(s) == weekday(start))
         #expect(s.iso8601.prefix(10) != start.iso8601.prefix(10))
         let day = CalendarDate(year: 2024, month: 3, day: 9)

@@ -164,15 +164,34 @@ import ZIPFoundation
             if format == "parquet" { arguments += ["--compression", "none"] }
             let result = try healthport(arguments)
             #expect(result.status == 0, "\(format): \(result.stderrText)")
-            // The batch manifest is the operator's record (input paths): the lake is the rest.
-            try? FileManager.default.removeItem(atPath: lake + "/_manifest.json")
-            try expectNoOriginals(in: lake, also: uuids + ["person=simon"], "lake \(format)")
+            // The batch manifest is shared with the lake: no input name, no real time in it.
+            try expectNoOriginals(in: lake, also: uuids + ["person=simon", "simon.xml", "exports/"], "lake \(format)")
             #expect(FileManager.default.fileExists(atPath: lake + "/_deidentification.json"))
+            let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: lake + "/_manifest.json"))) as? [String: Any]
+            let input = try #require((manifest?["inputs"] as? [[String: Any]])?.first)
+            #expect((input["modified"] as? NSNumber)?.doubleValue == 0 && (input["size"] as? NSNumber)?.intValue == 0)
+            #expect((input["input"] as? String)?.hasPrefix("file-") == true, "\(input["input"] ?? "")")
+            #expect((manifest?["updated"] as? String)?.contains("20") == false)
         }
         let csvLake = folder.appendingPathComponent("lake-csv").path
         let people = try FileManager.default.contentsOfDirectory(atPath: csvLake).filter { $0.hasPrefix("person=") }
         #expect(people.count == 1 && people[0].hasPrefix("person=person-"))
         #expect(FileManager.default.fileExists(atPath: csvLake + "/" + people[0] + "/type=coverage/part-0.csv"))
+    }
+
+    /// ECG recordings (the voltages, and the note the person typed) are in no de-identified
+    /// output: FHIR writes them without de-identification, and none with it, alone or in a lake.
+    @Test func noElectrocardiogramInADeidentifiedOutput() throws {
+        let sample = Fixtures.sampleData.appendingPathComponent("export.zip").path
+        let key = folder.appendingPathComponent("ecg.key").path
+        let plain = try healthport("convert", sample, "--format", "fhir", "-q")
+        #expect(plain.stdoutText.contains("valueSampledData"))
+        let shared = try healthport("convert", sample, "--format", "fhir", "--deidentify", key, "-q")
+        #expect(shared.status == 0, "\(shared.stderrText)")
+        #expect(!shared.stdoutText.isEmpty && !shared.stdoutText.contains("valueSampledData"))
+        let lake = folder.appendingPathComponent("ecg-lake").path
+        #expect(try healthport("convert", sample, "--format", "fhir", "--partition", "person,type", "--deidentify", key, "--output", lake, "-q").status == 0)
+        for (file, data) in try contents(lake) { #expect(!String(decoding: data, as: UTF8.self).contains("valueSampledData"), "\(file)") }
     }
 
     @Test func theSameKeyGivesTheSameShiftAndPseudonymsAcrossExportsAndAnotherKeyOthers() throws {
@@ -220,18 +239,20 @@ import ZIPFoundation
             #expect(shift == nil || shift == delta)  // one shift for the person
             shift = delta
             #expect(try instant(s["endDate"]) - instant(s["startDate"]) == instant(p["endDate"]) - instant(p["startDate"]))  // durations
-            let (ps, ss) = (p["startDate"] as! String, s["startDate"] as! String)
-            #expect(ps.dropFirst(10) == ss.dropFirst(10))  // time of day and offset
+            // The UTC time of day, and UTC: no offset that would mark a change of clock.
+            #expect(try instant(s["startDate"]).truncatingRemainder(dividingBy: 86_400) == instant(p["startDate"]).truncatingRemainder(dividingBy: 86_400))
+            let text = s["startDate"] as! String
+            #expect(text.hasSuffix("Z") || text.hasSuffix("+00:00"), "\(text)")
         }
         let weeks = try #require(shift) / (7 * 86_400)
         #expect(weeks == weeks.rounded() && weeks <= -52 && weeks >= -1_043)
-        // Daily counts: per local day, the same counts in the same order of days.
-        func daily(_ objects: [[String: Any]]) -> [Int] {
-            var counts: [String: Int] = [:]
-            for o in objects { counts[String((o["startDate"] as! String).prefix(10)), default: 0] += 1 }
+        // Daily counts: per UTC day, the same counts in the same order of days.
+        func daily(_ objects: [[String: Any]]) throws -> [Int] {
+            var counts: [Int: Int] = [:]
+            for o in objects { counts[Int((try instant(o["startDate"]) / 86_400).rounded(.down)), default: 0] += 1 }
             return counts.keys.sorted().map { counts[$0]! }
         }
-        #expect(daily(plain) == daily(shifted))
+        #expect(try daily(plain) == daily(shifted))
     }
 
     @Test func characteristicsAreCutToSafeHarborAndOnlyWhenAPolicyGrantsThem() throws {
@@ -268,6 +289,50 @@ import ZIPFoundation
         let before = try Data(contentsOf: URL(fileURLWithPath: key))
         #expect(try healthport("convert", export, "-q", "--deidentify", key).status == 0)
         #expect(try Data(contentsOf: URL(fileURLWithPath: key)) == before)
+    }
+
+    /// The key links a person's exports for years: no output may replace it, whatever names it
+    /// (the output, the anchor, the manifest beside the output, a folder output around it), and
+    /// no manifest may replace an input. Each is refused (64) before anything is written, and the
+    /// key and the input are byte for byte as before.
+    @Test func noOutputReplacesTheKeyOrAnInput() throws {
+        let export = try write(Self.document(days: 1), "export.xml")
+        let key = folder.appendingPathComponent("study.key").path
+        #expect(try healthport("convert", export, "-q", "--deidentify", key, "--output", folder.appendingPathComponent("first.ndjson").path).status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: key))
+        let outputFolder = folder.appendingPathComponent("lake")
+        try FileManager.default.createDirectory(at: outputFolder, withIntermediateDirectories: true)
+        let keyInFolder = outputFolder.appendingPathComponent("key.json").path
+        try before.write(to: URL(fileURLWithPath: keyInFolder))
+        let attempts: [(String, [String])] = [
+            ("convert --output KEY", ["convert", export, "--deidentify", key, "--output", key]),
+            ("convert --format export --output KEY", ["convert", export, "--deidentify", key, "--format", "export", "--output", key]),
+            ("query --output KEY", ["query", export, "--deidentify", key, "--output", key]),
+            ("changes --anchor-output KEY", ["changes", export, "--deidentify", key, "--anchor-output", key]),
+            ("a CSV folder holding the key", ["convert", export, "--deidentify", keyInFolder, "--format", "csv", "--output", outputFolder.path]),
+        ]
+        for (what, arguments) in attempts {
+            let result = try healthport(arguments + ["-q"])
+            #expect(result.status == 64, "\(what): \(result.status) \(result.stderrText)")
+            #expect(result.stderrText.contains("replace an input"), "\(what): \(result.stderrText)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: key)) == before, "\(what) changed the key")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: keyInFolder)) == before)
+        // The manifest named like the key: the key is named `X.deidentification.json`.
+        let manifestNamedKey = folder.appendingPathComponent("out.deidentification.json").path
+        try before.write(to: URL(fileURLWithPath: manifestNamedKey))
+        let output = folder.appendingPathComponent("out").path
+        let refused = try healthport("convert", export, "-q", "--deidentify", manifestNamedKey, "--output", output)
+        #expect(refused.status == 64, "\(refused.stderrText)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: manifestNamedKey)) == before)
+        #expect(!FileManager.default.fileExists(atPath: output))
+        // An input named like the manifest of the output.
+        let input = try write(Self.document(days: 1), "o.deidentification.json")
+        let inputBefore = try Data(contentsOf: URL(fileURLWithPath: input))
+        let o = folder.appendingPathComponent("o").path
+        let overInput = try healthport("convert", input, "-q", "--deidentify", key, "--output", o)
+        #expect(overInput.status == 64, "\(overInput.stderrText)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: input)) == inputBefore)
     }
 
     /// Anchored changes keep working within a study: what a de-identified consumer is told was

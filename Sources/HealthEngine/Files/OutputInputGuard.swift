@@ -1,4 +1,6 @@
 import Foundation
+import HealthDeidentify
+import HealthQuery
 
 /// Refuses an output that would replace one of the run's inputs, before anything is opened for
 /// writing: `convert x/export.xml --format export --output x/export.xml` (or a zip, or
@@ -8,6 +10,21 @@ import Foundation
 /// hide the match); a folder output (CSV, partitions) may not be an input nor contain one, nor
 /// lie inside an input folder. The store's own companions (`-wal`, `-shm`) count as the store.
 enum OutputInputGuard {
+    /// `check(outputs:inputs:)` with what the query reads besides the input: the
+    /// de-identification key's file is an input of the run, and the manifest written beside a
+    /// de-identified file output (`X.deidentification.json`) one of its outputs.
+    static func check(outputs: [String?], inputs: [String], query: ObjectQuery) throws {
+        var outputs = outputs
+        var inputs = inputs
+        if let deidentification = query.deidentification {
+            if let keyFile = deidentification.keyFile { inputs.append(keyFile) }
+            for case let output? in outputs {
+                if let manifest = DeidentificationManifest.path(forOutput: output, isFolder: false) { outputs.append(manifest) }
+            }
+        }
+        try check(outputs: outputs, inputs: inputs)
+    }
+
     /// - Parameters:
     ///   - outputs: where the run writes (`-` and `nil` are skipped).
     ///   - inputs: what it reads (`-` is skipped).

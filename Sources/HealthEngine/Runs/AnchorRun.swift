@@ -32,7 +32,7 @@ public struct AnchorRun: Sendable {
     }
 
     func execute(reporter: RunReporter, cancellation: RunCancellation?) throws -> Summary {
-        try OutputInputGuard.check(outputs: [output], inputs: [export])
+        try OutputInputGuard.check(outputs: [output], inputs: [export], query: query)
         let context = try RunContext(query: query, reporter: reporter, cancellation: cancellation)
         let reader = try ExportReader.open(export, reading: reading, cancellation: cancellation)
         let sink = IdentityCollector()

@@ -77,7 +77,7 @@ public struct BatchConversionRun: Sendable {
     /// - Returns: how many inputs failed (each reported as a `RunNote`; see the manifest).
     public func run(reporter: RunReporter = .silent, cancellation: RunCancellation? = nil) throws(RunError) -> Int {
         try RunError.wrapping {
-            try OutputInputGuard.check(outputs: [root], inputs: inputs)
+            try OutputInputGuard.check(outputs: [root], inputs: inputs, query: query)
             guard format.isTabular || format == .ndjson || format == .fhir else {
                 throw QueryError(.errorInvalidArgument, "\(argument: .partition) writes csv, parquet, ndjson or fhir", argument: .partition)
             }
@@ -134,13 +134,13 @@ public struct BatchConversionRun: Sendable {
             }
             previous = nil
         }
-        let state = BatchState(manifest: previous ?? fresh, root: root)
+        let state = BatchState(manifest: previous ?? fresh, root: root, stamped: query.deidentification == nil)
         let persons = shownPersons
         var pending: [Int] = []
         for index in inputs.indices {
-            if resume, let done = state.entry(person: persons[index]), done.isComplete, done.input == inputs[index],
-                let (size, modified) = Self.fingerprint(inputs[index]), done.size == size, done.modified == modified,
-                done.outputs.allSatisfy({ Self.stillThere($0, root: root) })
+            if resume, let done = state.entry(person: persons[index]), done.isComplete,
+                let recorded = recordedInput(index), done.input == recorded.input, done.size == recorded.size,
+                done.modified == recorded.modified, done.outputs.allSatisfy({ Self.stillThere($0, root: root) })
             {
                 reporter.note(RunNote(.skipped, "\(inputs[index]): already converted (person=\(persons[index])); skipped"))
                 continue
@@ -182,10 +182,10 @@ public struct BatchConversionRun: Sendable {
             own.deidentification = deidentification.forPerson(self.persons[index])  // the key as given, not its pseudonym
             executor = QueryExecutor(own)
         }
-        let (size, modified) = Self.fingerprint(input) ?? (0, 0)
+        let recorded = recordedInput(index) ?? (input: query.deidentification == nil ? input : "", size: 0, modified: 0)
         var entry = BatchManifest.Input(
-            input: input, person: person, size: size, modified: modified, status: "failed", error: nil, exportDate: nil,
-            objects: 0, outputs: [])
+            input: recorded.input, person: person, size: recorded.size, modified: recorded.modified, status: "failed", error: nil,
+            exportDate: nil, objects: 0, outputs: [])
         let stagingFolder: StagingFolder
         do {
             stagingFolder = try StagingFolder(in: root)
@@ -280,7 +280,8 @@ public struct BatchConversionRun: Sendable {
             entry.status = "complete"
             reporter.note(RunNote(.converted, "\(input): \(written) objects into person=\(person) (\(outputs.count) files)\(leftOut)"))
         } catch let error as ExportError {
-            entry.error = error.description
+            // De-identified, the message alone: its location names the input file.
+            entry.error = query.deidentification == nil ? error.description : error.message
             reporter.note(RunNote(.failed, error.text, location: error.location?.description ?? input))
         } catch let error as OutputError {
             entry.error = error.message
@@ -291,6 +292,17 @@ public struct BatchConversionRun: Sendable {
             reporter.note(RunNote(.failed, failure.text, location: failure.location ?? input))
         }
         return entry
+    }
+
+    /// What the manifest records of input `index`, to know it again when resuming: its path,
+    /// size and modification time. De-identified, one keyed pseudonym of the three, size and
+    /// time zero: the manifest is shared with the lake, and a file's name is often the person's
+    /// while its real modification time, beside the shifted export date, gives the shift away.
+    func recordedInput(_ index: Int) -> (input: String, size: Int64, modified: Double)? {
+        guard let (size, modified) = Self.fingerprint(inputs[index]) else { return nil }
+        guard let deidentification = query.deidentification else { return (inputs[index], size, modified) }
+        let pseudonym = Pseudonyms(key: deidentification.key).pseudonym("\(inputs[index])\u{0}\(size)\u{0}\(modified)", as: .file)
+        return (pseudonym, 0, 0)
     }
 
     static func fingerprint(_ path: String) -> (Int64, Double)? {
@@ -357,10 +369,13 @@ final class BatchState: @unchecked Sendable {
     private let lock = NSLock()
     private var manifest: BatchManifest
     private let root: String
+    /// Whether the manifest records when it was written (not for a de-identified lake).
+    private let stamped: Bool
 
-    init(manifest: BatchManifest, root: String) {
+    init(manifest: BatchManifest, root: String, stamped: Bool) {
         self.manifest = manifest
         self.root = root
+        self.stamped = stamped
     }
 
     func entry(person: String) -> BatchManifest.Input? {
@@ -384,7 +399,7 @@ final class BatchState: @unchecked Sendable {
     func save(folder: String) throws {
         lock.lock()
         defer { lock.unlock() }
-        try manifest.save(folder: folder)
+        try manifest.save(folder: folder, stamped: stamped)
     }
 }
 

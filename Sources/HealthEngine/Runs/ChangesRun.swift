@@ -86,7 +86,7 @@ public struct ChangesRun: Sendable {
     }
 
     func execute(reporter: RunReporter, cancellation: RunCancellation?) throws -> Summary {
-        try OutputInputGuard.check(outputs: [output, anchorOutput], inputs: [input.path])
+        try OutputInputGuard.check(outputs: [output, anchorOutput], inputs: [input.path], query: query)
         switch input {
         case .export(let export):
             if follow { throw Self.followNeedsAStore }

@@ -29,7 +29,7 @@ public struct ClinicalRecordRun: Sendable {
 
     public func run(reporter: RunReporter = .silent, cancellation: RunCancellation? = nil) throws(RunError) -> Summary {
         try RunError.wrapping {
-            try OutputInputGuard.check(outputs: [output], inputs: [export])
+            try OutputInputGuard.check(outputs: [output], inputs: [export], query: query)
             var query = self.query
             let clinicalTypes = Set(TypeCatalogue.all.filter { $0.kind == .clinicalRecord }.map(\.identifier))
             query.types = query.types.map { $0.intersection(clinicalTypes) } ?? nil

@@ -62,7 +62,7 @@ public struct ConversionRun: Sendable {
     }
 
     private func execute(reporter: RunReporter, cancellation: RunCancellation?) throws -> Summary {
-        try OutputInputGuard.check(outputs: [output], inputs: [export])
+        try OutputInputGuard.check(outputs: [output], inputs: [export], query: query)
         try Self.checkRoutes(includeRoutes, query: query)
         let context = try RunContext(query: query, reporter: reporter, cancellation: cancellation)
         let (executor, reporter) = (context.executor, context.reporter)

@@ -31,7 +31,7 @@ public struct DiffRun: Sendable {
 
     public func run(reporter: RunReporter = .silent, cancellation: RunCancellation? = nil) throws(RunError) -> ChangesRun.Summary {
         try RunError.wrapping {
-            try OutputInputGuard.check(outputs: [output, anchorOutput], inputs: [oldExport, newExport])
+            try OutputInputGuard.check(outputs: [output, anchorOutput], inputs: [oldExport, newExport], query: query)
             var anchorRun = AnchorRun(export: oldExport, query: query)
             anchorRun.reading = reading
             let old = try anchorRun.execute(reporter: reporter, cancellation: cancellation)

@@ -28,7 +28,7 @@ public struct ElectrocardiogramRun: Sendable {
     @discardableResult
     public func run(reporter: RunReporter = .silent, cancellation: RunCancellation? = nil) throws(RunError) -> Int {
         try RunError.wrapping {
-            try OutputInputGuard.check(outputs: [output], inputs: [export])
+            try OutputInputGuard.check(outputs: [output], inputs: [export], query: query)
             let context = try RunContext(query: query, reporter: reporter, cancellation: cancellation)
             let (executor, reporter) = (context.executor, context.reporter)
             let reader = try ExportReader.open(export, reading: reading, cancellation: cancellation)

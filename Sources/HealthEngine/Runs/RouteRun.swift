@@ -33,7 +33,7 @@ public struct RouteRun: Sendable {
     }
 
     private func execute(reporter: RunReporter, cancellation: RunCancellation?) throws -> Summary {
-        try OutputInputGuard.check(outputs: [output], inputs: [export])
+        try OutputInputGuard.check(outputs: [output], inputs: [export], query: query)
         var query = self.query
         if let types = query.types, types != [ObjectType.workout.identifier] {
             throw QueryError(.errorInvalidArgument, "routes belong to workouts: \(argument: .types) may only be Workout", argument: .types)

@@ -56,7 +56,7 @@ public struct SampleQueryRun: Sendable {
         let context = try RunContext(query: query, reporter: reporter, cancellation: cancellation)
         try SingleTableOutput.check(query, format: format, output: output, csvIsOneTable: true)
         switch input {
-        case .export(let path), .store(let path): try OutputInputGuard.check(outputs: [output], inputs: [path])
+        case .export(let path), .store(let path): try OutputInputGuard.check(outputs: [output], inputs: [path], query: query)
         }
         let opened = try OpenedInput(input, reading: reading, cancellation: cancellation)
         if format == .export, output.lowercased().hasSuffix(".zip") {

@@ -80,7 +80,7 @@ public struct SummaryRun: Sendable {
             switch input {
             case .export(let path), .store(let path): inputPath = path
             }
-            try OutputInputGuard.check(outputs: [output], inputs: [inputPath])
+            try OutputInputGuard.check(outputs: [output], inputs: [inputPath], query: query)
             var run = self
             switch table {
             case .daily: run.emptyAnswerWarnings = .days

@@ -9,6 +9,9 @@ enum ElectrocardiogramFiles {
     static func visible(
         in reader: ExportReader, query: QueryExecutor, reporter: RunReporter, _ body: (String, Electrocardiogram) throws -> Void
     ) throws {
+        // De-identified, none: a recording is the person's own voltage signal, and its note is
+        // what they typed ("chest pain after my chemo at St Mary"). Every format leaves them out.
+        guard query.query.deidentification == nil else { return }
         try reader.electrocardiograms(
             query, warning: { error in reporter.warning(.sideFile(error.message, at: SourceLocation(file: reader.input.displayName))) }, body)
     }

@@ -82,9 +82,11 @@ public struct BatchManifest: Codable, Sendable, Equatable {
         }
     }
 
-    /// Writes `_manifest.json` atomically, mode 0600.
-    public mutating func save(folder: String) throws {
-        updated = ISO8601DateFormatter().string(from: Date())
+    /// Writes `_manifest.json` atomically, mode 0600, with the time of writing; a de-identified
+    /// lake's says none (`stamped: false`): the real time beside the shifted dates of the data
+    /// would tell the shift to within the days between export and conversion.
+    public mutating func save(folder: String, stamped: Bool = true) throws {
+        updated = stamped ? ISO8601DateFormatter().string(from: Date()) : "not recorded (de-identified)"
         inputs.sort { $0.person < $1.person }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -21,6 +21,6 @@ package struct DeidentifyOptions: ParsableArguments {
         guard let path = deidentify else { return }
         let (key, created) = try DeidentificationKeyFile.loadOrCreate(at: path)
         if created { log.note("made the key file \(path) (keep it apart from the outputs: it repeats the shift and the pseudonyms)") }
-        query.deidentification = Deidentification(key: key)
+        query.deidentification = Deidentification(key: key, keyFile: path)
     }
 }
