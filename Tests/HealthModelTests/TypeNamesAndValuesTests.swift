@@ -44,9 +44,20 @@ import Testing
     }
 
     @Test func aNameThatFitsSeveralTypesIsAmbiguous() {
-        #expect(TypeCatalogue.match(typeName: "temperature") == .ambiguous([
-            "HKQuantityTypeIdentifierBodyTemperature", "HKQuantityTypeIdentifierWaterTemperature",
+        guard case .ambiguous(let temperatures) = TypeCatalogue.match(typeName: "temperature") else {
+            Issue.record("temperature should fit several types")
+            return
+        }
+        #expect(temperatures.contains("HKQuantityTypeIdentifierBodyTemperature") && temperatures.contains("HKQuantityTypeIdentifierWaterTemperature"))
+        // A word three types hold is all three, however few words each leaves over: a person
+        // who grants "energy" must not share their food log (DietaryEnergyConsumed) by a tie-break.
+        #expect(TypeCatalogue.match(typeName: "energy") == .ambiguous([
+            "HKQuantityTypeIdentifierActiveEnergyBurned", "HKQuantityTypeIdentifierBasalEnergyBurned",
+            "HKQuantityTypeIdentifierDietaryEnergyConsumed",
         ]))
+        // A type whose every word was typed still wins (Dietary is no one's left-over word).
+        #expect(TypeCatalogue.match(typeName: "water") == .type("HKQuantityTypeIdentifierDietaryWater"))
+        #expect(TypeCatalogue.match(typeName: "resting heart") == .type("HKQuantityTypeIdentifierRestingHeartRate"))
         #expect(TypeCatalogue.resolve(userTypeName: "temperature") == nil)
         guard case .ambiguous(let distances) = TypeCatalogue.match(typeName: "distance") else {
             Issue.record("distance should fit several types")

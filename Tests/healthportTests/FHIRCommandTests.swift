@@ -77,7 +77,9 @@ import HealthTestSupport
             let writtenValue = try #require(Self.number(written["value"]))
             checked.quantities += 1
             guard let target = units[object["sampleType"] as! String], target != unit else {
-                #expect(writtenValue == value, "\(uuid): \(writtenValue) against \(value)")
+                // A percentage: HealthKit's fraction, written in UCUM's hundredths (0.95 is 95 %).
+                let expected = unit == "%" ? value * 100 : value
+                #expect(abs(writtenValue - expected) <= 1e-9 * max(1, abs(expected)), "\(uuid): \(writtenValue) against \(value) \(unit)")
                 continue
             }
             let factor = try #require(Self.conversions[unit + ">" + target], "no conversion written here for \(unit) to \(target)")

@@ -244,3 +244,57 @@ import HealthTestSupport
         #expect(first.contains("--where:1:73:") && first.contains("nested deeper than 64 levels"), "\(first)")
     }
 }
+
+/// Third audit: a duration's unit, a source name holding a comma, a type word several types hold,
+/// a policy naming a type loosely.
+@Suite struct StatsArgumentTests {
+    /// Two step samples over the same ten minutes, from a source whose name holds a comma and
+    /// from the Watch: the merge counts the one the priority puts first.
+    static func export() throws -> String {
+        let url = try Fixtures.temporaryDirectory().appendingPathComponent("steps.xml")
+        let record = { (source: String, value: Int) in
+            "<Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"\(source)\" unit=\"count\" startDate=\"2024-03-01 08:00:00 +0000\" endDate=\"2024-03-01 08:10:00 +0000\" value=\"\(value)\"/>\n"
+        }
+        let xml = "<HealthData locale=\"en_US\">\n<ExportDate value=\"2024-03-10 09:00:00 +0000\"/>\n"
+            + record("Smith, John’s iPhone", 100) + record("Apple Watch", 50) + "</HealthData>\n"
+        try Data(xml.utf8).write(to: url)
+        return url.path
+    }
+
+    static func sum(_ arguments: String...) throws -> String? {
+        let result = try healthport(["stats", try export(), "--type", "StepCount", "--tz", "UTC", "--format", "csv", "-q"] + arguments)
+        #expect(result.status == 0, "\(result.stderrText)")
+        return parseCSV(result.stdoutText).dropFirst().first?[2]
+    }
+
+    @Test func aSourceNameWithACommaIsOneName() throws {
+        #expect(try Self.sum("--source-priority", "Smith\\, John’s iPhone,Apple Watch") == "100")
+        #expect(try Self.sum("--source-priority", "Apple Watch,Smith\\, John’s iPhone") == "50")
+        #expect(try Self.sum("--source-priority", "Smith\\, John’s iPhone", "--source-priority", "Apple Watch") == "100")
+        let days = try healthport("summary", try Self.export(), "--type", "StepCount", "--tz", "UTC", "--format", "csv", "-q",
+                                  "--source-priority", "Smith\\, John’s iPhone")
+        #expect(parseCSV(days.stdoutText).dropFirst().first?[3] == "100", "\(days.stdoutText)")
+    }
+
+    @Test func aDurationIsInSeconds() throws {
+        let result = try healthport("stats", try Self.export(), "--type", "StepCount", "--options", "duration", "--tz", "UTC", "--format", "csv", "-q")
+        let rows = parseCSV(result.stdoutText)
+        #expect(rows.first == ["startDate", "endDate", "duration", "unit"])
+        #expect(rows.dropFirst().first?[2] == "600" && rows.dropFirst().first?[3] == "s")
+    }
+
+    @Test func aWordSeveralTypesHoldIsRefusedWithThemAll() throws {
+        let result = try healthport("stats", try Self.export(), "--type", "energy", "-q")
+        #expect(result.status == 64)
+        for name in ["ActiveEnergyBurned", "BasalEnergyBurned", "DietaryEnergyConsumed"] { #expect(result.stderrText.contains(name)) }
+    }
+
+    @Test func aPolicyNamingATypeLooselyIsToldTheExactName() throws {
+        let policy = try Fixtures.temporaryDirectory().appendingPathComponent("policy.json")
+        try Data(#"{"version": 1, "consumer": {"name": "Study"}, "read": {"steps": "granted"}}"#.utf8).write(to: policy)
+        let result = try healthport("convert", try Self.export(), "--policy", policy.path, "-q")
+        #expect(result.status == 78)
+        #expect(result.stderrText.contains("exactly: StepCount"), "\(result.stderrText)")
+        #expect(!result.stderrText.contains("did you mean steps"))
+    }
+}

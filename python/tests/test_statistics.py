@@ -71,3 +71,21 @@ def test_no_samples_is_an_empty_table():
     table = healthport.statistics(SAMPLE, "StepCount", start="2030-01-01", tz="UTC")
     assert table.num_rows == 0
     assert "sum" in table.column_names and "startDate" in table.column_names
+
+
+def test_a_source_name_with_a_comma_is_one_name(tmp_path):
+    """Two step samples over the same ten minutes: one from a source whose name holds a comma,
+    one from the Watch. The merge counts the one the priority puts first, so the name must reach
+    healthport whole (it used to be split at its comma, and the Watch won either way)."""
+    export = tmp_path / "steps.xml"
+
+    def record(source, value):
+        return (f'<Record type="HKQuantityTypeIdentifierStepCount" sourceName="{source}" unit="count" '
+                f'startDate="2024-03-01 08:00:00 +0000" endDate="2024-03-01 08:10:00 +0000" value="{value}"/>\n')
+
+    export.write_text('<HealthData locale="en_US">\n<ExportDate value="2024-03-10 09:00:00 +0000"/>\n'
+                      + record("Smith, John’s iPhone", 100) + record("Apple Watch", 50) + "</HealthData>\n", encoding="utf-8")
+    first = healthport.statistics(export, "StepCount", tz="UTC", source_priority=["Smith, John’s iPhone", "Apple Watch"], quiet=True)
+    assert first.column("sum").to_pylist() == [100]
+    second = healthport.statistics(export, "StepCount", tz="UTC", source_priority=["Apple Watch", "Smith, John’s iPhone"], quiet=True)
+    assert second.column("sum").to_pylist() == [50]

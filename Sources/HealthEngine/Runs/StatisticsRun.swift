@@ -66,8 +66,12 @@ public struct StatisticsRun: Sendable {
                     start: date(statistics.start), end: date(statistics.end), source: source,
                     values: columns.map { $0.1(statistics) })
             }
+            // The unit is the values' (sum, average, ...); a duration is always in seconds, so a
+            // table of durations alone (and counts) says "s", not the type's unit.
+            let measures = columns.map(\.0).filter { $0 != "duration" && $0 != "count" }
+            let shownUnit = measures.isEmpty && options.contains(.duration) ? "s" : unit
             return StatisticsTable(
-                columns: columns.map(\.0), unit: unit, isSeparatedBySource: options.contains(.separateBySource), rows: rows)
+                columns: columns.map(\.0), unit: shownUnit, isSeparatedBySource: options.contains(.separateBySource), rows: rows)
         }
     }
 

@@ -13,8 +13,9 @@ import Foundation
 /// 3. a name the Health app or everyday speech uses for a type (``TypeCatalogue/commonNames``:
 ///    `weight` for BodyMass, `sleep` for SleepAnalysis);
 /// 4. the words of the name against the words of every short name (`resting heart` finds
-///    RestingHeartRate): the types holding every word typed, the ones with the fewest words
-///    left over winning. One winner is the match; several are ``ambiguous(_:)``.
+///    RestingHeartRate): the types holding every word typed. One such type is the match; of
+///    several, the type whose every word was typed (`stand hour`), else they are
+///    ``ambiguous(_:)`` (`energy`: active, resting or dietary).
 ///
 /// Words are compared in lower case, a plural `s` dropped (`steps` finds StepCount), and
 /// `Apple` and `Dietary` count as left over for no one (`stand hour` is AppleStandHour,
@@ -99,8 +100,10 @@ extension TypeCatalogue {
         guard !typed.isEmpty else { return .none }
         if let identifier = commonNamesByWords[typed.joined(separator: " ")] { return .type(identifier) }
         var best: (leftOver: Int, identifiers: [String])? = nil
+        var candidates: [String] = []
         for (identifier, typeWords) in wordsByIdentifier {
             guard typed.allSatisfy(typeWords.contains) else { continue }
+            candidates.append(identifier)
             let leftOver = typeWords.filter { !typed.contains($0) && !freeWords.contains($0) }.count
             if best == nil || leftOver < best!.leftOver {
                 best = (leftOver, [identifier])
@@ -109,6 +112,12 @@ extension TypeCatalogue {
             }
         }
         guard let best else { return .none }
+        // A type whose every word was typed (but free ones) wins; short of that, a word several
+        // types hold is ambiguous, whichever has fewer words left: `energy` is active, resting
+        // or dietary energy, and a person granting "energy" must not share their food log.
+        if best.leftOver > 0 && candidates.count > 1 {
+            return .ambiguous(candidates.sorted { shortName(of: $0) < shortName(of: $1) })
+        }
         if best.identifiers.count == 1 { return .type(best.identifiers[0]) }
         return .ambiguous(best.identifiers.sorted { shortName(of: $0) < shortName(of: $1) })
     }

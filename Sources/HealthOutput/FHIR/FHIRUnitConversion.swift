@@ -26,9 +26,15 @@ struct FHIRUnitConversion {
 
     /// The conversion between two HealthKit unit strings, or `nil` when either does not parse
     /// or they measure different things (the value is then written in the exported unit).
+    ///
+    /// HealthKit's percent is a fraction (`0.97` is 97 %) where UCUM's `%` is hundredths, so a
+    /// value written in `%` is multiplied by 100: a clinic reads `97 %` of oxygen saturation,
+    /// not `0.97 %`. (HealthKitOnFHIR's table names `%` for these types and leaves the fraction:
+    /// healthport differs from it here on purpose.)
     init?(from source: String, to target: String) {
+        let percent = target == "%" ? 2 : 0
         if source == target {
-            method = .none
+            method = percent == 0 ? .none : .decimalShift(percent)
             return
         }
         guard let from = try? HealthUnit.cached(source), let to = try? HealthUnit.cached(target) else { return nil }
@@ -43,7 +49,8 @@ struct FHIRUnitConversion {
         if zero == 0, one > 0 {
             let exponent = log10(one).rounded()
             if abs(exponent) <= 12, abs(pow(10, exponent) - one) <= one * 1e-12 {
-                method = exponent == 0 ? .none : .decimalShift(Int(exponent))
+                let places = Int(exponent) + percent
+                method = places == 0 ? .none : .decimalShift(places)
                 return
             }
         }

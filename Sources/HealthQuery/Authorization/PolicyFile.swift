@@ -3,6 +3,21 @@ import HealthModel
 
 /// Reading and writing `healthport-policy(5)` files.
 extension AuthorizationPolicy {
+    /// Why a policy's type name is refused: a policy names types exactly (a grant read loosely
+    /// could share a type nobody meant to), so a name the command line would take (`steps`) is
+    /// answered with the exact name it would find, and a word several types hold with them all.
+    static func notExactMessage(_ name: String) -> String {
+        let shown = String(name.unicodeScalars.prefix(80).map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
+        switch TypeCatalogue.match(typeName: name) {
+        case .type(let identifier):
+            return "'\(shown)' is not a type's exact name; a policy names each type exactly: \(TypeCatalogue.shortName(of: identifier))"
+        case .ambiguous:
+            return TypeNameResolver.unknownTypeMessage(name) + "; a policy names each type exactly"
+        case .none:
+            return TypeNameResolver.unknownTypeMessage(name)
+        }
+    }
+
     struct FileFormat: Codable {
         var version: Int
         var consumer: Consumer
@@ -55,7 +70,7 @@ extension AuthorizationPolicy {
             // Exact names only: a word that finds a type loosely (`Weight`) could grant a type
             // nobody meant to in a file that grants access.
             if let identifier = TypeCatalogue.resolve(exactTypeName: name) { return identifier }
-            throw PolicyFileError(path: path, message: "\(section): " + TypeNameResolver.unknownTypeMessage(name))
+            throw PolicyFileError(path: path, message: "\(section): " + Self.notExactMessage(name))
         }
         for (name, status) in file.share ?? [:] {
             let type = try resolve(name, "share")

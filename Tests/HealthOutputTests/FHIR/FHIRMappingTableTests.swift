@@ -71,7 +71,8 @@ import HealthTestSupport
     }
 
     /// For every quantity type the table maps: the codes in order, the unit's text, system and
-    /// code, and the value (here already in the table's unit) unchanged.
+    /// code, and the value (here already in the table's unit) unchanged, but a percentage's,
+    /// written in hundredths.
     @Test func everyMappedQuantityTypeCarriesTheTablesCodesAndUnit() throws {
         let table = try #require(try Self.vendored("HKSampleMapping.json")["HKQuantitySamples"] as? [String: [String: Any]])
         let encoder = FHIRObservationEncoder()
@@ -84,7 +85,8 @@ import HealthTestSupport
             #expect(value["unit"] as? String == unit["unit"], "\(type)")
             #expect(value["system"] as? String == unit["system"], "\(type)")
             #expect(value["code"] as? String == unit["code"], "\(type)")
-            #expect((value["value"] as? NSNumber)?.doubleValue == 12.5, "\(type)")
+            // HealthKit's percent is a fraction, UCUM's `%` hundredths: 12.5 of it is 1250 %.
+            #expect((value["value"] as? NSNumber)?.doubleValue == (unit["hkunit"] == "%" ? 1250 : 12.5), "\(type)")
             if Self.tableCodings(entry).contains(where: { $0["system"] == "http://loinc.org" }) { loinc += 1 }
         }
         // Counted by hand from the table: 27 of its 119 quantity types have a LOINC code.
@@ -105,6 +107,17 @@ import HealthTestSupport
             if FHIRUnitConversion(from: canonical, to: unit.healthKitUnit) == nil { notConvertible.append(type) }
         }
         #expect(notConvertible == ["HKQuantityTypeIdentifierEnvironmentalSoundReduction"])
+    }
+
+    /// HealthKit's percent is a fraction: 0.97 of oxygen saturation is 97 in UCUM's `%`, the
+    /// hundredths a clinic reads (0.97 % would be a dying patient); body fat 0.215 is 21.5 %.
+    @Test func aPercentIsWrittenInHundredths() throws {
+        let percent = try #require(FHIRUnitConversion(from: "%", to: "%"))
+        #expect(percent.converted(ExportNumber(0.97)) == "97")
+        #expect(percent.converted(ExportNumber(0.215)) == "21.5")
+        let saturation = try #require(FHIRMapping.healthKitOnFHIR.quantityTypes["HKQuantityTypeIdentifierOxygenSaturation"]?.unit)
+        #expect(saturation.healthKitUnit == "%")
+        #expect(FHIRUnitConversion(from: "count/min", to: "count/min")?.converted(ExportNumber(72)) == "72")
     }
 
     @Test func everyMappedCategoryAndCorrelationTypeCarriesTheTablesCodes() throws {

@@ -221,7 +221,7 @@ def statistics(
         if separate_by_source:
             arguments.append("--separate-by-source")
         if source_priority is not None:
-            arguments.append(A.option("source-priority", ",".join(A.names(source_priority))))
+            arguments.append(A.option("source-priority", A.escaped_list(A.names(source_priority))))
         if unit is not None:
             arguments.append(A.option("unit", unit))
         output = _process.run([*arguments, *_input(export)], progress=progress, quiet=quiet, capture=True, warning_stacklevel=3)

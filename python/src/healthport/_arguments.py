@@ -25,6 +25,13 @@ PolicyArgument = Union[str, "os.PathLike[str]", Mapping[str, object]]
 NamesArgument = Union[str, Iterable[str]]
 
 
+def escaped_list(items: list[str]) -> str:
+    """One comma-separated value for an option that takes a list of names (--source-priority):
+    a comma within a name is written ``\\,`` and a backslash ``\\\\``, so "Smith, John's iPhone"
+    stays one name."""
+    return ",".join(item.replace("\\", "\\\\").replace(",", "\\,") for item in items)
+
+
 def names(value: NamesArgument | None) -> list[str]:
     if value is None:
         return []

@@ -98,7 +98,7 @@ def daily_summary(
         folder = Path(name)
         arguments = ["summary", *filters.arguments(folder), *A.parser(parser)]
         if source_priority is not None:
-            arguments.append(A.option("source-priority", ",".join(A.names(source_priority))))
+            arguments.append(A.option("source-priority", A.escaped_list(A.names(source_priority))))
         return _table_of([*arguments, *source], folder, progress=progress, quiet=quiet)
 
 
@@ -163,7 +163,7 @@ def sleep_nights(
         folder = Path(name)
         arguments = ["sleep", *filters.arguments(folder), *A.parser(parser)]
         if source_priority is not None:
-            arguments.append(A.option("source-priority", ",".join(A.names(source_priority))))
+            arguments.append(A.option("source-priority", A.escaped_list(A.names(source_priority))))
         if evening is not None:
             arguments.append(A.option("evening", _clock(evening)))
         return _table_of([*arguments, *source], folder, progress=progress, quiet=quiet)
@@ -231,7 +231,7 @@ def days(
                 raise ValueError(f"period is 'week' or 'month', not {period!r}")
             arguments.append(A.option("period", period))
         if source_priority is not None:
-            arguments.append(A.option("source-priority", ",".join(A.names(source_priority))))
+            arguments.append(A.option("source-priority", A.escaped_list(A.names(source_priority))))
         if evening is not None:
             arguments.append(A.option("evening", _clock(evening)))
         return _table_of([*arguments, *source], folder, progress=progress, quiet=quiet)
