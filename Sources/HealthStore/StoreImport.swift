@@ -24,6 +24,10 @@ extension HealthStore {
         /// The store's anchor after the import (unchanged when nothing changed): the owner's,
         /// every type included (`HealthStore.anchor()`).
         public var anchor: StoreAnchor
+        /// The zone the store's summaries were remade in, when this import changed it: the first
+        /// imports named no zone (days were cut at their export's offset) and this one's
+        /// samples do (`StoreSummaries.reZone`).
+        public var summaryTimeZone: String? = nil
         /// Whether the import changed nothing (the same export again): nothing was written.
         public var unchanged: Bool { added == 0 && deleted == 0 }
     }
@@ -352,11 +356,12 @@ final class Importer {
                         max_inversion = max(max_inversion, excluded.max_inversion)
                     """, arguments: [type, extent.duration, extent.inversion])
         }
+        var summaryTimeZone: TimeZone? = nil
         switch summaryMode {
         case .build:
             try StoreSummaries.build(db, builtSummary, firstAnchors: summaryChanges.firstAnchors)
         case .update(let zone, let collector):
-            try StoreSummaries.update(
+            summaryTimeZone = try StoreSummaries.update(
                 db, path: storePath, zone: zone, collector: collector, previousAnchor: previousAnchor, changes: summaryChanges,
                 deletedSources: deletedSources)
         case .rebuild:
@@ -378,7 +383,8 @@ final class Importer {
                 insertedRows, deleted, anchor, digest?.byteCount, digest?.result(), importID,
             ])
         return HealthStore.ImportSummary(
-            objects: reading.objectCount, added: insertedRows, deleted: deleted, anchor: anchorCipher.anchor(position: anchor))
+            objects: reading.objectCount, added: insertedRows, deleted: deleted, anchor: anchorCipher.anchor(position: anchor),
+            summaryTimeZone: summaryTimeZone?.identifier)
     }
 }
 

@@ -207,27 +207,52 @@ import Testing
         #expect(try Self.days(store).keys.sorted() == ["\(Self.heart) 2024-03-01", "\(Self.steps) 2024-03-01"])
     }
 
-    /// The zone is decided by the first summary and kept: the first export names none (its
-    /// offset, +00:00, is used), and a later one whose samples all name New York does not move
-    /// the days. Its 300 steps at 02:00–02:20 UTC on 6 March (21:00 on 5 March in New York)
-    /// count for 6 March.
-    @Test func theZoneOfTheFirstSummaryIsKept() throws {
+    /// A zone the first summary took from samples is kept: the first export's steps name Paris,
+    /// and a later one whose samples all name New York does not move the days. Its 300 steps at
+    /// 02:00–02:20 UTC on 6 March (03:00 in Paris, 21:00 on 5 March in New York) count for 6
+    /// March.
+    @Test func aZoneTheSamplesNamedIsKept() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let store = directory.appendingPathComponent("health.sqlite").path
+        var first = Export()
+        first.record(Self.steps, Self.phone, "03-01 10:00:00", "03-01 10:20:00", "unit=\"count\" value=\"1000\"", zone: "Europe/Paris")
+        _ = try Self.importing(try first.write(to: directory, name: "first.xml"), into: store)
+        #expect(try Self.value(store, "SELECT value FROM store_info WHERE key = 'summary_time_zone'") == "Europe/Paris".databaseValue)
+        var later = first
+        later.date = "2024-03-11 09:00:00 -0500"
+        later.record(Self.steps, Self.phone, "03-06 02:00:00", "03-06 02:20:00", "unit=\"count\" value=\"300\"", zone: "America/New_York")
+        later.record(Self.heart, Self.watch, "03-06 03:00:00", "03-06 03:00:00", "unit=\"count/min\" value=\"70\"", zone: "America/New_York")
+        _ = try Self.importing(try later.write(to: directory, name: "second.xml"), into: store)
+        #expect(try Self.value(store, "SELECT value FROM store_info WHERE key = 'summary_time_zone'") == "Europe/Paris".databaseValue)
+        let days = try Self.days(store)
+        #expect(days["\(Self.steps) 2024-03-06"]?["sum"] as Double? == 300)
+        #expect(days["\(Self.steps) 2024-03-05"] == nil)
+    }
+
+    /// A zone that was only an offset moves to the zone a later import's samples name: the
+    /// first export names none (its offset, +00:00, is used: `GMT`), the second's samples all
+    /// name New York. The store moves there and every table is remade: the 300 steps at 02:00–
+    /// 02:20 UTC on 6 March are 21:00 on 5 March in New York, and count for 5 March (an offset
+    /// kept for ever cut half a year's days an hour off). A new store from the second export
+    /// alone decides New York too, and has the same row.
+    @Test func anOffsetMovesToTheZoneALaterImportNames() throws {
         let directory = try Fixtures.temporaryDirectory()
         let store = directory.appendingPathComponent("health.sqlite").path
         var export = Self.firstExport()
         _ = try Self.importing(try export.write(to: directory, name: "first.xml"), into: store)
+        #expect(try Self.value(store, "SELECT value FROM store_info WHERE key = 'summary_time_zone'") == "GMT".databaseValue)
         export.date = "2024-03-11 09:00:00 -0500"
         for hour in ["02", "03", "04"] {
             export.record(
                 Self.heart, Self.watch, "03-06 \(hour):00:00", "03-06 \(hour):00:00", "unit=\"count/min\" value=\"70\"", zone: "America/New_York")
         }
         export.record(Self.steps, Self.phone, "03-06 02:00:00", "03-06 02:20:00", "unit=\"count\" value=\"300\"", zone: "America/New_York")
-        _ = try Self.importing(try export.write(to: directory, name: "second.xml"), into: store)
-        #expect(try Self.value(store, "SELECT value FROM store_info WHERE key = 'summary_time_zone'") == "GMT".databaseValue)
+        let summary = try Self.importing(try export.write(to: directory, name: "second.xml"), into: store)
+        #expect(summary.summaryTimeZone == "America/New_York")
+        #expect(try Self.value(store, "SELECT value FROM store_info WHERE key = 'summary_time_zone'") == "America/New_York".databaseValue)
         let days = try Self.days(store)
-        #expect(days["\(Self.steps) 2024-03-06"]?["sum"] as Double? == 300)
-        #expect(days["\(Self.steps) 2024-03-05"] == nil)
-        // A new store from the second export alone decides New York, and cuts there.
+        #expect(days["\(Self.steps) 2024-03-05"]?["sum"] as Double? == 300)
+        #expect(days["\(Self.steps) 2024-03-06"] == nil)
         let other = directory.appendingPathComponent("other.sqlite").path
         _ = try Self.importing(try export.write(to: directory, name: "second.xml"), into: other)
         #expect(try Self.value(other, "SELECT value FROM store_info WHERE key = 'summary_time_zone'") == "America/New_York".databaseValue)

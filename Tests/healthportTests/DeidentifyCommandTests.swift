@@ -285,7 +285,10 @@ import ZIPFoundation
         let refused = try healthport("convert", export, "-q", "--deidentify", bad)
         #expect(refused.status == 78)
         #expect(refused.stderrText.contains("bad.key"))
+        // The refused run made no key (a failed run leaves none behind).
+        #expect(!FileManager.default.fileExists(atPath: key))
         // An existing key file is never replaced.
+        #expect(try healthport("convert", export, "-q", "--deidentify", key).status == 0)
         let before = try Data(contentsOf: URL(fileURLWithPath: key))
         #expect(try healthport("convert", export, "-q", "--deidentify", key).status == 0)
         #expect(try Data(contentsOf: URL(fileURLWithPath: key)) == before)
@@ -333,6 +336,24 @@ import ZIPFoundation
         let overInput = try healthport("convert", input, "-q", "--deidentify", key, "--output", o)
         #expect(overInput.status == 64, "\(overInput.stderrText)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: input)) == inputBefore)
+    }
+
+    /// A key others can read is used with a warning (whoever reads it undoes the pseudonyms);
+    /// a key made for a run that fails is not left behind as if it had been used.
+    @Test func aReadableKeyIsWarnedOfAndAFailedRunLeavesNoNewKey() throws {
+        let export = try write(Self.document(days: 1), "export.xml")
+        let key = folder.appendingPathComponent("shared.key").path
+        #expect(try healthport("convert", export, "-q", "--deidentify", key).status == 0)
+        chmod(key, 0o644)
+        let warned = try healthport("convert", export, "--deidentify", key)
+        #expect(warned.status == 0)
+        #expect(warned.stderrText.contains("shared.key") && warned.stderrText.contains("chmod 600"), "\(warned.stderrText)")
+        chmod(key, 0o600)
+        #expect(!(try healthport("convert", export, "--deidentify", key)).stderrText.contains("chmod"))
+        let fresh = folder.appendingPathComponent("fresh.key").path
+        let failed = try healthport("convert", folder.appendingPathComponent("missing.xml").path, "-q", "--deidentify", fresh)
+        #expect(failed.status == 66, "\(failed.stderrText)")
+        #expect(!FileManager.default.fileExists(atPath: fresh))
     }
 
     /// Anchored changes keep working within a study: what a de-identified consumer is told was

@@ -346,3 +346,40 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: text)) == notes)
     }
 }
+
+/// Third audit, item 25: a store whose first import named no zone cuts its days at that
+/// export's offset (`GMT+0100` for a January export); a later import whose samples name the
+/// person's zone moves the store to it, remakes every summary, and says so.
+@Suite struct StoreZoneTests {
+    static func export(_ records: String, exportDate: String) -> String {
+        "<HealthData locale=\"en_US\">\n<ExportDate value=\"\(exportDate)\"/>\n" + records + "</HealthData>\n"
+    }
+
+    static func steps(_ start: String, _ end: String, _ value: Int) -> String {
+        "<Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"iPhone\" unit=\"count\" startDate=\"\(start)\" endDate=\"\(end)\" value=\"\(value)\"/>\n"
+    }
+
+    @Test func aLaterImportNamingTheZoneRecutsAStoreCutAtAnOffset() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let store = folder.appendingPathComponent("health.sqlite").path
+        let january = folder.appendingPathComponent("january.xml")
+        try Data(Self.export(Self.steps("2024-01-10 08:00:00 +0100", "2024-01-10 08:10:00 +0100", 100), exportDate: "2024-01-20 09:00:00 +0100").utf8)
+            .write(to: january)
+        #expect(try healthport("import", january.path, "--store", store, "-q").status == 0)
+        // July: 00:30 in Paris (+02:00) is 23:30 of the day before at +01:00.
+        let summer = Self.steps("2024-01-10 08:00:00 +0200", "2024-01-10 08:10:00 +0200", 100)
+            + Self.steps("2024-07-01 00:30:00 +0200", "2024-07-01 00:40:00 +0200", 250)
+            + "<Record type=\"HKCategoryTypeIdentifierSleepAnalysis\" sourceName=\"Watch\" value=\"HKCategoryValueSleepAnalysisAsleepCore\" startDate=\"2024-07-01 01:00:00 +0200\" endDate=\"2024-07-01 06:00:00 +0200\"><MetadataEntry key=\"HKTimeZone\" value=\"Europe/Paris\"/></Record>\n"
+        let july = folder.appendingPathComponent("july.xml")
+        try Data(Self.export(summer, exportDate: "2024-07-20 09:00:00 +0200").utf8).write(to: july)
+        let second = try healthport("import", july.path, "--store", store)
+        #expect(second.status == 0, "\(second.stderrText)")
+        #expect(second.stderrText.contains("now cut in Europe/Paris"), "\(second.stderrText)")
+        let rows = parseCSV(try healthport("summary", "--store", store, "--type", "StepCount", "--format", "csv", "-q").stdoutText)
+        let days = rows.dropFirst().map { $0[0] }
+        #expect(days == ["2024-01-10", "2024-07-01"], "\(rows)")
+        // The store's zone is kept: a third import says nothing.
+        let third = try healthport("import", july.path, "--store", store)
+        #expect(!third.stderrText.contains("now cut in"))
+    }
+}

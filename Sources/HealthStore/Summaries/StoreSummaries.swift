@@ -182,17 +182,24 @@ enum StoreSummaries {
     ///   - previousAnchor: the store's position before the import: rows up to it are older.
     ///   - changes: the added and deleted samples' days, and the added sources.
     ///   - deletedSources: per source, the first position among its deleted samples.
+    /// - Returns: the zone the summaries are now cut in, when this import changed it (`reZone`).
+    @discardableResult
     static func update(
         _ db: Database, path: String, zone: TimeZone, collector: SummaryCollector, previousAnchor: Int, changes: SummaryChanges,
         deletedSources: [String: Int]
-    ) throws {
+    ) throws -> TimeZone? {
         try SummarySources.add(db, changes.firstAnchors)
+        if let named = reZone(from: zone, collector: collector) {
+            try save(named, db)
+            try rebuild(db, path: path)
+            return named
+        }
         if try SummarySources.remove(db, deletedSources) {
             try rebuild(db, path: path)
-            return
+            return nil
         }
         var dayRanges = changes.dayRanges()
-        guard !dayRanges.isEmpty else { return }
+        guard !dayRanges.isEmpty else { return nil }
         // A workout's heart rate is its samples': a change to either remakes both the days'
         // rows and the workouts of those days (`workout_summary`).
         let workoutType = ObjectType.workout.identifier, heartRate = SummaryCollector.heartRateType
@@ -251,6 +258,22 @@ enum StoreSummaries {
         if let first = touched.map(\.lowerBound).min(), let last = touched.map(\.upperBound).max() {
             try StoreDays.rewrite(db, range: first...last)
         }
+        return nil
+    }
+
+    /// The zone a store's summaries move to when `zone` was only an offset (the first import's
+    /// samples named none, so its export's offset was taken: `GMT+0100` in a January export)
+    /// and this import's samples name a real zone: a fixed offset cut half the year's days at
+    /// 23:00 once the clocks changed. `nil` when the zone stays. A named zone is never changed
+    /// by a later import (a person who moved keeps the days they had).
+    static func reZone(from zone: TimeZone, collector: SummaryCollector) -> TimeZone? {
+        guard isFixedOffset(zone), let named = collector.mostFrequentTimeZone, !isFixedOffset(named) else { return nil }
+        return named
+    }
+
+    /// Whether a zone is a bare offset (`GMT+0100`, `GMT`), not a place with its clock changes.
+    static func isFixedOffset(_ zone: TimeZone) -> Bool {
+        zone.identifier.hasPrefix("GMT") || zone.identifier == "UTC"
     }
 
     /// A row's object, or `nil` for a row that cannot be decoded (a damaged body or device):

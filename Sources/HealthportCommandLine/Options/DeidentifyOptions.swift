@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import HealthDeidentify
 import HealthQuery
@@ -16,11 +17,23 @@ package struct DeidentifyOptions: ParsableArguments {
     package var deidentify: String? = nil
 
     /// Sets the query's de-identification from the key file, saying on standard error when the
-    /// file was made (the person must keep it: it is what repeats the shift next time).
+    /// file was made (the person must keep it: it is what repeats the shift next time), and
+    /// warning when others may read it. A key made for a run that then fails is removed: it
+    /// was never used, and a later run would otherwise take it for the study's key.
     package func apply(to query: inout ObjectQuery, log: Diagnostics) throws {
         guard let path = deidentify else { return }
         let (key, created) = try DeidentificationKeyFile.loadOrCreate(at: path)
-        if created { log.note("made the key file \(path) (keep it apart from the outputs: it repeats the shift and the pseudonyms)") }
+        if created {
+            log.note("made the key file \(path) (keep it apart from the outputs: it repeats the shift and the pseudonyms)")
+            log.removeOnFailure(path)
+        } else {
+            var status = stat()
+            if stat(path, &status) == 0, status.st_mode & 0o077 != 0 {
+                log.warning(
+                    "the key file can be read by others (mode \(String(status.st_mode & 0o777, radix: 8))): whoever reads it can undo the pseudonyms; chmod 600 it",
+                    at: path)
+            }
+        }
         query.deidentification = Deidentification(key: key, keyFile: path)
     }
 }

@@ -9,6 +9,8 @@ import HealthOutput
 package final class Diagnostics {
     package var quiet = false
     private let useColor: Bool
+    /// Files this command made for the run alone, removed if it fails (`removeOnFailure`).
+    private var madeForTheRun: [String] = []
 
     package init(quiet: Bool = false) {
         self.quiet = quiet
@@ -79,6 +81,12 @@ package final class Diagnostics {
         write("healthport: " + Self.printable(message))
     }
 
+    /// Removes `path` if the command fails: a file it made for this run (a new de-identification
+    /// key), which a failed run must not leave behind as if it had been used.
+    package func removeOnFailure(_ path: String) {
+        madeForTheRun.append(path)
+    }
+
     /// Runs a command body, printing exactly one diagnostic for a failure and exiting with the
     /// documented status (ArgumentParser would print `Error: …` and exit 1 for all of them).
     package func run(_ body: () throws -> Void) throws {
@@ -88,6 +96,7 @@ package final class Diagnostics {
         } catch let error as ExitCode {
             throw error
         } catch {
+            for path in madeForTheRun { unlink(path) }
             let failure = RunError(error)
             // A closed pipe is the reader going away: stop quietly.
             if failure.category == .outputClosed { throw ExitCode.success }

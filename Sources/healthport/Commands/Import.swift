@@ -89,6 +89,9 @@ extension Healthport {
                 let summary = try log.perform(showing: diagnostics) { try run.run(reporter: $0, cancellation: $1) }
                 log.repeats(summary.warnings)
                 print(Self.describe(summary.result))
+                if let zone = summary.result.summaryTimeZone {
+                    log.note("the store's days are now cut in \(zone), which this export's samples name (the earlier imports named no zone: their days were cut at the export's offset); every summary was remade")
+                }
             }
         }
 
