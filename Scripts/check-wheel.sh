@@ -58,6 +58,30 @@ echo "== pytest python/tests, against the installed package" >&2
 echo "== mypy --strict python/src/healthport" >&2
 (cd python && "$venv/bin/mypy" --config-file pyproject.toml --cache-dir /dev/null)
 
+# ---- 2b. a copy of python/ outside the repository, pip-installed against a healthport the
+# person already has (here the wheel's binary, on PATH): the package needs no repository and
+# no HEALTHPORT_BINARY, and its own console script runs that binary.
+echo "== pip install a copy of python/, outside the repository, against a healthport on PATH" >&2
+copy="$(mktemp -d)"
+cp -r python "$copy/python"
+rm -rf "$copy/python/src/healthport/_bin"
+shipped="$(ls -d "$venv"/lib/python3*/site-packages/healthport/_bin | head -n 1)"
+other="$copy/venv"
+python3 -m venv "$other"
+(
+    export PATH="$other/bin:$shipped:/usr/sbin:/usr/bin:/sbin:/bin"
+    unset HEALTHPORT_BINARY
+    "$other/bin/pip" install --quiet "$copy/python" || { echo "check-wheel.sh: FAIL: pip install of a copy of python/" >&2; exit 1; }
+    found="$(cd "$copy" && "$other/bin/python" -c 'import healthport; print(healthport.binary())')"
+    [ "$found" = "$(realpath "$shipped/healthport")" ] ||
+        { echo "check-wheel.sh: FAIL: the copy runs '$found', not the healthport on PATH" >&2; exit 1; }
+    version="$(cd "$copy" && healthport --version)"
+    [ "$version" = "$("$shipped/healthport" --version)" ] ||
+        { echo "check-wheel.sh: FAIL: the copy's healthport command printed '$version'" >&2; exit 1; }
+    echo "   the copy runs $found ($version)" >&2
+)
+rm -rf "$copy"
+
 # ---- 3. a clean Debian 12 root
 if [ "${CHECK_WHEEL_ROOT:-1}" = 0 ]; then
     echo "== CHECK_WHEEL_ROOT=0: no Debian 12 root; check-wheel.sh took $((SECONDS - start)) s" >&2

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sysconfig
 from pathlib import Path
@@ -44,10 +45,23 @@ def binary_version() -> str:
             raise RuntimeError(f"healthport --version printed {output!r}")
         return output
     source = HERE.parent / "Sources" / "HealthportCommandLine" / "HealthportVersion.swift"
-    match = re.search(r'static let version = "([^"]+)"', source.read_text(encoding="utf-8"))
-    if not match:
-        raise RuntimeError(f"no version in {source}")
-    return match.group(1)
+    if source.is_file():
+        match = re.search(r'static let version = "([^"]+)"', source.read_text(encoding="utf-8"))
+        if not match:
+            raise RuntimeError(f"no version in {source}")
+        return match.group(1)
+    # A copy of python/ outside the repository: the version of the healthport it will run
+    # (HEALTHPORT_BINARY, else the one on PATH), so `pip install` works against a healthport
+    # the person built or installed.
+    named = os.environ.get("HEALTHPORT_BINARY") or shutil.which("healthport")
+    if named:
+        output = subprocess.run([named, "--version"], capture_output=True, text=True).stdout.strip()
+        if re.fullmatch(r"[0-9][0-9A-Za-z.+]*", output):
+            return output
+    raise RuntimeError(
+        "no healthport version: build from the repository, set HEALTHPORT_WHEEL_ROOT (Scripts/package-wheel.sh), "
+        "or install healthport first (on PATH, or named by HEALTHPORT_BINARY)"
+    )
 
 
 class CustomBuildHook(BuildHookInterface):
