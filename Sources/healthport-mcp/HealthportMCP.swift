@@ -27,7 +27,7 @@ struct HealthportMCP: ParsableCommand {
             var command = try parseAsRoot()
             try command.run()
         } catch {
-            exit(withError: error)
+            exitPrintably(withError: error)
         }
     }
 

@@ -32,14 +32,14 @@ struct Healthport: ParsableCommand {
             let names = configuration.subcommands.map { $0._commandName } + ["help"]
             if !names.contains(typed) {
                 let hint = Suggestions.closest(to: typed, among: names).map { " (did you mean \($0)?)" } ?? ""
-                exit(withError: ValidationError("unknown command '\(typed.prefix(60))'\(hint)"))
+                exitPrintably(withError: ValidationError("unknown command '\(typed.prefix(60))'\(hint)"))
             }
         }
         do {
             var command = try parseAsRoot(arguments)
             try command.run()
         } catch {
-            exit(withError: error)
+            exitPrintably(withError: error)
         }
     }
 }

@@ -8,7 +8,7 @@ package enum ArgumentEncoding {
     package static func refuseInvalidUTF8<Command: ParsableCommand>(_ command: Command.Type, tool: String) {
         for index in 1..<Int(CommandLine.argc) {
             guard let raw = CommandLine.unsafeArgv[index], String(validatingCString: raw) == nil else { continue }
-            command.exit(withError: ValidationError(
+            command.exitPrintably(withError: ValidationError(
                 "argument \(index) is not valid UTF-8 (a file name in another encoding?): \(tool) names files in UTF-8 and would use another file; rename it"))
         }
     }
