@@ -298,3 +298,25 @@ import HealthTestSupport
         #expect(!result.stderrText.contains("did you mean steps"))
     }
 }
+
+/// Issue 50, item 5: a temporary folder that cannot take healthport's temporary files (missing,
+/// or full) is an input/output failure of that folder (74, the folder named), not a usage error
+/// (64) nor an internal one (70).
+@Suite struct TemporaryFolderTests {
+    @Test func aSortThatSpillsIntoAMissingFolderIsAnIOError() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let export = directory.appendingPathComponent("year.xml")
+        var options = ExportGenerator.Options()
+        options.days = 200
+        #expect(FileManager.default.createFile(atPath: export.path, contents: nil))
+        let handle = try FileHandle(forWritingTo: export)
+        _ = ExportGenerator(options: options).writeDocument(to: handle)
+        try handle.close()
+        let missing = directory.appendingPathComponent("no-such-folder").path
+        let result = try CommandRunner.run(
+            healthportBinary, ["query", export.path, "--sort", "startDate", "-q"], environment: ["TMPDIR": missing])
+        #expect(result.status == 74, "\(result.status): \(result.stderrText)")
+        #expect(result.stderrText.contains(missing) && result.stderrText.contains("temporary file"), "\(result.stderrText)")
+        #expect(!result.stderrText.contains("report this as a bug"))
+    }
+}

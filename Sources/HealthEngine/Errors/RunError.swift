@@ -185,6 +185,8 @@ public struct RunError: Error, Sendable, CustomStringConvertible {
             self.init(
                 .invalidRequest, error.message, context: error.caretLines, healthKitCode: .errorInvalidArgument,
                 argument: error.argument, column: error.column)
+        case let error as TemporaryFileError:
+            self.init(.ioFailure, error.message, location: error.folder)
         case is CancellationError:
             self.init(.cancelled, "cancelled")
         default:

@@ -76,15 +76,25 @@ public final class ExternalSorter {
             withUnsafeBytes(of: UInt32(record.count).littleEndian) { buffer.append(contentsOf: $0) }
             buffer.append(contentsOf: record)
             if buffer.count >= 1 << 20 {
-                try handle.write(contentsOf: buffer)
+                try Self.write(buffer, to: handle)
                 buffer.removeAll(keepingCapacity: true)
             }
         }
-        try handle.write(contentsOf: buffer)
+        try Self.write(buffer, to: handle)
         try handle.seek(toOffset: 0)
         runs.append(handle)
         items.removeAll()
         bytesInMemory = 0
+    }
+
+    /// Appends a spilled run's bytes; a failure (a full disk) is the temporary folder's.
+    private static func write(_ bytes: [UInt8], to handle: FileHandle) throws {
+        do {
+            try handle.write(contentsOf: bytes)
+        } catch {
+            throw TemporaryFileError(
+                folder: FileManager.default.temporaryDirectory.path, "cannot write a temporary file for sorting: \(error.localizedDescription)")
+        }
     }
 
     /// Creates a private temporary file and unlinks it at once: it disappears with the process.
@@ -94,7 +104,7 @@ public final class ExternalSorter {
         var template = Array("\(directory)/healthport-sort-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {
-            throw QueryError(.errorInvalidArgument, "cannot create a temporary file for sorting: \(String(cString: strerror(errno)))")
+            throw TemporaryFileError(folder: directory, "cannot create a temporary file for sorting: \(String(cString: strerror(errno)))")
         }
         fchmod(fd, 0o600)
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }

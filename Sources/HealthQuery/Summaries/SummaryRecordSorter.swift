@@ -1,4 +1,5 @@
 import Foundation
+import HealthModel
 
 /// A sample as the daily summary needs it: its type, its source and that source's rank, its
 /// time and its value, in 40 bytes (a sample's model value is several hundred).
@@ -70,7 +71,9 @@ final class SummaryRecordSorter {
                 if written < 0 && errno == EINTR { continue }
                 guard written > 0 else {
                     close(descriptor)
-                    throw QueryError(.errorInvalidArgument, "cannot write the summary's temporary file: \(String(cString: strerror(errno)))")
+                    throw TemporaryFileError(
+                        folder: FileManager.default.temporaryDirectory.path,
+                        "cannot write the summary's temporary file: \(String(cString: strerror(errno)))")
                 }
                 offset += written
             }
@@ -172,7 +175,7 @@ final class SummaryRecordSorter {
         var template = Array("\(directory)/healthport-summary-XXXXXX".utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else {
-            throw QueryError(.errorInvalidArgument, "cannot create a temporary file for the summary: \(String(cString: strerror(errno)))")
+            throw TemporaryFileError(folder: directory, "cannot create a temporary file for the summary: \(String(cString: strerror(errno)))")
         }
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         return descriptor
