@@ -13,7 +13,7 @@
 #   - seed 003's authorization article answered y, n, q and a mix: the policy file `healthport
 #     auth request` writes with --grant, --deny, or on a terminal (script(1)) with the same
 #     answers; the statuses `auth status` and `auth request-status` print;
-#   - the daily step sums: `healthport stats --tz UTC`.
+#   - the daily step sums: `healthport stats` in the person's zone, with the example's anchor.
 #
 #   Scripts/check-seeds.sh [path/to/healthport [path/to/healthkitport-seeds]]
 #
@@ -193,10 +193,15 @@ for answers in "y y y y" "n n n n" "q" "y n y n"; do
     check "answers $answers: what the seed printed (auth status, auth request-status)" "$(tr '\n' ' ' <<<"$got")" "$(tr '\n' ' ' <<<"$expected")"
 done
 
-echo "== steps per day (statistics), against healthport stats --tz UTC"
-expected=$("$HEALTHPORT" stats "$EXPORT" --type StepCount --interval day --tz UTC --format csv -q | sed 1d | cut -d, -f1,3 | sed 's/T00:00:00+00:00,/ /')
+# HealthKitPort cuts days in the person's zone (the samples' HKTimeZone: Europe/Paris for the
+# sample), aligned with the example's anchor, midnight UTC of 1 January 2000; the sample crosses
+# the change to summer time, after which its days begin at 23:00 UTC. The CLI is given the same
+# zone and anchor; both sides' interval starts are compared as UTC instants.
+echo "== steps per day (statistics), against healthport stats --tz Europe/Paris --anchor-date 2000-01-01T00:00:00Z"
+expected=$("$HEALTHPORT" stats "$EXPORT" --type StepCount --interval day --tz Europe/Paris --anchor-date 2000-01-01T00:00:00Z --format csv -q |
+    sed 1d | while IFS=, read -r start _ sum _; do echo "$(date -u -d "$start" +%Y-%m-%dT%H:%M:%SZ) $sum"; done)
 for path in "$EXPORT" "$WORK/health.sqlite"; do
-    got=$("$SEEDS" steps "$path" | sed -n 's/^steps on \([0-9-]*\)T00:00:00Z: \([0-9]*\)$/\1 \2/p')
+    got=$("$SEEDS" steps "$path" | sed -n 's/^steps on \([0-9T:Z-]*\): \([0-9]*\)$/\1 \2/p')
     check "$(basename "$path"): daily step sums ($(wc -l <<<"$expected") days)" "$(tr '\n' ' ' <<<"$got")" "$(tr '\n' ' ' <<<"$expected")"
 done
 

@@ -3,7 +3,9 @@ import HealthKitPort
 
 /// Steps per day, sources merged as the Health app merges them (HealthKit:
 /// `HKStatisticsCollectionQueryDescriptor`). Not from the seeds: the statistics the README
-/// shows, days cut at midnight UTC so that `healthport stats --tz UTC` gives the same days.
+/// shows. Days are cut in the person's zone (the samples' `HKTimeZone`), as HealthKit cuts them
+/// in the phone's calendar, aligned with the anchor, midnight UTC of 1 January 2000:
+/// `healthport stats --tz ZONE --anchor-date 2000-01-01T00:00:00Z` gives the same days.
 func printDailySteps(store: HKHealthStore) async throws {
     guard let anchorDate = ISO8601DateFormatter().date(from: "2000-01-01T00:00:00Z") else { return }
     let daily = HKStatisticsCollectionQueryDescriptor(
