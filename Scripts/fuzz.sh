@@ -83,7 +83,10 @@ seed() {
             [ -x .build/debug/healthport ] && .build/debug/healthport anchor SampleData/export-older.zip --type BodyMass -o "$corpus/anchor" -q || true
             ;;
         gpx)
-            unzip -p SampleData/export.zip 'apple_health_export/workout-routes/route_2024-01-01_0.gpx' > "$corpus/route.gpx"
+            # The sample's first route, whatever its name (the sample's dates change with it).
+            route="$(unzip -Z1 SampleData/export.zip | grep -m 1 '^apple_health_export/workout-routes/.*\.gpx$' || true)"
+            [ -n "$route" ] || { echo "fuzz.sh: the sample holds no route for the gpx corpus" >&2; exit 1; }
+            unzip -p SampleData/export.zip "$route" > "$corpus/route.gpx"
             ;;
         ecg)
             unzip -p SampleData/export.zip 'apple_health_export/electrocardiograms/*.csv' > "$corpus/ecg.csv"
