@@ -300,3 +300,36 @@ import HealthTestSupport
         #expect(try Data(contentsOf: file) == Data("x".utf8))
     }
 }
+
+/// Third audit, item 16: FHIR has no empty strings (R4B refuses `""`): a source exported with an
+/// empty name and a metadata entry with an empty value leave those elements out.
+@Suite struct FHIREmptyStringTests {
+    @Test func anEmptySourceNameOrMetadataValueWritesNoEmptyString() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let export = folder.appendingPathComponent("export.xml")
+        let xml = """
+            <HealthData locale="en_US">
+             <ExportDate value="2024-03-10 09:00:00 +0000"/>
+             <Record type="HKQuantityTypeIdentifierHeartRate" sourceName="" sourceVersion="" unit="count/min" startDate="2024-03-01 08:00:00 +0000" endDate="2024-03-01 08:00:00 +0000" value="62">
+              <MetadataEntry key="Note" value=""/>
+             </Record>
+             <Record type="HKQuantityTypeIdentifierHeartRate" sourceName="Watch" unit="count/min" startDate="2024-03-01 09:00:00 +0000" endDate="2024-03-01 09:00:00 +0000" value="64">
+              <MetadataEntry key="Note" value=""/>
+              <MetadataEntry key="HKMetadataKeyHeartRateMotionContext" value="1"/>
+             </Record>
+            </HealthData>
+
+            """
+        try Data(xml.utf8).write(to: export)
+        let output = folder.appendingPathComponent("fhir").path
+        let result = try healthport("convert", export.path, "--format", "fhir", "--output", output, "-q")
+        #expect(result.status == 0, "\(result.stderrText)")
+        var observations = 0
+        for name in try FileManager.default.contentsOfDirectory(atPath: output) where name.hasSuffix(".ndjson") {
+            let text = try String(contentsOfFile: output + "/" + name, encoding: .utf8)
+            #expect(!text.contains(":\"\""), "\(name): \(text)")
+            if name.hasPrefix("Observation") { observations += text.split(separator: "\n").count }
+        }
+        #expect(observations == 2)
+    }
+}

@@ -89,7 +89,8 @@ final class FHIRDeviceRegistry {
             json.key("manufacturer")
             json.string(manufacturer)
         }
-        if let name = device.name ?? device.unparsedDescription {
+        // FHIR has no empty strings: a device printed with an empty name has no deviceName.
+        if let name = device.name ?? device.unparsedDescription, !name.isEmpty {
             json.key("deviceName")
             json.beginArray()
             json.element()
@@ -144,19 +145,22 @@ final class FHIRDeviceRegistry {
 
     private func writeSource(_ revision: SourceRevision, id: ObjectUUID, parent: ObjectUUID?) {
         var json = beginDevice(id)
-        json.key("deviceName")
-        json.beginArray()
-        json.element()
-        json.beginObject()
-        json.key("name")
-        json.string(revision.source.name)
-        json.key("type")
-        json.literal("user-friendly-name")
-        json.endObject()
-        json.endArray()
+        // FHIR has no empty strings: a source exported with an empty name has no deviceName.
+        if !revision.source.name.isEmpty {
+            json.key("deviceName")
+            json.beginArray()
+            json.element()
+            json.beginObject()
+            json.key("name")
+            json.string(revision.source.name)
+            json.key("type")
+            json.literal("user-friendly-name")
+            json.endObject()
+            json.endArray()
+        }
         json.key("type")
         FHIRJSON.codeableConcept([.healthKit("HKSource", display: "Source")], to: &json)
-        if let version = revision.version {
+        if let version = revision.version, !version.isEmpty {
             json.key("version")
             json.beginArray()
             json.element()

@@ -282,6 +282,12 @@ final class FHIRObservationEncoder {
         if opened { json.endArray() }
     }
 
+    @inline(__always)
+    static func isEmptyString(_ value: MetadataValue) -> Bool {
+        if case .string(let text) = value { return text.isEmpty }
+        return false
+    }
+
     /// A metadata flag as HealthKit stores it (an `NSNumber` 0 or 1, printed `0`/`1`).
     private static func boolean(_ value: MetadataValue) -> Bool? {
         switch value {
@@ -293,11 +299,16 @@ final class FHIRObservationEncoder {
 
     /// The object's metadata in HealthKitOnFHIR's extension: one nested extension per entry, in
     /// the export's order (a key printed twice with two values keeps both).
+    ///
+    /// FHIR has no empty strings (a primitive is absent or has content, and R4 readers refuse
+    /// `""`): an entry whose value is the empty string is left out, and the extension with it
+    /// when nothing is left.
     func writeMetadata(_ metadata: Metadata, to out: OutputBuffer) {
-        guard !metadata.isEmpty else { return }
+        guard metadata.entries.contains(where: { !Self.isEmptyString($0.value) }) else { return }
         out.append(",\"extension\":[{\"url\":\"https://bdh.stanford.edu/fhir/defs/metadata\",\"extension\":[")
         var first = true
         for entry in metadata.entries {
+            if Self.isEmptyString(entry.value) { continue }
             if !first { out.append(0x2C) }
             first = false
             if let cached = metadataKeys[entry.key] {
