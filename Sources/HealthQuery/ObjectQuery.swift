@@ -454,7 +454,7 @@ public enum TypeNameResolver {
     /// "unknown type 'X' (did you mean Y?)": a name HealthKit does not define, in one line; or,
     /// for a name that fits several types equally ('heart'), "type 'X' is ambiguous: A, B or C".
     public static func unknownTypeMessage(_ name: String) -> String {
-        let shown = String(name.unicodeScalars.prefix(80).map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
+        let shown = Self.shown(name)
         if case .ambiguous(let identifiers) = TypeCatalogue.match(typeName: name) {
             var names = identifiers.prefix(8).map(TypeCatalogue.shortName(of:))
             if identifiers.count > 8 { names.append("\(identifiers.count - 8) more") }
@@ -462,6 +462,11 @@ public enum TypeNameResolver {
             return "type '\(shown)' is ambiguous: \(list)"
         }
         return "unknown type '\(shown)'" + (suggest(name).map { " (did you mean \($0)?)" } ?? "")
+    }
+
+    /// A typed name as a message quotes it: its first 80 characters, control characters as `?`.
+    static func shown(_ name: String) -> String {
+        String(name.unicodeScalars.prefix(80).map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
     }
 
     /// The known type name closest to `name`, if one is close enough to be a typo: the short

@@ -37,12 +37,7 @@ import HealthTestSupport
     @Test func killedOutputsLeaveThePreviousOutputAndNothingElse() throws {
         let directory = try Fixtures.temporaryDirectory()
         let big = directory.appendingPathComponent("big.xml")
-        var options = ExportGenerator.Options()
-        options.days = 60
-        #expect(FileManager.default.createFile(atPath: big.path, contents: nil))
-        let handle = try FileHandle(forWritingTo: big)
-        _ = ExportGenerator(options: options).writeDocument(to: handle)
-        try handle.close()
+        try writeGeneratedExport(days: 60, to: big)
         let output = directory.appendingPathComponent("out")
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         let file = output.appendingPathComponent("all.json")

@@ -306,12 +306,7 @@ import HealthTestSupport
     @Test func aSortThatSpillsIntoAMissingFolderIsAnIOError() throws {
         let directory = try Fixtures.temporaryDirectory()
         let export = directory.appendingPathComponent("year.xml")
-        var options = ExportGenerator.Options()
-        options.days = 200
-        #expect(FileManager.default.createFile(atPath: export.path, contents: nil))
-        let handle = try FileHandle(forWritingTo: export)
-        _ = ExportGenerator(options: options).writeDocument(to: handle)
-        try handle.close()
+        try writeGeneratedExport(days: 200, to: export)
         let missing = directory.appendingPathComponent("no-such-folder").path
         let result = try CommandRunner.run(
             healthportBinary, ["query", export.path, "--sort", "startDate", "-q"], environment: ["TMPDIR": missing])

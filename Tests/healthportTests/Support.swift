@@ -35,3 +35,16 @@ func ndjsonObjects(_ data: Data) throws -> [[String: Any]] {
 func healthport(_ arguments: [String], stdin: Data? = nil) throws -> CommandRunner.Result {
     try CommandRunner.run(healthportBinary, arguments, stdin: stdin)
 }
+
+/// Writes `ExportGenerator`'s export of `days` days to `url` (a large input for the tests that
+/// need one), and returns its path.
+@discardableResult
+func writeGeneratedExport(days: Int, to url: URL) throws -> String {
+    var options = ExportGenerator.Options()
+    options.days = days
+    guard FileManager.default.createFile(atPath: url.path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
+    let handle = try FileHandle(forWritingTo: url)
+    _ = ExportGenerator(options: options).writeDocument(to: handle)
+    try handle.close()
+    return url.path
+}

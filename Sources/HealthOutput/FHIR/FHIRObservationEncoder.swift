@@ -304,13 +304,17 @@ final class FHIRObservationEncoder {
     /// `""`): an entry whose value is the empty string is left out, and the extension with it
     /// when nothing is left.
     func writeMetadata(_ metadata: Metadata, to out: OutputBuffer) {
-        guard metadata.entries.contains(where: { !Self.isEmptyString($0.value) }) else { return }
-        out.append(",\"extension\":[{\"url\":\"https://bdh.stanford.edu/fhir/defs/metadata\",\"extension\":[")
-        var first = true
+        // Opened at the first entry kept: one pass over the entries, and no extension at all
+        // when every value is empty.
+        var opened = false
         for entry in metadata.entries {
             if Self.isEmptyString(entry.value) { continue }
-            if !first { out.append(0x2C) }
-            first = false
+            if opened {
+                out.append(0x2C)
+            } else {
+                out.append(",\"extension\":[{\"url\":\"https://bdh.stanford.edu/fhir/defs/metadata\",\"extension\":[")
+                opened = true
+            }
             if let cached = metadataKeys[entry.key] {
                 out.append(contentsOf: cached)
             } else {
@@ -339,6 +343,6 @@ final class FHIRObservationEncoder {
             }
             out.append(0x7D)
         }
-        out.append("]}]")
+        if opened { out.append("]}]") }
     }
 }

@@ -7,7 +7,7 @@ extension AuthorizationPolicy {
     /// could share a type nobody meant to), so a name the command line would take (`steps`) is
     /// answered with the exact name it would find, and a word several types hold with them all.
     static func notExactMessage(_ name: String) -> String {
-        let shown = String(name.unicodeScalars.prefix(80).map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
+        let shown = TypeNameResolver.shown(name)
         switch TypeCatalogue.match(typeName: name) {
         case .type(let identifier):
             return "'\(shown)' is not a type's exact name; a policy names each type exactly: \(TypeCatalogue.shortName(of: identifier))"

@@ -2,7 +2,8 @@ import ArgumentParser
 import Foundation
 
 /// How both executables end on an error ArgumentParser met (a bad option, a bad value, help):
-/// as `exit(withError:)` would, but with every control character of the message shown as `?`.
+/// as `exit(withError:)` would, but with each line of the message made printable as every other
+/// diagnostic is (`Diagnostics.printable`: an escape byte shown as `\x1B`).
 ///
 /// ArgumentParser's messages quote what was typed: `--evening $'\e]0;pwned\a'` put an escape
 /// sequence on the terminal (a new window title, or worse), where every other diagnostic of
@@ -13,19 +14,10 @@ extension ParsableCommand {
         guard let error else { exit(withError: nil) }
         let code = exitCode(for: error)
         guard code != .success else { exit(withError: error) }
-        let message = ParseFailure.printable(fullMessage(for: error))
+        // Line by line: the usage lines ArgumentParser adds are kept as lines.
+        let message = fullMessage(for: error).split(separator: "\n", omittingEmptySubsequences: false)
+            .map { Diagnostics.printable(String($0)) }.joined(separator: "\n")
         if !message.isEmpty { FileHandle.standardError.write(Data((message + "\n").utf8)) }
         Foundation.exit(code.rawValue)
-    }
-}
-
-package enum ParseFailure {
-    /// `text` with every control character but the newline and tab (C0, DEL, C1) as `?`.
-    package static func printable(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
-            let value = scalar.value
-            let control = (value < 0x20 && value != 0x0A && value != 0x09) || (0x7F...0x9F).contains(value)
-            return control ? "?" : scalar
-        }))
     }
 }
