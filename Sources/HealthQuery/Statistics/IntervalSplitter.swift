@@ -55,11 +55,40 @@ struct IntervalSplitter {
             let from = max(s, bucketStart)
             let to = min(e, bucketEnd)
             if to > from || (to == from && index == first) {
-                let share = cumulative ? value * (to - from) / (e - s) : value
-                body(index, IntervalPiece(start: from, end: to, value: share, rank: rank, source: source, sampleEnd: e, sample: sample))
+                body(index, Self.piece(start: s, end: e, value: value, rank: rank, source: source, sample: sample, from: from, to: to, cumulative: cumulative))
             }
             if bucketEnd >= e { break }
             index += 1
         }
+    }
+
+    /// The intervals a splitting sample `[start, end]` (`end > start`) gives pieces in:
+    /// `split`'s first and last index, found without cutting the sample.
+    mutating func span(start s: Double, end e: Double) -> ClosedRange<Int> {
+        let first = index(of: s)
+        var last = index(of: e)
+        // An end on a boundary gives the next interval no piece.
+        if last > first && bounds(of: last).start >= e { last -= 1 }
+        return first...last
+    }
+
+    /// The sample's piece in interval `index`, as `split` cuts it (for a sample that `span`
+    /// says reaches `index`).
+    mutating func piece(
+        of index: Int, start s: Double, end e: Double, value: Double, rank: SourceRank, source: Int, sample: Int
+    ) -> IntervalPiece {
+        let (bucketStart, bucketEnd) = bounds(of: index)
+        return Self.piece(
+            start: s, end: e, value: value, rank: rank, source: source, sample: sample, from: max(s, bucketStart), to: min(e, bucketEnd),
+            cumulative: cumulative)
+    }
+
+    /// The one rule for a piece: a cumulative value in proportion to the time in the interval,
+    /// any other whole.
+    private static func piece(
+        start s: Double, end e: Double, value: Double, rank: SourceRank, source: Int, sample: Int, from: Double, to: Double, cumulative: Bool
+    ) -> IntervalPiece {
+        let share = cumulative ? value * (to - from) / (e - s) : value
+        return IntervalPiece(start: from, end: to, value: share, rank: rank, source: source, sampleEnd: e, sample: sample)
     }
 }

@@ -104,32 +104,39 @@ public final class StatisticsCollector {
 
     /// The populated intervals, in chronological order.
     public func results() -> [IntervalStatistics] {
-        var splitter = IntervalSplitter(intervals: intervals, style: style, options: options)
-        var pieces: [Int: [IntervalPiece]] = [:]
-        for (number, raw) in samples.enumerated() {
+        // Swept in order of start (`IntervalSweep`): the pieces held are the open intervals',
+        // not every interval's at once (a sample of years would be a piece per day).
+        var sweep = IntervalSweep(splitter: IntervalSplitter(intervals: intervals, style: style, options: options))
+        var results: [IntervalStatistics] = []
+        let order = samples.indices.sorted { samples[$0].start < samples[$1].start }
+        for number in order {
+            let raw = samples[number]
             if let window, !window.admits(start: raw.start, end: raw.end) { continue }
-            splitter.split(start: raw.start, end: raw.end, value: raw.value, rank: raw.rank, source: raw.source, sample: number) { index, piece in
-                pieces[index, default: []].append(piece)
+            sweep.add(start: raw.start, end: raw.end, value: raw.value, rank: raw.rank, source: raw.source, sample: number) { _, start, end, pieces in
+                results.append(statistics(of: pieces, start: start, end: end))
             }
         }
-        return pieces.keys.sorted().map { index in
-            let list = IntervalAggregation.canonicalOrder(pieces[index]!)
-            let (start, end) = splitter.bounds(of: index)
-            var statistics = IntervalAggregation.compute(
-                list, style: style, options: options, merge: true, start: Date(timeIntervalSince1970: start), end: Date(timeIntervalSince1970: end))
-            if options.contains(.separateBySource) {
-                var bySource: [(String, IntervalStatistics)] = []
-                for source in Set(list.map(\.source)) {
-                    bySource.append((
-                        sources[source],
-                        IntervalAggregation.compute(
-                            list.filter { $0.source == source }, style: style, options: options, merge: false,
-                            start: Date(timeIntervalSince1970: start), end: Date(timeIntervalSince1970: end))
-                    ))
-                }
-                statistics.bySource = bySource.sorted { $0.0 < $1.0 }
+        sweep.finish { _, start, end, pieces in results.append(statistics(of: pieces, start: start, end: end)) }
+        return results
+    }
+
+    /// One interval's statistics from its pieces (and each source's, when asked).
+    private func statistics(of pieces: [IntervalPiece], start: Double, end: Double) -> IntervalStatistics {
+        let list = IntervalAggregation.canonicalOrder(pieces)
+        var statistics = IntervalAggregation.compute(
+            list, style: style, options: options, merge: true, start: Date(timeIntervalSince1970: start), end: Date(timeIntervalSince1970: end))
+        if options.contains(.separateBySource) {
+            var bySource: [(String, IntervalStatistics)] = []
+            for source in Set(list.map(\.source)) {
+                bySource.append((
+                    sources[source],
+                    IntervalAggregation.compute(
+                        list.filter { $0.source == source }, style: style, options: options, merge: false,
+                        start: Date(timeIntervalSince1970: start), end: Date(timeIntervalSince1970: end))
+                ))
             }
-            return statistics
+            statistics.bySource = bySource.sorted { $0.0 < $1.0 }
         }
+        return statistics
     }
 }

@@ -284,35 +284,21 @@ public final class SummaryCollector {
     }
 }
 
-/// One type's days, closed in order as the records (sorted by time) move past them.
+/// One type's days, closed in order as the records (sorted by time) move past them
+/// (`IntervalSweep`: a sample of years is held once, not as a piece per day).
 struct DayAccumulator {
-    let type: Int32
-    let identifier: String
-    let style: AggregationStyle?
-    let unit: String?
-    let sources: [String]
-    private var splitter: IntervalSplitter
-    private var open: [Int: [IntervalPiece]] = [:]
+    private var sweep: IntervalSweep
+    private let row: DayRow
     private var sample = 0
-    /// The first day of the latest record: no open day is before it.
-    private var latestFirst = Int.min
-
-    let selection: DaySelection?
-    /// What a day's row holds (`options(for:identifier:)`).
-    let options: StatisticsOptions
 
     init(
         type: Int32, identifier: String, style: AggregationStyle?, unit: String?, days: CalendarIntervals, sources: [String],
         selection: DaySelection? = nil
     ) {
-        self.type = type
-        self.identifier = identifier
-        self.style = style
-        self.unit = unit
-        self.sources = sources
-        self.selection = selection
-        options = Self.options(for: style, identifier: identifier)
-        splitter = IntervalSplitter(intervals: days, style: style, options: options)
+        let options = Self.options(for: style, identifier: identifier)
+        row = DayRow(
+            identifier: identifier, style: style, unit: unit, sources: sources, selection: selection, options: options, zone: days.timeZone)
+        sweep = IntervalSweep(splitter: IntervalSplitter(intervals: days, style: style, options: options))
     }
 
     /// What a day's row holds for a type of `style`: a category type's measure
@@ -328,31 +314,32 @@ struct DayAccumulator {
     }
 
     mutating func add(_ record: SummaryRecord, emit: (DailySummary) throws -> Void) throws {
-        let first = splitter.index(of: record.start)
-        // Records come by start: a day before this record's first one can receive no more.
-        // Looked for only when the first day moves on (most records share their
-        // predecessor's), not sorting the open days for every record.
-        if first > latestFirst {
-            for index in open.keys.sorted() where index < first { try close(index, emit: emit) }
-            latestFirst = first
-        }
         sample += 1
         let rank = SourceRank(tier: Int(record.tier), order: Int(record.order))
-        splitter.split(
-            start: record.start, end: record.end, value: record.value, rank: rank, source: Int(record.source), sample: sample
-        ) { index, piece in
-            open[index, default: []].append(piece)
+        let row = row
+        try sweep.add(start: record.start, end: record.end, value: record.value, rank: rank, source: Int(record.source), sample: sample) {
+            _, start, end, pieces in try row.close(start: start, end: end, pieces: pieces, emit: emit)
         }
     }
 
     mutating func finish(emit: (DailySummary) throws -> Void) throws {
-        for index in open.keys.sorted() { try close(index, emit: emit) }
+        let row = row
+        try sweep.finish { _, start, end, pieces in try row.close(start: start, end: end, pieces: pieces, emit: emit) }
     }
+}
 
-    private mutating func close(_ index: Int, emit: (DailySummary) throws -> Void) throws {
-        guard let pieces = open.removeValue(forKey: index) else { return }
-        let (start, end) = splitter.bounds(of: index)
-        let offset = splitter.intervals.timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: start))
+/// Makes a type's day row from the day's pieces.
+private struct DayRow {
+    let identifier: String
+    let style: AggregationStyle?
+    let unit: String?
+    let sources: [String]
+    let selection: DaySelection?
+    let options: StatisticsOptions
+    let zone: TimeZone
+
+    func close(start: Double, end: Double, pieces: [IntervalPiece], emit: (DailySummary) throws -> Void) throws {
+        let offset = zone.secondsFromGMT(for: Date(timeIntervalSince1970: start))
         let date = CalendarDate.civilFromDays(Int(((start + Double(offset)) / 86_400).rounded(.down)))
         if let selection, !selection.admits(date, spanStart: start, spanEnd: end) { return }
         let list = IntervalAggregation.canonicalOrder(pieces)
