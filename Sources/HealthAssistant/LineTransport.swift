@@ -21,7 +21,8 @@ import MCP
 ///   letting another answer's bytes in: concurrent answers to a slow client came out mixed.
 ///
 /// Here reading is linear (`LineSplitter`: only new bytes are searched) and pulled by the
-/// server (`LineReader`); a message longer than `maximumMessageLength` is dropped as it comes
+/// server (`LineReader`); a line that is not one JSON value, or a request whose id the SDK
+/// cannot hold, is answered with a JSON-RPC error here (`MessageScreen`); a message longer than `maximumMessageLength` is dropped as it comes
 /// and answered with a JSON-RPC error (`OverlongMessageReply`), and serving goes on. Writing is
 /// serialized (`MessageWriter`): each message whole, in the order sent. When the client is gone
 /// (a write fails with `EPIPE`), reading stops too, so the server ends quietly. The transport
@@ -65,6 +66,10 @@ public actor LineTransport: Transport {
             while let piece = try await reader.next() {
                 switch piece {
                 case .line(let message):
+                    if let refusal = MessageScreen.refusal(of: message) {
+                        try? await writer.write(refusal)
+                        continue
+                    }
                     return message
                 case .overLong(let prefix):
                     try? await writer.write(OverlongMessageReply.message(prefix: prefix, maximumLength: maximumMessageLength))

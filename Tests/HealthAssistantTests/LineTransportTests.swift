@@ -169,6 +169,49 @@ import Glibc
         let tools = (messages.last?["result"] as? [String: Any])?["tools"] as? [Any]
         #expect(tools?.count == AssistantServer.tools.count)
     }
+
+    /// Every odd id is answered (JSON-RPC's error, id `null`), never left for the client to
+    /// wait for ever; two messages on one line are a parse error, not an answer with a made-up
+    /// id; and serving goes on.
+    @Test func aRequestWhoseIdCannotBeReadIsAnswered() async throws {
+        let input = try Pipe()
+        let output = try Pipe()
+        let transport = LineTransport(input: input.read, output: output.write)
+        var configuration = AssistantConfiguration(store: MCPHarness.store, policyFile: "/nonexistent/assistant.json")
+        configuration.watchesStore = false
+        let server = AssistantServer(configuration: configuration)
+        try await server.start(transport: transport)
+        // Each odd message, and the code JSON-RPC 2.0 gives it.
+        let odd: [(String, Int)] = [
+            (#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#, -32600),
+            (#"{"jsonrpc":"2.0","id":12345678901234567890,"method":"ping"}"#, -32600),
+            (#"{"jsonrpc":"2.0","id":true,"method":"ping"}"#, -32600),
+            (#"{"jsonrpc":"2.0","id":[1],"method":"ping"}"#, -32600),
+            (#"{"jsonrpc":"2.0","id":{},"method":"ping"}"#, -32600),
+            (#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#, -32600),
+            (#"[{"jsonrpc":"2.0","id":2.5,"method":"ping"}]"#, -32600),
+            (#"7"#, -32600),
+            (#"{"jsonrpc":"2.0","id":1e400,"method":"ping"}"#, -32700),
+            (#"{"jsonrpc":"2.0","id":5,"method":"ping"}{"jsonrpc":"2.0","id":6,"method":"ping"}"#, -32700),
+        ]
+        let lines = odd.map(\.0) + [#"{"jsonrpc":"2.0","id":9,"method":"ping"}"#]
+        input.writeInBackground(Array(lines.joined(separator: "\n").utf8) + [0x0A], thenClose: true)
+        let reader = Task { await onThread { output.readToEnd(piece: 65536, pause: 0) } }
+        await server.waitUntilCompleted()
+        await server.finishCallsInFlight(limit: .seconds(5))
+        await server.stop()
+        output.close(output.write)
+        let messages = try await reader.value.split(separator: 0x0A).map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0)) as? [String: Any])
+        }
+        try #require(messages.count == odd.count + 1)
+        for (message, (line, code)) in zip(messages, odd) {
+            #expect(message["id"] is NSNull, "\(line)")
+            #expect((message["error"] as? [String: Any])?["code"] as? Int == code, "\(line)")
+        }
+        #expect(messages.last?["id"] as? Int == 9)
+        #expect(messages.last?["result"] != nil)
+    }
 }
 
 /// Runs blocking work (a pipe's reads) on a thread of its own, off Swift's cooperative pool.

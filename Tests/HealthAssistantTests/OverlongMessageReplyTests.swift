@@ -21,7 +21,7 @@ import Testing
         (#"{"id":01}"#, nil), (#"{"id":{"a":1}}"#, nil), (#"{"id":"\x"}"#, nil), ("not JSON", nil),
     ] as [(String, String?)])
     func theIdentifierIsTheTopLevelOneWrittenInFull(prefix: String, identifier: String?) {
-        #expect(OverlongMessageReply.identifier(in: Data(prefix.utf8)) == identifier)
+        #expect(RequestIdentifier.text(in: Data(prefix.utf8)) == identifier)
     }
 
     @Test func theReplyIsAJSONRPCErrorNamingTheBound() throws {
