@@ -29,6 +29,24 @@ import Testing
         #expect(ExportTimestamp.parse(input) == nil)
     }
 
+    /// Years 0 and 10000 cannot be written in four digits, and an offset of up to 18 hours
+    /// moves a date by a day: instants from 0001-01-02 to 9998-12-30 (UTC) are read, and none
+    /// beyond, whatever offset they are printed in.
+    @Test(arguments: [
+        ("0001-01-02 00:00:00 +0000", true), ("0001-01-01 23:59:59 +0000", false), ("0001-01-02 05:00:00 +0600", false),
+        ("0000-06-01 00:00:00 +0000", false), ("9998-12-30 23:59:59 +0000", true), ("9998-12-31 00:00:00 +0000", false),
+        ("9998-12-30 12:00:00 -1200", false), ("9999-12-31 23:00:00 -1200", false), ("9998-12-31 13:59:59 +1400", true),
+    ])
+    func readsInstantsFromYear1ToYear9998(input: String, readable: Bool) {
+        #expect((ExportTimestamp.parse(input) != nil) == readable)
+    }
+
+    /// A day of year 0 is no date (FHIR and XML Schema read years from 0001).
+    @Test func yearZeroIsNoCalendarDate() {
+        #expect(CalendarDate.parse("0000-01-01") == nil)
+        #expect(CalendarDate.parse("0001-01-01") == CalendarDate(year: 1, month: 1, day: 1))
+    }
+
     @Test func instantsCompareWithoutTheirOffsets() throws {
         let paris = try #require(ExportTimestamp.parse("2024-01-01 10:00:00 +0100"))
         let utc = try #require(ExportTimestamp.parse("2024-01-01 09:00:00 +0000"))

@@ -29,7 +29,8 @@ public struct CalendarDate: Hashable, Comparable, Sendable {
                 fields[index] = fields[index] * 10 + d
             }
         }
-        guard fields[1] >= 1 && fields[1] <= 12 && fields[2] >= 1
+        // Year 0 is no date of ISO 8601's basic form that FHIR or XML Schema read.
+        guard fields[0] >= 1 && fields[1] >= 1 && fields[1] <= 12 && fields[2] >= 1
             && fields[2] <= daysInMonth(year: fields[0], month: fields[1])
         else { return nil }
         return CalendarDate(year: fields[0], month: fields[1], day: fields[2])

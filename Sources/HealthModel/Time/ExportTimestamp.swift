@@ -104,9 +104,24 @@ public struct ExportTimestamp: Hashable, Comparable, Sendable {
         }
         let days = CalendarDate.daysFromCivil(year: y, month: mo, day: d)
         let local = Int64(days) * 86_400 + Int64(h * 3600 + mi * 60 + s)
-        return ExportTimestamp(
-            secondsSince1970: local - Int64(offsetSeconds), utcOffsetSeconds: Int32(offsetSeconds))
+        let instant = local - Int64(offsetSeconds)
+        guard readable.contains(instant) else { return nil }
+        return ExportTimestamp(secondsSince1970: instant, utcOffsetSeconds: Int32(offsetSeconds))
     }
+
+    /// The instants healthport reads, in seconds since 1970: from 0001-01-02 to 9998-12-30 in
+    /// UTC. A date outside them is invalid, as a malformed one is (the reader names its place).
+    ///
+    /// Why these bounds: every output writes four-digit years (ISO 8601 without its expanded
+    /// form, which XML Schema, FHIR (years 0001 to 9999), Parquet readers and spreadsheets
+    /// expect). A day kept free at each end means no offset (at most 18 hours) shows an instant
+    /// in year 0 or in 9999, so that the interval holding any instant (a day, a night, a week,
+    /// a year of `stats`) still ends in year 9999 at the latest. Before, a sample on
+    /// `9999-12-31 23:00:00 -1200` gave a night `10000-01-01`, and its times and its year's end
+    /// were printed as year 9999's first day. No device has written a date near either bound.
+    public static let readable: ClosedRange<Int64> =
+        Int64(CalendarDate.daysFromCivil(year: 1, month: 1, day: 2)) * 86_400...Int64(CalendarDate.daysFromCivil(year: 9998, month: 12, day: 31))
+        * 86_400 - 1
 
     /// Writes `yyyy-MM-ddTHH:mm:ss±hh:mm` (25 bytes) at `out`, in the printed offset.
     ///

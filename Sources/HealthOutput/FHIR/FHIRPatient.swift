@@ -26,9 +26,11 @@ struct FHIRPatient: Equatable {
         id = FHIRResourceID.derive("Patient", [gender, birthDate])
     }
 
-    /// Four digits: a year as FHIR writes one.
+    /// Four digits, not `0000`: a year as FHIR writes one (0001 to 9999). A birth date FHIR
+    /// would refuse is left out, never written: a refused Patient would leave every
+    /// Observation's subject pointing at nothing.
     static func isYear(_ text: String) -> Bool {
-        text.utf8.count == 4 && text.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+        text.utf8.count == 4 && text.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } && text != "0000"
     }
 
     /// `HKBiologicalSexFemale` (or iOS 8's raw `1`) is `female`; not set is no gender.
