@@ -247,6 +247,18 @@ public final class HealthStore {
         guard let text = try String.fetchOne(db, sql: "SELECT header FROM imports ORDER BY id DESC LIMIT 1") else {
             return ExportHeader()
         }
+        return try decodeHeader(text, path: path)
+    }
+
+    /// The header of the import `id`, as the reader read it.
+    static func importHeader(_ db: Database, path: String, id: Int64) throws -> ExportHeader {
+        guard let text = try String.fetchOne(db, sql: "SELECT header FROM imports WHERE id = ?", arguments: [id]) else {
+            return ExportHeader()
+        }
+        return try decodeHeader(text, path: path)
+    }
+
+    private static func decodeHeader(_ text: String, path: String) throws -> ExportHeader {
         do {
             return try ObjectDecoder.decodeHeader(try JSONParser.parse(Array(text.utf8)))
         } catch let error as JSONSyntaxError {

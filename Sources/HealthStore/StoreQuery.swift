@@ -22,7 +22,7 @@ extension HealthStore {
         let sink = QueryGate(executor, into: downstream, isCancelled: isCancelled)
         try Self.wrap(path) {
             try pool.read { db in
-                try sink.exportDidBegin(try Self.latestHeader(db, path: path))
+                try sink.exportDidBegin(try Self.consumerHeader(db, path: path, gate: sink))
                 let prefilter = try StorePrefilter(executor: executor, db: db)
                 let decoder = StoredObjectDecoder(db: db, path: path)
                 let cursor = try Row.fetchCursor(
@@ -73,7 +73,7 @@ extension HealthStore {
                     throw StoreError(
                         .invalidAnchor, "\(path): the anchor is ahead of this store (was the store restored from an older copy?)")
                 }
-                let latest = try Self.latestHeader(db, path: path)
+                let latest = try Self.consumerHeader(db, path: path, gate: gate)
                 try gate.exportDidBegin(latest)
                 try header(gate.header(latest))
                 var batch = ChangeBatch(added: 0, deleted: 0, newAnchor: anchor, complete: true)
@@ -119,12 +119,50 @@ extension HealthStore {
 
     /// The added objects and tombstones after `position` of the types the query may read, in
     /// change order, decoded, to `body` (which returns false to stop).
+    /// The header to pass through a gate (which keeps the characteristics its policy grants):
+    /// the latest import's.
+    ///
+    /// Under a policy, the export's date, version and locale are those of the latest import
+    /// that brought a change the consumer sees (none when none did): the latest import's own
+    /// would tell a consumer when the person last imported, though it brought only types
+    /// hidden from them (the third audit's item 13). The characteristics stay the latest's
+    /// (the gate shows those the policy grants).
+    static func consumerHeader(_ db: Database, path: String, gate: QueryGate) throws -> ExportHeader {
+        var header = try latestHeader(db, path: path)
+        guard gate.executor.query.policy != nil else { return header }
+        let imports = try Row.fetchAll(db, sql: "SELECT id, anchor FROM imports ORDER BY id DESC")
+        var shownImport: Int64? = nil
+        for (index, row) in imports.enumerated() {
+            let through: Int = row["anchor"]
+            let after: Int = index + 1 < imports.count ? imports[index + 1]["anchor"] : 0
+            guard through > after else { continue }
+            var visible = false
+            try changeRows(db, path: path, after: after, through: through, executor: gate.executor) { _, object, _ in
+                visible = try gate.visible(object) != nil
+                return !visible
+            }
+            if visible {
+                shownImport = row["id"]
+                break
+            }
+        }
+        let shown = try shownImport.map { try importHeader(db, path: path, id: $0) }
+        header.exportDate = shown?.exportDate
+        header.exportVersion = shown?.exportVersion
+        header.locale = shown?.locale
+        return header
+    }
+
     private static func changeRows(
-        _ db: Database, path: String, after position: Int, executor: QueryExecutor,
+        _ db: Database, path: String, after position: Int, through last: Int? = nil, executor: QueryExecutor,
         _ body: (_ position: Int, _ object: HealthObject, _ isDeletion: Bool) throws -> Bool
     ) throws {
         var conditions = ["anchor > ?"]
         var arguments: [any DatabaseValueConvertible] = [position]
+        if let last {
+            conditions.append("anchor <= ?")
+            arguments.append(last)
+        }
         if let types = executor.typesToRead {
             conditions.append(StorePrefilter.typeCondition(types.count))
             arguments.append(contentsOf: (types.isEmpty ? [""] : types.sorted()) as [any DatabaseValueConvertible])

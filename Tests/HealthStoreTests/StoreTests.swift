@@ -221,3 +221,66 @@ import Testing
         #expect(l == nil && u == nil)
     }
 }
+
+/// What a consumer bound by a policy learns of the person's imports: the date of the latest
+/// export that changed something it may see, never the date of one that brought only hidden
+/// types (the third audit's item 13: "when the person imported, not what").
+@Suite struct StoreImportDateTests {
+    static func export(date: String, records: [String]) -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <HealthData locale="en_US">
+         <ExportDate value="\(date)"/>
+        \(records.joined(separator: "\n"))
+        </HealthData>
+        """
+    }
+
+    static func record(_ type: String, _ start: String, _ value: Int) -> String {
+        """
+         <Record type="HKQuantityTypeIdentifier\(type)" sourceName="Watch" unit="\(type == "HeartRate" ? "count/min" : "count")" \
+        creationDate="\(start) +0000" startDate="\(start) +0000" endDate="\(start) +0000" value="\(value)"/>
+        """
+    }
+
+    @Test func aConsumerSeesTheDateOfTheLatestImportItCanSee() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let store = try HealthStore.openForWriting(at: folder.appendingPathComponent("health.sqlite").path)
+        var records = [Self.record("HeartRate", "2024-01-01 08:00:00", 60), Self.record("StepCount", "2024-01-01 08:00:00", 100)]
+        func importExport(dated date: String) throws {
+            let file = folder.appendingPathComponent("export-\(date.prefix(10)).xml")
+            try Data(Self.export(date: date, records: records).utf8).write(to: file)
+            _ = try store.importObjects(from: ExportObjectSource(try ExportReader(.path(file.path)), query: .everything), inputName: "export.xml")
+        }
+        func shownDate(policy: AuthorizationPolicy?) throws -> String? {
+            var query = ObjectQuery()
+            query.policy = policy
+            var shown: ExportHeader? = nil
+            _ = try store.changes(
+                since: try store.anchor(token: StoreAnchor.originText), query: QueryExecutor(query), limit: nil,
+                header: { shown = $0 }, added: { _ in }, deleted: { _, _ in })
+            let collector = ObjectCollector()
+            try store.read(query: QueryExecutor(query), into: collector)
+            // Every read shows the same date.
+            #expect(collector.header.exportDate == shown?.exportDate)
+            return shown?.exportDate?.exportText
+        }
+        var heartRateOnly = AuthorizationPolicy(consumer: .init(name: "Study"))
+        heartRateOnly.read["HKQuantityTypeIdentifierHeartRate"] = .granted
+        var nothing = AuthorizationPolicy(consumer: .init(name: "Nobody"))
+        nothing.read["HKQuantityTypeIdentifierBodyMass"] = .granted
+
+        try importExport(dated: "2024-02-01 09:00:00 +0100")
+        // The person imports again with only a new step count: the study, which reads heart
+        // rate, is still shown the first export's date; the owner the second's.
+        records.append(Self.record("StepCount", "2024-02-10 08:00:00", 200))
+        try importExport(dated: "2024-03-01 09:00:00 +0100")
+        #expect(try shownDate(policy: nil) == "2024-03-01 09:00:00 +0100")
+        #expect(try shownDate(policy: heartRateOnly) == "2024-02-01 09:00:00 +0100")
+        #expect(try shownDate(policy: nothing) == nil)
+        // A new heart rate: now the study is shown that export's date.
+        records.append(Self.record("HeartRate", "2024-03-10 08:00:00", 70))
+        try importExport(dated: "2024-04-01 09:00:00 +0200")
+        #expect(try shownDate(policy: heartRateOnly) == "2024-04-01 09:00:00 +0200")
+    }
+}
