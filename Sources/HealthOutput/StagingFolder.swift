@@ -13,7 +13,9 @@ public final class StagingFolder {
     public static let namePrefix = ".healthport-staging-"
     public let destination: String
     public let path: String
-    private var files: [String: (out: OutputBuffer, descriptor: Int32)] = [:]
+    private var files: [String: OutputBuffer] = [:]
+    /// The files' descriptors, a bounded number open at once.
+    private let descriptors: FileDescriptorPool
     /// File names in creation order: the order they are published in.
     private(set) var names: [String] = []
     private var finished = false
@@ -29,6 +31,7 @@ public final class StagingFolder {
     ///
     /// - Throws: `OutputError.cannotCreate`.
     public init(in destination: String, createdDestination: Bool = false) throws {
+        descriptors = FileDescriptorPool()
         self.destination = destination
         self.createdDestination = createdDestination
         self.besideDestination = false
@@ -38,6 +41,7 @@ public final class StagingFolder {
     /// Creates the staging folder beside `destination` (in its parent), so that `publish` can
     /// exchange the two whole; inside it when the parent is not writable.
     private init(beside destination: String) throws {
+        descriptors = FileDescriptorPool()
         self.destination = destination
         self.createdDestination = false
         // Through URL: NSString's deletingLastPathComponent traps on a one-character name on
@@ -97,11 +101,12 @@ public final class StagingFolder {
     }
 
     /// The buffer of a new file `name`.
+    ///
+    /// Files stay open up to the pool's limit (`FileDescriptorPool`); past it, the one written
+    /// least recently is closed, and opened again when its buffer flushes.
     func create(_ name: String) throws -> OutputBuffer {
-        let fd = open(path + "/" + name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw OutputError(.cannotCreate, "cannot create: \(String(cString: strerror(errno)))", path: name) }
-        let out = OutputBuffer(descriptor: fd, capacity: 64 * 1024)
-        files[name] = (out, fd)
+        let out = try descriptors.create(path + "/" + name, name: name, capacity: 64 * 1024)
+        files[name] = out
         names.append(name)
         return out
     }
@@ -112,13 +117,12 @@ public final class StagingFolder {
         for name in names {
             guard let file = files[name] else { continue }
             do {
-                try file.out.flush()
+                try file.flush()
+                try descriptors.syncAndClose(file)
             } catch let error as OutputError {
                 abandon()
                 throw OutputError(error.code, error.message, path: name)
             }
-            fsync(file.descriptor)
-            close(file.descriptor)
         }
         files.removeAll()
         if besideDestination {
@@ -159,7 +163,7 @@ public final class StagingFolder {
     public func abandon() {
         guard !finished else { return }
         finished = true
-        for (_, file) in files { close(file.descriptor) }
+        descriptors.closeAll()
         files.removeAll()
         try? FileManager.default.removeItem(atPath: path)
         TemporaryFiles.shared.unregister(path)

@@ -19,6 +19,43 @@ import HealthTestSupport
         #expect(counts == (try sampleManifest()).objectsByType)
     }
 
+    /// An export of 600 types converts to a folder of 600 tables under `ulimit -n 128`
+    /// (before, one open file per table: "Too many open files" past the limit), every row
+    /// in its table, in CSV and in Parquet, on one core and two.
+    @Test(arguments: ["csv", "parquet"])
+    func moreTypesThanOpenFilesConvertToAFolder(format: String) throws {
+        let folder = try Fixtures.temporaryDirectory()
+        var xml = #"<?xml version="1.0" encoding="UTF-8"?><HealthData locale="en_US"><ExportDate value="2024-01-01 00:00:00 +0000"/>"#
+        for day in 1...3 {
+            for type in 0..<600 {
+                xml += #"<Record type="HKQuantityTypeIdentifierFuture\#(type)" sourceName="W" unit="count" creationDate="2024-01-01 00:00:00 +0000" startDate="2023-01-0\#(day) 00:00:00 +0000" endDate="2023-01-0\#(day) 00:00:00 +0000" value="\#(type)"/>"#
+                xml += "\n"
+            }
+        }
+        xml += "</HealthData>\n"
+        let export = folder.appendingPathComponent("export.xml")
+        try Data(xml.utf8).write(to: export)
+        for jobs in ["1", "2"] {
+            let output = folder.appendingPathComponent("out-\(jobs)")
+            let result = try CommandRunner.run(
+                URL(fileURLWithPath: "/bin/sh"),
+                ["-c", #"ulimit -n 128 && exec "$0" convert "$1" --format "$2" --jobs "$3" --quiet -o "$4""#, healthportBinary.path, export.path,
+                 format, jobs, output.path])
+            #expect(result.status == 0, "\(String(decoding: result.stderr, as: UTF8.self))")
+            let names = try FileManager.default.contentsOfDirectory(atPath: output.path).filter { $0.hasPrefix("Future") }
+            #expect(names.count == 600)
+            if format == "csv" {
+                // Each table: its header and its three days, in order.
+                for type in [0, 137, 599] {
+                    let text = try String(contentsOf: output.appendingPathComponent("Future\(type).csv"), encoding: .utf8)
+                    let lines = text.split(whereSeparator: \.isNewline)
+                    #expect(lines.count == 4)
+                    #expect(lines.dropFirst().map { $0.contains("2023-01-0") && $0.contains(",\(type),count,") } == [true, true, true])
+                }
+            }
+        }
+    }
+
     /// `--jobs 32500` hung starting threads: it is refused before anything starts.
     @Test func anAbsurdJobCountIsAUsageError() throws {
         for jobs in ["0", "257", "32500"] {

@@ -13,7 +13,12 @@ import HealthModel
 /// leaves only whole records behind. Partial writes and `EINTR` are retried; `EPIPE` becomes
 /// `OutputError.brokenPipe`, which the CLI turns into a quiet exit.
 public final class OutputBuffer {
+    /// Where the bytes go; `-1`: nowhere (a memory buffer), unless a `lender` lends one.
     public let descriptor: Int32
+    /// Lends the descriptor for each write, when set: a writer of more files than may be open
+    /// at once (`FileDescriptorPool`: a CSV folder of a thousand types under `ulimit -n 1024`)
+    /// keeps a file closed between its buffer's flushes.
+    public private(set) weak var lender: (any DescriptorLender)?
     @exclusivity(unchecked) private var storage: UnsafeMutablePointer<UInt8>
     @exclusivity(unchecked) private var capacity: Int
     @exclusivity(unchecked) public private(set) var count = 0
@@ -85,6 +90,15 @@ public final class OutputBuffer {
 
     public init(descriptor: Int32, capacity: Int = 256 * 1024) {
         self.descriptor = descriptor
+        self.capacity = capacity
+        self.flushThreshold = capacity - capacity / 4
+        storage = .allocate(capacity: capacity)
+    }
+
+    /// A buffer whose file `lender` opens when a write needs it.
+    public init(lender: any DescriptorLender, capacity: Int = 256 * 1024) {
+        self.descriptor = -1
+        self.lender = lender
         self.capacity = capacity
         self.flushThreshold = capacity - capacity / 4
         storage = .allocate(capacity: capacity)
@@ -181,7 +195,7 @@ public final class OutputBuffer {
     }
 
     /// A buffer with no descriptor (`-1`) only collects bytes: `flush` keeps them.
-    public var isMemoryBuffer: Bool { descriptor < 0 }
+    public var isMemoryBuffer: Bool { descriptor < 0 && lender == nil }
 
     /// The bytes buffered, valid until the next append.
     public var buffered: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: storage, count: count) }
@@ -214,6 +228,7 @@ public final class OutputBuffer {
 
     private func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
         guard let base = bytes.baseAddress else { return }
+        let descriptor = try lender?.descriptor(for: self) ?? descriptor
         var offset = 0
         while offset < bytes.count {
             let n = write(descriptor, base + offset, bytes.count - offset)
@@ -233,4 +248,13 @@ public final class OutputBuffer {
     public func discard() {
         count = 0
     }
+}
+
+/// Lends an `OutputBuffer` the descriptor of its file for a write, opening it again if it was
+/// closed to keep the number of open files bounded.
+public protocol DescriptorLender: AnyObject {
+    /// The open descriptor of `buffer`'s file.
+    ///
+    /// - Throws: `OutputError.ioError` when the file cannot be opened again.
+    func descriptor(for buffer: OutputBuffer) throws -> Int32
 }
