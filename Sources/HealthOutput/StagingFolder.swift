@@ -26,6 +26,11 @@ public final class StagingFolder {
     /// Whether the staging folder is the destination's sibling, to be exchanged with it whole
     /// (`FolderExchange`) rather than emptied into it file by file.
     private let besideDestination: Bool
+    /// Whether the destination does not exist and the staging folder becomes it, renamed whole
+    /// at `publish`: no output folder exists before the output is complete, so a run killed
+    /// at any moment leaves none (before, an empty one about once in 25 kills in the first
+    /// tenth of a second).
+    private let becomesDestination: Bool
 
     /// Creates the staging folder inside `destination`, which must exist.
     ///
@@ -35,7 +40,20 @@ public final class StagingFolder {
         self.destination = destination
         self.createdDestination = createdDestination
         self.besideDestination = false
+        self.becomesDestination = false
         path = try Self.makeFolder(in: destination, reportedAs: destination)
+    }
+
+    /// Creates the staging folder beside `destination`, which does not exist, to be renamed
+    /// to it at `publish`.
+    private init(becoming destination: String) throws {
+        descriptors = FileDescriptorPool()
+        self.destination = destination
+        self.createdDestination = false
+        self.besideDestination = false
+        self.becomesDestination = true
+        let parent = URL(fileURLWithPath: destination).deletingLastPathComponent().path
+        path = try Self.makeFolder(in: parent.isEmpty ? "." : parent, reportedAs: destination)
     }
 
     /// Creates the staging folder beside `destination` (in its parent), so that `publish` can
@@ -46,6 +64,7 @@ public final class StagingFolder {
         self.createdDestination = false
         // Through URL: NSString's deletingLastPathComponent traps on a one-character name on
         // Linux (swift-corelibs-foundation), and `--output c` a second time crashed.
+        self.becomesDestination = false
         let parent = URL(fileURLWithPath: destination).deletingLastPathComponent().path
         // What a killed run staged inside the folder (before it existed as an output) goes too.
         StaleTemporaries.removeStale(in: destination)
@@ -71,29 +90,31 @@ public final class StagingFolder {
         return path
     }
 
-    /// The staging folder of a folder output (CSV or Parquet tables): `folder` is created
-    /// (mode 0700) when missing, and removed again if the output is abandoned while empty.
+    /// The staging folder of a folder output (CSV or Parquet tables). A missing `folder` is
+    /// staged beside where it goes (mode 0700) and appears, whole, when the output is complete;
+    /// its missing parents are created.
     ///
     /// - Throws: `OutputError.cannotCreate` when `folder` is a file or cannot be created.
     public static func forFolderOutput(_ folder: String) throws -> StagingFolder {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
-        var created = false
         if manager.fileExists(atPath: folder, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else {
                 throw OutputError(.cannotCreate, "exists and is not a folder", path: folder)
             }
-        } else {
+            // A folder that held a previous output changes as a whole: staged beside it and
+            // exchanged with it, so no reader, crash or signal ever sees old and new tables mixed.
+            return try StagingFolder(beside: folder)
+        }
+        let parent = URL(fileURLWithPath: folder).deletingLastPathComponent().path
+        if !parent.isEmpty && !manager.fileExists(atPath: parent) {
             do {
-                try manager.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-                created = true
+                try manager.createDirectory(atPath: parent, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             } catch {
                 throw OutputError(.cannotCreate, "cannot create the folder", path: folder)
             }
         }
-        // A folder that held a previous output changes as a whole: staged beside it and
-        // exchanged with it, so no reader, crash or signal ever sees old and new tables mixed.
-        return created ? try StagingFolder(in: folder, createdDestination: true) : try StagingFolder(beside: folder)
+        return try StagingFolder(becoming: folder)
     }
 
     deinit {
@@ -125,6 +146,16 @@ public final class StagingFolder {
             }
         }
         files.removeAll()
+        if becomesDestination {
+            guard rename(path, destination) == 0 else {
+                let message = errno == EEXIST || errno == ENOTEMPTY ? "it was created by another program meanwhile" : String(cString: strerror(errno))
+                abandon()
+                throw OutputError(.cannotCreate, "cannot move into place: \(message)", path: destination)
+            }
+            TemporaryFiles.shared.unregister(path)
+            finished = true
+            return
+        }
         if besideDestination {
             do {
                 if try FolderExchange.exchange(staged: path, names: Set(names), with: destination) {

@@ -29,6 +29,14 @@ package enum Signals {
         // Past RLIMIT_FSIZE (`ulimit -f`), a write fails with EFBIG instead of the kernel killing
         // the process: the run then ends as on a full disk (status 74), its temporaries removed.
         signal(SIGXFSZ, SIG_IGN)
+        // A parent may hand down these signals blocked (a supervisor, a test runner's worker
+        // thread): a terminated run would then never hear it and run to its end. Unblocked
+        // here, before they are handled; one already pending ends the process now, when it
+        // has made nothing yet.
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        for number in handled { sigaddset(&unblocked, number) }
+        pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
         for number in handled {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
