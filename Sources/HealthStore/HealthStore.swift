@@ -211,8 +211,24 @@ public final class HealthStore {
     ///
     /// - Throws: `StoreError.invalidAnchor` for anything else (another store's token, a
     ///   position in the clear, a damaged token), naming nothing about this store.
-    public func anchor(token: String) throws -> StoreAnchor {
+    ///
+    /// With `allowsPosition` (the owner's reads, no policy), a position in the clear is taken
+    /// too: the anchors healthport 0.1.0 handed out, before the store had tokens
+    /// (healthport-store(5) says they stay valid). A consumer bound by a policy is told to
+    /// start over: a position names a place in the whole store, hidden types' changes included.
+    public func anchor(token: String, allowsPosition: Bool = false) throws -> StoreAnchor {
         if token == StoreAnchor.originText { return anchorCipher.anchor(position: 0) }
+        if !token.isEmpty, token.utf8.count <= 18, token.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let position = Int(token) {
+            guard allowsPosition else {
+                throw StoreError(
+                    .invalidAnchor,
+                    "\(path): '\(token)' is a numeric anchor of healthport 0.1.0, which only the store's owner may resume from; start over with 0")
+            }
+            guard position <= (try self.position()) else {
+                throw StoreError(.invalidAnchor, "\(path): the anchor is ahead of this store (was the store restored from an older copy?)")
+            }
+            return anchorCipher.anchor(position: position)
+        }
         guard let position = anchorCipher.position(of: token) else {
             throw StoreError(
                 .invalidAnchor,

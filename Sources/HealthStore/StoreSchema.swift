@@ -9,8 +9,8 @@ enum StoreSchema {
     /// Identifies a healthport store among SQLite files (`PRAGMA application_id`, "HLTH").
     static let applicationID: Int32 = 0x484C_5448
 
-    static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
+    static var migrator: StoreMigrator {
+        var migrator = StoreMigrator()
         migrator.registerMigration("v1") { db in
             try db.execute(sql: """
                 CREATE TABLE store_info (

@@ -71,14 +71,20 @@ import Testing
         #expect(Set(deleted).isSubset(of: Set(first.addedSamples.map(\.uuid.uuidString))))
     }
 
-    /// A number other than 0 is no store's anchor (positions are never in the clear), nor is
-    /// another store's token.
+    /// A number ahead of the store is no anchor of it, nor is another store's token; a number
+    /// within it is an integer anchor of healthport 0.1.0 (`init(fromValue:)`), which the
+    /// owner resumes from.
     @Test func anAnchorNotOfThisStoreIsAnInvalidArgument() async throws {
         let store = try HKHealthStore(opening: Reference.store())
         let other = try HKHealthStore(opening: Reference.store(from: Reference.olderExport))
         let otherAnchor = try await HKAnchoredObjectQueryDescriptor(predicates: [.quantitySample(type: HKQuantityType(.stepCount))], anchor: nil)
             .result(for: other).newAnchor
-        for anchor in [HKQueryAnchor(fromValue: 10_000_000), HKQueryAnchor(fromValue: 5), otherAnchor] {
+        let fromFive = try await HKAnchoredObjectQueryDescriptor(predicates: [.quantitySample(type: HKQuantityType(.stepCount))], anchor: HKQueryAnchor(fromValue: 5))
+            .result(for: store)
+        let fromOrigin = try await HKAnchoredObjectQueryDescriptor(predicates: [.quantitySample(type: HKQuantityType(.stepCount))], anchor: nil)
+            .result(for: store)
+        #expect(fromFive.addedSamples.count <= fromOrigin.addedSamples.count && !fromFive.addedSamples.isEmpty)
+        for anchor in [HKQueryAnchor(fromValue: 10_000_000), otherAnchor] {
             do {
                 _ = try await HKAnchoredObjectQueryDescriptor(predicates: [.quantitySample(type: HKQuantityType(.stepCount))], anchor: anchor)
                     .result(for: store)

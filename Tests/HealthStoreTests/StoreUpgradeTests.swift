@@ -157,8 +157,8 @@ import Testing
     /// An older store whose rows cannot be upgraded (here a device whose body is not JSON,
     /// which the compact layout decodes) is refused by every command with a `StoreError`, every
     /// time, and its rows are left as they were, in the file's own journal mode: the migration
-    /// that fails rolls back (the store fuzzer's finding; the ones before it may have
-    /// committed, each in its own transaction).
+    /// that fails rolls back with every migration before it: one transaction (the store
+    /// fuzzer's finding, and the third audit's item 7).
     @Test func anOlderStoreThatCannotBeUpgradedIsRefusedWithItsRowsKept() throws {
         let path = try Fixtures.temporaryDirectory().appendingPathComponent("health.sqlite").path
         try Self.writeOlderStore(at: path, upTo: "v2", objects: [], deleted: [])
@@ -178,9 +178,41 @@ import Testing
             }
             #expect(mode == "delete")
             #expect(bodies == [""])
-            #expect(!applied.contains("v5"))
+            // The upgrade is one transaction: not even the migrations before the one that
+            // failed are kept (before, v3 and v4 committed, and the healthport that made the
+            // store could no longer open it).
+            #expect(applied == ["v1", "v2"])
+            #expect(try check.read { db in try db.tableExists("daily_summary") || (try String.fetchOne(db, sql: "SELECT value FROM store_info WHERE key = 'anchor_key'")) != nil } == false)
             try check.close()
         }
+    }
+
+    /// Four commands opening one older store at once: one upgrades it, the others wait for its
+    /// lock and find nothing left to do; none fails (before: "UNIQUE constraint failed",
+    /// "table … already exists").
+    @Test func manyOpeningAnOlderStoreAtOnceAllSucceed() throws {
+        let (objects, gone, _) = try Self.exports()
+        let path = try Fixtures.temporaryDirectory().appendingPathComponent("health.sqlite").path
+        try Self.writeOlderStore(at: path, upTo: "v1", objects: objects, deleted: gone)
+        let failures = Failures()
+        DispatchQueue.concurrentPerform(iterations: 4) { index in
+            do {
+                let store = index % 2 == 0 ? try HealthStore.openForReading(at: path) : try HealthStore.openForWriting(at: path)
+                _ = try store.position()
+            } catch {
+                failures.append("\(error)")
+            }
+        }
+        #expect(failures.all.isEmpty, "\(failures.all)")
+        let applied = try DatabaseQueue(path: path).read { db in try StoreSchema.migrator.appliedIdentifiers(db) }
+        #expect(applied == Set(StoreSchema.knownMigrations))
+    }
+
+    final class Failures: @unchecked Sendable {
+        private let lock = NSLock()
+        private var list: [String] = []
+        func append(_ text: String) { lock.withLock { list.append(text) } }
+        var all: [String] { lock.withLock { list } }
     }
 
     /// A store that a process may not write is not upgraded, and says why.

@@ -53,8 +53,8 @@ import Testing
             stderr: "healthport: error: \(store): no store here (create one with healthport import EXPORT --store \(store))\n")
         #expect(try healthport("import", sampleZip, "--store", store, "-q").status == 0)
         try Self.expect(
-            ["changes", "--store", store, "--anchor", "5"], status: 64,
-            stderr: "healthport: error: --anchor: a store's anchors are the tokens its changes print (or 0 for the beginning), not numbers\n")
+            ["changes", "--store", store, "--anchor", "5000000"], status: 64,
+            stderr: "healthport: error: \(store): the anchor is ahead of this store (was the store restored from an older copy?)\n")
         try Self.expect(
             ["changes", "--store", store, "--follow", "--format", "json"], status: 64,
             stderr: "healthport: error: --follow writes NDJSON to standard output, a batch after another (use --format ndjson and no --output)\n")

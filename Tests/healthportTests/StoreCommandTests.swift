@@ -322,8 +322,17 @@ import Testing
 
         // A position in the clear, a made-up token, another store's token, and a file anchor of
         // an export.
+        // A number is an anchor of healthport 0.1.0 (a position): the owner resumes from it,
+        // unless it is ahead of the store.
         let number = try healthport("changes", "--store", store, "--anchor", "999999")
-        #expect(number.status == 64 && number.stderrText.contains("not numbers"), "\(number.stderrText)")
+        #expect(number.status == 64 && number.stderrText.contains("ahead of this store"), "\(number.stderrText)")
+        let resumed = try healthport("changes", "--store", store, "--anchor", "\(manifest.objectCount - 1)")
+        #expect(Self.changeLines(resumed).count == 1, "\(resumed.stderrText)")
+        // A consumer bound by a policy is told to start over.
+        let policy = directory.appendingPathComponent("study.json").path
+        #expect(try healthport("auth", "request", "--policy", policy, "--consumer", "study", "--read", "HKQuantityTypeIdentifierStepCount", "--grant").status == 0)
+        let consumer = try healthport("changes", "--store", store, "--anchor", "5", "--policy", policy)
+        #expect(consumer.status == 64 && consumer.stderrText.contains("start over with 0"), "\(consumer.stderrText)")
         let madeUp = try healthport("changes", "--store", store, "--anchor", "s1AAAAAAAAAAAAAAAAAAAAAA")
         #expect(madeUp.status == 64 && madeUp.stderrText.contains("is not an anchor of this store"), "\(madeUp.stderrText)")
         let otherStore = try Self.sampleStore()

@@ -18,9 +18,9 @@ public enum ChangesAnchor: Sendable, Equatable {
     /// holding the JSON a change stream ended with (its `end` line or its `newAnchor` object).
     /// `nil` is the origin.
     ///
-    /// - Throws: `RunError` (`.invalidRequest`): for the store, anything else, a number other
-    ///   than 0 among them (anchors are no longer positions in the clear); for an export, what
-    ///   reading the anchor file throws.
+    /// - Throws: `RunError` (`.invalidRequest`): for the store, anything else (a number is
+    ///   passed on: healthport 0.1.0's anchors were positions, which the store judges); for an
+    ///   export, what reading the anchor file throws.
     public static func parse(_ text: String?, for input: ObjectInput) throws(RunError) -> ChangesAnchor? {
         guard let text else { return nil }
         switch input {
@@ -33,11 +33,10 @@ public enum ChangesAnchor: Sendable, Equatable {
     static func storeToken(_ text: String) throws(RunError) -> String {
         try RunError.wrapping {
             if let anchor = anchorText(text) { return anchor }
-            if Int(text) != nil {
-                throw StoreError(
-                    .invalidAnchor,
-                    "\(argument: .anchor): a store's anchors are the tokens its changes print (or 0 for the beginning), not numbers")
-            }
+            // A number: an anchor of healthport 0.1.0, before anchors were tokens. The store
+            // takes it from its owner, and tells a consumer bound by a policy to start over
+            // (`HealthStore.anchor(token:allowsPosition:)`).
+            if Int(text) != nil { return text }
             guard FileManager.default.fileExists(atPath: text) else {
                 throw StoreError(.invalidAnchor, "\(argument: .anchor): '\(text.prefix(80))' is neither a store anchor nor a file")
             }
@@ -49,6 +48,7 @@ public enum ChangesAnchor: Sendable, Equatable {
             let data = try handle.read(upToCount: 4096) ?? Data()
             let content = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             if let anchor = anchorText(content) { return anchor }
+            if Int(content) != nil { return content }
             guard data.count < 4096, let anchor = anchorToken(inJSON: Data(content.utf8)) else { throw notAnAnchor }
             return anchor
         }
