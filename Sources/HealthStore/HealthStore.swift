@@ -44,7 +44,7 @@ public final class HealthStore {
         var configuration = Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(30)
-        let pool = try wrap(path) { try DatabasePool(path: path, configuration: configuration) }
+        let pool = try wrap(path) { try DatabasePool(path: readablePath(path), configuration: configuration) }
         let (upgrade, staleRules) = try wrap(path) {
             try pool.read { db in
                 try checkIdentity(db, path: path, allowEmpty: false)
@@ -56,7 +56,7 @@ public final class HealthStore {
         // Summary tables made by older rules, or missing ones, are made anew when the store
         // can be written (`StoreSummaries.rebuildIfRulesChanged`); read-only, the objects
         // answer every command, and the tables wait for the next import.
-        if !upgrade && staleRules && access(path, W_OK) == 0 {
+        if !upgrade && staleRules && canWrite(path) {
             try wrap(path) { try pool.close() }
             try migrate(at: path)
             return try openForReading(at: path)
@@ -67,12 +67,38 @@ public final class HealthStore {
         // last migration that committed, and the next use goes on from there), then it is
         // opened read-only again. A store this process may not write stays refused.
         try wrap(path) { try pool.close() }
-        guard access(path, W_OK) == 0 else {
+        guard canWrite(path) else {
             throw StoreError(
                 .incompatible, "\(path): the store was made by an older healthport and is read-only here; run healthport import once to upgrade it")
         }
         try migrate(at: path)
         return try openForReading(at: path)
+    }
+
+    /// Whether this process may change the store: write the file, and make its journal beside
+    /// it.
+    static func canWrite(_ path: String) -> Bool {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        return access(path, W_OK) == 0 && access(folder.isEmpty ? "." : folder, W_OK) == 0
+    }
+
+    /// The name to open a store by for reading: its path, or, in a folder this process may not
+    /// write and with no write-ahead log beside it, an SQLite URI that opens it immutable.
+    ///
+    /// Why: a store is in WAL mode, and SQLite reads such a file through a `-shm` index it
+    /// creates beside it; in a folder the reader may not write (another user's, a read-only
+    /// mount) that failed, and the store could not be read at all ("attempt to write a
+    /// readonly database"). With no `-wal` file, every committed change is in the main file,
+    /// and `immutable=1` reads it without the index or any lock. A store with a log beside it
+    /// (another process is writing it) is opened as usual, through the log.
+    static func readablePath(_ path: String, folderIsWritable: Bool? = nil) -> String {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        guard !(folderIsWritable ?? (access(folder.isEmpty ? "." : folder, W_OK) == 0)) else { return path }
+        let log = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? nil
+        guard log == nil || log == 0 else { return path }
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        let escaped = absolute.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "?#%"))) ?? absolute
+        return "file:\(escaped)?immutable=1"
     }
 
     /// Applies the migrations this healthport knows to an existing store.

@@ -284,3 +284,30 @@ import Testing
         #expect(try shownDate(policy: heartRateOnly) == "2024-04-01 09:00:00 +0200")
     }
 }
+
+/// A store in a folder the reader may not write (another user's, a read-only mount) is read
+/// through an immutable URI (before: "attempt to write a readonly database", status 74).
+@Suite struct ReadOnlyFolderStoreTests {
+    @Test func aStoreWithoutALogIsReadImmutableWhereTheFolderCannotBeWritten() throws {
+        let folder = try Fixtures.temporaryDirectory().appendingPathComponent("a folder, with 100% odd #name?")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("health.sqlite").path
+        let objects: Int = try {
+            let store = try HealthStore.openForWriting(at: path)
+            let reader = try ExportReader(.path(Fixtures.sampleData.appendingPathComponent("export.zip").path))
+            return try store.importObjects(from: ExportObjectSource(reader, query: .everything), inputName: "export.zip").objects
+        }()
+        // The importer closed: its log is checkpointed into the file and removed.
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        #expect(HealthStore.readablePath(path, folderIsWritable: true) == path)
+        let uri = HealthStore.readablePath(path, folderIsWritable: false)
+        #expect(uri.hasPrefix("file:/") && uri.hasSuffix("?immutable=1"))
+        var configuration = Configuration()
+        configuration.readonly = true
+        let pool = try DatabasePool(path: uri, configuration: configuration)
+        #expect(try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM objects") } == objects)
+        try pool.close()
+        // Nothing was made beside the store (an immutable read creates no index).
+        #expect(!FileManager.default.fileExists(atPath: path + "-shm"))
+    }
+}
