@@ -51,9 +51,9 @@ func test(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         fatalError("not a StoreError: \(type(of: error)): \(error)")
     }
     // A file that is not a store (nor an empty one) is left exactly as it was. A file with
-    // healthport's application id is a store, maybe a damaged older one: the migrations before
-    // the one its rows make fail may have committed (each has its own transaction), and the
-    // failing one rolled back (`StoreUpgradeTests`).
+    // healthport's application id is a store, maybe a damaged older one: its upgrade is one
+    // transaction, rolled back whole when a migration fails (`StoreUpgradeTests`), but an
+    // upgrade that succeeded and an import that failed after it leave it changed.
     if !opened, read == nil, let before, !before.isEmpty, !StoreFuzzing.claimsToBeAStore(before) {
         StoreFuzzing.expect((try? Data(contentsOf: URL(fileURLWithPath: path))) == before, "a refused file was changed")
     }

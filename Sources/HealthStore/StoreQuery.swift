@@ -129,7 +129,7 @@ extension HealthStore {
     /// (the gate shows those the policy grants).
     static func consumerHeader(_ db: Database, path: String, gate: QueryGate) throws -> ExportHeader {
         var header = try latestHeader(db, path: path)
-        guard gate.executor.query.policy != nil else { return header }
+        guard !gate.executor.disclosure.storeHistory else { return header }
         let imports = try Row.fetchAll(db, sql: "SELECT id, anchor FROM imports ORDER BY id DESC")
         var shownImport: Int64? = nil
         for (index, row) in imports.enumerated() {

@@ -363,8 +363,9 @@ enum StoreSchema {
     /// The migrations this healthport knows, in order.
     static var knownMigrations: [String] { migrator.migrations }
 
-    /// Migrations no reading command needs: views (`v2`), and the summary tables (`v4`), which
-    /// only SQL reads. A store without them reads the same (reading commands never migrate),
-    /// so it is not refused for lacking them; the next import applies them.
+    /// Migrations no reading command needs: views (`v2`), and the summary tables (`v4`, `v6`),
+    /// which only SQL reads. A store lacking only these reads the same, so a reading command
+    /// that may not write the store is not refused for lacking them (one that may write it
+    /// applies them, `HealthStore.openForReading`); the next import applies them otherwise.
     static let migrationsReadersDoNotNeed: Set<String> = ["v2", "v4", "v6"]
 }

@@ -315,9 +315,9 @@ struct SwiftSource {
         #expect(partition.argument == .partition && partition.healthKitCode == nil && partition.category == .invalidRequest)
         #expect(partition.message == "the partition: 'person' is given twice")
 
-        let anchor = try Self.failure { _ = try ChangesAnchor.parse("5", for: .store("health.sqlite")) }
+        let anchor = try Self.failure { _ = try ChangesAnchor.parse("five", for: .store("health.sqlite")) }
         #expect(anchor.argument == .anchor && anchor.healthKitCode == .errorInvalidArgument)
-        #expect(anchor.message == "the anchor: a store's anchors are the tokens its changes print (or 0 for the beginning), not numbers")
+        #expect(anchor.message == "the anchor: 'five' is neither a store anchor nor a file")
 
         let store = try Self.failure { _ = try HealthStore.openForReading(at: "/nonexistent/health.sqlite") }
         #expect(store.argument == .store && store.category == .inputNotFound && store.healthKitCode == nil)

@@ -25,8 +25,8 @@ struct StoreChanges {
                 .invalidAnchor, "\(argument: .anchor): an export's anchor; a store's anchors are the tokens its changes print (or 0 for the beginning)")
         }
         let store = try HealthStore.openForReading(at: self.store)
-        // The owner (no policy) may resume from a numeric anchor of healthport 0.1.0.
-        return (store, try store.anchor(token: token, allowsPosition: run.query.policy == nil), executor)
+        // The owner may resume from a numeric anchor of healthport 0.1.0.
+        return (store, try store.anchor(token: token, allowsPosition: executor.disclosure.storeHistory), executor)
     }
 
     func write(cancellation: RunCancellation?) throws -> ChangesRun.Summary {

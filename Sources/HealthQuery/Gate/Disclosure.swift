@@ -21,13 +21,21 @@ public struct Disclosure: Sendable, Equatable {
     /// ECG file's header carries): the owner's only.
     public var personalDetails: Bool
 
-    /// The owner with nothing selected: everything.
-    public static let everything = Disclosure(exportFacts: true, wholeExport: true, personalDetails: true)
+    /// The store's history as the store keeps it: when each import was (its export's date,
+    /// even when it brought only hidden types) and positions in the change sequence in the
+    /// clear (healthport 0.1.0's numeric anchors name a place among every type's changes).
+    /// The owner's only; a consumer is shown the date of the latest import that changed what
+    /// it sees, and anchors as opaque tokens.
+    public var storeHistory: Bool
 
-    public init(exportFacts: Bool, wholeExport: Bool, personalDetails: Bool) {
+    /// The owner with nothing selected: everything.
+    public static let everything = Disclosure(exportFacts: true, wholeExport: true, personalDetails: true, storeHistory: true)
+
+    public init(exportFacts: Bool, wholeExport: Bool, personalDetails: Bool, storeHistory: Bool) {
         self.exportFacts = exportFacts
         self.wholeExport = wholeExport
         self.personalDetails = personalDetails
+        self.storeHistory = storeHistory
     }
 
     /// What `query` discloses. A de-identified read is never the whole export (the CDA document
@@ -38,7 +46,8 @@ public struct Disclosure: Sendable, Equatable {
         let deidentifies = query.deidentification != nil
         let selectsNothing = query.types == nil && query.predicate == nil && query.dateWindow == nil && query.sources.isEmpty
             && query.devices.isEmpty && query.uuids.isEmpty && query.outputUnit == nil
-        self.init(exportFacts: owner, wholeExport: owner && selectsNothing && !deidentifies, personalDetails: owner && !deidentifies)
+        self.init(
+            exportFacts: owner, wholeExport: owner && selectsNothing && !deidentifies, personalDetails: owner && !deidentifies, storeHistory: owner)
     }
 }
 
