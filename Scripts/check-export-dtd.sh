@@ -6,7 +6,7 @@
 #
 #   Scripts/check-export-dtd.sh [path/to/healthport]
 #
-# For the bundled sample and every real export in Tests/Fixtures/samples that has a header
+# For the bundled sample and every real export in ../shared/samples that has a header
 # (fragments have no ExportDate or locale, which the DTD requires):
 #   1. every type but workouts, and what a policy lets through, must be valid as they are;
 #   2. with workouts, the only errors allowed are where Apple's own exports do not follow Apple's
@@ -19,6 +19,7 @@
 # record of type "Patient"), which --type does not take.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. Scripts/samples.sh
 BIN="${1:-.build/debug/healthport}"
 DTD=docs/reference/apple-export-13.dtd
 command -v xmllint > /dev/null || { echo "check-export-dtd.sh: xmllint not found (apt-get install libxml2-utils)" >&2; exit 69; }
@@ -28,9 +29,9 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
 inputs=(SampleData/export.zip)
-if [ -d Tests/Fixtures/samples ]; then
-    while IFS= read -r -d '' f; do inputs+=("$f"); done < <(find Tests/Fixtures/samples -type f \( -name '*.xml' -o -name '*.zip' \) ! -name '*.dtd' -print0 | sort -z)
-    inputs+=(Tests/Fixtures/samples/dogsheep-healthkit-to-sqlite/zip_contents)
+if [ ${#SAMPLE_DIRS[@]} -gt 0 ]; then
+    while IFS= read -r -d '' f; do inputs+=("$f"); done < <(find "${SAMPLE_DIRS[@]}" -type f \( -name '*.xml' -o -name '*.zip' \) ! -name '*.dtd' -print0 | sort -z)
+    inputs+=("$SAMPLES/dogsheep-healthkit-to-sqlite/zip_contents")
 fi
 
 # A consumer granted a few types and one characteristic (healthport-policy(5)).

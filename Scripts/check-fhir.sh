@@ -5,13 +5,14 @@
 # (Scripts/fhir/validate_bulk.py: required elements, types, value patterns, no unknown elements;
 # each file one resource type; references healthport writes resolve; the manifest's counts) for:
 # the bundled sample, generated exports (30 days and a year), every real export in
-# Tests/Fixtures/samples, the clinical-record fixture (R4 passed through, DSTU2 carried in a
+# ../shared/samples, the clinical-record fixture (R4 passed through, DSTU2 carried in a
 # DocumentReference), the Observations on standard output, a diff with deletions, and a
 # partitioned conversion.
 #
 #   Scripts/check-fhir.sh [HEALTHPORT] [GENERATE_EXPORT]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. Scripts/samples.sh
 BIN="${1:-.build/debug/healthport}"
 GEN="${2:-.build/debug/generate-export}"
 VENV="${HEALTHPORT_FHIR_VENV:-.build/fhir-venv}"
@@ -28,9 +29,9 @@ inputs=(SampleData/export.zip Tests/Fixtures/clinical-records/apple_health_expor
 "$GEN" --days 30 --zip "$work/generated-30d.zip" >/dev/null
 "$GEN" --days 365 --seed 7 --output "$work/generated-1y.xml" >/dev/null
 inputs+=("$work/generated-30d.zip" "$work/generated-1y.xml")
-if [ -d Tests/Fixtures/samples ]; then
-    while IFS= read -r -d '' f; do inputs+=("$f"); done < <(find Tests/Fixtures/samples -type f \( -name '*.xml' -o -name '*.zip' \) ! -name '*.dtd' -print0 | sort -z)
-    inputs+=(Tests/Fixtures/samples/dogsheep-healthkit-to-sqlite/zip_contents)
+if [ ${#SAMPLE_DIRS[@]} -gt 0 ]; then
+    while IFS= read -r -d '' f; do inputs+=("$f"); done < <(find "${SAMPLE_DIRS[@]}" -type f \( -name '*.xml' -o -name '*.zip' \) ! -name '*.dtd' -print0 | sort -z)
+    inputs+=("$SAMPLES/dogsheep-healthkit-to-sqlite/zip_contents")
 fi
 
 outputs=()

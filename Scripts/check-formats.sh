@@ -4,17 +4,18 @@
 # cells with Python's json), and Apple's export format, filtered by type and by a policy, with
 # `xmllint --valid` against the DTD it carries (the `Me` element its DTD requires stays when the
 # characteristics are left out), for the bundled sample and every real export in
-# Tests/Fixtures/samples.
+# ../shared/samples.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. Scripts/samples.sh
 BIN="${1:-.build/debug/healthport}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
 inputs=(SampleData/export.zip)
-if [ -d Tests/Fixtures/samples ]; then
-    while IFS= read -r -d '' f; do inputs+=("$f"); done < <(find Tests/Fixtures/samples -type f \( -name '*.xml' -o -name '*.zip' \) ! -name '*.dtd' -print0 | sort -z)
-    inputs+=(Tests/Fixtures/samples/dogsheep-healthkit-to-sqlite/zip_contents)
+if [ ${#SAMPLE_DIRS[@]} -gt 0 ]; then
+    while IFS= read -r -d '' f; do inputs+=("$f"); done < <(find "${SAMPLE_DIRS[@]}" -type f \( -name '*.xml' -o -name '*.zip' \) ! -name '*.dtd' -print0 | sort -z)
+    inputs+=("$SAMPLES/dogsheep-healthkit-to-sqlite/zip_contents")
 fi
 
 checked=0

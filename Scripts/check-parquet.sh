@@ -14,6 +14,7 @@
 #   Scripts/check-parquet.sh [path/to/healthport [path/to/generate-export]]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. Scripts/samples.sh
 HEALTHPORT="${1:-.build/debug/healthport}"
 GENERATE="${2:-.build/debug/generate-export}"
 VENV="${PARQUET_VENV:-Benchmarks/work/venv-spark}"
@@ -61,7 +62,7 @@ n=0
 while IFS= read -r -d '' input; do
     n=$((n + 1))
     compare "real-$n" "$input"
-done < <(find Tests/Fixtures/samples -type f \( -name '*.xml' -o -name '*.zip' \) ! -name '*.dtd' ! -path '*/zip_contents/*' -print0 | sort -z)
+done < <([ ${#SAMPLE_DIRS[@]} -eq 0 ] || find "${SAMPLE_DIRS[@]}" -type f \( -name '*.xml' -o -name '*.zip' \) ! -name '*.dtd' ! -path '*/zip_contents/*' -print0 | sort -z)
 
 # One table in one file: convert --type, and query with a date window.
 mkdir -p "$WORK/one"

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Runs healthport's libFuzzer harnesses (Fuzz/), built with libFuzzer, AddressSanitizer and
 # UndefinedBehaviorSanitizer's checks that Swift supports, each for SECONDS (default 60), from a
-# seed corpus of SampleData/ and Tests/Fixtures/samples/. A crash, leak or sanitizer report stops
+# seed corpus of SampleData/ and ../shared/samples/. A crash, leak or sanitizer report stops
 # the script with status 1 and leaves the input in Fuzz/findings/<harness>/ (turn it into a
 # regression test). Prints executions per harness.
 #
 #   Scripts/fuzz.sh [SECONDS] [HARNESS...]      # harnesses: export scanner predicate policy anchor gpx ecg json store mcp-framing
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. Scripts/samples.sh
 SECONDS_EACH="${1:-60}"
 # Both cores, or a number of executions to stop at (the campaign before a release: 10 million,
 # or two hours on both cores, whichever comes first): HEALTHPORT_FUZZ_WORKERS=2
@@ -19,7 +20,7 @@ HARNESSES=("$@")
 [ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=(export scanner predicate policy anchor gpx ecg json store mcp-framing)
 SCRATCH=".build/fuzz"
 WORK="Fuzz/work"
-SHARED="Tests/Fixtures/samples"
+SHARED="$SAMPLES"
 
 export HEALTHPORT_FUZZ=1
 # Leak detection is off: Foundation's FileManager leaks a path buffer per call on Linux, which

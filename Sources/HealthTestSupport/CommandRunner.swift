@@ -87,11 +87,42 @@ public enum Fixtures {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    /// The real export samples vendored with their licences (`Tests/Fixtures/samples`, see its
-    /// README), or the folder `HEALTHPORT_SAMPLES` names.
+    /// `../shared` beside the checkout (CI's), or the folder `HEALTHPORT_SHARED` names: real
+    /// exports and other people's files, which this repository never copies. Tests that need
+    /// them are skipped when it is absent, and say so (`hasSamples`).
+    public static var shared: URL {
+        if let path = ProcessInfo.processInfo.environment["HEALTHPORT_SHARED"] { return URL(fileURLWithPath: path) }
+        return packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
+    }
+
+    /// The real public exports (`shared/samples`, see its README), or the folder
+    /// `HEALTHPORT_SAMPLES` names.
     public static var samples: URL {
         if let path = ProcessInfo.processInfo.environment["HEALTHPORT_SAMPLES"] { return URL(fileURLWithPath: path) }
-        return packageRoot.appendingPathComponent("Tests/Fixtures/samples")
+        return shared.appendingPathComponent("samples")
+    }
+
+    /// The sample folders the tests read (the others in `samples` are for the check scripts).
+    public static let sampleFolders = [
+        "aleksi-applehealth", "alxdrcirilo-apple-health-parser", "dogsheep-healthkit-to-sqlite", "nicolasreyrolle-apple-health-analyzer",
+        "opendroid-hk", "tdda-applehealthdata",
+    ]
+
+    /// Whether the real exports are here (a clone alone has none: the tests that read them are
+    /// skipped, with this reason).
+    public static var hasSamples: Bool {
+        sampleFolders.allSatisfy { FileManager.default.fileExists(atPath: samples.appendingPathComponent($0).path) }
+    }
+
+    /// The files of the sample folders whose names end with one of `suffixes`, relative to
+    /// `samples`, sorted; none when the samples are absent.
+    public static func sampleFiles(endingWith suffixes: [String]) -> [String] {
+        var found: [String] = []
+        for folder in sampleFolders {
+            guard let files = FileManager.default.enumerator(atPath: samples.appendingPathComponent(folder).path) else { continue }
+            for case let file as String in files where suffixes.contains(where: { file.hasSuffix($0) }) { found.append(folder + "/" + file) }
+        }
+        return found.sorted()
     }
 
     public static var sampleData: URL { packageRoot.appendingPathComponent("SampleData") }

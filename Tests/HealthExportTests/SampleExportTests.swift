@@ -4,8 +4,8 @@ import HealthExport
 import HealthModel
 import HealthTestSupport
 
-/// The real public exports vendored in Tests/Fixtures/samples (with their licences).
-@Suite
+/// The real public exports of ../shared/samples (with their licences); skipped without them.
+@Suite(.enabled(if: Fixtures.hasSamples, "needs the real exports of ../shared/samples"))
 struct SampleExportTests {
     @Test(arguments: [
         ("dogsheep-healthkit-to-sqlite/export.xml", 5),
@@ -24,7 +24,7 @@ struct SampleExportTests {
         #expect(Set(result.sink.objects.map(\.uuid)).count == objects)
     }
 
-    @Test func countsMatchTheElementsInTheFile() throws {
+    @Test(.enabled(if: Fixtures.hasSamples, "needs the real exports of ../shared/samples")) func countsMatchTheElementsInTheFile() throws {
         // audio_exposure.xml: one Record per line that starts with <Record.
         let text = try String(contentsOfFile: sample("opendroid-hk/audio_exposure.xml"), encoding: .utf8)
         let records = text.components(separatedBy: "<Record ").count - 1
@@ -38,19 +38,19 @@ struct SampleExportTests {
         #expect(Set(devices).count == softwareVersions.count)
     }
 
-    @Test func theMacOSReZipSkipsTheAppleDoubleFile() throws {
+    @Test(.enabled(if: Fixtures.hasSamples, "needs the real exports of ../shared/samples")) func theMacOSReZipSkipsTheAppleDoubleFile() throws {
         let reader = try ExportReader(.path(sample("alxdrcirilo-apple-health-parser/export.zip")))
         #expect(reader.layout.documentPath == "apple_health_export/export.xml")
     }
 
     /// A zip written with data descriptors (the macOS re-zip) streams like one written without.
-    @Test func aZipWithDataDescriptorsIsRead() throws {
+    @Test(.enabled(if: Fixtures.hasSamples, "needs the real exports of ../shared/samples")) func aZipWithDataDescriptorsIsRead() throws {
         let zipped = try read(.path(sample("alxdrcirilo-apple-health-parser/export.zip")))
         let bare = try read(.path(sample("alxdrcirilo-apple-health-parser/export.xml")))
         #expect(zipped.sink.objects.count == bare.sink.objects.count && !bare.sink.objects.isEmpty)
     }
 
-    @Test func legacyInlineRoutesAndAudiogramsAreModelled() throws {
+    @Test(.enabled(if: Fixtures.hasSamples, "needs the real exports of ../shared/samples")) func legacyInlineRoutesAndAudiogramsAreModelled() throws {
         let dogsheep = try read(.path(sample("dogsheep-healthkit-to-sqlite/export.xml"))).sink.objects
         let workout = dogsheep.compactMap { if case .workout(let w) = $0 { return w } else { return nil } }.first
         #expect(workout?.routes.first?.locations.isEmpty == false)
@@ -61,7 +61,7 @@ struct SampleExportTests {
         #expect(opendroid.contains { $0.objectType.identifier == "c" })
     }
 
-    @Test(arguments: [
+    @Test(.enabled(if: Fixtures.hasSamples, "needs the real exports of ../shared/samples"), arguments: [
         "record_body_mass.xml", "record_heart_rate.xml", "record_resting_heart_rate.xml", "record_vo2_max.xml",
         "workout_cycling.xml", "workout_running.xml", "workout_running_multiple_parts.xml", "workout_strength.xml",
         "workout_swimming.xml", "workout_walking.xml",

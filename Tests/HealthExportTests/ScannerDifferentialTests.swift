@@ -24,27 +24,23 @@ import HealthTestSupport
     // MARK: Real exports
 
     /// Every XML file of the real samples (exports, fragments, and files that are no export).
-    static var sampleDocuments: [String] {
-        let root = Fixtures.samples
-        guard let files = FileManager.default.enumerator(atPath: root.path) else { return [] }
-        return files.compactMap { $0 as? String }.filter { $0.hasSuffix(".xml") }.sorted()
-    }
+    static var sampleDocuments: [String] { Fixtures.sampleFiles(endingWith: [".xml"]) }
 
-    @Test(arguments: sampleDocuments)
+    @Test(.enabled(if: Fixtures.hasSamples, "needs the real exports of ../shared/samples"), arguments: sampleDocuments)
     func aRealSampleReadsAlike(_ path: String) throws {
         let bytes = try [UInt8](Data(contentsOf: Fixtures.samples.appendingPathComponent(path)))
         Self.expectAlike(bytes, pieces: bytes.count < 20_000 ? Self.smallPieceSizes : Self.pieceSizes, path)
         Self.expectAlike(bytes, pieces: [4096], salvage: true, path + " (salvage)")
     }
 
-    @Test func theSamplesAreFound() {
-        #expect(Self.sampleDocuments.count >= 15, "Tests/Fixtures/samples holds the real samples")
+    @Test(.enabled(if: Fixtures.hasSamples, "needs the real exports of ../shared/samples")) func theSamplesAreFound() {
+        #expect(Self.sampleDocuments.count >= 15, "../shared/samples holds the real samples")
     }
 
     /// The scanner reads the body of every real export to its end: the samples' multi-line
     /// attributes, single quotes, entities and non-ASCII source names included. (Fragments —
     /// records cut out of an export, without the root — are libxml2's alone.)
-    @Test func theScannerReadsTheRealExportsThemselves() throws {
+    @Test(.enabled(if: Fixtures.hasSamples, "needs the real exports of ../shared/samples")) func theScannerReadsTheRealExportsThemselves() throws {
         var exports = 0
         for path in Self.sampleDocuments {
             let bytes = try [UInt8](Data(contentsOf: Fixtures.samples.appendingPathComponent(path)))

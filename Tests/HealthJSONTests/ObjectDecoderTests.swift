@@ -16,10 +16,9 @@ import Testing
             Fixtures.sampleData.appendingPathComponent("export.zip").path,
             Fixtures.sampleData.appendingPathComponent("export-older.zip").path,
         ]
-        if let files = FileManager.default.enumerator(atPath: Fixtures.samples.path) {
-            for case let file as String in files where (file.hasSuffix(".xml") || file.hasSuffix(".zip")) && !file.contains("cda") {
-                paths.append(Fixtures.samples.appendingPathComponent(file).path)
-            }
+        // The real exports of ../shared/samples, when they are here.
+        for file in Fixtures.sampleFiles(endingWith: [".xml", ".zip"]) where !file.contains("cda") {
+            paths.append(Fixtures.samples.appendingPathComponent(file).path)
         }
         return paths
     }

@@ -86,15 +86,19 @@ import Testing
         return try objects.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
     }
 
-    /// The sample export's objects, and tombstones of objects it does not hold (a workout
-    /// export's, and every tenth of the older sample export's samples of a type the newer one
-    /// lacks: none, so a workout file's).
+    /// The sample export's objects, and tombstones of objects it does not hold (forty of a
+    /// generated export's).
     static func exports() throws -> (newer: [HealthObject], gone: [HealthObject], path: String) {
         let path = Fixtures.sampleData.appendingPathComponent("export.zip").path
         let newer = try ObjectCollector.read(path).objects
         let kept = Set(newer.map(\.uuid))
-        let other = Fixtures.samples.appendingPathComponent("nicolasreyrolle-apple-health-analyzer/exports/workout_running.xml").path
-        let gone = try ObjectCollector.read(other).objects.filter { !kept.contains($0.uuid) }
+        // Another person's few days (a generated export): none of its objects is in the sample.
+        var options = ExportGenerator.Options()
+        options.seed = 77
+        options.days = 2
+        let other = try Fixtures.temporaryDirectory()
+        _ = try ExportGenerator(options: options).writeFolder(at: other, documentName: "export.xml")
+        let gone = try ObjectCollector.read(other.path).objects.filter { !kept.contains($0.uuid) }.prefix(40).map { $0 }
         return (newer, gone, path)
     }
 

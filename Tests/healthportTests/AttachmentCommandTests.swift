@@ -14,7 +14,7 @@ import HealthTestSupport
         return (gpx.components(separatedBy: "<trkpt").count - 1, latitudes.first ?? .nan, latitudes.last ?? .nan)
     }
 
-    @Test
+    @Test(.enabled(if: Fixtures.hasSamples, "needs the real exports of ../shared/samples"))
     func everyRouteOfTheRealSamplesIsJoinedWithItsPoints() throws {
         let exports = Fixtures.samples.appendingPathComponent("nicolasreyrolle-apple-health-analyzer/exports")
         for (file, routes) in [("workout_running_multiple_parts.xml", 17), ("workout_running.xml", 1), ("workout_walking.xml", 1)] {

@@ -59,7 +59,7 @@ import HealthTestSupport
         #expect(refused.status == 64)
     }
 
-    @Test
+    @Test(.enabled(if: Fixtures.hasSamples, "needs the real exports of ../shared/samples"))
     func aMissingRouteFileIsReportedNotFatal() throws {
         let result = try healthport("info", Fixtures.samples.appendingPathComponent("dogsheep-healthkit-to-sqlite/zip_contents").path, "--format", "json")
         #expect(result.status == 0)

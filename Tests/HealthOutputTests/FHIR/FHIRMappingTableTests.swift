@@ -5,13 +5,17 @@ import HealthModel
 import HealthTestSupport
 @testable import HealthOutput
 
-/// The vendored HealthKitOnFHIR table against what healthport writes: read independently from
-/// `Data/HealthKitOnFHIR/` with Foundation's JSON parser, never through the writer's own parser.
+/// healthport's FHIR code table (`FHIRCodeTable`) against HealthKitOnFHIR's own file, read from
+/// `../shared/data/healthkitonfhir` with Foundation's JSON parser (never copied into the
+/// repository; the tests that need it are skipped without it, and CI has it), and against what
+/// healthport writes.
 @Suite struct FHIRMappingTableTests {
-    static let folder = Fixtures.packageRoot.appendingPathComponent("Data/HealthKitOnFHIR")
+    static var sharedTable: URL { Fixtures.shared.appendingPathComponent("data/healthkitonfhir/HKSampleMapping.json") }
+    static var hasSharedTable: Bool { FileManager.default.fileExists(atPath: sharedTable.path) }
 
-    static func vendored(_ name: String) throws -> [String: Any] {
-        let data = try Data(contentsOf: folder.appendingPathComponent(name))
+    /// HealthKitOnFHIR's `HKSampleMapping.json`, as its authors wrote it.
+    static func healthKitOnFHIRFile() throws -> [String: Any] {
+        let data = try Data(contentsOf: sharedTable)
         return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 
@@ -45,26 +49,56 @@ import HealthTestSupport
         (entry["codings"] as? [[String: Any]] ?? []).map { $0.compactMapValues { $0 as? String } }
     }
 
-    @Test func theCompiledTableIsTheVendoredFilesByteForByte() throws {
-        for (name, compiled) in [
-            ("HKSampleMapping.json", HealthKitOnFHIRTable.sampleMapping),
-            ("HKCategoryValueCodings.json", HealthKitOnFHIRTable.categoryValueCodings),
-            ("HKWorkoutActivityTypeValues.json", HealthKitOnFHIRTable.workoutActivityTypeValues),
-        ] {
-            let file = try String(contentsOf: Self.folder.appendingPathComponent(name), encoding: .utf8)
-            #expect(file == compiled, "\(name) differs from HealthKitOnFHIRTable: run Scripts/vendor-fhir-table.sh")
+    /// Type by type, the table holds HealthKitOnFHIR's codings, categories and unit, in its
+    /// order (every quantity, category and correlation type, the workout and the ECG's parts).
+    @Test(.enabled(if: hasSharedTable, "needs HealthKitOnFHIR's file in ../shared/data/healthkitonfhir"))
+    func theTableAgreesWithHealthKitOnFHIRsOwnFile() throws {
+        let file = try Self.healthKitOnFHIRFile()
+        func same(_ mapping: FHIRTypeMapping?, _ entry: [String: Any]?, _ what: String) {
+            guard let mapping, let entry else {
+                Issue.record("\(what): in one table only")
+                return
+            }
+            #expect(mapping.codings.map(Self.dictionary) == Self.tableCodings(entry), "\(what)")
+            #expect(mapping.categories.map(Self.dictionary) == ((entry["categories"] as? [[String: String]]) ?? []), "\(what)")
+            let unit = entry["unit"] as? [String: String]
+            #expect(mapping.unit?.healthKitUnit == unit?["hkunit"] && mapping.unit?.unit == unit?["unit"], "\(what)")
+            #expect(mapping.unit?.system == unit?["system"] && mapping.unit?.code == unit?["code"], "\(what)")
         }
+        let mapping = FHIRMapping.healthKitOnFHIR
+        for (section, types) in [
+            ("HKQuantitySamples", mapping.quantityTypes), ("HKCategorySamples", mapping.categoryTypes), ("HKCorrelations", mapping.correlationTypes),
+        ] {
+            let entries = try #require(file[section] as? [String: [String: Any]])
+            #expect(Set(entries.keys) == Set(types.keys), "\(section)")
+            for (type, entry) in entries { same(types[type], entry, type) }
+        }
+        same(mapping.workout, file["HKWorkout"] as? [String: Any], "HKWorkout")
+        let ecg = try #require(file["HKElectrocardiogram"] as? [String: Any])
+        same(mapping.electrocardiogram.type, ecg, "HKElectrocardiogram")
+        for (part, written) in [
+            ("numberOfVoltageMeasurements", mapping.electrocardiogram.numberOfVoltageMeasurements),
+            ("samplingFrequency", mapping.electrocardiogram.samplingFrequency), ("averageHeartRate", mapping.electrocardiogram.averageHeartRate),
+            ("voltageMeasurements", mapping.electrocardiogram.voltageMeasurements),
+        ] {
+            same(written, ecg[part] as? [String: Any], part)
+        }
+        #expect(mapping.electrocardiogram.classification.map(Self.dictionary) == Self.tableCodings(ecg["classification"] as? [String: Any] ?? [:]))
+        #expect(mapping.electrocardiogram.voltagePrecision == ecg["voltagePrecision"] as? Int)
+    }
+
+    static func dictionary(_ coding: FHIRCoding) -> [String: String] {
+        var result = ["system": coding.system, "code": coding.code]
+        if let display = coding.display { result["display"] = display }
+        return result
     }
 
     @Test func theTableHoldsWhatItsProvenanceSays() throws {
-        let table = try Self.vendored("HKSampleMapping.json")
-        // The counts the issue and Data/HealthKitOnFHIR/README.md quote.
-        #expect((table["HKQuantitySamples"] as? [String: Any])?.count == 119)
-        #expect((table["HKCategorySamples"] as? [String: Any])?.count == 68)
-        #expect((table["HKCorrelations"] as? [String: Any])?.count == 2)
+        // The counts docs/reference/fhir-codes.md quotes.
         let mapping = FHIRMapping.healthKitOnFHIR
         #expect(mapping.quantityTypes.count == 119)
         #expect(mapping.categoryTypes.count == 68)
+        #expect(mapping.correlationTypes.count == 2)
         #expect(mapping.workoutActivityValues.count == 84)
         #expect(mapping.workoutActivityValues["HKWorkoutActivityTypeCooldown"] == "coolDown")
         #expect(mapping.electrocardiogram.voltagePrecision == 3)
@@ -73,8 +107,9 @@ import HealthTestSupport
     /// For every quantity type the table maps: the codes in order, the unit's text, system and
     /// code, and the value (here already in the table's unit) unchanged, but a percentage's,
     /// written in hundredths.
-    @Test func everyMappedQuantityTypeCarriesTheTablesCodesAndUnit() throws {
-        let table = try #require(try Self.vendored("HKSampleMapping.json")["HKQuantitySamples"] as? [String: [String: Any]])
+    @Test(.enabled(if: hasSharedTable, "needs HealthKitOnFHIR's file in ../shared/data/healthkitonfhir"))
+    func everyMappedQuantityTypeCarriesTheTablesCodesAndUnit() throws {
+        let table = try #require(try Self.healthKitOnFHIRFile()["HKQuantitySamples"] as? [String: [String: Any]])
         let encoder = FHIRObservationEncoder()
         var loinc = 0
         for (type, entry) in table.sorted(by: { $0.key < $1.key }) {
@@ -120,8 +155,9 @@ import HealthTestSupport
         #expect(FHIRUnitConversion(from: "count/min", to: "count/min")?.converted(ExportNumber(72)) == "72")
     }
 
-    @Test func everyMappedCategoryAndCorrelationTypeCarriesTheTablesCodes() throws {
-        let table = try Self.vendored("HKSampleMapping.json")
+    @Test(.enabled(if: hasSharedTable, "needs HealthKitOnFHIR's file in ../shared/data/healthkitonfhir"))
+    func everyMappedCategoryAndCorrelationTypeCarriesTheTablesCodes() throws {
+        let table = try Self.healthKitOnFHIRFile()
         let categories = try #require(table["HKCategorySamples"] as? [String: [String: Any]])
         for (type, entry) in categories {
             let object = HealthObject.categorySample(CategorySample(sample: Self.sample(type), value: .notApplicable))
@@ -138,8 +174,9 @@ import HealthTestSupport
         }
     }
 
-    @Test func workoutsAndECGsCarryTheTablesCodesAndCategories() throws {
-        let table = try Self.vendored("HKSampleMapping.json")
+    @Test(.enabled(if: hasSharedTable, "needs HealthKitOnFHIR's file in ../shared/data/healthkitonfhir"))
+    func workoutsAndECGsCarryTheTablesCodesAndCategories() throws {
+        let table = try Self.healthKitOnFHIRFile()
         let workout = Workout(
             sample: Self.sample("HKWorkoutTypeIdentifier", end: "2024-03-01 08:30:00 +0100"),
             workoutActivityType: WorkoutActivityType(name: "HKWorkoutActivityTypeCooldown"),
