@@ -28,10 +28,8 @@ import Testing
             Fixtures.sampleData.appendingPathComponent("export.zip").path,
             Fixtures.sampleData.appendingPathComponent("export-older.zip").path,
         ]
-        if let files = FileManager.default.enumerator(atPath: Fixtures.samples.path) {
-            for case let file as String in files where (file.hasSuffix(".xml") || file.hasSuffix(".zip")) && !file.contains("cda") {
-                inputs.append(Fixtures.samples.appendingPathComponent(file).path)
-            }
+        for file in Fixtures.sampleFiles(endingWith: [".xml", ".zip"]) where !file.contains("cda") {
+            inputs.append(Fixtures.samples.appendingPathComponent(file).path)
         }
         var checked = 0
         var kinds = Set<String>()
