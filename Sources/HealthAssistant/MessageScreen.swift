@@ -14,7 +14,7 @@ import Foundation
 /// For example, `{"jsonrpc":"2.0","id":1.5,"method":"ping"}` is answered with:
 ///
 /// ```json
-/// {"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"the id must be a string or an integer of at most 18 digits (healthport-mcp(1))"}}
+/// {"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"the id must be a string of at most 256 bytes or an integer of at most 18 digits (healthport-mcp(1))"}}
 /// ```
 enum MessageScreen {
     /// JSON-RPC's Parse error.
@@ -53,7 +53,7 @@ enum MessageScreen {
     }
 
     private static let invalidIdentifier = reply(
-        code: invalidRequestCode, message: "the id must be a string or an integer of at most 18 digits")
+        code: invalidRequestCode, message: "the id must be a string of at most 256 bytes or an integer of at most 18 digits")
 
     private static func reply(code: Int, message: String) -> Data {
         Data(#"{"jsonrpc":"2.0","id":null,"error":{"code":\#(code),"message":"\#(message) (healthport-mcp(1))"}}"#.utf8)
