@@ -61,6 +61,13 @@ func reference(_ bytes: [UInt8], maximum: Int, prefixLength: Int) -> [LineSplitt
 /// The answer to an over-long line beginning with `prefix` is one JSON-RPC error object; when
 /// `whole` is a JSON object with one top-level id, an id found is that id.
 func checkReply(to prefix: Data, whole: Data?) {
+    // The screen before the SDK (`MessageScreen`): its answer, when it gives one, is one
+    // JSON-RPC error with the id null, on one line.
+    if let whole, let refusal = MessageScreen.refusal(of: whole) {
+        guard !refusal.contains(0x0A), let object = (try? JSONSerialization.jsonObject(with: refusal)) as? [String: Any],
+            object["id"] is NSNull, object["error"] is [String: Any]
+        else { fatalError("the screen's answer is not one JSON-RPC error: \(String(decoding: refusal, as: UTF8.self))") }
+    }
     let reply = OverlongMessageReply.message(prefix: prefix, maximumLength: 100)
     if reply.contains(0x0A) { fatalError("a reply with a newline: \(String(decoding: reply, as: UTF8.self))") }
     guard let object = (try? JSONSerialization.jsonObject(with: reply)) as? [String: Any],
@@ -68,7 +75,7 @@ func checkReply(to prefix: Data, whole: Data?) {
     else {
         fatalError("not a JSON-RPC error: \(String(decoding: reply, as: UTF8.self))")
     }
-    guard let whole, let found = OverlongMessageReply.identifier(in: prefix) else { return }
+    guard let whole, let found = RequestIdentifier.text(in: prefix) else { return }
     guard let parsed = (try? JSONSerialization.jsonObject(with: whole)) as? [String: Any] else { return }
     // A repeated key is read differently by different parsers: only one `"id"` is compared.
     if String(decoding: whole, as: UTF8.self).components(separatedBy: "\"id\"").count != 2 { return }
