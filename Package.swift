@@ -4,6 +4,14 @@
 import Foundation
 import PackageDescription
 
+/// How the two programs people run are linked on Linux: with `-z now` (and the `-z relro` the
+/// linker already applies), so the GOT is read-only before `main` runs, as Debian's hardening
+/// flags make it (lintian's hardening-no-bindnow). In the manifest rather than in the packaging
+/// script, so the README's release build is the very build the Debian package and the wheel take
+/// (Scripts/package-deb.sh): one build, not two. A link flag only; executables alone, never a
+/// library a consumer of HealthKitPort would link.
+let programLinkerSettings: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now"], .when(platforms: [.linux]))]
+
 let package = Package(
     name: "healthport",
     platforms: [.macOS(.v13)],
@@ -13,6 +21,7 @@ let package = Package(
         .library(name: "HealthModel", targets: ["HealthModel"]),
         .library(name: "HealthJSON", targets: ["HealthJSON"]),
         .library(name: "HealthExport", targets: ["HealthExport"]),
+        .library(name: "HealthTables", targets: ["HealthTables"]),
         .library(name: "HealthOutput", targets: ["HealthOutput"]),
         .library(name: "HealthQuery", targets: ["HealthQuery"]),
         .library(name: "HealthStore", targets: ["HealthStore"]),
@@ -29,6 +38,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
+        // The MCP SDK's logging API, which the assistant's transport names (a silent logger).
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
         // libxml2 through pkg-config. Named CLibXML2, never `libxml2`: the macOS SDK ships a module
@@ -70,12 +81,15 @@ let package = Package(
             name: "HealthQuery",
             dependencies: ["HealthModel", "HealthDeidentify", .product(name: "Crypto", package: "swift-crypto")]
         ),
+        // The summary tables' schema (days, nights, coverage, the day table, workouts): their
+        // columns and cells, shared by the writers and the store, so the store links no writer.
+        .target(name: "HealthTables", dependencies: ["HealthModel", "HealthJSON"]),
         // Writers: NDJSON, JSON, CSV, Parquet (zstd, gzip) and Apple's export.xml over one
         // buffered byte writer, and export archives (ZIPFoundation); the JSON codec (encoder and
         // decoder) of the model.
         .target(
             name: "HealthOutput",
-            dependencies: ["HealthModel", "HealthJSON", "ZIPFoundation", "CZstd", "CZlibShim", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["HealthModel", "HealthJSON", "HealthTables", "ZIPFoundation", "CZstd", "CZlibShim", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // The embedded store: imports into SQLite (through GRDB), queries and anchored changes
         // over it. Bodies are healthport's JSON, so the same writers and predicates apply. It
@@ -84,7 +98,7 @@ let package = Package(
         .target(
             name: "HealthStore",
             dependencies: [
-                "HealthModel", "HealthQuery", "HealthJSON", "HealthOutput",
+                "HealthModel", "HealthQuery", "HealthJSON", "HealthTables",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -95,7 +109,7 @@ let package = Package(
         // self-contained HTML file (inline CSS and SVG, nothing fetched).
         .target(
             name: "HealthReport",
-            dependencies: ["HealthModel", "HealthOutput"]
+            dependencies: ["HealthModel", "HealthJSON", "HealthOutput"]
         ),
         // The runs every face calls (the CLI today; a server, a report, a Swift API next):
         // conversion, sample queries, anchored changes, batches, statistics, the inventory,
@@ -116,6 +130,8 @@ let package = Package(
             dependencies: [
                 "HealthModel", "HealthQuery", "HealthOutput", "HealthStore", "HealthEngine",
                 .product(name: "MCP", package: "swift-sdk"), .product(name: "Crypto", package: "swift-crypto"),
+                // The SDK's transport protocol hands a `Logger` out; healthport's gives a silent one.
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // HealthKit's own Swift API (`HKHealthStore`, `HKSampleQueryDescriptor`, …) over exports and
@@ -130,7 +146,7 @@ let package = Package(
         .target(
             name: "HealthportCommandLine",
             dependencies: [
-                "HealthModel", "HealthExport", "HealthQuery", "HealthJSON", "HealthOutput", "HealthStore", "HealthEngine",
+                "HealthModel", "HealthExport", "HealthQuery", "HealthOutput", "HealthStore", "HealthEngine",
                 "HealthDeidentify", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -140,9 +156,10 @@ let package = Package(
         .executableTarget(
             name: "healthport",
             dependencies: [
-                "HealthportCommandLine", "HealthModel", "HealthExport", "HealthQuery", "HealthJSON", "HealthOutput", "HealthStore",
-                "HealthEngine", "HealthDeidentify", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+                "HealthportCommandLine", "HealthModel", "HealthExport", "HealthQuery", "HealthOutput", "HealthStore",
+                "HealthEngine", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            linkerSettings: programLinkerSettings
         ),
         // The assistant's server (`healthport mcp`, healthport-mcp(1)).
         .executableTarget(
@@ -150,7 +167,12 @@ let package = Package(
             dependencies: [
                 "HealthportCommandLine", "HealthAssistant", "HealthEngine", "HealthExport", "HealthStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "MCP", package: "swift-sdk"),
-            ]
+            ],
+            // The MCP SDK imports FoundationNetworking (for its HTTP transport; healthport's server
+            // speaks over stdio only). With Swift's runtime linked statically (the README's build,
+            // the Debian package's), FoundationNetworking is a static library that calls libcurl,
+            // which then has to be named on the link line; dynamically linked, it is named anyway.
+            linkerSettings: programLinkerSettings + [.linkedLibrary("curl", .when(platforms: [.linux]))]
         ),
         // Deterministic synthetic exports with known answers, for tests, SampleData and benchmarks.
         .target(
@@ -167,7 +189,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HealthExportTests",
-            dependencies: ["HealthExport", "HealthModel", "HealthTestSupport", "ZIPFoundation"]
+            dependencies: ["HealthExport", "HealthModel", "HealthQuery", "HealthTestSupport", "ZIPFoundation"]
         ),
         .testTarget(name: "HealthQueryTests", dependencies: ["HealthQuery", "HealthModel"]),
         .testTarget(name: "HealthDeidentifyTests", dependencies: ["HealthDeidentify", "HealthModel"]),
@@ -180,7 +202,7 @@ let package = Package(
         .testTarget(
             name: "HealthStoreTests",
             dependencies: [
-                "HealthStore", "HealthExport", "HealthQuery", "HealthModel", "HealthTestSupport", "HealthJSON", "HealthOutput",
+                "HealthStore", "HealthExport", "HealthQuery", "HealthModel", "HealthTestSupport", "HealthJSON", "HealthOutput", "HealthTables",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
@@ -191,19 +213,19 @@ let package = Package(
         .testTarget(
             name: "HealthAssistantTests",
             dependencies: [
-                "HealthAssistant", "HealthEngine", "HealthModel", "HealthQuery", "HealthStore", "HealthTestSupport",
+                "HealthAssistant", "HealthEngine", "HealthModel", "HealthQuery", "HealthTestSupport",
                 .product(name: "MCP", package: "swift-sdk"),
             ]
         ),
         .testTarget(
             name: "HealthKitPortTests",
             // `healthport` itself: one test imports from another process while a query follows the store.
-            dependencies: ["HealthKitPort", "HealthEngine", "HealthModel", "HealthQuery", "HealthTestSupport", "healthport", "healthport-mcp"]
+            dependencies: ["HealthKitPort", "HealthEngine", "HealthQuery", "HealthTestSupport", "healthport", "healthport-mcp"]
         ),
         .testTarget(
             name: "healthportTests",
             dependencies: [
-                "HealthTestSupport", "HealthExport", "HealthModel", "healthport", "healthport-mcp", "ZIPFoundation",
+                "HealthTestSupport", "HealthExport", "HealthModel", "HealthQuery", "healthport", "healthport-mcp", "ZIPFoundation",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

@@ -10,9 +10,7 @@ COUNT="${COUNT:-8}"
 WORK="Benchmarks/work/batch"
 mkdir -p "$WORK/exports"
 
-swift build -c release --product healthport >/dev/null
-swift build -c release --product generate-export >/dev/null
-BIN="$(swift build -c release --show-bin-path)"
+. Benchmarks/release-build.sh
 for i in $(seq 1 "$COUNT"); do
     [ -s "$WORK/exports/person$i.zip" ] || "$BIN/generate-export" --days 365 --seed "$i" --no-forbidden-characters --zip "$WORK/exports/person$i.zip" >/dev/null
 done

@@ -10,9 +10,7 @@ cd "$(dirname "$0")/.."
 RUNS="${RUNS:-3}"
 WORK="Benchmarks/work"
 mkdir -p "$WORK"
-swift build -c release --product healthport >/dev/null
-swift build -c release --product generate-export >/dev/null
-BIN="$(swift build -c release --show-bin-path)"
+. Benchmarks/release-build.sh
 measure() { python3 Benchmarks/measure.py "$RUNS" "$@"; }
 KEY="$WORK/deidentify-bench.key"
 

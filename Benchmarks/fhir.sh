@@ -17,9 +17,7 @@ DENSITY="${DENSITY:-1}"
 WORK="Benchmarks/work"
 mkdir -p "$WORK"
 
-swift build -c release --product healthport >/dev/null
-swift build -c release --product generate-export >/dev/null
-BIN="$(swift build -c release --show-bin-path)"
+. Benchmarks/release-build.sh
 measure() { python3 Benchmarks/measure.py "$RUNS" "$@"; }
 
 printf '%-4s %-24s %9s %9s %7s %12s %12s\n' export task "NDJSON s" "FHIR s" ratio "NDJSON MB" "FHIR MB"

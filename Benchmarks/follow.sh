@@ -8,8 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 IMPORTS="${IMPORTS:-200}"
-swift build -c release --product healthport >/dev/null
-H="$(swift build -c release --show-bin-path)/healthport"
+. Benchmarks/release-build.sh
+H="$BIN/healthport"
 W="$(mktemp -d)"
 trap 'kill "$pid" 2>/dev/null || true; rm -rf "$W"' EXIT
 S="$W/health.sqlite"

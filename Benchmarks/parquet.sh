@@ -12,9 +12,7 @@ cd "$(dirname "$0")/.."
 RUNS="${RUNS:-3}"
 WORK="Benchmarks/work"
 mkdir -p "$WORK"
-swift build -c release --product healthport >/dev/null
-swift build -c release --product generate-export >/dev/null
-BIN="$(swift build -c release --show-bin-path)"
+. Benchmarks/release-build.sh
 VENV="${PARQUET_VENV:-$WORK/venv-spark}"
 [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
 "$VENV/bin/pip" install --quiet 'duckdb>=2,<3' 'pyarrow>=26,<27'   # the majors Scripts/check-parquet.sh checks

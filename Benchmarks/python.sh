@@ -17,25 +17,22 @@
 #
 # The package is installed from python/ into Benchmarks/work/venv-python (pandas pinned to the
 # major version tested) and runs the binary named by HEALTHPORT, the same binary the conversion
-# is timed with. The default is the one the wheel carries, the static release build of
-# Scripts/package-deb.sh in .build/package, when it is there; else `swift build -c release`'s.
+# is timed with. The default is the one the wheel carries: the README's release build
+# (Benchmarks/release-build.sh), which Scripts/package-deb.sh packages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS="${RUNS:-3}"
 WORK="Benchmarks/work"
 mkdir -p "$WORK"
 
+. Benchmarks/release-build.sh
+BIN_FOLDER="$BIN"
 if [ -n "${HEALTHPORT:-}" ]; then
     BIN="$(realpath "$HEALTHPORT")"
-elif [ -x .build/package/release/healthport ]; then
-    BIN="$(realpath .build/package/release/healthport)"
 else
-    swift build -c release --product healthport >/dev/null
-    BIN="$(swift build -c release --show-bin-path)/healthport"
+    BIN="$(realpath "$BIN_FOLDER/healthport")"
 fi
-GENERATE="$(swift build -c release --show-bin-path)/generate-export"
-[ -x "$GENERATE" ] || GENERATE=".build/debug/generate-export"
-[ -x "$GENERATE" ] || { swift build -c release --product generate-export >/dev/null; GENERATE="$(swift build -c release --show-bin-path)/generate-export"; }
+GENERATE="$BIN_FOLDER/generate-export"
 
 # The 1-year export and its zip, as Benchmarks/run.sh makes them (shared with it).
 file="$WORK/export-1y-d1.xml"

@@ -20,9 +20,7 @@ DENSITY="${DENSITY:-1}"
 WORK="Benchmarks/work"
 mkdir -p "$WORK"
 
-swift build -c release --product healthport >/dev/null
-swift build -c release --product generate-export >/dev/null
-BIN="$(swift build -c release --show-bin-path)"
+. Benchmarks/release-build.sh
 cc -O2 -o "$WORK/count_elements" Benchmarks/floor/count_elements.c $(pkg-config --cflags --libs libxml-2.0)
 cc -O2 -o "$WORK/count_markup" Benchmarks/floor/count_markup.c
 

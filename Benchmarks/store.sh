@@ -24,11 +24,7 @@ WORK="Benchmarks/work"
 mkdir -p "$WORK"
 
 # BIN=folder measures the binaries there (a baseline kept aside) instead of building.
-if [ -z "${BIN:-}" ]; then
-    swift build -c release --product healthport >/dev/null
-    swift build -c release --product generate-export >/dev/null
-    BIN="$(swift build -c release --show-bin-path)"
-fi
+. Benchmarks/release-build.sh
 
 file="$WORK/export-${YEARS}y-d1.xml"
 if [ ! -s "$file" ]; then

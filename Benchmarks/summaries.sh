@@ -15,9 +15,7 @@ cd "$(dirname "$0")/.."
 RUNS="${RUNS:-3}"
 WORK="Benchmarks/work"
 mkdir -p "$WORK"
-swift build -c release --product healthport >/dev/null
-swift build -c release --product generate-export >/dev/null
-BIN="$(swift build -c release --show-bin-path)"
+. Benchmarks/release-build.sh
 measure() { python3 Benchmarks/measure.py "$RUNS" "$@"; }
 field() { python3 -c "import json,sys; print(json.loads(sys.argv[1])[sys.argv[2]])" "$1" "$2"; }
 

@@ -4,7 +4,14 @@
 # "## Quick start"), so the README is what is tested, and they must end in the NDJSON lines the
 # block promises.
 #
-#   Scripts/check-quick-start.sh
+#   Scripts/check-quick-start.sh [--keep DIR]
+#
+# --keep DIR: after the check, the Quick start's release build is kept in DIR, shaped like a SwiftPM
+# scratch folder (release/healthport, release/healthport-mcp, release/generate-export,
+# workspace-state.json, and checkouts/ without their git folders, for the licences), so that the
+# Debian package and the wheel are made of the very build the README's command made
+# (HEALTHPORT_PACKAGE_BUILT=DIR Scripts/package-deb.sh), and the checks run the release binary:
+# CI builds release once, here.
 #
 # The machine is a Debian 12 (bookworm) root made by debootstrap (minbase, from the tarball
 # Scripts/check-package.sh caches in Benchmarks/work/package-root, or HEALTHPORT_PACKAGE_CACHE),
@@ -47,7 +54,13 @@ commands="$(awk '
 [ -n "$commands" ] || { echo "check-quick-start.sh: no code block under '## Quick start' in README.md" >&2; exit 65; }
 echo "== the Quick start, as README.md writes it:" >&2
 printf '%s\n' "$commands" | sed 's/^/    /' >&2
-if [ "${1:-}" = --print ]; then exit 0; fi
+keep=""
+case "${1:-}" in
+    --print) exit 0 ;;
+    --keep) [ -n "${2:-}" ] || { echo "check-quick-start.sh: --keep needs a folder" >&2; exit 64; }; keep="$2" ;;
+    "") ;;
+    *) echo "check-quick-start.sh: unknown argument '$1' (use --print, --keep DIR)" >&2; exit 64 ;;
+esac
 
 [ "$(id -u)" = 0 ] || { echo "check-quick-start.sh: needs root (debootstrap, chroot, mount)" >&2; exit 77; }
 command -v debootstrap >/dev/null || { echo "check-quick-start.sh: debootstrap not found (apt-get install debootstrap)" >&2; exit 69; }
@@ -183,4 +196,15 @@ sed -n '2,3p' "$converted" | grep -v '^{"kind":"[a-zA-Z]*","uuid":"[0-9A-F-]\{36
 # which runs the healthport-mcp program built beside healthport.
 in_root /bin/bash -c 'cd /root/healthport && PATH="$PWD/.build/release:$PATH" healthport mcp --help' >/dev/null 2>&1 ||
     fail "healthport mcp --help failed after the Quick start's build"
+if [ -n "$keep" ]; then
+    built="$root/root/healthport/.build"
+    rm -rf "$keep"
+    mkdir -p "$keep/release" "$keep/checkouts"
+    for program in healthport healthport-mcp generate-export; do
+        cp -L "$built/release/$program" "$keep/release/$program" || fail "the Quick start's build has no $program to keep"
+    done
+    cp "$built/workspace-state.json" "$keep/"
+    tar -C "$built/checkouts" --exclude=.git -c . | tar -x -C "$keep/checkouts"
+    echo "== the release build kept in $keep (release/, checkouts/, workspace-state.json)" >&2
+fi
 echo "== check-quick-start.sh: the README's Quick start works on a fresh Debian 12; took $((SECONDS - start)) s" >&2

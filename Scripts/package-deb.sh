@@ -24,9 +24,12 @@
 # Environment: HEALTHPORT_DEB_REVISION (default 1); HEALTHPORT_MAINTAINER ("Name <address>",
 # default the author of the repository's first commit); HEALTHPORT_HOMEPAGE (the project has no
 # public address yet, so without it the package has no Homepage field); HEALTHPORT_PACKAGE_SCRATCH
-# (SwiftPM scratch directory, default .build/package: `--static-swift-stdlib` adds -static-stdlib
-# to every module's compile, so sharing .build with `swift build -c release` would rebuild
-# everything each time one or the other runs).
+# (SwiftPM scratch directory, default .build: the README's Quick start builds with the same
+# command, `swift build -c release --static-swift-stdlib`, and the same link flags, which live in
+# Package.swift, so packaging after it builds nothing); HEALTHPORT_PACKAGE_BUILT (a folder shaped
+# like a scratch directory that already holds that build, made elsewhere: release/healthport,
+# release/healthport-mcp, checkouts/ and workspace-state.json, as Scripts/check-quick-start.sh
+# --keep leaves them; it is packaged as it is, nothing is built).
 #
 # Needs dpkg-dev (dpkg-shlibdeps), binutils (strip, readelf), patchelf and lintian, all Debian
 # packages.
@@ -52,7 +55,7 @@ if [ "$lint" = 1 ] && ! command -v lintian >/dev/null; then
     exit 69
 fi
 
-scratch="${HEALTHPORT_PACKAGE_SCRATCH:-.build/package}"
+scratch="${HEALTHPORT_PACKAGE_SCRATCH:-.build}"
 revision="${HEALTHPORT_DEB_REVISION:-1}"
 first_commit="$(git rev-list --max-parents=0 HEAD | tail -n 1)"
 maintainer="${HEALTHPORT_MAINTAINER:-$(git log -1 --format='%an <%ae>' "$first_commit")}"
@@ -61,18 +64,24 @@ arch="$(dpkg --print-architecture)"
 SOURCE_DATE_EPOCH="${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct)}"
 export SOURCE_DATE_EPOCH
 
-echo "== release build, Swift runtime linked statically ($scratch)" >&2
-# -z now (with the -z relro the linker already applies): the GOT is read-only before main
-# runs, as Debian's hardening flags make it (lintian: hardening-no-bindnow). A link flag only.
-build=(swift build -c release --static-swift-stdlib --scratch-path "$scratch" -Xlinker -z -Xlinker now)
-"${build[@]}" --product healthport >&2
-# healthport-mcp, the assistant's server (`healthport mcp` runs it): the MCP SDK imports
-# FoundationNetworking (its HTTP transport; healthport's server speaks over stdio only), whose
-# static library calls libcurl, loaded from Debian's libcurl4 (libcurl4-openssl-dev to build).
-# Only this binary links it (-lcurl changes the link, not the compiled modules).
-"${build[@]}" -Xlinker -lcurl --product healthport-mcp >&2
-built="$("${build[@]}" --show-bin-path)/healthport"
-built_mcp="$("${build[@]}" --show-bin-path)/healthport-mcp"
+if [ -n "${HEALTHPORT_PACKAGE_BUILT:-}" ]; then
+    scratch="$HEALTHPORT_PACKAGE_BUILT"
+    echo "== the release build in $scratch, made elsewhere with the Quick start's command: nothing built here" >&2
+    built="$scratch/release/healthport"
+    built_mcp="$scratch/release/healthport-mcp"
+    for file in "$built" "$built_mcp" "$scratch/workspace-state.json"; do
+        [ -e "$file" ] || { echo "package-deb.sh: HEALTHPORT_PACKAGE_BUILT has no $file" >&2; exit 66; }
+    done
+else
+    echo "== release build, Swift runtime linked statically ($scratch)" >&2
+    # The README's release build (the link flags are Package.swift's), one product at a time: after
+    # the Quick start's build of them all, each is already built.
+    build=(swift build -c release --static-swift-stdlib --scratch-path "$scratch")
+    "${build[@]}" --product healthport >&2
+    "${build[@]}" --product healthport-mcp >&2
+    built="$("${build[@]}" --show-bin-path)/healthport"
+    built_mcp="$("${build[@]}" --show-bin-path)/healthport-mcp"
+fi
 
 # Nothing of the toolchain may be left to load at run time; libcurl is healthport-mcp's alone.
 for binary in "$built" "$built_mcp"; do

@@ -9,8 +9,9 @@
 #
 # and prints its path on standard output. The steps:
 #   1. the binary, man pages and licences: from the tarball `Scripts/package-deb.sh --tar` writes
-#      (its release build in .build/package is incremental, so after Scripts/check-package.sh
-#      it only links nothing new), or from TARBALL when given;
+#      (the README's release build, in .build/release: after the Quick start or
+#      Scripts/check-package.sh it builds nothing; HEALTHPORT_PACKAGE_BUILT is passed on), or
+#      from TARBALL when given;
 #   2. hatchling builds the wheel from python/ (python/hatch_build.py puts the binary in the
 #      package as healthport/_bin/healthport, the man pages under share/man, the licences beside
 #      the binary, and tags it py3-none-linux_ARCH: the binary does not depend on Python's ABI);

@@ -87,6 +87,28 @@ def list_inputs(patterns):
     return sorted((uri, size, modified) for uri, (size, modified) in found.items())
 
 
+def last_error(stderr, status):
+    """The failure healthport reported (`--diagnostics json`: one JSON object per line,
+    healthport(1) DIAGNOSTICS), read by its fields: the last error record's message with its
+    location, its category and exit status. Never the wording of a line."""
+    failure = None
+    for line in stderr.splitlines():
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(record, dict) and record.get("type") == "error":
+            failure = record
+    if failure is None:
+        return {"message": "healthport exited with %d and reported no error" % status, "category": "unknown", "status": status}
+    message = failure.get("message", "")
+    place = failure.get("location")
+    if isinstance(place, dict) and place.get("file"):
+        where = place["file"] + "".join(":%d" % place[key] for key in ("line", "column") if isinstance(place.get(key), int))
+        message = "%s: %s" % (where, message)
+    return {"message": message, "category": failure.get("category", "unknown"), "status": failure.get("status", status)}
+
+
 def binary(name):
     """The healthport binary on this executor: shipped with --files, else `name` on the PATH."""
     try:
@@ -143,7 +165,8 @@ def convert_one(item, settings, output_root):
             shutil.copyfileobj(source, target, 1 << 22)
         local_output = os.path.join(work, "lake")
         command = [binary(settings["healthport"]), "convert", local_input, "--format", settings["format"],
-                   "--partition", settings["partition"], "--output", local_output, "--jobs", "1", "--quiet"]
+                   "--partition", settings["partition"], "--output", local_output, "--jobs", "1", "--quiet",
+                   "--diagnostics", "json"]
         if settings["policy"]:
             command += ["--policy", shipped(settings["policy"])]
         if settings["person_id"]:
@@ -155,10 +178,11 @@ def convert_one(item, settings, output_root):
         result.stderr = result.stderr.replace(local_input, uri)
         manifest_path = os.path.join(local_output, MANIFEST)
         if not os.path.exists(manifest_path):
-            message = (result.stderr.strip().splitlines() or ["healthport exited with %d" % result.returncode])[-1]
-            print("healthport-spark: %s: failed: %s" % (name, message), file=sys.stderr)
+            failure = last_error(result.stderr, result.returncode)
+            message = failure["message"].replace(uri, shown)
+            print("healthport-spark: %s: failed (%s, status %d): %s" % (name, failure["category"], failure["status"], message), file=sys.stderr)
             return {"input": shown, "person": None, "size": shown_size, "modified": shown_modified, "status": "failed",
-                    "error": message.replace(uri, shown), "objects": 0, "outputs": [], "staging": None}
+                    "error": message, "category": failure["category"], "objects": 0, "outputs": [], "staging": None}
         with open(manifest_path) as handle:
             entry = json.load(handle)["inputs"][0]
         entry.update({"input": shown, "size": shown_size, "modified": shown_modified, "staging": None})

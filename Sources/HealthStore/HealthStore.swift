@@ -1,7 +1,6 @@
 import Foundation
 import GRDB
 import HealthJSON
-import HealthOutput
 import HealthModel
 
 /// A person's Health history in one SQLite file (WAL): every object of every imported export,
@@ -43,7 +42,7 @@ public final class HealthStore {
         }
         var configuration = Configuration()
         configuration.readonly = true
-        configuration.busyMode = .timeout(30)
+        configuration.busyMode = upgradeWait
         let pool = try wrap(path) { try DatabasePool(path: readablePath(path), configuration: configuration) }
         let (upgrade, staleRules) = try wrap(path) {
             try pool.read { db in
@@ -101,6 +100,13 @@ public final class HealthStore {
         return "file:\(escaped)?immutable=1"
     }
 
+    /// How long opening a store waits for another process that holds it: one upgrading it
+    /// (each row rewritten, then `VACUUM`, which holds the whole file) takes minutes on years of
+    /// data, not the 30 s an import's write waits for another's. Every command opening an older
+    /// store at once waits for the one that upgrades it, then finds nothing left to do. A store
+    /// in WAL mode (every store after its upgrade) never makes a reader wait at all.
+    static let upgradeWait: Database.BusyMode = .timeout(600)
+
     /// Applies the migrations this healthport knows to an existing store.
     ///
     /// Through a queue, not a pool: a pool switches the file to WAL as it opens it, which an
@@ -109,7 +115,7 @@ public final class HealthStore {
     /// as they were, in the file's own journal mode).
     private static func migrate(at path: String) throws {
         var configuration = Configuration()
-        configuration.busyMode = .timeout(30)
+        configuration.busyMode = upgradeWait
         let queue = try wrap(path) { try DatabaseQueue(path: path, configuration: configuration) }
         defer { try? queue.close() }
         try wrap(path) {
@@ -143,7 +149,7 @@ public final class HealthStore {
         if existing {
             var readOnly = Configuration()
             readOnly.readonly = true
-            readOnly.busyMode = .timeout(30)
+            readOnly.busyMode = upgradeWait
             try wrap(path) {
                 let check = try DatabaseQueue(path: path, configuration: readOnly)
                 let pending = try check.read { db in

@@ -2,7 +2,6 @@ import Foundation
 import GRDB
 import HealthJSON
 import HealthModel
-import HealthOutput
 import HealthQuery
 
 extension HealthStore {
@@ -370,7 +369,7 @@ final class Importer {
         let anchor = nextAnchor - 1
         try db.execute(sql: "UPDATE store_info SET value = ? WHERE key = 'anchor'", arguments: [anchor])
         let headerBuffer = OutputBuffer(descriptor: -1)
-        try NDJSONWriter(buffer: headerBuffer).begin(reading.header)
+        JSONObjectEncoder.writeHeaderLine(reading.header, to: headerBuffer)
         var headerJSON = headerBuffer.takeBytes()
         if headerJSON.last == 0x0A { headerJSON.removeLast() }
         try db.execute(

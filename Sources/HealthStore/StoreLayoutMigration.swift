@@ -1,7 +1,6 @@
 import GRDB
 import HealthJSON
 import HealthModel
-import HealthOutput
 
 /// Schema `v5`: the rows of the layout of healthport 0.1.0 to `v4` (uuids and types as text, every
 /// object as JSON) rewritten in the compact one (`StoredRow`), inside the migration's transaction:

@@ -1,7 +1,6 @@
 import Foundation
 import GRDB
 import HealthModel
-import HealthOutput
 import HealthQuery
 
 extension HealthStore {

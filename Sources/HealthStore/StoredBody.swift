@@ -1,4 +1,3 @@
-import HealthOutput
 import HealthModel
 
 /// How an object is kept in a row: healthport's JSON for it (`healthport-formats(5)`) without

@@ -1,7 +1,6 @@
 import GRDB
 import HealthJSON
 import HealthModel
-import HealthOutput
 
 /// The devices rows name by id (`devices` table), each decoded once: objects of one device come
 /// by the thousand, and the store's reader and the layout migration read them alike.

@@ -2,7 +2,6 @@ import Foundation
 import GRDB
 import HealthJSON
 import HealthModel
-import HealthOutput
 import HealthQuery
 
 /// The kinds of object, as the small integers of `objects.kind` (and the `kinds` table SQL reads
@@ -113,7 +112,8 @@ enum StoredNumber {
 /// import has one per chunk, on the chunk's thread (`ImportChunk`); `StoredRowNumbering` then
 /// numbers the rows in document order.
 final class StoredRowPreparer {
-    private let encoder = NDJSONWriter(buffer: OutputBuffer(descriptor: -1))
+    /// The JSON of one object at a time (HealthJSON's encoder, the one NDJSON's writer uses).
+    private let scratch = OutputBuffer(descriptor: -1, capacity: 64 * 1024)
 
     func prepare(_ object: HealthObject) throws -> StoredRow {
         var row = StoredRow(anchor: 0, uuid: object.uuid, kind: 0, typeID: 0)
@@ -156,7 +156,8 @@ final class StoredRowPreparer {
         }
         var stored = object
         _ = stored.takeDevice()
-        var json = try encoder.encode(stored)
+        JSONObjectEncoder.writeLine(stored, to: scratch)
+        var json = scratch.takeBytes()
         json.removeLast()  // the newline
         row.body = StoredBody.strip(json, kind: object.kindName, uuid: object.uuid.uuidString, type: row.typeIdentifier)
         return row

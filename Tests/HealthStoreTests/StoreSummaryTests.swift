@@ -4,6 +4,7 @@ import HealthExport
 import HealthModel
 import HealthOutput
 import HealthQuery
+import HealthTables
 import HealthTestSupport
 import Testing
 

@@ -57,7 +57,11 @@ def test_a_bad_predicate_is_a_usage_error_with_its_column():
         healthport.read(SAMPLE, where="quantity >= AND x")
     error = caught.value
     assert error.status == 64
-    assert error.location == healthport.Location("--where", 1, 13)
+    # The fault's place is in the request, not in a file: the argument and its column,
+    # read as fields (--diagnostics json), never a flag's name parsed out of a line.
+    assert error.location is None
+    assert (error.argument, error.column, error.category) == ("predicate", 13, "invalidRequest")
+    assert error.healthkit_code == "errorInvalidArgument"
     assert error.message == "expected a value after '>='"
     assert error.context[-1].strip() == "^"
     assert isinstance(error, ValueError)
@@ -106,6 +110,8 @@ def test_errors_keep_the_command_and_pickle():
     copy = pickle.loads(pickle.dumps(error))
     assert type(copy) is healthport.UsageError
     assert (copy.message, copy.status, copy.location, copy.context) == (error.message, error.status, error.location, error.context)
+    assert (copy.category, copy.argument, copy.column, copy.healthkit_code) == (
+        error.category, error.argument, error.column, error.healthkit_code) == ("invalidRequest", "predicate", 13, "errorInvalidArgument")
 
 
 def test_warnings_are_python_warnings():
@@ -141,6 +147,6 @@ def test_every_documented_status_has_its_class():
         statuses |= {int(part) for part in first.split(",") if part.strip().isdigit()}
     assert {64, 65, 66, 70, 73, 74, 75, 77, 78, 129, 130, 143} <= statuses
     for status in statuses - {0, 3}:
-        error = error_for(status, "healthport: error: x", ["healthport"])
+        error = error_for(status, [{"type": "error", "message": "x", "status": status}], "", ["healthport"])
         assert type(error) is not healthport.HealthportError, status
         assert error.status == status

@@ -11,6 +11,19 @@ package enum JSONObjectEncoder {
         out.append(0x0A)
     }
 
+    /// The export's header as NDJSON's first line, `{"kind":"export",…}` with its line break:
+    /// what `NDJSONWriter.begin` writes, and what the store keeps of each import (without the
+    /// writers, which the store does not link).
+    package static func writeHeaderLine(_ header: ExportHeader, to out: OutputBuffer, localTimes: LocalTimes? = nil) {
+        var json = JSONEmitter(out, localTimes: localTimes)
+        json.beginObject()
+        json.key("kind")
+        json.literal("export")
+        write(header: header, to: &json)
+        json.endObject()
+        out.append(0x0A)
+    }
+
     package static func write(_ object: HealthObject, to json: inout JSONEmitter) {
         switch object {
         case .quantitySample(let q): write(q, to: &json)

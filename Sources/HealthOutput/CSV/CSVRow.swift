@@ -1,5 +1,6 @@
 import HealthJSON
 import HealthModel
+import HealthTables
 
 /// Appends one RFC 4180 record: fields separated by commas, quoted when they hold a comma,
 /// a quote, CR or LF (quotes doubled), ended by CRLF as RFC 4180 §2 says.

@@ -1,5 +1,6 @@
 import HealthJSON
 import HealthModel
+import HealthTables
 
 /// A table row as one JSON object, member per column, from the same row functions as CSV and
 /// Parquet (`TableRows`): so a table's JSON and NDJSON name and type their fields as its

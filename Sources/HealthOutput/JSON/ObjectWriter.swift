@@ -42,13 +42,7 @@ public final class NDJSONWriter: StreamingObjectWriter {
 
     public func begin(_ header: ExportHeader) throws {
         localTimes?.begin(header)
-        var json = JSONEmitter(out, localTimes: localTimes)
-        json.beginObject()
-        json.key("kind")
-        json.literal("export")
-        JSONObjectEncoder.write(header: header, to: &json)
-        json.endObject()
-        out.append(0x0A)
+        JSONObjectEncoder.writeHeaderLine(header, to: out, localTimes: localTimes)
         try out.endRecord()
     }
 

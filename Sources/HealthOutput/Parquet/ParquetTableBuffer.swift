@@ -1,5 +1,6 @@
 import HealthJSON
 import HealthModel
+import HealthTables
 
 /// One table's Parquet file and the rows of its row group being collected. The columns come
 /// from the first row's cells (`TableRows` gives every row of a table the same cells), so the

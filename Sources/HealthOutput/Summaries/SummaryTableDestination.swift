@@ -1,4 +1,5 @@
 import HealthModel
+import HealthTables
 
 /// A writer of a folder of tables that can also hold the summary tables (`daily-summary`,
 /// `sleep-nights`, `days`, `workout-summary`) beside the objects' tables: a conversion with
@@ -13,15 +14,15 @@ public protocol SummaryTableDestination: AnyObject {
 }
 
 extension CSVWriter: SummaryTableDestination {
-    public func write(_ day: DailySummary) throws { try row(.dailySummary) { TableRows.dailySummary(day, into: &$0) } }
-    public func write(_ night: SleepNight) throws { try row(.sleepNights) { TableRows.sleepNight(night, into: &$0) } }
-    public func write(_ workout: WorkoutSummary) throws { try row(.workoutSummary) { TableRows.workoutSummary(workout, into: &$0) } }
-    public func write(_ day: DayRow, columns: [Int]) throws { try row(.days) { TableRows.day(day, columns: columns, into: &$0) } }
+    public func write(_ day: DailySummary) throws { try row(.dailySummary) { SummaryTableRows.dailySummary(day, into: &$0) } }
+    public func write(_ night: SleepNight) throws { try row(.sleepNights) { SummaryTableRows.sleepNight(night, into: &$0) } }
+    public func write(_ workout: WorkoutSummary) throws { try row(.workoutSummary) { SummaryTableRows.workoutSummary(workout, into: &$0) } }
+    public func write(_ day: DayRow, columns: [Int]) throws { try row(.days) { SummaryTableRows.day(day, columns: columns, into: &$0) } }
 }
 
 extension ParquetWriter: SummaryTableDestination {
-    public func write(_ day: DailySummary) throws { try row(.dailySummary) { TableRows.dailySummary(day, into: &$0) } }
-    public func write(_ night: SleepNight) throws { try row(.sleepNights) { TableRows.sleepNight(night, into: &$0) } }
-    public func write(_ workout: WorkoutSummary) throws { try row(.workoutSummary) { TableRows.workoutSummary(workout, into: &$0) } }
-    public func write(_ day: DayRow, columns: [Int]) throws { try row(.days) { TableRows.day(day, columns: columns, into: &$0) } }
+    public func write(_ day: DailySummary) throws { try row(.dailySummary) { SummaryTableRows.dailySummary(day, into: &$0) } }
+    public func write(_ night: SleepNight) throws { try row(.sleepNights) { SummaryTableRows.sleepNight(night, into: &$0) } }
+    public func write(_ workout: WorkoutSummary) throws { try row(.workoutSummary) { SummaryTableRows.workoutSummary(workout, into: &$0) } }
+    public func write(_ day: DayRow, columns: [Int]) throws { try row(.days) { SummaryTableRows.day(day, columns: columns, into: &$0) } }
 }

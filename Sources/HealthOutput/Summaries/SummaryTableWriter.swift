@@ -1,5 +1,6 @@
 import HealthJSON
 import HealthModel
+import HealthTables
 
 /// Writes one of the summary tables (`healthport summary`, `sleep`, `days`, `workouts`) as a
 /// table people read, or as CSV, JSON, NDJSON or Parquet: the columns of `TableRows` in every
@@ -9,19 +10,8 @@ public final class SummaryTableWriter {
         case text, csv, json, ndjson, parquet
     }
 
-    public enum Table: Sendable, Equatable {
-        /// One row per type and day (`DailySummary`).
-        case daily
-        /// One row per night (`SleepNight`).
-        case nights
-        /// One row per day, its measures side by side (`DayRow`), with these columns of
-        /// `DayColumn.all`.
-        case days(columns: [Int])
-        /// One row per week or month of the day table.
-        case dayPeriods(columns: [Int])
-        /// One row per workout (`WorkoutSummary`).
-        case workouts
-    }
+    /// Which table (`SummaryTable`, with the columns the store shares).
+    public typealias Table = SummaryTable
 
     private let table: Table
     private let format: Format

@@ -1,4 +1,5 @@
 import HealthModel
+import HealthTables
 
 /// The summary tables as a person reads them in a terminal: one line a row, columns aligned,
 /// types by their short name, values rounded to what a person compares (two decimals at most),
@@ -35,7 +36,7 @@ enum SummaryText {
 
     static func line(_ workout: WorkoutSummary) -> String {
         pad(workout.date.text, 12) + pad(clock(workout.start), 7) + pad(workout.activity, 32) + left(longDuration(workout.duration), 9)
-            + left(number(workout.distance.map { TableRows.rounded($0, 2) }), 8) + left(number(workout.activeEnergy.map { $0.rounded() }), 7)
+            + left(number(workout.distance.map { SummaryTableRows.rounded($0, 2) }), 8) + left(number(workout.activeEnergy.map { $0.rounded() }), 7)
             + left(number(workout.averageHeartRate.map { $0.rounded() }), 8) + left(number(workout.maximumHeartRate.map { $0.rounded() }), 8)
             + "  " + workout.source
     }

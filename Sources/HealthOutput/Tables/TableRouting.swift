@@ -1,4 +1,5 @@
 import HealthModel
+import HealthTables
 
 /// A writer of tables: receives each row of each table, as a body that fills its row builder
 /// (a `TableRows` function).

@@ -1,4 +1,5 @@
 import HealthModel
+import HealthTables
 
 /// Workouts' tables: the workout, and its parts (events, activities, statistics, routes and
 /// their locations), each part row keyed by its workout's uuid.

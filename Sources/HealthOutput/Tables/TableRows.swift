@@ -1,5 +1,6 @@
 import HealthJSON
 import HealthModel
+import HealthTables
 
 /// The tables' schema, written once: for each table (`OutputTable`), its columns in order, with
 /// each column's name and value. CSV writes these rows as fields (and takes its header row
@@ -204,63 +205,6 @@ enum TableRows {
             }
             json.endObject()
         })
-    }
-
-    // MARK: Summaries
-
-    /// The sources that counted, a JSON array of names (a JSON cell, as metadata).
-    static func sources<B: TableRowBuilder>(_ names: [String], into row: inout B) {
-        row.json("sources") { json in
-            json.beginArray()
-            for name in names {
-                json.element()
-                json.string(name)
-            }
-            json.endArray()
-        }
-    }
-
-    /// A day's row of the daily summary (`healthport-formats(5)`, DAILY SUMMARY): the sources
-    /// that counted as a JSON array of names.
-    static func dailySummary<B: TableRowBuilder>(_ d: DailySummary, into row: inout B) {
-        row.day("date", d.date)
-        row.string("sampleType", d.type)
-        row.string("unit", d.unit)
-        row.number("sum", d.sum.map(ExportNumber.init))
-        row.number("average", d.average.map(ExportNumber.init))
-        row.number("minimum", d.minimum.map(ExportNumber.init))
-        row.number("maximum", d.maximum.map(ExportNumber.init))
-        row.number("duration", d.duration.map(ExportNumber.init))
-        row.number("inBed", d.inBed.map(ExportNumber.init))
-        row.int("count", d.count)
-        sources(d.sources, into: &row)
-    }
-
-    /// A night's row (`healthport-formats(5)`, SLEEP NIGHTS); durations in seconds.
-    /// A `coverage` row (healthport-formats(5)): the share as a number, the days as dates.
-    static func coverage<B: TableRowBuilder>(_ c: TypeCoverage, into row: inout B) {
-        row.string("sampleType", c.type)
-        row.day("firstDay", c.firstDay)
-        row.day("lastDay", c.lastDay)
-        row.int("days", c.days)
-        row.int("samples", c.samples)
-        row.int("coveredHours", c.coveredHours)
-        row.number("coveredShare", c.coveredShare.map(ExportNumber.init))
-    }
-
-    static func sleepNight<B: TableRowBuilder>(_ n: SleepNight, into row: inout B) {
-        row.day("night", n.night)
-        row.number("inBed", n.inBed.map(ExportNumber.init))
-        row.number("asleep", ExportNumber(n.asleep))
-        row.number("asleepUnspecified", ExportNumber(n.asleepUnspecified))
-        row.number("asleepCore", ExportNumber(n.asleepCore))
-        row.number("asleepDeep", ExportNumber(n.asleepDeep))
-        row.number("asleepREM", ExportNumber(n.asleepREM))
-        row.number("awake", ExportNumber(n.awake))
-        row.date("sleepStart", n.sleepStart)
-        row.date("sleepEnd", n.sleepEnd)
-        row.number("naps", ExportNumber(n.naps))
-        sources(n.sources, into: &row)
     }
 }
 

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import HealthModel
-import HealthOutput
+import HealthTables
 import HealthQuery
 
 /// The store's `days` table: one row per local day, its measures side by side (`DayRow`), made

@@ -1,6 +1,6 @@
 import GRDB
 import HealthModel
-import HealthOutput
+import HealthTables
 
 /// Writes and removes rows of `daily_summary`, `sleep_nights` and `workout_summary` (`days` is
 /// `StoreDays`'s). The columns are the CSV's

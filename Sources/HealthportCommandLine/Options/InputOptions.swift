@@ -24,6 +24,24 @@ package struct DiagnosticOptions: ParsableArguments {
 
     @Flag(inversion: .prefixedNo, help: "Show a progress line on standard error (default: only when it is a terminal).")
     package var progress: Bool? = nil
+
+    @OptionGroup package var format: DiagnosticFormatOption
+
+    package var diagnosticFormat: DiagnosticFormat { format.diagnosticFormat }
+}
+
+/// `--diagnostics text|json`: how diagnostics are written (`DiagnosticFormat`). Part of every
+/// command's `DiagnosticOptions`, and alone on the commands that print no warnings or progress
+/// (the `auth` commands).
+package struct DiagnosticFormatOption: ParsableArguments {
+    package init() {}
+
+    @Option(
+        name: .customLong("diagnostics"),
+        help: ArgumentHelp(
+            "Write errors, warnings, notes and progress on standard error as text lines or as one JSON object per line, for programs (healthport(1), DIAGNOSTICS).",
+            valueName: "text|json"))
+    package var diagnosticFormat: DiagnosticFormat = .text
 }
 
 /// The input of a command that reads an export or the store: an export argument, or

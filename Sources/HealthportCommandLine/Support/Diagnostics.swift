@@ -5,17 +5,29 @@ import HealthExport
 import HealthOutput
 
 /// The only place that writes to standard error: one line per diagnostic, compiler style,
-/// `healthport: FILE:LINE:COL: error: message`.
+/// `healthport: FILE:LINE:COL: error: message`, or with `--diagnostics json` one JSON object
+/// per line (`DiagnosticRecord`).
 package final class Diagnostics {
     package var quiet = false
+    package let format: DiagnosticFormat
     private let useColor: Bool
     /// Files this command made for the run alone, removed if it fails (`removeOnFailure`).
     private var madeForTheRun: [String] = []
 
-    package init(quiet: Bool = false) {
+    package init(quiet: Bool = false, format: DiagnosticFormat = .text) {
         self.quiet = quiet
+        self.format = format
         let environment = ProcessInfo.processInfo.environment
-        useColor = isatty(2) == 1 && environment["TERM"] != "dumb" && environment["NO_COLOR"] == nil
+        useColor = format == .text && isatty(2) == 1 && environment["TERM"] != "dumb" && environment["NO_COLOR"] == nil
+    }
+
+    /// The diagnostics a command's options ask for (`--quiet`, `--diagnostics`).
+    package convenience init(_ options: DiagnosticOptions) {
+        self.init(quiet: options.quiet, format: options.diagnosticFormat)
+    }
+
+    private func write(_ record: DiagnosticRecord) {
+        write(record.line)
     }
 
     private func write(_ line: String) {
@@ -38,11 +50,13 @@ package final class Diagnostics {
     }
 
     package func error(_ message: String, at location: String? = nil) {
+        if format == .json { return write(DiagnosticRecord(type: "error", message: message, location: location)) }
         write("healthport: " + (location.map { "\(Self.printable($0)): " } ?? "") + label("error:", color: "31") + " " + Self.printable(message))
     }
 
     package func warning(_ message: String, at location: String? = nil) {
         guard !quiet else { return }
+        if format == .json { return write(DiagnosticRecord(type: "warning", message: message, location: location)) }
         write("healthport: " + (location.map { "\(Self.printable($0)): " } ?? "") + label("warning:", color: "33") + " " + Self.printable(message))
     }
 
@@ -66,18 +80,28 @@ package final class Diagnostics {
     }
 
     package func warning(_ warning: ExportWarning) {
+        if format == .json {
+            if !quiet { write(DiagnosticRecord(warning)) }
+            return
+        }
         self.warning(OptionNames.render(warning.text), at: warning.location?.description)
     }
 
     /// A failure in the command line's words (`OptionNames`): the predicate's option as its
     /// location, else the file's, else `fallback`.
     package func error(_ failure: RunError, at fallback: String? = nil) {
+        if format == .json {
+            var record = DiagnosticRecord(failure)
+            if record.location == nil, failure.argument == nil, let fallback { record.location = DiagnosticRecord.location(parsing: fallback) }
+            return write(record)
+        }
         error(OptionNames.message(of: failure), at: OptionNames.location(of: failure) ?? fallback)
     }
 
     /// Progress a batch reports per input; silenced by `--quiet` like warnings.
     package func note(_ message: String) {
         guard !quiet else { return }
+        if format == .json { return write(DiagnosticRecord(type: "note", message: message)) }
         write("healthport: " + Self.printable(message))
     }
 
@@ -102,11 +126,15 @@ package final class Diagnostics {
             if failure.category == .outputClosed { throw ExitCode.success }
             // Cancelled by a signal: the run removed its outputs.
             if failure.category == .cancelled, let number = Signals.received {
-                write("\nhealthport: " + Signals.message(for: number))
+                if format == .json {
+                    write(DiagnosticRecord(signal: number, message: Signals.message(for: number)))
+                } else {
+                    write("\nhealthport: " + Signals.message(for: number))
+                }
                 throw ExitCode(128 + number)
             }
             self.error(failure)
-            for line in failure.context { write(Self.printable(line)) }
+            if format == .text { for line in failure.context { write(Self.printable(line)) } }
             throw ExitCode(ExitStatus.of(failure.category).rawValue)
         }
     }
@@ -115,7 +143,7 @@ package final class Diagnostics {
     /// when asked for) and the signals' cancellation; the progress line is erased when the run
     /// returns or fails.
     package func perform<Result>(showing options: DiagnosticOptions, _ run: (RunReporter, RunCancellation) throws -> Result) throws -> Result {
-        let line = ProgressLine(forced: options.progress, quiet: options.quiet)
+        let line = ProgressLine(forced: options.progress, quiet: options.quiet, format: options.diagnosticFormat)
         defer { line.clear() }
         return try run(reporter(progress: line), Signals.cancellation)
     }

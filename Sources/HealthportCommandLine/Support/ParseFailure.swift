@@ -14,6 +14,16 @@ extension ParsableCommand {
         guard let error else { exit(withError: nil) }
         let code = exitCode(for: error)
         guard code != .success else { exit(withError: error) }
+        // With `--diagnostics json` among the arguments, one error record: the message, status
+        // 64, the usage lines as its context. An `ExitCode` a command threw after writing its
+        // own record has no message: nothing more is written.
+        if DiagnosticFormat.requested(in: Array(CommandLine.arguments.dropFirst())) == .json {
+            let text = fullMessage(for: error)
+            if text.isEmpty { Foundation.exit(code.rawValue) }
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            FileHandle.standardError.write(Data((DiagnosticRecord(usage: lines, status: code.rawValue).line + "\n").utf8))
+            Foundation.exit(code.rawValue)
+        }
         // Line by line: the usage lines ArgumentParser adds are kept as lines.
         let message = fullMessage(for: error).split(separator: "\n", omittingEmptySubsequences: false)
             .map { Diagnostics.printable(String($0)) }.joined(separator: "\n")

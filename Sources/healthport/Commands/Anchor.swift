@@ -19,7 +19,7 @@ extension Healthport {
         @OptionGroup var diagnostics: DiagnosticOptions
 
         func run() throws {
-            let log = Diagnostics(quiet: diagnostics.quiet)
+            let log = Diagnostics(diagnostics)
             try log.run {
                 var run = AnchorRun(export: input.export, query: try filter.makeQuery(), output: output)
                 run.reading = input.parsing.reading

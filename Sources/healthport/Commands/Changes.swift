@@ -45,7 +45,7 @@ extension Healthport {
         }
 
         func run() throws {
-            let log = Diagnostics(quiet: diagnostics.quiet)
+            let log = Diagnostics(diagnostics)
             try log.run {
                 var query = try filter.makeQuery()
                 try deidentification.apply(to: &query, log: log)

@@ -89,7 +89,7 @@ extension Healthport {
         }
 
         func run() throws {
-            let log = Diagnostics(quiet: diagnostics.quiet)
+            let log = Diagnostics(diagnostics)
             try log.run {
                 var query = try filter.makeQuery()
                 try deidentification.apply(to: &query, log: log)
@@ -128,7 +128,7 @@ extension Healthport {
                 log.fhirSummary(summary.fhir)
                 if let stop = summary.salvageStop {
                     // Always printed, even with --quiet: the output is incomplete.
-                    Diagnostics().warning(
+                    Diagnostics(format: diagnostics.diagnosticFormat).warning(
                         "salvaged \(summary.written) objects; the export breaks here: \(OptionNames.message(of: stop))",
                         at: OptionNames.location(of: stop))
                     throw ExitCode(ExitStatus.salvaged.rawValue)

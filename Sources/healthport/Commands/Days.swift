@@ -30,7 +30,7 @@ extension Healthport {
         }
 
         func run() throws {
-            let log = Diagnostics(quiet: diagnostics.quiet)
+            let log = Diagnostics(diagnostics)
             try log.run {
                 var run = DayTableRun(input: input.objectInput, query: try filter.makeQuery())
                 run.reading = input.parsing.reading

@@ -28,7 +28,7 @@ extension Healthport {
         @OptionGroup var diagnostics: DiagnosticOptions
 
         func run() throws {
-            let log = Diagnostics(quiet: diagnostics.quiet)
+            let log = Diagnostics(diagnostics)
             try log.run {
                 var query = try filter.makeQuery()
                 try deidentification.apply(to: &query, log: log)

@@ -20,7 +20,7 @@ extension Healthport {
         @OptionGroup var diagnostics: DiagnosticOptions
 
         func run() throws {
-            let log = Diagnostics(quiet: diagnostics.quiet)
+            let log = Diagnostics(diagnostics)
             try log.run {
                 let json = try output.writesJSONDocument(command: "ecg")
                 var run = ElectrocardiogramRun(export: input.export, query: try filter.makeQuery(), json: json, output: output.output)

@@ -63,7 +63,7 @@ extension Healthport {
         }
 
         func run() throws {
-            let log = Diagnostics(quiet: diagnostics.quiet)
+            let log = Diagnostics(diagnostics)
             if let watch {
                 try log.run {
                     var run = ImportWatchRun(folder: watch, store: StoreLocation.resolve(store, environment: ProcessInfo.processInfo.environment))

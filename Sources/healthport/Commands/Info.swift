@@ -41,7 +41,7 @@ extension Healthport {
         @OptionGroup var diagnostics: DiagnosticOptions
 
         func run() throws {
-            let log = Diagnostics(quiet: diagnostics.quiet)
+            let log = Diagnostics(diagnostics)
             try log.run {
                 var query = ObjectQuery()
                 if !type.isEmpty { query.types = try TypeNameResolver.resolve(type) }

@@ -31,7 +31,7 @@ extension Healthport {
         }
 
         func run() throws {
-            let log = Diagnostics(quiet: diagnostics.quiet)
+            let log = Diagnostics(diagnostics)
             try log.run {
                 var run = ReportRun(input: input.objectInput, query: try filter.makeQuery(), output: output)
                 run.reading = input.parsing.reading

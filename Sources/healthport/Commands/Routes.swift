@@ -22,7 +22,7 @@ extension Healthport {
         @OptionGroup var diagnostics: DiagnosticOptions
 
         func run() throws {
-            let log = Diagnostics(quiet: diagnostics.quiet)
+            let log = Diagnostics(diagnostics)
             try log.run {
                 var run = RouteRun(export: input.export, query: try filter.makeQuery(), format: format, output: output)
                 run.reading = input.parsing.reading

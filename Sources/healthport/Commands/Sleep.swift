@@ -33,7 +33,7 @@ extension Healthport {
         }
 
         func run() throws {
-            let log = Diagnostics(quiet: diagnostics.quiet)
+            let log = Diagnostics(diagnostics)
             try log.run {
                 var run = try table.run(input: input, filter: filter)
                 run.settings.evening = try Self.seconds(evening)

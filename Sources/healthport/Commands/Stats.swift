@@ -52,7 +52,7 @@ extension Healthport {
         }
 
         func run() throws {
-            let log = Diagnostics(quiet: diagnostics.quiet)
+            let log = Diagnostics(diagnostics)
             try log.run {
                 var run = StatisticsRun(input: input.objectInput, query: try filter.makeQuery())
                 run.reading = input.parsing.reading

@@ -22,7 +22,7 @@ extension Healthport {
         }
 
         func run() throws {
-            let log = Diagnostics(quiet: diagnostics.quiet)
+            let log = Diagnostics(diagnostics)
             try log.run {
                 let run = try table.run(input: input, filter: filter)
                 let summary = try log.perform(showing: diagnostics) {

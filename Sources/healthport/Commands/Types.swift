@@ -37,7 +37,7 @@ extension Healthport {
         @OptionGroup var diagnostics: DiagnosticOptions
 
         func run() throws {
-            let log = Diagnostics(quiet: diagnostics.quiet)
+            let log = Diagnostics(diagnostics)
             try log.run {
                 let types = type.isEmpty ? nil : try TypeNameResolver.resolve(type)
                 let list: TypeList

@@ -1,76 +1,70 @@
 """One run of the healthport binary: its arguments in, its standard output out, its
-diagnostics turned into exceptions and warnings, its progress line shown."""
+diagnostics (``--diagnostics json``: one JSON object per line, healthport(1)
+DIAGNOSTICS) read as fields and turned into exceptions and warnings, its progress
+shown."""
 
 from __future__ import annotations
 
+import json
 import os
 import queue
-import re
 import signal
 import subprocess
 import threading
 import warnings
-from typing import IO, Sequence
+from typing import IO, Any, Sequence
 
 from . import _progress
 from ._binary import binary
-from .errors import HealthportWarning, error_for, parse_diagnostic
-
-# The binary draws and erases its progress line with "\r" and "erase to end of line".
-_ERASE = "\r\x1b[K"
-_SPLIT = re.compile(r"(\r\x1b\[K|\n)")
+from .errors import HealthportWarning, error_for, parse_record
 
 
 class _StderrReader:
-    """Reads the binary's standard error as it comes, apart: progress updates (queued
-    for the caller's thread, which draws them) and diagnostic lines (kept)."""
+    """Reads the binary's standard error as it comes, one JSON record a line: progress
+    records are queued for the caller's thread (which draws them), the others kept.
+    A line that is not a record (a crash's message) is kept as text."""
 
     def __init__(self, stream: IO[bytes], events: "queue.Queue[_progress.Progress | None]") -> None:
         self.stream = stream
         self.events = events
+        self.records: list[dict[str, Any]] = []
         self.lines: list[str] = []
         self.thread = threading.Thread(target=self._read, name="healthport-stderr", daemon=True)
         self.thread.start()
 
     def _read(self) -> None:
-        pending = ""
-        after_erase = False
+        pending = b""
         descriptor = self.stream.fileno()
         try:
             while True:
                 chunk = os.read(descriptor, 65536)
                 if not chunk:
                     break
-                pending += chunk.decode("utf-8", "replace")
-                pending, after_erase = self._consume(pending, after_erase, final=False)
-            self._consume(pending, after_erase, final=True)
+                pending += chunk
+                *complete, pending = pending.split(b"\n")
+                for line in complete:
+                    self._line(line)
+            if pending:
+                self._line(pending)
         finally:
             self.events.put(None)
 
-    def _consume(self, text: str, after_erase: bool, final: bool) -> tuple[str, bool]:
-        pieces = _SPLIT.split(text)
-        # pieces alternate: text, separator, text, separator, …, text (the unterminated rest)
-        for index in range(0, len(pieces) - 1, 2):
-            piece, separator = pieces[index], pieces[index + 1]
-            self._piece(piece, after_erase, terminated_by_erase=separator == _ERASE)
-            after_erase = separator == _ERASE
-        rest = pieces[-1]
-        if rest and (final or (after_erase and _progress.parse(rest))):
-            # A progress line is written whole with one write(2) and ends with no newline:
-            # the next update (or the erase at the end) follows it.
-            self._piece(rest, after_erase, terminated_by_erase=True)
-            rest = ""
-        return rest, after_erase
-
-    def _piece(self, piece: str, after_erase: bool, terminated_by_erase: bool) -> None:
-        if not piece:
+    def _line(self, raw: bytes) -> None:
+        text = raw.decode("utf-8", "replace")
+        if not text.strip():
             return
-        if after_erase and terminated_by_erase:
-            update = _progress.parse(piece)
-            if update is not None:
-                self.events.put(update)
-                return
-        self.lines.append(piece)
+        try:
+            record = json.loads(text)
+        except ValueError:
+            record = None
+        if not isinstance(record, dict):
+            self.lines.append(text)
+            return
+        if record.get("type") == "progress":
+            self.events.put(_progress.from_record(record))
+            return
+        self.records.append(record)
+        self.lines.append(text)
 
 
 def run(
@@ -82,8 +76,8 @@ def run(
     warning_stacklevel: int = 3,
 ) -> bytes:
     """Runs ``healthport ARGUMENTS…`` and returns its standard output (``b""`` unless
-    ``capture``). ``arguments`` start with the subcommand; ``--progress`` and
-    ``--quiet`` are added here, before any ``--``.
+    ``capture``). ``arguments`` start with the subcommand; ``--diagnostics json``,
+    ``--progress`` and ``--quiet`` are added here, before any ``--``.
 
     Raises:
         HealthportError: (a subclass by exit status) when the binary fails.
@@ -91,7 +85,7 @@ def run(
             outputs, when this thread is interrupted (Ctrl-C, a notebook's interrupt).
     """
     renderer = _progress.renderer(progress)
-    extra = []
+    extra = ["--diagnostics", "json"]
     if renderer is not None:
         extra.append("--progress")
     if quiet:
@@ -145,10 +139,10 @@ def run(
 
     text = "\n".join(stderr.lines)
     if status != 0:
-        raise error_for(status, text, command)
+        raise error_for(status, stderr.records, text, command)
     if not quiet:
-        for line in stderr.lines:
-            diagnostic = parse_diagnostic(line)
+        for record in stderr.records:
+            diagnostic = parse_record(record)
             if diagnostic is not None and diagnostic.kind == "warning":
                 where = f"{diagnostic.location}: " if diagnostic.location else ""
                 warnings.warn(where + diagnostic.message, HealthportWarning, stacklevel=warning_stacklevel)

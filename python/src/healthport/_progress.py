@@ -3,7 +3,6 @@ a notebook cell, a terminal, or a function of the caller's."""
 
 from __future__ import annotations
 
-import re
 import sys
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol, Union
@@ -34,21 +33,31 @@ class Progress:
 #: :class:`Progress`.
 ProgressArgument = Union[bool, None, Callable[[Progress], object]]
 
-# "healthport: 42% 1.1 MB of 2.6 MB, 2311 objects" or, on a pipe, "healthport: 1.1 MB, 2311 objects".
-_LINE = re.compile(r"^healthport: (?:(?P<percent>\d{1,3})% )?(?P<rest>.*, (?P<objects>\d+) objects)$")
+def _bytes(count: int) -> str:
+    """A byte count as the binary writes one (``ByteCount``): ``512 B``, ``1.1 MB``."""
+    value, unit = float(count), 0
+    units = ("B", "KB", "MB", "GB", "TB")
+    while value >= 1000 and unit < len(units) - 1:
+        value /= 1000
+        unit += 1
+    return f"{count} B" if unit == 0 else f"{value:.1f} {units[unit]}"
 
 
-def parse(line: str) -> Progress | None:
-    """The progress a line of the binary's stands for, or ``None``.
+def from_record(record: dict[str, Any]) -> Progress:
+    """The progress a ``progress`` record stands for (``--diagnostics json``: its
+    ``bytesRead``, ``totalBytes`` and ``objects`` fields), with the line the binary
+    would draw.
 
-    >>> parse("healthport: 42% 1.1 MB of 2.6 MB, 2311 objects")
+    >>> from_record({"type": "progress", "bytesRead": 1100000, "totalBytes": 2600000, "objects": 2311})
     Progress(text='42% 1.1 MB of 2.6 MB, 2311 objects', fraction=0.42, objects=2311)
     """
-    match = _LINE.match(line)
-    if not match:
-        return None
-    fraction = int(match["percent"]) / 100 if match["percent"] else None
-    return Progress(line[len("healthport: ") :], fraction, int(match["objects"]))
+    read = int(record.get("bytesRead") or 0)
+    total = record.get("totalBytes")
+    objects = int(record.get("objects") or 0)
+    if isinstance(total, int) and total > 0:
+        percent = min(100, int(read / total * 100))
+        return Progress(f"{percent}% {_bytes(read)} of {_bytes(total)}, {objects} objects", percent / 100, objects)
+    return Progress(f"{_bytes(read)}, {objects} objects", None, objects)
 
 
 def _in_notebook() -> bool:

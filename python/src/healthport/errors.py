@@ -1,12 +1,14 @@
 """healthport's failures as Python exceptions, and its warnings as Python warnings.
 
-The binary reports a failure as one line on standard error and an exit status
-(healthport(1), "EXIT STATUS" and "DIAGNOSTICS")::
+The binary reports a failure on standard error and with an exit status
+(healthport(1), "EXIT STATUS" and "DIAGNOSTICS"); a person reads the line::
 
     healthport: export.zip(apple_health_export/export.xml):1834:27: error: invalid startDate …
 
-Every function of this package turns that into a :class:`HealthportError`: the
-message, the status, and the location when the line has one. The class is
+This package runs it with ``--diagnostics json`` and reads the same failure as
+fields, never as wording: every function turns it into a :class:`HealthportError`
+with the message, the status, the engine's category, HealthKit's code, the part
+of the request at fault and its column, and the location when there is one. The class is
 chosen by the status, so a caller can catch what it can handle::
 
     try:
@@ -23,7 +25,6 @@ HealthKit; only an undecided type named in a request is
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any, Sequence
 
@@ -75,7 +76,14 @@ class HealthportError(Exception):
         status: the exit status (healthport(1), "EXIT STATUS"): 64 usage, 65 data,
             66 no input, 70 internal, 73 cannot create, 74 I/O, 75 cancelled,
             77 authorization not determined, 78 invalid policy, 128 + n a signal.
-        location: where the diagnostic points, when it names a place.
+        location: where in a file the diagnostic points, when it names one.
+        category: the engine's name for the failure (``"invalidRequest"``,
+            ``"malformedInput"``, ``"inputNotFound"``, …; healthport(1), DIAGNOSTICS).
+        argument: the part of the request at fault, when the fault is in one
+            (``"predicate"``, ``"unit"``, ``"anchor"``, …).
+        column: the 1-based column in that argument's text (a predicate's).
+        healthkit_code: HealthKit's ``HKError.Code`` name, for the failures HealthKit
+            reports with one (``"errorInvalidArgument"``).
         context: the lines healthport printed after the diagnostic (a predicate with
             a caret under the fault, the export documents it could choose from).
         command: the argument vector that ran (export paths included; no health data).
@@ -93,6 +101,10 @@ class HealthportError(Exception):
         context: Sequence[str] = (),
         command: Sequence[str] = (),
         stderr: str = "",
+        category: str | None = None,
+        argument: str | None = None,
+        column: int | None = None,
+        healthkit_code: str | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -101,6 +113,10 @@ class HealthportError(Exception):
         self.context = tuple(context)
         self.command = tuple(command)
         self.stderr = stderr
+        self.category = category
+        self.argument = argument
+        self.column = column
+        self.healthkit_code = healthkit_code
 
     def __str__(self) -> str:
         text = f"{self.location}: {self.message}" if self.location else self.message
@@ -112,7 +128,19 @@ class HealthportError(Exception):
     def __reduce__(self) -> tuple[Any, ...]:  # picklable across processes (multiprocessing, Spark)
         return (
             _rebuild,
-            (type(self), self.message, self.status, self.location, self.context, self.command, self.stderr),
+            (
+                type(self),
+                self.message,
+                self.status,
+                self.location,
+                self.context,
+                self.command,
+                self.stderr,
+                self.category,
+                self.argument,
+                self.column,
+                self.healthkit_code,
+            ),
         )
 
 
@@ -124,8 +152,12 @@ def _rebuild(
     context: Sequence[str],
     command: Sequence[str],
     stderr: str,
+    category: str | None = None,
+    argument: str | None = None,
+    column: int | None = None,
+    healthkit_code: str | None = None,
 ) -> HealthportError:
-    return cls(message, status, location, context, command, stderr)
+    return cls(message, status, location, context, command, stderr, category, argument, column, healthkit_code)
 
 
 class UsageError(HealthportError, ValueError):
@@ -217,72 +249,59 @@ _BY_STATUS: dict[int, type[HealthportError]] = {
 }
 _BY_STATUS.update({129: RunInterruptedError, 130: RunInterruptedError, 143: RunInterruptedError})
 
-# healthport: [LOCATION: ]error: MESSAGE, where LOCATION is FILE, FILE:LINE or FILE:LINE:COL.
-# The file may itself hold colons and parentheses (export.zip(apple_health_export/export.xml)),
-# so the line and column are taken from the right: the last ":N:N: " or ":N: " before
-# "error:"/"warning:".
-_DIAGNOSTIC = re.compile(
-    r"^healthport: (?:(?P<location>.*?): )?(?P<kind>error|warning): (?P<message>.*)$"
-)
-_LINE_COLUMN = re.compile(r"^(?P<file>.*?)(?::(?P<line>\d+)(?::(?P<column>\d+))?)?$")
-
-
 @dataclass(frozen=True)
 class Diagnostic:
-    """One parsed diagnostic line."""
+    """One diagnostic the binary reported with ``--diagnostics json``: its fields as
+    healthport(1), DIAGNOSTICS, documents them."""
 
-    kind: str  # "error" or "warning"
+    kind: str  # "error", "warning" or "note"
     message: str
     location: Location | None
+    fields: dict[str, Any]
 
 
-def parse_diagnostic(line: str) -> Diagnostic | None:
-    """Parses one line healthport wrote on standard error; ``None`` if it is not a
-    diagnostic (a context line, a note).
-
-    >>> parse_diagnostic("healthport: export.zip(apple_health_export/export.xml):1834:27: error: invalid startDate")
-    Diagnostic(kind='error', message='invalid startDate', location=Location(file='export.zip(apple_health_export/export.xml)', line=1834, column=27))
-    >>> parse_diagnostic("healthport: warning: 3 records of unknown type").location is None
-    True
-    """
-    match = _DIAGNOSTIC.match(line)
-    if not match:
+def parse_record(record: dict[str, Any]) -> Diagnostic | None:
+    """The diagnostic one JSON record stands for (its ``type``, ``message`` and
+    ``location`` fields; every field kept in ``fields``); ``None`` for a progress
+    record."""
+    kind = record.get("type")
+    if kind not in ("error", "warning", "note"):
         return None
+    place = record.get("location")
     location = None
-    if match["location"]:
-        place = _LINE_COLUMN.match(match["location"])
-        assert place is not None  # the pattern matches any text
-        location = Location(
-            place["file"],
-            int(place["line"]) if place["line"] else None,
-            int(place["column"]) if place["column"] else None,
-        )
-    return Diagnostic(match["kind"], match["message"], location)
+    if isinstance(place, dict) and isinstance(place.get("file"), str):
+        location = Location(place["file"], place.get("line"), place.get("column"))
+    return Diagnostic(kind, str(record.get("message", "")), location, record)
 
 
-def error_for(status: int, stderr: str, command: Sequence[str]) -> HealthportError:
-    """The exception for a run that ended with ``status``, from what it wrote on
-    standard error: the last error diagnostic and the lines after it. A usage
-    error found by the argument parser (``Error: …`` and the usage text) has no
-    ``healthport:`` line: its first line is the message."""
+def error_for(status: int, records: Sequence[dict[str, Any]], stderr: str, command: Sequence[str]) -> HealthportError:
+    """The exception for a run that ended with ``status``, from the last error record
+    it wrote (``--diagnostics json``): its message, location, category, argument,
+    column, HealthKit code and context, each a field. ``stderr`` is what it wrote,
+    kept on the exception."""
     if status < 0:  # the subprocess module's way of saying "killed by signal -status"
         status = 128 - status
-    lines = [line for line in stderr.splitlines() if line.strip()]
-    message, location, context = "", None, []
-    for index in range(len(lines) - 1, -1, -1):
-        diagnostic = parse_diagnostic(lines[index])
-        if diagnostic and diagnostic.kind == "error":
-            message, location = diagnostic.message, diagnostic.location
-            context = [line for line in lines[index + 1 :] if not line.startswith("healthport: ")]
-            break
-    else:
-        if lines:
-            first = lines[0]
-            message = first[len("Error: ") :] if first.startswith("Error: ") else first
-            context = lines[1:]
-        elif status >= 128:
-            message = f"healthport ended by signal {status - 128}"
-        else:
-            message = f"healthport failed with status {status} and no message"
     cls = _BY_STATUS.get(status, HealthportError)
-    return cls(message, status, location, context, command, stderr)
+    for record in reversed(records):
+        diagnostic = parse_record(record)
+        if diagnostic is not None and diagnostic.kind == "error":
+            return cls(
+                diagnostic.message,
+                status,
+                diagnostic.location,
+                [str(line) for line in record.get("context") or ()],
+                command,
+                stderr,
+                record.get("category"),
+                record.get("argument"),
+                record.get("column"),
+                record.get("healthKitCode"),
+            )
+    if status >= 128:
+        message = f"healthport ended by signal {status - 128}"
+    else:
+        # No record: the binary did not get as far as writing one (it crashed, or is not
+        # healthport); what it wrote is the message.
+        lines = [line for line in stderr.splitlines() if line.strip()]
+        message = lines[0] if lines else f"healthport failed with status {status} and no message"
+    return cls(message, status, None, (), command, stderr)

@@ -36,8 +36,10 @@ extension Healthport.Auth {
             if grant && deny { throw ValidationError("--grant and --deny exclude each other") }
         }
 
+        @OptionGroup var diagnostics: DiagnosticFormatOption
+
         func run() throws {
-            try Diagnostics().run {
+            try Diagnostics(format: diagnostics.diagnosticFormat).run {
                 let (share, read) = try requested.resolved()
                 let request = AuthorizationRequestRun(
                     policyFile: policyFile.policy, share: share, read: read,

@@ -31,8 +31,10 @@ extension Healthport.Auth {
             if grant && deny { throw ValidationError("--grant and --deny exclude each other") }
         }
 
+        @OptionGroup var diagnostics: DiagnosticFormatOption
+
         func run() throws {
-            try Diagnostics().run {
+            try Diagnostics(format: diagnostics.diagnosticFormat).run {
                 guard let identifier = try TypeNameResolver.resolve([type]).first else {
                     throw AuthorizationError(.errorInvalidArgument, "\(type) is not authorized object by object", argument: .perObjectType)
                 }

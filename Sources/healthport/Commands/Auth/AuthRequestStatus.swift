@@ -14,8 +14,10 @@ extension Healthport.Auth {
         @OptionGroup var policyFile: PolicyFileOption
         @OptionGroup var requested: RequestedTypes
 
+        @OptionGroup var diagnostics: DiagnosticFormatOption
+
         func run() throws {
-            try Diagnostics().run {
+            try Diagnostics(format: diagnostics.diagnosticFormat).run {
                 let (share, read) = try requested.resolved()
                 let shouldRequest = try AuthorizationRequest.shouldRequest(policyFile: policyFile.policy, share: share, read: read)
                 FileHandle.standardOutput.write(Data((shouldRequest ? "shouldRequest\n" : "unnecessary\n").utf8))

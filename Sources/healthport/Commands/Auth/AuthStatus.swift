@@ -16,8 +16,10 @@ extension Healthport.Auth {
         @Argument(help: ArgumentHelp("Type names (StepCount, HKQuantityTypeIdentifierBodyMass, …).", valueName: "type"))
         var types: [String]
 
+        @OptionGroup var diagnostics: DiagnosticFormatOption
+
         func run() throws {
-            try Diagnostics().run {
+            try Diagnostics(format: diagnostics.diagnosticFormat).run {
                 let policy = try AuthorizationPolicy.load(from: policyFile.policy)
                 var lines = ""
                 for name in types {

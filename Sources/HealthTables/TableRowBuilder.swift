@@ -8,7 +8,7 @@ import HealthModel
 /// A `nil` value is an empty cell. The same row function called for every row of a table gives
 /// the same names in the same order, whatever the values: a writer may take its header or its
 /// schema from the first row it receives.
-protocol TableRowBuilder {
+package protocol TableRowBuilder {
     mutating func string(_ column: String, _ value: String?)
     /// A number as the export spelled it (kept exact).
     mutating func number(_ column: String, _ value: ExportNumber?)

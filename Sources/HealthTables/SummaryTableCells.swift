@@ -1,7 +1,7 @@
 import HealthJSON
 import HealthModel
 
-/// The summary tables' rows as typed cells, for a database: the columns `TableRows` gives the
+/// The summary tables' rows as typed cells, for a database: the columns `SummaryTableRows` gives the
 /// CSV, JSON and Parquet writers, in their order, with the same values (a date as
 /// `YYYY-MM-DD`, an instant as ISO 8601 with its offset, `sources` as the same JSON array
 /// text). The store's `daily_summary` and `sleep_nights` are filled from these, so its tables
@@ -29,21 +29,21 @@ public final class SummaryTableCells {
     public init() {}
 
     /// A table's column names, as the CSV header row names them.
-    public static func columns(_ table: SummaryTableWriter.Table) -> [String] {
+    public static func columns(_ table: SummaryTable) -> [String] {
         var row = CellRow(scratch: OutputBuffer(descriptor: -1, capacity: 64), keepsNames: true)
         let date = CalendarDate(year: 2000, month: 1, day: 1)
         switch table {
-        case .daily: TableRows.dailySummary(DailySummary(date: date, type: "", unit: nil, count: 0, sources: []), into: &row)
-        case .nights: TableRows.sleepNight(SleepNight.empty(date), into: &row)
-        case .days(let columns): TableRows.day(DayRow(date: date), columns: columns, into: &row)
+        case .daily: SummaryTableRows.dailySummary(DailySummary(date: date, type: "", unit: nil, count: 0, sources: []), into: &row)
+        case .nights: SummaryTableRows.sleepNight(SleepNight.empty(date), into: &row)
+        case .days(let columns): SummaryTableRows.day(DayRow(date: date), columns: columns, into: &row)
         case .dayPeriods(let columns):
             let none = [Double?](repeating: nil, count: DayColumn.all.count)
-            TableRows.dayPeriod(
+            SummaryTableRows.dayPeriod(
                 DayPeriodRow(start: date, end: date, days: 0, isPartial: false, totals: none, averages: none, daysWithValue: []),
                 columns: columns, into: &row)
         case .workouts:
             let time = ExportTimestamp(secondsSince1970: 0, utcOffsetSeconds: 0)
-            TableRows.workoutSummary(
+            SummaryTableRows.workoutSummary(
                 WorkoutSummary(
                     uuid: ObjectUUID(high: 0, low: 0), date: date, start: time, end: time, activityType: "", activity: "", duration: 0,
                     distance: nil, activeEnergy: nil, averageHeartRate: nil, maximumHeartRate: nil, source: ""), into: &row)
@@ -54,28 +54,28 @@ public final class SummaryTableCells {
     /// A day's cells, in the order of `columns(.daily)`.
     public func row(_ day: DailySummary) -> [Cell] {
         var row = CellRow(scratch: scratch, keepsNames: false)
-        TableRows.dailySummary(day, into: &row)
+        SummaryTableRows.dailySummary(day, into: &row)
         return row.cells
     }
 
     /// A night's cells, in the order of `columns(.nights)`.
     public func row(_ night: SleepNight) -> [Cell] {
         var row = CellRow(scratch: scratch, keepsNames: false)
-        TableRows.sleepNight(night, into: &row)
+        SummaryTableRows.sleepNight(night, into: &row)
         return row.cells
     }
 
     /// A day of the day table's cells, every column (`columns(.days(columns: all))`).
     public func row(_ day: DayRow) -> [Cell] {
         var row = CellRow(scratch: scratch, keepsNames: false)
-        TableRows.day(day, columns: Array(DayColumn.all.indices), into: &row)
+        SummaryTableRows.day(day, columns: Array(DayColumn.all.indices), into: &row)
         return row.cells
     }
 
     /// A workout's cells, in the order of `columns(.workouts)`.
     public func row(_ workout: WorkoutSummary) -> [Cell] {
         var row = CellRow(scratch: scratch, keepsNames: false)
-        TableRows.workoutSummary(workout, into: &row)
+        SummaryTableRows.workoutSummary(workout, into: &row)
         return row.cells
     }
 }
