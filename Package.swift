@@ -191,7 +191,10 @@ let package = Package(
             name: "HealthExportTests",
             dependencies: ["HealthExport", "HealthModel", "HealthQuery", "HealthTestSupport", "ZIPFoundation"]
         ),
-        .testTarget(name: "HealthQueryTests", dependencies: ["HealthQuery", "HealthModel"]),
+        .testTarget(
+            name: "HealthQueryTests",
+            dependencies: ["HealthQuery", "HealthModel", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
         .testTarget(name: "HealthDeidentifyTests", dependencies: ["HealthDeidentify", "HealthModel"]),
         .testTarget(
             name: "HealthOutputTests",

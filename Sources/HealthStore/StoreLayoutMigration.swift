@@ -37,7 +37,12 @@ enum StoreLayoutMigration {
             \(StoreSchema.objectTable("objects", deleted: false));
             \(StoreSchema.objectTable("deleted_objects", deleted: true));
             """)
-        for (code, name) in StoredKind.names.enumerated() {
+        // The kinds as this migration wrote them, for good: its own list, not today's.
+        let kinds: [(String, Int64)] = [
+            ("quantitySample", 0), ("categorySample", 1), ("correlation", 2), ("workout", 3), ("activitySummary", 4),
+            ("clinicalRecord", 5), ("audiogram", 6), ("visionPrescription", 7), ("electrocardiogram", 8), ("unknown", 9),
+        ]
+        for (name, code) in kinds {
             try db.execute(sql: "INSERT INTO kinds (code, name) VALUES (?, ?)", arguments: [code, name])
         }
         let preparer = StoredRowPreparer()

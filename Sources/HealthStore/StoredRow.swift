@@ -8,19 +8,39 @@ import HealthQuery
 /// them by name from). Integers 0 and 1 take no byte at all in an SQLite record, the names took
 /// 14; the two sample kinds, which are nearly every row, get them.
 enum StoredKind {
-    static let names = [
-        "quantitySample", "categorySample", "correlation", "workout", "activitySummary", "clinicalRecord", "audiogram",
-        "visionPrescription", "electrocardiogram", "unknown",
+    /// The code of each kind in the store's `kind` column and its `kinds` table. On disk for
+    /// good: a code is never changed or reused (healthport-store(5)); a new kind takes the next
+    /// number. `code(of:)`'s switch has no default, so a new `HealthObject` case does not compile
+    /// until it has one here. `StoreKindCodeTests` pins every value.
+    static let codes: [(name: String, code: Int64)] = [
+        ("quantitySample", 0), ("categorySample", 1), ("correlation", 2), ("workout", 3), ("activitySummary", 4),
+        ("clinicalRecord", 5), ("audiogram", 6), ("visionPrescription", 7), ("electrocardiogram", 8), ("unknown", 9),
     ]
     static let quantitySample: Int64 = 0
     static let categorySample: Int64 = 1
 
-    static func code(_ name: String) -> Int64 { Int64(names.firstIndex(of: name) ?? names.count - 1) }
+    static func code(of object: HealthObject) -> Int64 {
+        switch object {
+        case .quantitySample: 0
+        case .categorySample: 1
+        case .correlation: 2
+        case .workout: 3
+        case .activitySummary: 4
+        case .clinicalRecord: 5
+        case .audiogram: 6
+        case .visionPrescription: 7
+        case .electrocardiogram: 8
+        case .unknown: 9
+        }
+    }
 
-    static func name(_ code: Int64) -> String? { code >= 0 && code < Int64(names.count) ? names[Int(code)] : nil }
+    /// The code of a kind's name (`HealthObject.kindName`); `nil` for a name that is no kind.
+    static func code(_ name: String) -> Int64? { codes.first { $0.name == name }?.code }
+
+    static func name(_ code: Int64) -> String? { codes.first { $0.code == code }?.name }
 
     /// The codes of the kinds the summary tables count, for `kind IN (…)`.
-    static var summarized: String { SummaryCollector.summarizedKinds.map { String(code($0)) }.joined(separator: ", ") }
+    static var summarized: String { SummaryCollector.summarizedKinds.compactMap { code($0).map(String.init) }.joined(separator: ", ") }
 }
 
 /// An object as one row of `objects` (or `deleted_objects`), ready to insert: everything computed
@@ -141,7 +161,7 @@ final class StoredRowPreparer {
                 return row
             }
         default:
-            row.kind = StoredKind.code(object.kindName)
+            row.kind = StoredKind.code(of: object)
             row.typeIdentifier = object.objectType.identifier
             row.start = object.startDate?.secondsSince1970
             row.end = object.endDate?.secondsSince1970

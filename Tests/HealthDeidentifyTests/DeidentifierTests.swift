@@ -61,10 +61,16 @@ struct DeidentifierTests {
         #expect(q.sample.endDate.secondsSince1970 - q.sample.startDate.secondsSince1970 == 60)
         #expect(q.quantity == original.quantity)
         // The Health app keeps its name; the same name gets the same pseudonym from another stream.
-        guard case .quantitySample(let health)? = deidentifier.deidentify(.quantitySample(sample(source: "Health"))) else { return }
+        guard case .quantitySample(let health)? = deidentifier.deidentify(.quantitySample(sample(source: "Health"))) else {
+            Issue.record("the Health app's sample did not come back a quantity sample")
+            return
+        }
         #expect(health.sample.sourceRevision.source.name == "Health")
         let again = Deidentifier(Deidentification(key: key, person: "p2")).deidentify(.quantitySample(original))
-        guard case .quantitySample(let other)? = again else { return }
+        guard case .quantitySample(let other)? = again else {
+            Issue.record("another person's copy did not come back a quantity sample")
+            return
+        }
         #expect(other.sample.sourceRevision.source.name == q.sample.sourceRevision.source.name)
         #expect(other.sample.uuid == q.sample.uuid)
     }

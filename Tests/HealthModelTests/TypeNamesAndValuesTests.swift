@@ -158,7 +158,10 @@ import Testing
         var b = ObjectIdentityAssigner()
         a.assign(&once)
         b.assign(&twice)
-        guard case .workout(let single) = once, case .workout(let doubled) = twice else { return }
+        guard case .workout(let single) = once, case .workout(let doubled) = twice else {
+            Issue.record("assigning a workout's statistics gave something else than a workout")
+            return
+        }
         let singleUUIDs = single.routes.map(\.sample.uuid)
         let doubledUUIDs = doubled.routes.map(\.sample.uuid)
         #expect(Set(doubledUUIDs).count == 3, "two objects, one uuid: \(doubledUUIDs)")

@@ -159,7 +159,10 @@ import HealthModel
             objects: [member("HKQuantityTypeIdentifierBloodPressureSystolic"), member("HKQuantityTypeIdentifierBloodPressureDiastolic")]))
         let enforcer = policy { $0.read["HKQuantityTypeIdentifierBloodPressureSystolic"] = .granted }
         #expect(enforcer.admits(correlation))
-        guard case .correlation(let visible) = enforcer.redact(correlation) else { return }
+        guard case .correlation(let visible) = enforcer.redact(correlation) else {
+            Issue.record("redacting a correlation gave something else than a correlation")
+            return
+        }
         #expect(visible.objects.count == 1)
         #expect(!policy { _ in }.admits(correlation))
     }

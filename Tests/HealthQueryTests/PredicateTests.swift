@@ -377,7 +377,10 @@ func matches(_ predicate: String, _ object: HealthObject) throws -> Bool {
         query.outputUnit = try HealthUnit("lb")
         try QueryExecutor(query).validate()
         let converted = try QueryExecutor(query).transform(Sample.quantity("HKQuantityTypeIdentifierBodyMass", value: "1", unit: "kg"))
-        guard case .quantitySample(let q) = converted else { return }
+        guard case .quantitySample(let q) = converted else {
+            Issue.record("converting a quantity sample gave something else")
+            return
+        }
         #expect(q.quantity.unit == "lb")
         #expect(abs(q.quantity.value.value - 2.2046226218487757) < 1e-12)
     }

@@ -181,7 +181,10 @@ import Testing
         nonisolated(unsafe) var writerError: (any Error)? = nil
         Thread.detachNewThread {
             defer { sink.release.signal(); writerDone.signal() }
-            guard sink.holding.wait(timeout: .now() + 300) == .success else { return }
+            guard sink.holding.wait(timeout: .now() + 300) == .success else {
+                Issue.record("the import never held the store's write lock within 300 s")
+                return
+            }
             do {
                 // Another connection imports the newer export and commits while the read is held.
                 _ = try HealthStore.openForWriting(at: path).importObjects(

@@ -99,7 +99,7 @@ import ZIPFoundation
         return files
     }
 
-    func expectNoOriginals(in path: String, also extra: [String] = [], _ what: String) throws {
+    func expectNoOriginals(in path: String, also extra: [String] = [], binary: [(String, [UInt8])] = [], _ what: String) throws {
         let files = try contents(path)
         #expect(!files.isEmpty, "\(what): nothing written")
         for (file, data) in files {
@@ -107,7 +107,41 @@ import ZIPFoundation
             for original in Self.originals + extra where text.contains(original) {
                 Issue.record("\(what): '\(original)' survives in \(file)")
             }
+            // What a text search cannot see: Parquet's binary columns (a uuid's 16 bytes, an
+            // instant's microseconds, a coordinate's double), searched for as bytes.
+            for (name, bytes) in binary where data.range(of: Data(bytes)) != nil {
+                Issue.record("\(what): \(name) survives in binary in \(file)")
+            }
         }
+    }
+
+    /// The originals as Parquet stores them (plain encoding, little-endian): each uuid's 16
+    /// bytes, each sample's start and end as microseconds since 1970, and the coordinates as
+    /// doubles. None may be in a de-identified output, whatever its encoding.
+    func binaryOriginals(_ export: String) throws -> [(String, [UInt8])] {
+        var forms: [(String, [UInt8])] = []
+        let parser = ISO8601DateFormatter()
+        parser.formatOptions = [.withInternetDateTime]
+        var instants: [(String, Int64)] = []
+        for object in try ndjsonObjects(try healthport("convert", export, "-q").stdout) {
+            if let text = object["uuid"] as? String, let uuid = UUID(uuidString: text) {
+                forms.append(("uuid \(text)", withUnsafeBytes(of: uuid.uuid) { Array($0) }))
+            }
+            for key in ["startDate", "endDate"] {
+                guard let text = object[key] as? String, let date = parser.date(from: text) else { continue }
+                instants.append(("\(key) \(text)", Int64(date.timeIntervalSince1970) * 1_000_000))
+            }
+        }
+        // The shift is whole weeks: an instant a whole number of weeks from another original
+        // one may rightly be that one shifted, so only the others are looked for.
+        let week: Int64 = 7 * 86_400 * 1_000_000
+        for (name, micros) in instants where !instants.contains(where: { $0.1 != micros && ($0.1 - micros) % week == 0 }) {
+            forms.append((name, withUnsafeBytes(of: micros.littleEndian) { Array($0) }))
+        }
+        for coordinate in [48.8566, 2.3522] {
+            forms.append(("coordinate \(coordinate)", withUnsafeBytes(of: coordinate.bitPattern.littleEndian) { Array($0) }))
+        }
+        return forms
     }
 
     /// The plain conversion's uuids: none may be in a de-identified output.
@@ -120,6 +154,17 @@ import ZIPFoundation
         let key = folder.appendingPathComponent("study.key").path
         let uuids = try originalUUIDs(export)
         #expect(uuids.count > 30)
+        let binary = try binaryOriginals(export)
+        #expect(binary.count > 60)
+        // The byte search can see what it looks for: the plain Parquet holds the uuids, the
+        // instants and the coordinates, in binary.
+        let plainParquet = folder.appendingPathComponent("plain-parquet").path
+        #expect(try healthport("convert", export, "-q", "--format", "parquet", "--compression", "none", "--output", plainParquet).status == 0)
+        let plainBytes = try contents(plainParquet).map(\.1)
+        for kind in ["uuid ", "startDate ", "coordinate "] {
+            #expect(binary.contains { name, bytes in name.hasPrefix(kind) && plainBytes.contains { $0.range(of: Data(bytes)) != nil } }, "no \(kind)in the plain Parquet")
+        }
+        try FileManager.default.removeItem(atPath: plainParquet)
         let outputs: [(String, [String])] = [
             ("out.ndjson", ["--format", "ndjson"]), ("out.json", ["--format", "json"]), ("csv", ["--format", "csv"]),
             ("parquet", ["--format", "parquet", "--compression", "none"]), ("fhir", ["--format", "fhir"]),
@@ -129,7 +174,7 @@ import ZIPFoundation
             let output = folder.appendingPathComponent(name).path
             let result = try healthport(["convert", export, "-q", "--deidentify", key, "--output", output] + arguments)
             #expect(result.status == 0, "\(name): \(result.stderrText)")
-            try expectNoOriginals(in: output, also: uuids, name)
+            try expectNoOriginals(in: output, also: uuids, binary: binary, name)
             let manifest = name.contains(".") ? output + ".deidentification.json" : output + "/_deidentification.json"
             #expect(FileManager.default.fileExists(atPath: manifest), "\(name): no manifest")
         }
@@ -158,6 +203,7 @@ import ZIPFoundation
         try Data(Self.document().utf8).write(to: URL(fileURLWithPath: a))
         let key = folder.appendingPathComponent("study.key").path
         let uuids = try originalUUIDs(a)
+        let binary = try binaryOriginals(a)
         for format in ["csv", "parquet", "ndjson", "fhir"] {
             let lake = folder.appendingPathComponent("lake-\(format)").path
             var arguments = ["convert", a, "-q", "--format", format, "--partition", "person,type", "--deidentify", key, "--output", lake]
@@ -165,7 +211,7 @@ import ZIPFoundation
             let result = try healthport(arguments)
             #expect(result.status == 0, "\(format): \(result.stderrText)")
             // The batch manifest is shared with the lake: no input name, no real time in it.
-            try expectNoOriginals(in: lake, also: uuids + ["person=simon", "simon.xml", "exports/"], "lake \(format)")
+            try expectNoOriginals(in: lake, also: uuids + ["person=simon", "simon.xml", "exports/"], binary: binary, "lake \(format)")
             #expect(FileManager.default.fileExists(atPath: lake + "/_deidentification.json"))
             let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: lake + "/_manifest.json"))) as? [String: Any]
             let input = try #require((manifest?["inputs"] as? [[String: Any]])?.first)

@@ -137,6 +137,24 @@ import Testing
         #expect(records.first?["argument"] as? String == "policyFile")
     }
 
+    /// A batch goes on past a broken export: that input's failure is an error record at its
+    /// file, and the batch ends with one that has the category and status it exits with.
+    @Test func aBatchsFailuresAreRecordsAndTheLastHasTheStatus() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let broken = folder.appendingPathComponent("broken.zip").path
+        try Data("PK\u{03}\u{04}not a zip".utf8).write(to: URL(fileURLWithPath: broken))
+        let lake = folder.appendingPathComponent("lake").path
+        let result = try healthport(
+            "convert", sampleZip, broken, "--format", "csv", "--partition", "person,type", "--output", lake, "-q", "--diagnostics", "json")
+        #expect(result.status == 65)
+        let errors = try Self.records(result).filter { $0["type"] as? String == "error" }
+        #expect(errors.count == 2)
+        #expect((errors.first?["location"] as? [String: Any])?["file"] as? String == broken)
+        #expect(errors.last?["category"] as? String == "malformedInput")
+        #expect(errors.last?["status"] as? Int == 65)
+        #expect((errors.last?["message"] as? String)?.hasPrefix("1 of 2 exports failed") == true)
+    }
+
     @Test func aNameWithControlCharactersStaysOneLine() throws {
         let name = "export\u{1B}]0;title\u{07}\nsecond line.zip"
         let json = try healthport("convert", name, "--diagnostics", "json")

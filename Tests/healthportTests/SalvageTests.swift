@@ -16,14 +16,18 @@ import Testing
         let xml = try CommandRunner.run(URL(fileURLWithPath: "/usr/bin/unzip"), ["-p", sampleZip, "apple_health_export/export.xml"]).stdout
         let cut = try Fixtures.temporaryDirectory().appendingPathComponent("export.xml")
         try xml.prefix(Int(Double(xml.count) * fraction)).write(to: cut)
-        let refused = try healthport("convert", cut.path, "-q")
+        let refused = try healthport("convert", cut.path, "--tz", "Europe/Paris", "-q")
         #expect(refused.status == 65)
         #expect(refused.stderrText.hasPrefix("healthport: \(cut.path):") && refused.stderrText.contains("cut off"))
-        #expect(refused.stdout.isEmpty || !Self.lines(refused.stdout).isEmpty)
+        let full = try Self.fullConversion()
+        // Standard output streams: what was written before the failure (status 65 says it is
+        // incomplete) is whole lines, each the full conversion's, never a line cut in two.
+        #expect(refused.stdout.last == 0x0A)
+        let before = Self.lines(refused.stdout)
+        #expect(before.count > 1 && Array(full.prefix(before.count)) == before)
         let salvaged = try healthport("convert", cut.path, "--tz", "Europe/Paris", "-q", "--salvage")
         #expect(salvaged.status == 3, "\(salvaged.stderrText)")
         let got = Self.lines(salvaged.stdout)
-        let full = try Self.fullConversion()
         // The header, then a prefix of the export's objects: nothing invented, nothing cut.
         #expect(got.count > 1 && got.count < full.count)
         #expect(Array(full.prefix(got.count)) == got)

@@ -107,8 +107,11 @@ extension Healthport {
                     batch.personKeysFromFileNames = personId == nil
                     let failed = try batch.run(reporter: log.reporter(), cancellation: Signals.cancellation)
                     if failed > 0 {
-                        log.error("\(failed) of \(exports.count) exports failed; see \(output.output)/\(BatchManifest.fileName)")
-                        throw ExitCode(ExitStatus.dataError.rawValue)
+                        // A failure like any run's (category, status 65), so that a program reading
+                        // --diagnostics json finds both in the last record.
+                        let failure = RunError(.malformedInput, "\(failed) of \(exports.count) exports failed; see \(output.output)/\(BatchManifest.fileName)")
+                        log.error(failure)
+                        throw ExitCode(ExitStatus.of(failure.category).rawValue)
                     }
                     return
                 }
