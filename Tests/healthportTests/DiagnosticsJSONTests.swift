@@ -155,6 +155,22 @@ import Testing
         #expect((errors.last?["message"] as? String)?.hasPrefix("1 of 2 exports failed") == true)
     }
 
+    /// A per-object request with nothing to offer says so as a note record, not as a text line.
+    @Test func anEmptyOfferIsANoteRecord() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let policy = folder.appendingPathComponent("policy.json").path
+        try #"{"version": 1, "consumer": {"name": "Optician"}}"#.write(toFile: policy, atomically: true, encoding: .utf8)
+        let export = folder.appendingPathComponent("export.xml").path
+        try "<?xml version=\"1.0\"?>\n<HealthData locale=\"en_US\">\n</HealthData>\n".write(toFile: export, atomically: true, encoding: .utf8)
+        let result = try healthport(
+            "auth", "request-per-object", "--policy", policy, export, "--type", "VisionPrescription", "--grant", "--diagnostics", "json")
+        #expect(result.status == 0)
+        let records = try Self.records(result)
+        #expect(records.count == 1)
+        #expect(records.first?["type"] as? String == "note")
+        #expect(records.first?["message"] as? String == "no VisionPrescription objects to offer")
+    }
+
     @Test func aNameWithControlCharactersStaysOneLine() throws {
         let name = "export\u{1B}]0;title\u{07}\nsecond line.zip"
         let json = try healthport("convert", name, "--diagnostics", "json")

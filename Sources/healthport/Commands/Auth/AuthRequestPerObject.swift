@@ -45,7 +45,7 @@ extension Healthport.Auth {
                 // The sheet is shown every time, even when answered before (HealthKit always asks).
                 try request.run(cancellation: Signals.cancellation) { offer in
                     if offer.objects.isEmpty {
-                        FileHandle.standardError.write(Data("healthport: no \(TypeCatalogue.shortName(of: identifier)) objects to offer\n".utf8))
+                        Diagnostics(format: diagnostics.diagnosticFormat).note("no \(TypeCatalogue.shortName(of: identifier)) objects to offer")
                         return [:]
                     }
                     if grant || deny { return Dictionary(offer.objects.map { ($0.uuid, grant) }, uniquingKeysWith: { first, _ in first }) }
