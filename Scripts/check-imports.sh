@@ -9,13 +9,14 @@
 # look at. So a layer cannot lean on a module it never asked for, and `docs/ARCHITECTURE.md`'s
 # dependency lines are the manifest's.
 #
-#   Scripts/check-imports.sh            # after a debug build (.build/debug/Modules lists the modules)
+#   Scripts/check-imports.sh            # after a build (.build/debug/Modules lists the modules)
+#   Scripts/check-imports.sh release    # after a release build (CI's: .build/release/Modules)
 #
 # Exit status 1 names each file, line and module; 0 when every import is declared.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-modules=".build/debug/Modules"
-[ -d "$modules" ] || { echo "check-imports.sh: no $modules: build first (swift build --build-tests)" >&2; exit 66; }
+modules=".build/${1:-debug}/Modules"
+[ -d "$modules" ] || { echo "check-imports.sh: no $modules: build first (swift build --build-tests, -c ${1:-debug})" >&2; exit 66; }
 swift package describe --type json 2>/dev/null | python3 -c '
 import json, os, re, sys
 package = json.load(sys.stdin)

@@ -5,8 +5,15 @@
 # block promises.
 #
 #   Scripts/check-quick-start.sh [--keep DIR]
+#   Scripts/check-quick-start.sh --here [--keep DIR]
 #
-# --keep DIR: after the check, the Quick start's release build is kept in DIR, shaped like a SwiftPM
+# --here: the block runs in this checkout, on this machine, as it is: what CI does first, on its
+# fresh machine, before it installs anything (.ci/run), so that the release build the README makes
+# is the one the tests and every check then use (a build in a root of its own cannot be shared:
+# its paths and its system headers are not this machine's). Without --here, the machine is made
+# fresh for the check, for a developer whose machine is not (below).
+#
+# --keep DIR: after the check (either way), the Quick start's release build is kept in DIR, shaped like a SwiftPM
 # scratch folder (release/healthport, release/healthport-mcp, release/generate-export,
 # workspace-state.json, and checkouts/ without their git folders, for the licences), so that the
 # Debian package and the wheel are made of the very build the README's command made
@@ -55,12 +62,66 @@ commands="$(awk '
 echo "== the Quick start, as README.md writes it:" >&2
 printf '%s\n' "$commands" | sed 's/^/    /' >&2
 keep=""
-case "${1:-}" in
-    --print) exit 0 ;;
-    --keep) [ -n "${2:-}" ] || { echo "check-quick-start.sh: --keep needs a folder" >&2; exit 64; }; keep="$2" ;;
-    "") ;;
-    *) echo "check-quick-start.sh: unknown argument '$1' (use --print, --keep DIR)" >&2; exit 64 ;;
-esac
+here=0
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --print) exit 0 ;;
+        --keep) [ -n "${2:-}" ] || { echo "check-quick-start.sh: --keep needs a folder" >&2; exit 64; }; keep="$2"; shift ;;
+        --here) here=1 ;;
+        *) echo "check-quick-start.sh: unknown argument '$1' (use --print, --keep DIR, --here)" >&2; exit 64 ;;
+    esac
+    shift
+done
+
+fail() { echo "check-quick-start.sh: FAIL: $*" >&2; exit 1; }
+# What the block's last command printed must be the 3 NDJSON lines it promises. swift build reports
+# its progress on standard output too, as a person sees it; what the last command printed is what
+# follows the build's last line ("Build complete!", or "Build of product ... complete!").
+check_conversion() {
+    local output="$1" converted="$1.converted" lines
+    awk '/^Build (of product .* )?complete/ { n = NR } { line[NR] = $0 } END { for (i = n + 1; i <= NR; i++) print line[i] }' \
+        "$output" > "$converted"
+    echo "-- what the conversion printed:" >&2
+    cut -c 1-160 "$converted" >&2
+    lines="$(wc -l < "$converted")"
+    [ "$lines" = 3 ] || fail "$lines lines after the build, not the 3 NDJSON lines of 'head -n 3'"
+    head -n 1 "$converted" | grep -q '^{"kind":"export",' || fail "the first line is not the export header"
+    sed -n '2,3p' "$converted" | grep -v '^{"kind":"[a-zA-Z]*","uuid":"[0-9A-F-]\{36\}",.*}$' >/dev/null &&
+        fail "lines 2 and 3 are not objects with a kind and a uuid"
+    return 0
+}
+
+# --keep: the build's programs, its workspace state and its checkouts (for the licences), copied to
+# DIR, shaped like a SwiftPM scratch folder.
+keep_build() {
+    local built="$1" program
+    [ -n "$keep" ] || return 0
+    rm -rf "$keep"
+    mkdir -p "$keep/release" "$keep/checkouts"
+    for program in healthport healthport-mcp generate-export; do
+        cp -L "$built/release/$program" "$keep/release/$program" || fail "the Quick start's build has no $program to keep"
+    done
+    cp "$built/workspace-state.json" "$keep/"
+    tar -C "$built/checkouts" --exclude=.git -c . | tar -x -C "$keep/checkouts"
+    echo "== the release build kept in $keep (release/, checkouts/, workspace-state.json)" >&2
+}
+
+if [ "$here" = 1 ]; then
+    echo "== here, in $PWD: the Quick start" >&2
+    out="$(mktemp -d)"
+    trap 'rm -rf "$out"' EXIT
+    # Its standard error (the build's warnings among it) is printed as it comes, for CI's log.
+    bash -euo pipefail -c "$commands" > "$out/quick-start.out" ||
+        fail "the Quick start stopped (its standard error above)"
+    check_conversion "$out/quick-start.out"
+    # Every command the README documents runs after the Quick start's build: `healthport mcp`
+    # too, which runs the healthport-mcp program built beside healthport.
+    PATH="$PWD/.build/release:$PATH" healthport mcp --help >/dev/null 2>&1 ||
+        fail "healthport mcp --help failed after the Quick start's build"
+    keep_build "$PWD/.build"
+    echo "== check-quick-start.sh: the README's Quick start works here; took $((SECONDS - start)) s" >&2
+    exit 0
+fi
 
 [ "$(id -u)" = 0 ] || { echo "check-quick-start.sh: needs root (debootstrap, chroot, mount)" >&2; exit 77; }
 command -v debootstrap >/dev/null || { echo "check-quick-start.sh: debootstrap not found (apt-get install debootstrap)" >&2; exit 69; }
@@ -178,33 +239,10 @@ if ! in_root /bin/bash -c 'cd /root/healthport && bash -euo pipefail /root/quick
 fi
 echo "(the Quick start took $((SECONDS - quick)) s)" >&2
 
-fail() { echo "check-quick-start.sh: FAIL: $*" >&2; exit 1; }
-# swift build reports its progress on standard output too, as a person sees it; what the last
-# command printed is what follows the build's last line ("Build complete!", or "Build of product
-# ... complete!" for one product).
-converted="$root/quick-start.converted"
-awk '/^Build (of product .* )?complete/ { n = NR } { line[NR] = $0 } END { for (i = n + 1; i <= NR; i++) print line[i] }' \
-    "$root/quick-start.out" > "$converted"
-echo "-- what the conversion printed:" >&2
-cut -c 1-160 "$converted" >&2
-lines="$(wc -l < "$converted")"
-[ "$lines" = 3 ] || fail "$lines lines after the build, not the 3 NDJSON lines of 'head -n 3'"
-head -n 1 "$converted" | grep -q '^{"kind":"export",' || fail "the first line is not the export header"
-sed -n '2,3p' "$converted" | grep -v '^{"kind":"[a-zA-Z]*","uuid":"[0-9A-F-]\{36\}",.*}$' >/dev/null &&
-    fail "lines 2 and 3 are not objects with a kind and a uuid"
+check_conversion "$root/quick-start.out"
 # Every command the README documents runs after the Quick start's build: `healthport mcp` too,
 # which runs the healthport-mcp program built beside healthport.
 in_root /bin/bash -c 'cd /root/healthport && PATH="$PWD/.build/release:$PATH" healthport mcp --help' >/dev/null 2>&1 ||
     fail "healthport mcp --help failed after the Quick start's build"
-if [ -n "$keep" ]; then
-    built="$root/root/healthport/.build"
-    rm -rf "$keep"
-    mkdir -p "$keep/release" "$keep/checkouts"
-    for program in healthport healthport-mcp generate-export; do
-        cp -L "$built/release/$program" "$keep/release/$program" || fail "the Quick start's build has no $program to keep"
-    done
-    cp "$built/workspace-state.json" "$keep/"
-    tar -C "$built/checkouts" --exclude=.git -c . | tar -x -C "$keep/checkouts"
-    echo "== the release build kept in $keep (release/, checkouts/, workspace-state.json)" >&2
-fi
+keep_build "$root/root/healthport/.build"
 echo "== check-quick-start.sh: the README's Quick start works on a fresh Debian 12; took $((SECONDS - start)) s" >&2

@@ -20,7 +20,8 @@
 # Without the second argument the example package is built here, in the main package's build
 # directory (`swift build --package-path Examples/HealthKitPortSeeds --scratch-path .build`), so
 # that the modules `swift build` already compiled are reused rather than built a second time;
-# the time it took is printed. SCRATCH=path builds it elsewhere.
+# the time it took is printed. SCRATCH=path builds it elsewhere; CONFIGURATION=release builds it
+# in release, on a release build's modules (CI's).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 HEALTHPORT="${1:-.build/debug/healthport}"
@@ -31,10 +32,11 @@ else
     started=$(date +%s%N)
     log="$(mktemp)"
     scratch="${SCRATCH:-$PWD/.build}"
-    if ! swift build --package-path Examples/HealthKitPortSeeds --scratch-path "$scratch" > "$log" 2>&1; then cat "$log"; rm -f "$log"; exit 1; fi
+    configuration="${CONFIGURATION:-debug}"
+    if ! swift build -c "$configuration" --package-path Examples/HealthKitPortSeeds --scratch-path "$scratch" > "$log" 2>&1; then cat "$log"; rm -f "$log"; exit 1; fi
     rm -f "$log"
     echo "example package built in $(( ($(date +%s%N) - started) / 1000000000 )) s"
-    SEEDS="$(swift build --package-path Examples/HealthKitPortSeeds --scratch-path "$scratch" --show-bin-path)/healthkitport-seeds"
+    SEEDS="$(swift build -c "$configuration" --package-path Examples/HealthKitPortSeeds --scratch-path "$scratch" --show-bin-path)/healthkitport-seeds"
 fi
 [ -x "$SEEDS" ] || { echo "no example binary at $SEEDS"; exit 1; }
 EXPORT=SampleData/export.zip

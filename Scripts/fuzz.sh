@@ -20,6 +20,9 @@ HARNESSES=("$@")
 [ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=(export scanner predicate policy anchor gpx ecg json store mcp-framing)
 SCRATCH=".build/fuzz"
 WORK="Fuzz/work"
+# The healthport that writes some harnesses' seeds (an anchor, NDJSON lines, a store): a build's,
+# the debug one unless HEALTHPORT_BINARY names another (CI's release build).
+HEALTHPORT="${HEALTHPORT_BINARY:-.build/debug/healthport}"
 SHARED="$SAMPLES"
 
 export HEALTHPORT_FUZZ=1
@@ -50,7 +53,7 @@ seed() {
             cp SampleData/export-older.zip "$corpus/" 2>/dev/null || true
             { find "$SHARED" -name '*.xml' -size -200k 2>/dev/null | head -n 20 | while read -r f; do cp "$f" "$corpus/$(basename "$(dirname "$f")")-$(basename "$f")"; done; } || true
             { unzip -p SampleData/export.zip apple_health_export/export.xml | head -c 60000 > "$corpus/generated-head.xml"; } || true
-            .build/debug/healthport convert SampleData/export.zip -q 2>/dev/null | head -n 40 > "$corpus/healthport.ndjson" || true
+            "$HEALTHPORT" convert SampleData/export.zip -q 2>/dev/null | head -n 40 > "$corpus/healthport.ndjson" || true
             # Cut-off zips, for the salvage path.
             head -c 90000 SampleData/export.zip > "$corpus/cut-off.zip"
             head -c 4000 SampleData/export-older.zip > "$corpus/cut-early.zip"
@@ -81,7 +84,7 @@ seed() {
             printf '%s' '{"version": 1, "consumer": {"name": "Study"}, "read": {"StepCount": "granted", "HeartRate": "denied"}, "readSince": {"StepCount": "2024-01-01"}, "perObject": {"HKVisionPrescriptionTypeIdentifier": {"granted": ["00000000-0000-0000-0000-000000000001"]}}}' > "$corpus/policy.json"
             ;;
         anchor)
-            [ -x .build/debug/healthport ] && .build/debug/healthport anchor SampleData/export-older.zip --type BodyMass -o "$corpus/anchor" -q || true
+            [ -x "$HEALTHPORT" ] && "$HEALTHPORT" anchor SampleData/export-older.zip --type BodyMass -o "$corpus/anchor" -q || true
             ;;
         gpx)
             # The sample's first route, whatever its name (the sample's dates change with it).
@@ -94,17 +97,17 @@ seed() {
             { find "$SHARED" -path '*electrocardiograms*' -name '*.csv' 2>/dev/null | head -n 3 | while read -r f; do cp "$f" "$corpus/"; done; } || true
             ;;
         json)
-            [ -x .build/debug/healthport ] && .build/debug/healthport convert SampleData/export.zip -q 2>/dev/null \
+            [ -x "$HEALTHPORT" ] && "$HEALTHPORT" convert SampleData/export.zip -q 2>/dev/null \
                 | awk 'NR > 1 && !seen[substr($0, 1, 40)]++' | head -n 30 | split -l 1 - "$corpus/line-" || true
             ;;
         store)
             # A store file as it is (first byte even), and an older store's rows (first byte odd,
             # fields split at NUL: anchor, export date, header, a device, then objects of six
             # fields: uuid, kind, type, start, end, body).
-            if [ -x .build/debug/healthport ]; then
-                .build/debug/healthport convert SampleData/export-older.zip --type BodyMass -q 2>/dev/null | head -n 3 > "$WORK/seed.ndjson" || true
+            if [ -x "$HEALTHPORT" ]; then
+                "$HEALTHPORT" convert SampleData/export-older.zip --type BodyMass -q 2>/dev/null | head -n 3 > "$WORK/seed.ndjson" || true
                 rm -f "$WORK/seed.sqlite"*
-                .build/debug/healthport import "$WORK/seed.ndjson" --store "$WORK/seed.sqlite" -q > /dev/null 2>&1 || true
+                "$HEALTHPORT" import "$WORK/seed.ndjson" --store "$WORK/seed.sqlite" -q > /dev/null 2>&1 || true
                 [ -f "$WORK/seed.sqlite" ] && { printf '\x00'; cat "$WORK/seed.sqlite"; } > "$corpus/store-file"
             fi
             body='{"kind":"quantitySample","uuid":"00000000-0000-4000-8000-000000000001","sampleType":"HKQuantityTypeIdentifierHeartRate","startDate":"2024-01-01T09:00:00+01:00","endDate":"2024-01-01T09:00:00+01:00","quantity":{"value":72,"unit":"count/min"}}'
