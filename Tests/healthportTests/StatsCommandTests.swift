@@ -300,7 +300,7 @@ import HealthTestSupport
 }
 
 /// Issue 50, item 5: a temporary folder that cannot take healthport's temporary files (missing,
-/// or full) is an input/output failure of that folder (74, the folder named), not a usage error
+/// or full: both are made here) is an input/output failure of that folder (74, the folder named), not a usage error
 /// (64) nor an internal one (70).
 @Suite struct TemporaryFolderTests {
     @Test func aSortThatSpillsIntoAMissingFolderIsAnIOError() throws {
@@ -313,5 +313,43 @@ import HealthTestSupport
         #expect(result.status == 74, "\(result.status): \(result.stderrText)")
         #expect(result.stderrText.contains(missing) && result.stderrText.contains("temporary file"), "\(result.stderrText)")
         #expect(!result.stderrText.contains("report this as a bug"))
+    }
+
+    /// A file system of 16 KiB, made for the command alone: a tmpfs mounted in a mount namespace
+    /// of its own (`unshare -rm`, which needs no root where user namespaces are allowed, as on
+    /// Debian 12 and in CI). Where they are not, the test says so.
+    static let canMountATinyFileSystem: Bool = {
+        guard let result = try? CommandRunner.run(
+            URL(fileURLWithPath: "/usr/bin/unshare"), ["-rm", "/bin/sh", "-c", "mount -t tmpfs -o size=16k tmpfs /mnt"])
+        else { return false }
+        return result.status == 0
+    }()
+
+    /// Runs healthport with `TMPDIR` on a fresh 16 KiB file system, which a spill fills at once.
+    static func runWithAFullTemporaryFolder(_ arguments: [String], in directory: URL) throws -> (CommandRunner.Result, String) {
+        let folder = directory.appendingPathComponent("tiny")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let script = #"mount -t tmpfs -o size=16k tmpfs "$1" && shift && exec "$@""#
+        let result = try CommandRunner.run(
+            URL(fileURLWithPath: "/usr/bin/unshare"),
+            ["-rm", "/bin/sh", "-c", script, "sh", folder.path, "/usr/bin/env", "TMPDIR=\(folder.path)", healthportBinary.path] + arguments)
+        return (result, folder.path)
+    }
+
+    /// The summary keeps 131,072 records in memory before it spills (`SummaryRecordSorter`): 400
+    /// generated days hold more; a sort spills far sooner (runs of 16 MB).
+    @Test(.enabled(if: canMountATinyFileSystem, "unshare -rm cannot mount a tmpfs here (no user namespaces): the full folder is not made"))
+    func aSummaryOrASortThatSpillsIntoAFullFolderIsAnIOErrorNamingIt() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let export = directory.appendingPathComponent("years.xml")
+        try writeGeneratedExport(days: 400, to: export)
+        for command in [["summary", export.path, "-q"], ["query", export.path, "--sort", "startDate", "-q"]] {
+            let (result, folder) = try Self.runWithAFullTemporaryFolder(command, in: directory)
+            #expect(result.status == 74, "\(command[0]): \(result.status): \(result.stderrText)")
+            #expect(result.stderrText.contains(folder) && result.stderrText.contains("temporary file"), "\(command[0]): \(result.stderrText)")
+            #expect(!result.stderrText.contains("report this as a bug"), "\(command[0])")
+            // The spill comes before any output: nothing half-made reaches standard output.
+            #expect(result.stdout.isEmpty, "\(command[0]) wrote \(result.stdout.count) bytes")
+        }
     }
 }
