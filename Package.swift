@@ -195,7 +195,12 @@ let package = Package(
             name: "HealthQueryTests",
             dependencies: ["HealthQuery", "HealthModel", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "HealthDeidentifyTests", dependencies: ["HealthDeidentify", "HealthModel"]),
+        .testTarget(
+            name: "HealthDeidentifyTests",
+            dependencies: [
+                "HealthDeidentify", "HealthModel", "HealthTestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]),
         .testTarget(
             name: "HealthOutputTests",
             dependencies: [
