@@ -79,6 +79,36 @@ import HealthTestSupport
         #expect(!FileManager.default.fileExists(atPath: output.path))
     }
 
+    /// A read blocked on a pipe whose writer never writes cannot notice the cancellation; after
+    /// the grace the process exits by force. With `--diagnostics json` that last word is a record
+    /// too (it was a line of text): every line of standard error stays a JSON object.
+    @Test func aForcedExitSpeaksJSONWhenAskedTo() throws {
+        let process = Process()
+        process.executableURL = healthportBinary
+        process.arguments = ["convert", "/dev/stdin", "--diagnostics", "json", "-q"]
+        let input = Pipe()
+        let errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try process.run()
+        // Time for the process to reach the read (see above: a signal before the handlers is lost).
+        Thread.sleep(forTimeInterval: 2)
+        kill(process.processIdentifier, SIGTERM)
+        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try input.fileHandleForWriting.close()
+        #expect(process.terminationStatus == 128 + SIGTERM)
+        let lines = String(decoding: stderr, as: UTF8.self).split(separator: "\n").map(String.init)
+        #expect(!lines.isEmpty)
+        for line in lines {
+            let record = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            #expect(record != nil, "not a JSON record: \(line)")
+        }
+        let last = lines.last.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(last?["signal"] as? Int == Int(SIGTERM) && last?["status"] as? Int == 143, "\(lines)")
+    }
+
     /// An anonymous pipe whose writer is done is the end of the input, not a FIFO to wait for:
     /// `<(true)` and an empty `/dev/stdin` are refused at once as not an export.
     @Test func anEmptyPipeIsNotWaitedFor() throws {

@@ -114,7 +114,7 @@ package final class Diagnostics {
     /// Runs a command body, printing exactly one diagnostic for a failure and exiting with the
     /// documented status (ArgumentParser would print `Error: …` and exit 1 for all of them).
     package func run(_ body: () throws -> Void) throws {
-        Signals.install()
+        Signals.install(format: format)
         do {
             try body()
         } catch let error as ExitCode {

@@ -22,9 +22,10 @@ package enum Signals {
     /// The signal that cancelled the run, if one did.
     package static var received: Int32? { state.received }
 
-    /// Idempotent: every command calls it through `Diagnostics.run`.
-    package static func install() {
-        guard state.installOnce() else { return }
+    /// Idempotent: every command calls it through `Diagnostics.run`, with its `--diagnostics`
+    /// format, which the last line of a forced exit keeps (one JSON record in `json` mode).
+    package static func install(format: DiagnosticFormat = .text) {
+        guard state.installOnce(format: format) else { return }
         signal(SIGPIPE, SIG_IGN)
         // Past RLIMIT_FSIZE (`ulimit -f`), a write fails with EFBIG instead of the kernel killing
         // the process: the run then ends as on a full disk (status 74), its temporaries removed.
@@ -60,7 +61,9 @@ package enum Signals {
 
     private static func forceExit(_ number: Int32) -> Never {
         TemporaryFiles.shared.removeAll()
-        let text = "\nhealthport: \(message(for: number))\n"
+        let text = state.format == .json
+            ? DiagnosticRecord(signal: number, message: message(for: number)).line + "\n"
+            : "\nhealthport: \(message(for: number))\n"
         _ = text.withCString { write(2, $0, strlen($0)) }
         exit(128 + number)
     }
@@ -78,11 +81,15 @@ package enum Signals {
             lock.unlock()
         }
 
-        func installOnce() -> Bool {
+        /// The format of the last line a forced exit writes.
+        private(set) var format: DiagnosticFormat = .text
+
+        func installOnce(format: DiagnosticFormat) -> Bool {
             lock.lock()
             defer { lock.unlock() }
             if installed { return false }
             installed = true
+            self.format = format
             return true
         }
 
