@@ -138,7 +138,8 @@ import Testing
     }
 
     /// A batch goes on past a broken export: that input's failure is an error record at its
-    /// file, and the batch ends with one that has the category and status it exits with.
+    /// file, with its category and status, and the batch ends with one that has the category and
+    /// status it exits with.
     @Test func aBatchsFailuresAreRecordsAndTheLastHasTheStatus() throws {
         let folder = try Fixtures.temporaryDirectory()
         let broken = folder.appendingPathComponent("broken.zip").path
@@ -150,6 +151,9 @@ import Testing
         let errors = try Self.records(result).filter { $0["type"] as? String == "error" }
         #expect(errors.count == 2)
         #expect((errors.first?["location"] as? [String: Any])?["file"] as? String == broken)
+        // The input's own failure carries its error's fields too, not only its words.
+        #expect(errors.first?["category"] as? String == "malformedInput", "\(errors)")
+        #expect(errors.first?["status"] as? Int == 65)
         #expect(errors.last?["category"] as? String == "malformedInput")
         #expect(errors.last?["status"] as? Int == 65)
         #expect((errors.last?["message"] as? String)?.hasPrefix("1 of 2 exports failed") == true)

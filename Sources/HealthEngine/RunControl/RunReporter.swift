@@ -55,7 +55,7 @@ public struct RunProgress: Sendable, Equatable {
 }
 
 /// What a batch says about one of its inputs.
-public struct RunNote: Sendable, Equatable {
+public struct RunNote: Sendable {
     public enum Kind: Sendable, Equatable {
         /// Converted and published.
         case converted
@@ -71,15 +71,19 @@ public struct RunNote: Sendable, Equatable {
     public var text: DiagnosticText
     /// The input (or the place in it) the note is about.
     public var location: String?
+    /// A failed input's error, typed: its category and exit status, for a face that reports
+    /// fields rather than prose (`--diagnostics json`).
+    public var failure: RunError?
 
-    public init(_ kind: Kind, _ message: String, location: String? = nil) {
-        self.init(kind, DiagnosticText(message), location: location)
+    public init(_ kind: Kind, _ message: String, location: String? = nil, failure: RunError? = nil) {
+        self.init(kind, DiagnosticText(message), location: location, failure: failure)
     }
 
-    public init(_ kind: Kind, _ text: DiagnosticText, location: String? = nil) {
+    public init(_ kind: Kind, _ text: DiagnosticText, location: String? = nil, failure: RunError? = nil) {
         self.kind = kind
         self.text = text
         self.location = location
+        self.failure = failure
     }
 
     /// The note in no face's words.

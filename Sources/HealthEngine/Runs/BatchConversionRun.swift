@@ -158,7 +158,7 @@ public struct BatchConversionRun: Sendable {
                 do {
                     try state.save(folder: root)
                 } catch {
-                    reporter.note(RunNote(.failed, "cannot write the manifest: \(error)", location: root))
+                    reporter.note(RunNote(.failed, "cannot write the manifest: \(error)", location: root, failure: RunError(error)))
                 }
             }
         }
@@ -190,8 +190,10 @@ public struct BatchConversionRun: Sendable {
         do {
             stagingFolder = try StagingFolder(in: root)
         } catch {
-            entry.error = "cannot create a staging folder: \(RunError(error).message)"
-            reporter.note(RunNote(.failed, entry.error ?? "", location: input))
+            let failure = RunError(error)
+            entry.error = "cannot create a staging folder: \(failure.message)"
+            reporter.note(RunNote(
+                .failed, entry.error ?? "", location: input, failure: RunError(failure.category, entry.error ?? "", location: input)))
             return entry
         }
         let staging = stagingFolder.path
@@ -282,14 +284,14 @@ public struct BatchConversionRun: Sendable {
         } catch let error as ExportError {
             // De-identified, the message alone: its location names the input file.
             entry.error = query.deidentification == nil ? error.description : error.message
-            reporter.note(RunNote(.failed, error.text, location: error.location?.description ?? input))
+            reporter.note(RunNote(.failed, error.text, location: error.location?.description ?? input, failure: RunError(error)))
         } catch let error as OutputError {
             entry.error = error.message
-            reporter.note(RunNote(.failed, error.text, location: error.path ?? input))
+            reporter.note(RunNote(.failed, error.text, location: error.path ?? input, failure: RunError(error)))
         } catch {
             let failure = RunError(error)
             entry.error = failure.message
-            reporter.note(RunNote(.failed, failure.text, location: failure.location ?? input))
+            reporter.note(RunNote(.failed, failure.text, location: failure.location ?? input, failure: failure))
         }
         return entry
     }

@@ -160,7 +160,14 @@ package final class Diagnostics {
             progress: { value in box.line?.update(value) },
             note: { note in
                 switch note.kind {
-                case .failed: box.diagnostics.error(OptionNames.render(note.text), at: note.location)
+                case .failed:
+                    // As data, a failed input's record carries its error's fields (category,
+                    // status, location) like the command's own error; as text, the note's words.
+                    if box.diagnostics.format == .json, let failure = note.failure {
+                        box.diagnostics.error(failure, at: note.location)
+                    } else {
+                        box.diagnostics.error(OptionNames.render(note.text), at: note.location)
+                    }
                 case .converted, .skipped: box.diagnostics.note(OptionNames.render(note.text))
                 }
             })
