@@ -36,9 +36,7 @@ extension ExportMapper {
         var fields: [String: String] = [:]
         var extensions = Extensions()
         var received: ExportTimestamp? = nil
-        for i in 0..<attributes.count {
-            let name = String(decoding: attributes.name(i), as: UTF8.self)
-            let value = attributes.value(i)
+        attributes.forEach { name, value in
             switch name {
             case "type", "identifier", "sourceName", "sourceURL", "fhirVersion", "resourceFilePath":
                 fields[name] = String(decoding: value, as: UTF8.self)
@@ -61,9 +59,7 @@ extension ExportMapper {
         var values: [String: ExportNumber] = [:]
         var units: [String: String] = [:]
         var object = SensitivityPoint()
-        for i in 0..<attributes.count {
-            let name = String(decoding: attributes.name(i), as: UTF8.self)
-            let value = attributes.value(i)
+        attributes.forEach { name, value in
             switch name {
             case "frequencyValue", "leftEarValue", "rightEarValue":
                 if let n = number(value, name, "SensitivityPoint", parser) { values[String(name.dropLast(5))] = n }
@@ -77,7 +73,7 @@ extension ExportMapper {
                     warnings.warn(
                         "masked:\(name)", "\(name) on <SensitivityPoint> is neither 0 nor 1; kept as written in extensions",
                         at: self.location(parser))
-                    continue
+                    return
                 }
                 if name == "leftEarMasked" { object.leftEarMasked = flag } else { object.rightEarMasked = flag }
             case "leftEarClampingRangeLowerBound": object.leftEarClampingRangeLowerBound = number(value, name, "SensitivityPoint", parser)
@@ -96,9 +92,7 @@ extension ExportMapper {
 
     func startVisionPrescription(_ attributes: AttributeView, _ parser: any ElementEventSource) -> VisionPrescription {
         var object = VisionPrescription()
-        for i in 0..<attributes.count {
-            let name = String(decoding: attributes.name(i), as: UTF8.self)
-            let value = attributes.value(i)
+        attributes.forEach { name, value in
             switch name {
             case "type": object.prescriptionType = String(decoding: value, as: UTF8.self)
             case "dateIssued": object.dateIssued = date(value, name, "VisionPrescription", parser)
@@ -115,9 +109,7 @@ extension ExportMapper {
         var units: [String: String] = [:]
         var object = LensSpecification()
         let stems = Set(LensSpecification.fields.map(\.attribute))
-        for i in 0..<attributes.count {
-            let name = String(decoding: attributes.name(i), as: UTF8.self)
-            let value = attributes.value(i)
+        attributes.forEach { name, value in
             if stems.contains(name) {
                 if let n = number(value, name, "Eye", parser) { values[name] = n }
             } else if name.hasSuffix("Unit"), stems.contains(String(name.dropLast(4))) {

@@ -34,9 +34,7 @@ extension ExportMapper {
         var duration: ExportNumber? = nil
         var unit = ""
         var extensions = Extensions()
-        for i in 0..<attributes.count {
-            let name = String(decoding: attributes.name(i), as: UTF8.self)
-            let value = attributes.value(i)
+        attributes.forEach { name, value in
             switch name {
             case "type": type = String(decoding: value, as: UTF8.self)
             case "date": date = self.date(value, name, "WorkoutEvent", parser)
@@ -45,10 +43,7 @@ extension ExportMapper {
             default: unknownAttribute("WorkoutEvent", name, value, into: &extensions, parser)
             }
         }
-        guard let date else {
-            if parser.pendingError == nil { fail(parser, .invalidAttribute, "<WorkoutEvent> has no date") }
-            return nil
-        }
+        guard let date = required(date, "date", on: "WorkoutEvent", parser) else { return nil }
         return WorkoutEvent(
             type: WorkoutEventType(name: type), date: date, duration: duration.map { Quantity(value: $0, unit: unit) },
             extensions: extensions)
@@ -61,9 +56,7 @@ extension ExportMapper {
         var duration: ExportNumber? = nil
         var unit = ""
         var extensions = Extensions()
-        for i in 0..<attributes.count {
-            let name = String(decoding: attributes.name(i), as: UTF8.self)
-            let value = attributes.value(i)
+        attributes.forEach { name, value in
             switch name {
             case "uuid": uuid = String(decoding: value, as: UTF8.self)
             case "startDate": start = date(value, name, "WorkoutActivity", parser)
@@ -73,10 +66,7 @@ extension ExportMapper {
             default: unknownAttribute("WorkoutActivity", name, value, into: &extensions, parser)
             }
         }
-        guard let start else {
-            if parser.pendingError == nil { fail(parser, .invalidAttribute, "<WorkoutActivity> has no startDate") }
-            return nil
-        }
+        guard let start = required(start, "startDate", on: "WorkoutActivity", parser) else { return nil }
         return WorkoutActivity(
             uuid: uuid, startDate: start, endDate: end, duration: duration.map { Quantity(value: $0, unit: unit) },
             extensions: extensions)
@@ -89,9 +79,7 @@ extension ExportMapper {
         var statistics = WorkoutStatistics(
             quantityType: type, startDate: ExportTimestamp(secondsSince1970: 0, utcOffsetSeconds: 0),
             endDate: ExportTimestamp(secondsSince1970: 0, utcOffsetSeconds: 0))
-        for i in 0..<attributes.count {
-            let name = String(decoding: attributes.name(i), as: UTF8.self)
-            let value = attributes.value(i)
+        attributes.forEach { name, value in
             switch name {
             case "type": type = recordTypes.value(for: value).type
             case "startDate": start = date(value, name, "WorkoutStatistics", parser)
@@ -104,10 +92,7 @@ extension ExportMapper {
             default: unknownAttribute("WorkoutStatistics", name, value, into: &statistics.extensions, parser)
             }
         }
-        guard let start else {
-            if parser.pendingError == nil { fail(parser, .invalidAttribute, "<WorkoutStatistics> has no startDate") }
-            return nil
-        }
+        guard let start = required(start, "startDate", on: "WorkoutStatistics", parser) else { return nil }
         statistics.quantityType = type
         statistics.startDate = start
         statistics.endDate = end ?? start
@@ -116,9 +101,7 @@ extension ExportMapper {
 
     func startLocation(_ attributes: AttributeView, _ parser: any ElementEventSource) -> RouteLocation {
         var location = RouteLocation()
-        for i in 0..<attributes.count {
-            let name = String(decoding: attributes.name(i), as: UTF8.self)
-            let value = attributes.value(i)
+        attributes.forEach { name, value in
             switch name {
             case "date": location.date = date(value, name, "Location", parser)
             case "latitude": location.latitude = number(value, name, "Location", parser)
