@@ -6,17 +6,12 @@ import HealthModel
 extension ExportMapper {
     func characteristics(_ attributes: AttributeView) -> Characteristics {
         var me = Characteristics()
-        for i in 0..<attributes.count {
-            let name = String(decoding: attributes.name(i), as: UTF8.self)
-            let value = String(decoding: attributes.value(i), as: UTF8.self)
-            let present: String? = value.isEmpty ? nil : value
-            switch name {
-            case "HKCharacteristicTypeIdentifierDateOfBirth": me.dateOfBirth = present
-            case "HKCharacteristicTypeIdentifierBiologicalSex": me.biologicalSex = present
-            case "HKCharacteristicTypeIdentifierBloodType": me.bloodType = present
-            case "HKCharacteristicTypeIdentifierFitzpatrickSkinType": me.fitzpatrickSkinType = present
-            case "HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse": me.cardioFitnessMedicationsUse = present
-            default: me.other.append(GenericAttribute(name: name, value: value))
+        attributes.forEach { name, bytes in
+            let value = String(decoding: bytes, as: UTF8.self)
+            if let field = Characteristics.fields.first(where: { $0.identifier == name }) {
+                me[keyPath: field.keyPath] = value.isEmpty ? nil : value
+            } else {
+                me.other.append(GenericAttribute(name: name, value: value))
             }
         }
         return me

@@ -78,11 +78,11 @@ package enum JSONObjectEncoder {
         if let me = header.characteristics, !me.isEmpty {
             json.key("characteristics")
             json.beginObject()
-            json.field("dateOfBirth", me.dateOfBirth)
-            json.field("biologicalSex", me.biologicalSex)
-            json.field("bloodType", me.bloodType)
-            json.field("fitzpatrickSkinType", me.fitzpatrickSkinType)
-            json.field("cardioFitnessMedicationsUse", me.cardioFitnessMedicationsUse)
+            for field in Characteristics.fields {
+                guard let value = me[keyPath: field.keyPath] else { continue }
+                json.key(string: field.name)
+                json.string(value)
+            }
             for other in me.other {
                 json.key(string: other.name)
                 json.string(other.value)

@@ -353,11 +353,7 @@ enum ExportXMLEncoder {
         // characteristic was left out (a policy, a type filter): they look unset, not absent.
         if let me = header.characteristics {
             xml.open("Me", depth: 1)
-            xml.attribute("HKCharacteristicTypeIdentifierDateOfBirth", me.dateOfBirth ?? "")
-            xml.attribute("HKCharacteristicTypeIdentifierBiologicalSex", me.biologicalSex ?? "")
-            xml.attribute("HKCharacteristicTypeIdentifierBloodType", me.bloodType ?? "")
-            xml.attribute("HKCharacteristicTypeIdentifierFitzpatrickSkinType", me.fitzpatrickSkinType ?? "")
-            xml.attribute("HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse", me.cardioFitnessMedicationsUse ?? "")
+            for field in Characteristics.fields { xml.attribute(field.identifier, me[keyPath: field.keyPath] ?? "") }
             for other in me.other { xml.attribute(other.name, other.value) }
             xml.closeEmpty()
         }
