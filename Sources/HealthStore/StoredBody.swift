@@ -41,57 +41,14 @@ enum StoredBody {
 extension HealthObject {
     /// Removes and returns the top-level sample's device.
     mutating func takeDevice() -> Device? {
-        switch self {
-        case .quantitySample(var o):
-            defer { self = .quantitySample(o) }
-            let device = o.sample.device
-            o.sample.device = nil
-            return device
-        case .categorySample(var o):
-            defer { self = .categorySample(o) }
-            let device = o.sample.device
-            o.sample.device = nil
-            return device
-        case .correlation(var o):
-            defer { self = .correlation(o) }
-            let device = o.sample.device
-            o.sample.device = nil
-            return device
-        case .workout(var o):
-            defer { self = .workout(o) }
-            let device = o.sample.device
-            o.sample.device = nil
-            return device
-        case .audiogram(var o):
-            defer { self = .audiogram(o) }
-            let device = o.sample.device
-            o.sample.device = nil
-            return device
-        default:
-            return nil
-        }
+        updateSampleAttributes { sample in
+            defer { sample.device = nil }
+            return sample.device
+        } ?? nil
     }
 
     /// Puts a device taken by `takeDevice` back.
     mutating func restoreDevice(_ device: Device) {
-        switch self {
-        case .quantitySample(var o):
-            o.sample.device = device
-            self = .quantitySample(o)
-        case .categorySample(var o):
-            o.sample.device = device
-            self = .categorySample(o)
-        case .correlation(var o):
-            o.sample.device = device
-            self = .correlation(o)
-        case .workout(var o):
-            o.sample.device = device
-            self = .workout(o)
-        case .audiogram(var o):
-            o.sample.device = device
-            self = .audiogram(o)
-        default:
-            break
-        }
+        updateSampleAttributes { $0.device = device }
     }
 }

@@ -214,100 +214,56 @@ final class StoredRowPreparer {
 /// database's thread (`StoredRow.newType`…). One per import; it knows every id the store
 /// holds when it is made.
 final class StoredRowNumbering {
-    private var types: [String: Int64]
-    private var nextTypeID: Int64
     private struct SourceKey: Hashable {
         var name: String
         var version: String?
     }
-    private var sources: [SourceKey: Int64]
-    private var nextSourceID: Int64
-    private var devices: [Device: Int64]
-    private var nextDeviceID: Int64
-    /// The previous row's type, source revision and device with their ids: consecutive
-    /// samples share them (the reader interns them), so most rows skip the dictionaries.
-    private var lastType: (identifier: String, id: Int64)? = nil
-    private var lastSource: (key: SourceKey, id: Int64)? = nil
-    /// Held, so its storage's identity stays unique.
-    private var lastDevice: (device: Device, id: Int64)? = nil
+    private var types = DistinctValueIDs<String>()
+    private var sources = DistinctValueIDs<SourceKey>()
+    private var devices = DistinctValueIDs<Device>()
 
     /// Loads the store's types, sources and devices.
     ///
     /// - Throws: `StoreError.incompatible` for a device the store cannot read back.
     init(db: Database, path: String) throws {
-        types = [:]
-        nextTypeID = 1
         for row in try Row.fetchAll(db, sql: "SELECT id, identifier FROM sample_types") {
-            types[row[1]] = row[0]
-            nextTypeID = max(nextTypeID, (row[0] as Int64) + 1)
+            types.load(row[1], id: row[0])
         }
-        sources = [:]
-        nextSourceID = 1
         for row in try Row.fetchAll(db, sql: "SELECT id, name, version FROM sources") {
-            sources[SourceKey(name: row[1], version: row[2])] = row[0]
-            nextSourceID = max(nextSourceID, (row[0] as Int64) + 1)
+            sources.load(SourceKey(name: row[1], version: row[2]), id: row[0])
         }
-        devices = [:]
-        nextDeviceID = 1
         let deviceRows = try Row.fetchCursor(db, sql: "SELECT id, body FROM devices")
         while let row = try deviceRows.next() {
             let id: Int64 = row[0]
             let body: String = row[1]
             do {
-                devices[try ObjectDecoder.decodeDevice(Array(body.utf8))] = id
+                devices.load(try ObjectDecoder.decodeDevice(Array(body.utf8)), id: id)
             } catch {
                 throw StoreError(.incompatible, "\(path): the store is damaged (device \(id): \(error))")
             }
-            nextDeviceID = max(nextDeviceID, id + 1)
         }
     }
 
     /// The identifier of each type id this numbering knows.
-    var typeIdentifiers: [Int64: String] { Dictionary(uniqueKeysWithValues: types.map { ($0.value, $0.key) }) }
+    var typeIdentifiers: [Int64: String] { Dictionary(uniqueKeysWithValues: types.ids.map { ($0.value, $0.key) }) }
 
     /// Sets the row's anchor and ids; drops the values they stand for.
     func number(_ row: inout StoredRow, anchor: Int64) {
         row.anchor = anchor
         let identifier = row.typeIdentifier
-        if let last = lastType, last.identifier == identifier {
-            row.typeID = last.id
-        } else if let id = types[identifier] {
-            row.typeID = id
-            lastType = (identifier, id)
-        } else {
-            row.typeID = nextTypeID
-            types[identifier] = nextTypeID
-            lastType = (identifier, nextTypeID)
-            nextTypeID += 1
-            row.newType = identifier
-        }
+        let type = types.id(of: identifier)
+        row.typeID = type.id
+        if type.isNew { row.newType = identifier }
         if let name = row.sourceName {
             let key = SourceKey(name: name, version: row.sourceVersion)
-            if let last = lastSource, last.key == key {
-                row.sourceID = last.id
-            } else if let id = sources[key] {
-                row.sourceID = id
-                lastSource = (key, id)
-            } else {
-                row.sourceID = nextSourceID
-                sources[key] = nextSourceID
-                lastSource = (key, nextSourceID)
-                nextSourceID += 1
-                row.newSource = (name, key.version, SourceName.normalized(name))
-            }
+            let source = sources.id(of: key)
+            row.sourceID = source.id
+            if source.isNew { row.newSource = (name, key.version, SourceName.normalized(name)) }
         }
         if let device = row.device {
-            if let last = lastDevice, last.device.storageToken == device.storageToken {
-                row.deviceID = last.id
-            } else if let id = devices[device] {
-                row.deviceID = id
-            } else {
-                row.deviceID = nextDeviceID
-                devices[device] = nextDeviceID
-                nextDeviceID += 1
-                row.newDevice = ModelJSON.encode(device)
-            }
-            lastDevice = (device, row.deviceID!)
+            let stored = devices.id(of: device)
+            row.deviceID = stored.id
+            if stored.isNew { row.newDevice = ModelJSON.encode(device) }
             row.device = nil
         }
     }

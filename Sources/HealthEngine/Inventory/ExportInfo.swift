@@ -159,11 +159,7 @@ public struct ExportInfo: Sendable {
     static func characteristics(of header: ExportHeader) -> [String: String] {
         var characteristics: [String: String] = [:]
         if let me = header.characteristics {
-            characteristics["dateOfBirth"] = me.dateOfBirth
-            characteristics["biologicalSex"] = me.biologicalSex
-            characteristics["bloodType"] = me.bloodType
-            characteristics["fitzpatrickSkinType"] = me.fitzpatrickSkinType
-            characteristics["cardioFitnessMedicationsUse"] = me.cardioFitnessMedicationsUse
+            for field in Characteristics.fields { characteristics[field.name] = me[keyPath: field.keyPath] }
             for other in me.other { characteristics[other.name] = other.value }
         }
         return characteristics

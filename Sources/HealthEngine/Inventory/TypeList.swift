@@ -143,13 +143,6 @@ extension TypeList.Entry {
     /// The identifier of a characteristic as `ExportInfo` names it (`dateOfBirth`, or the
     /// export's own attribute name for the others).
     static func characteristicIdentifier(_ name: String) -> String {
-        switch name {
-        case "dateOfBirth": return "HKCharacteristicTypeIdentifierDateOfBirth"
-        case "biologicalSex": return "HKCharacteristicTypeIdentifierBiologicalSex"
-        case "bloodType": return "HKCharacteristicTypeIdentifierBloodType"
-        case "fitzpatrickSkinType": return "HKCharacteristicTypeIdentifierFitzpatrickSkinType"
-        case "cardioFitnessMedicationsUse": return "HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse"
-        default: return name
-        }
+        Characteristics.fields.first { $0.name == name }?.identifier ?? name
     }
 }

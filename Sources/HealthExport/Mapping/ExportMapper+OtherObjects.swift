@@ -36,9 +36,7 @@ extension ExportMapper {
         var fields: [String: String] = [:]
         var extensions = Extensions()
         var received: ExportTimestamp? = nil
-        for i in 0..<attributes.count {
-            let name = String(decoding: attributes.name(i), as: UTF8.self)
-            let value = attributes.value(i)
+        attributes.forEach { name, value in
             switch name {
             case "type", "identifier", "sourceName", "sourceURL", "fhirVersion", "resourceFilePath":
                 fields[name] = String(decoding: value, as: UTF8.self)
@@ -58,17 +56,14 @@ extension ExportMapper {
     }
 
     func startSensitivityPoint(_ attributes: AttributeView, _ parser: any ElementEventSource) -> SensitivityPoint {
-        var values: [String: ExportNumber] = [:]
-        var units: [String: String] = [:]
+        var quantities = QuantityAttributes()
         var object = SensitivityPoint()
-        for i in 0..<attributes.count {
-            let name = String(decoding: attributes.name(i), as: UTF8.self)
-            let value = attributes.value(i)
+        attributes.forEach { name, value in
             switch name {
             case "frequencyValue", "leftEarValue", "rightEarValue":
-                if let n = number(value, name, "SensitivityPoint", parser) { values[String(name.dropLast(5))] = n }
+                quantities.value(number(value, name, "SensitivityPoint", parser), of: String(name.dropLast(5)))
             case "frequencyUnit", "leftEarUnit", "rightEarUnit":
-                units[String(name.dropLast(4))] = String(decoding: value, as: UTF8.self)
+                quantities.unit(value, of: String(name.dropLast(4)))
             case "leftEarMasked", "rightEarMasked":
                 let text = String(decoding: value, as: UTF8.self)
                 guard let flag = SensitivityPoint.maskedFlag(exported: text) else {
@@ -77,7 +72,7 @@ extension ExportMapper {
                     warnings.warn(
                         "masked:\(name)", "\(name) on <SensitivityPoint> is neither 0 nor 1; kept as written in extensions",
                         at: self.location(parser))
-                    continue
+                    return
                 }
                 if name == "leftEarMasked" { object.leftEarMasked = flag } else { object.rightEarMasked = flag }
             case "leftEarClampingRangeLowerBound": object.leftEarClampingRangeLowerBound = number(value, name, "SensitivityPoint", parser)
@@ -87,18 +82,15 @@ extension ExportMapper {
             default: unknownAttribute("SensitivityPoint", name, value, into: &object.extensions, parser)
             }
         }
-        func quantity(_ stem: String) -> Quantity? { values[stem].map { Quantity(value: $0, unit: units[stem] ?? "") } }
-        object.frequency = quantity("frequency")
-        object.leftEarSensitivity = quantity("leftEar")
-        object.rightEarSensitivity = quantity("rightEar")
+        object.frequency = quantities.quantity("frequency")
+        object.leftEarSensitivity = quantities.quantity("leftEar")
+        object.rightEarSensitivity = quantities.quantity("rightEar")
         return object
     }
 
     func startVisionPrescription(_ attributes: AttributeView, _ parser: any ElementEventSource) -> VisionPrescription {
         var object = VisionPrescription()
-        for i in 0..<attributes.count {
-            let name = String(decoding: attributes.name(i), as: UTF8.self)
-            let value = attributes.value(i)
+        attributes.forEach { name, value in
             switch name {
             case "type": object.prescriptionType = String(decoding: value, as: UTF8.self)
             case "dateIssued": object.dateIssued = date(value, name, "VisionPrescription", parser)
@@ -111,22 +103,19 @@ extension ExportMapper {
     }
 
     func startEye(_ attributes: AttributeView, _ parser: any ElementEventSource) -> LensSpecification {
-        var values: [String: ExportNumber] = [:]
-        var units: [String: String] = [:]
+        var quantities = QuantityAttributes()
         var object = LensSpecification()
         let stems = Set(LensSpecification.fields.map(\.attribute))
-        for i in 0..<attributes.count {
-            let name = String(decoding: attributes.name(i), as: UTF8.self)
-            let value = attributes.value(i)
+        attributes.forEach { name, value in
             if stems.contains(name) {
-                if let n = number(value, name, "Eye", parser) { values[name] = n }
+                quantities.value(number(value, name, "Eye", parser), of: name)
             } else if name.hasSuffix("Unit"), stems.contains(String(name.dropLast(4))) {
-                units[String(name.dropLast(4))] = String(decoding: value, as: UTF8.self)
+                quantities.unit(value, of: String(name.dropLast(4)))
             } else {
                 unknownAttribute("Eye", name, value, into: &object.extensions, parser)
             }
         }
-        for (stem, value) in values { object[attribute: stem] = Quantity(value: value, unit: units[stem] ?? "") }
+        for field in LensSpecification.fields { object[keyPath: field.keyPath] = quantities.quantity(field.attribute) }
         return object
     }
 

@@ -6,17 +6,12 @@ import HealthModel
 extension ExportMapper {
     func characteristics(_ attributes: AttributeView) -> Characteristics {
         var me = Characteristics()
-        for i in 0..<attributes.count {
-            let name = String(decoding: attributes.name(i), as: UTF8.self)
-            let value = String(decoding: attributes.value(i), as: UTF8.self)
-            let present: String? = value.isEmpty ? nil : value
-            switch name {
-            case "HKCharacteristicTypeIdentifierDateOfBirth": me.dateOfBirth = present
-            case "HKCharacteristicTypeIdentifierBiologicalSex": me.biologicalSex = present
-            case "HKCharacteristicTypeIdentifierBloodType": me.bloodType = present
-            case "HKCharacteristicTypeIdentifierFitzpatrickSkinType": me.fitzpatrickSkinType = present
-            case "HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse": me.cardioFitnessMedicationsUse = present
-            default: me.other.append(GenericAttribute(name: name, value: value))
+        attributes.forEach { name, bytes in
+            let value = String(decoding: bytes, as: UTF8.self)
+            if let field = Characteristics.fields.first(where: { $0.identifier == name }) {
+                me[keyPath: field.keyPath] = value.isEmpty ? nil : value
+            } else {
+                me.other.append(GenericAttribute(name: name, value: value))
             }
         }
         return me
@@ -36,9 +31,7 @@ extension ExportMapper {
         var start: ExportTimestamp? = nil
         var end: ExportTimestamp? = nil
         var extensions = Extensions()
-        for i in 0..<attributes.count {
-            let name = String(decoding: attributes.name(i), as: UTF8.self)
-            let value = attributes.value(i)
+        attributes.forEach { name, value in
             switch name {
             case "type": type = ObjectType(recordType: String(decoding: value, as: UTF8.self))
             case "sourceName", "source": sourceName = sourceNames.value(for: value)
@@ -47,17 +40,14 @@ extension ExportMapper {
             case "creationDate", "startDate", "endDate":
                 guard let date = ExportTimestamp.parse(value) else {
                     fail(parser, .invalidAttribute, "invalid \(name) \(Self.quoted(value)) on <\(element)>")
-                    continue
+                    return
                 }
                 if name == "creationDate" { creation = date } else if name == "startDate" { start = date } else { end = date }
             default:
                 if !extra(name, value) { unknownAttribute(element, name, value, into: &extensions, parser) }
             }
         }
-        if start == nil, parser.pendingError == nil {
-            fail(parser, .invalidAttribute, "<\(element)> has no startDate")
-        }
-        let startDate = start ?? ExportTimestamp(secondsSince1970: 0, utcOffsetSeconds: 0)
+        let startDate = required(start, "startDate", on: element, parser) ?? ExportTimestamp(secondsSince1970: 0, utcOffsetSeconds: 0)
         if sourceName == nil {
             warnings.warn("missingSourceName", "objects without sourceName are read with an empty source name", at: self.location(parser))
         }
@@ -82,6 +72,13 @@ extension ExportMapper {
             return nil
         }
         return date
+    }
+
+    /// A required attribute's value; when it is missing, fails with `<element> has no name`,
+    /// unless a bad value has already failed the parse (that error says more).
+    func required<Value>(_ value: Value?, _ name: String, on element: String, _ parser: any ElementEventSource) -> Value? {
+        if value == nil, parser.pendingError == nil { fail(parser, .invalidAttribute, "<\(element)> has no \(name)") }
+        return value
     }
 
     func unknownAttribute(_ element: String, _ name: String, _ value: UnsafeRawBufferPointer, into extensions: inout Extensions, _ parser: any ElementEventSource) {

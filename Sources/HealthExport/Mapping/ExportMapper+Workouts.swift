@@ -5,52 +5,42 @@ import HealthModel
 extension ExportMapper {
     func startWorkout(_ attributes: AttributeView, _ parser: any ElementEventSource) -> Workout {
         var activityType = ""
-        var values: [String: ExportNumber] = [:]
-        var units: [String: String] = [:]
+        var quantities = QuantityAttributes()
         let sample = sampleAttributes(attributes, element: "Workout", parser: parser) { name, value in
             switch name {
             case "workoutActivityType":
                 activityType = String(decoding: value, as: UTF8.self)
             case "duration", "totalDistance", "totalEnergyBurned":
-                if let n = self.number(value, name, "Workout", parser) { values[name] = n }
+                quantities.value(self.number(value, name, "Workout", parser), of: name)
             case "durationUnit", "totalDistanceUnit", "totalEnergyBurnedUnit":
-                units[String(name.dropLast(4))] = String(decoding: value, as: UTF8.self)
+                quantities.unit(value, of: String(name.dropLast(4)))
             default:
                 return false
             }
             return true
         }.with(type: .workout)
-        func quantity(_ name: String) -> Quantity? {
-            values[name].map { Quantity(value: $0, unit: units[name] ?? "") }
-        }
         return Workout(
-            sample: sample, workoutActivityType: WorkoutActivityType(name: activityType), duration: quantity("duration"),
-            totalDistance: quantity("totalDistance"), totalEnergyBurned: quantity("totalEnergyBurned"))
+            sample: sample, workoutActivityType: WorkoutActivityType(name: activityType), duration: quantities.quantity("duration"),
+            totalDistance: quantities.quantity("totalDistance"), totalEnergyBurned: quantities.quantity("totalEnergyBurned"))
     }
 
     func startEvent(_ attributes: AttributeView, _ parser: any ElementEventSource) -> WorkoutEvent? {
         var type = ""
         var date: ExportTimestamp? = nil
-        var duration: ExportNumber? = nil
-        var unit = ""
+        var quantities = QuantityAttributes()
         var extensions = Extensions()
-        for i in 0..<attributes.count {
-            let name = String(decoding: attributes.name(i), as: UTF8.self)
-            let value = attributes.value(i)
+        attributes.forEach { name, value in
             switch name {
             case "type": type = String(decoding: value, as: UTF8.self)
             case "date": date = self.date(value, name, "WorkoutEvent", parser)
-            case "duration": duration = number(value, name, "WorkoutEvent", parser)
-            case "durationUnit": unit = String(decoding: value, as: UTF8.self)
+            case "duration": quantities.value(number(value, name, "WorkoutEvent", parser), of: name)
+            case "durationUnit": quantities.unit(value, of: "duration")
             default: unknownAttribute("WorkoutEvent", name, value, into: &extensions, parser)
             }
         }
-        guard let date else {
-            if parser.pendingError == nil { fail(parser, .invalidAttribute, "<WorkoutEvent> has no date") }
-            return nil
-        }
+        guard let date = required(date, "date", on: "WorkoutEvent", parser) else { return nil }
         return WorkoutEvent(
-            type: WorkoutEventType(name: type), date: date, duration: duration.map { Quantity(value: $0, unit: unit) },
+            type: WorkoutEventType(name: type), date: date, duration: quantities.quantity("duration"),
             extensions: extensions)
     }
 
@@ -58,27 +48,21 @@ extension ExportMapper {
         var uuid = ""
         var start: ExportTimestamp? = nil
         var end: ExportTimestamp? = nil
-        var duration: ExportNumber? = nil
-        var unit = ""
+        var quantities = QuantityAttributes()
         var extensions = Extensions()
-        for i in 0..<attributes.count {
-            let name = String(decoding: attributes.name(i), as: UTF8.self)
-            let value = attributes.value(i)
+        attributes.forEach { name, value in
             switch name {
             case "uuid": uuid = String(decoding: value, as: UTF8.self)
             case "startDate": start = date(value, name, "WorkoutActivity", parser)
             case "endDate": end = date(value, name, "WorkoutActivity", parser)
-            case "duration": duration = number(value, name, "WorkoutActivity", parser)
-            case "durationUnit": unit = String(decoding: value, as: UTF8.self)
+            case "duration": quantities.value(number(value, name, "WorkoutActivity", parser), of: name)
+            case "durationUnit": quantities.unit(value, of: "duration")
             default: unknownAttribute("WorkoutActivity", name, value, into: &extensions, parser)
             }
         }
-        guard let start else {
-            if parser.pendingError == nil { fail(parser, .invalidAttribute, "<WorkoutActivity> has no startDate") }
-            return nil
-        }
+        guard let start = required(start, "startDate", on: "WorkoutActivity", parser) else { return nil }
         return WorkoutActivity(
-            uuid: uuid, startDate: start, endDate: end, duration: duration.map { Quantity(value: $0, unit: unit) },
+            uuid: uuid, startDate: start, endDate: end, duration: quantities.quantity("duration"),
             extensions: extensions)
     }
 
@@ -89,9 +73,7 @@ extension ExportMapper {
         var statistics = WorkoutStatistics(
             quantityType: type, startDate: ExportTimestamp(secondsSince1970: 0, utcOffsetSeconds: 0),
             endDate: ExportTimestamp(secondsSince1970: 0, utcOffsetSeconds: 0))
-        for i in 0..<attributes.count {
-            let name = String(decoding: attributes.name(i), as: UTF8.self)
-            let value = attributes.value(i)
+        attributes.forEach { name, value in
             switch name {
             case "type": type = recordTypes.value(for: value).type
             case "startDate": start = date(value, name, "WorkoutStatistics", parser)
@@ -104,10 +86,7 @@ extension ExportMapper {
             default: unknownAttribute("WorkoutStatistics", name, value, into: &statistics.extensions, parser)
             }
         }
-        guard let start else {
-            if parser.pendingError == nil { fail(parser, .invalidAttribute, "<WorkoutStatistics> has no startDate") }
-            return nil
-        }
+        guard let start = required(start, "startDate", on: "WorkoutStatistics", parser) else { return nil }
         statistics.quantityType = type
         statistics.startDate = start
         statistics.endDate = end ?? start
@@ -116,9 +95,7 @@ extension ExportMapper {
 
     func startLocation(_ attributes: AttributeView, _ parser: any ElementEventSource) -> RouteLocation {
         var location = RouteLocation()
-        for i in 0..<attributes.count {
-            let name = String(decoding: attributes.name(i), as: UTF8.self)
-            let value = attributes.value(i)
+        attributes.forEach { name, value in
             switch name {
             case "date": location.date = date(value, name, "Location", parser)
             case "latitude": location.latitude = number(value, name, "Location", parser)

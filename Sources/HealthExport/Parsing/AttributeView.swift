@@ -44,4 +44,12 @@ struct AttributeView {
         }
         return UnsafeRawBufferPointer(start: start, count: start.distance(to: end))
     }
+
+    /// Each attribute's name, as a `String` to switch on, and its value's bytes, in document
+    /// order: how the mappers of the elements other than `Record` read their attributes (the
+    /// record path, the hot one, classifies the name's bytes instead).
+    @inline(__always)
+    func forEach(_ body: (_ name: String, _ value: UnsafeRawBufferPointer) -> Void) {
+        for i in 0..<count { body(String(decoding: name(i), as: UTF8.self), value(i)) }
+    }
 }

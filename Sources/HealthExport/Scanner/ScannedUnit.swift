@@ -15,58 +15,27 @@ struct ScannedUnit: ~Copyable {
     /// element's tokens take (a workout of 90,000 inline route points holds 180,000 events).
     struct Event {
         var isStart: Bool
-        private var storedNameStart: Int32
-        private var storedNameLength: Int32
-        private var storedFirstAttribute: Int32
-        private var storedAttributeCount: Int32
-        private var storedPosition: Int32
-        private var storedLineStart: Int32
+        @WindowInt var nameStart: Int
+        @WindowInt var nameLength: Int
+        /// Index of the first attribute in `attributes`, and how many (start events only).
+        @WindowInt var firstAttribute: Int
+        @WindowInt var attributeCount: Int
+        /// Window offset of the position.
+        @WindowInt var position: Int
         /// The line of the position.
         var line: Int
-
-        init(isStart: Bool, nameStart: Int, nameLength: Int, firstAttribute: Int, attributeCount: Int, position: Int, line: Int, lineStart: Int) {
-            self.isStart = isStart
-            storedNameStart = Int32(truncatingIfNeeded: nameStart)
-            storedNameLength = Int32(truncatingIfNeeded: nameLength)
-            storedFirstAttribute = Int32(truncatingIfNeeded: firstAttribute)
-            storedAttributeCount = Int32(truncatingIfNeeded: attributeCount)
-            storedPosition = Int32(truncatingIfNeeded: position)
-            storedLineStart = Int32(truncatingIfNeeded: lineStart)
-            self.line = line
-        }
-
-        var nameStart: Int { Int(storedNameStart) }
-        var nameLength: Int { Int(storedNameLength) }
-        /// Index of the first attribute in `attributes`, and how many (start events only).
-        var firstAttribute: Int { Int(storedFirstAttribute) }
-        var attributeCount: Int { Int(storedAttributeCount) }
-        /// Window offset of the position.
-        var position: Int { Int(storedPosition) }
         /// Where the position's line starts in the window (-1: before the window).
-        var lineStart: Int { Int(storedLineStart) }
+        @WindowInt var lineStart: Int
     }
 
     /// An attribute: its name in the window, its value in the window or in `arena` (32-bit
     /// offsets, as in `Event`).
     struct Attribute {
-        private var storedNameStart: Int32
-        private var storedNameEnd: Int32
-        private var storedValueStart: Int32
-        private var storedValueEnd: Int32
+        @WindowInt var nameStart: Int
+        @WindowInt var nameEnd: Int
+        @WindowInt var valueStart: Int
+        @WindowInt var valueEnd: Int
         var valueIsDecoded: Bool
-
-        init(nameStart: Int, nameEnd: Int, valueStart: Int, valueEnd: Int, valueIsDecoded: Bool) {
-            storedNameStart = Int32(truncatingIfNeeded: nameStart)
-            storedNameEnd = Int32(truncatingIfNeeded: nameEnd)
-            storedValueStart = Int32(truncatingIfNeeded: valueStart)
-            storedValueEnd = Int32(truncatingIfNeeded: valueEnd)
-            self.valueIsDecoded = valueIsDecoded
-        }
-
-        var nameStart: Int { Int(storedNameStart) }
-        var nameEnd: Int { Int(storedNameEnd) }
-        var valueStart: Int { Int(storedValueStart) }
-        var valueEnd: Int { Int(storedValueEnd) }
     }
 
     /// A name in the window: where the open elements' names are, while scanning.

@@ -80,13 +80,10 @@ public enum ObjectDecoder {
             var c = Characteristics()
             for (key, value) in try m.members() {
                 guard case .string(let text) = value else { throw SchemaError("characteristics.\(key): expected a string") }
-                switch key {
-                case "dateOfBirth": c.dateOfBirth = text
-                case "biologicalSex": c.biologicalSex = text
-                case "bloodType": c.bloodType = text
-                case "fitzpatrickSkinType": c.fitzpatrickSkinType = text
-                case "cardioFitnessMedicationsUse": c.cardioFitnessMedicationsUse = text
-                default: c.other.append(GenericAttribute(name: key, value: text))
+                if let field = Characteristics.fields.first(where: { $0.name == key }) {
+                    c[keyPath: field.keyPath] = text
+                } else {
+                    c.other.append(GenericAttribute(name: key, value: text))
                 }
             }
             header.characteristics = c

@@ -18,6 +18,13 @@ package struct JSONEmitter {
         self.localTimes = localTimes
     }
 
+    /// An emitter that goes on with an object already open in `out` (written there as bytes, as
+    /// FHIR's cached heads are): its first member is preceded by a comma.
+    package init(continuing out: OutputBuffer) {
+        self.init(out)
+        needsComma = true
+    }
+
     // MARK: Structure
 
     package mutating func beginObject() {
@@ -187,25 +194,69 @@ package struct JSONEmitter {
     // `"key":value` only when there is a value: absent optional fields are omitted, as
     // healthport-formats(5) promises, in one place rather than a helper per writer.
 
+    /// `"name":value`, the value written by `write`, or nothing: what every optional field
+    /// below is, so each says only how its value is written.
     @inline(__always)
-    package mutating func field(_ name: StaticString, _ value: String?) {
+    private mutating func field<Value>(_ name: StaticString, _ value: Value?, _ write: (inout JSONEmitter, Value) -> Void) {
         guard let value else { return }
         key(name)
-        string(value)
+        write(&self, value)
+    }
+
+    @inline(__always)
+    package mutating func field(_ name: StaticString, _ value: String?) {
+        field(name, value) { $0.string($1) }
     }
 
     @inline(__always)
     package mutating func field(_ name: StaticString, _ value: ExportNumber?) {
-        guard let value else { return }
-        key(name)
-        number(value)
+        field(name, value) { $0.number($1) }
     }
 
     @inline(__always)
     package mutating func field(_ name: StaticString, _ value: Quantity?) {
-        guard let value else { return }
+        field(name, value) { $0.quantity($1) }
+    }
+
+    @inline(__always)
+    package mutating func field(_ name: StaticString, _ value: Int?) {
+        field(name, value) { $0.int($1) }
+    }
+
+    @inline(__always)
+    package mutating func field(_ name: StaticString, _ value: ExportTimestamp?) {
+        field(name, value) { $0.date($1) }
+    }
+
+    /// A Boolean HealthKit holds as one (audiogram masking): the JSON literal.
+    package mutating func field(_ name: StaticString, _ value: Bool?) {
+        field(name, value) { $0.literal($1 ? "true" : "false") }
+    }
+
+    /// `"name":[…]`, each element written by `write`; nothing when there are none (an empty
+    /// list is omitted, as an absent field is).
+    package mutating func field<Elements: Collection>(_ name: StaticString, _ elements: Elements, _ write: (inout JSONEmitter, Elements.Element) -> Void) {
+        guard !elements.isEmpty else { return }
         key(name)
-        quantity(value)
+        beginArray()
+        for element in elements {
+            self.element()
+            write(&self, element)
+        }
+        endArray()
+    }
+
+    /// `"name":{"attribute":"value",…}`: attributes passed through, as an object of strings;
+    /// nothing when there are none.
+    package mutating func field(_ name: StaticString, _ attributes: [GenericAttribute]) {
+        guard !attributes.isEmpty else { return }
+        key(name)
+        beginObject()
+        for attribute in attributes {
+            key(string: attribute.name)
+            string(attribute.value)
+        }
+        endObject()
     }
 
     // MARK: Escaping

@@ -5,28 +5,15 @@ import HealthModel
 extension JSONObjectEncoder {
     /// An ECG with its voltages (microvolts as exported), as `healthport ecg` writes it.
     package static func write(_ ecg: Electrocardiogram, to json: inout JSONEmitter) {
-        json.beginObject()
-        json.key("kind")
-        json.literal("electrocardiogram")
-        json.key("uuid")
-        json.uuid(ecg.uuid)
+        begin("electrocardiogram", uuid: ecg.uuid, to: &json)
         json.key("sampleType")
         json.string(Electrocardiogram.sampleType.identifier)
         json.key("file")
         json.string(ecg.file)
-        if let date = ecg.recordedDate {
-            json.key("startDate")
-            json.date(date)
-        }
-        if let date = ecg.endDate {
-            json.key("endDate")
-            json.date(date)
-        }
+        json.field("startDate", ecg.recordedDate)
+        json.field("endDate", ecg.endDate)
         json.field("classification", ecg.classification)
-        if let raw = ecg.classificationRawValue {
-            json.key("classificationRawValue")
-            json.int(raw)
-        }
+        json.field("classificationRawValue", ecg.classificationRawValue)
         json.field("symptoms", ecg.symptoms)
         json.field("softwareVersion", ecg.softwareVersion)
         json.field("device", ecg.device)
@@ -49,15 +36,8 @@ extension JSONObjectEncoder {
     }
 
     package static func write(_ a: ActivitySummary, to json: inout JSONEmitter) {
-        json.beginObject()
-        json.key("kind")
-        json.literal("activitySummary")
-        json.key("uuid")
-        json.uuid(a.uuid)
-        if let day = a.dateComponents {
-            json.key("dateComponents")
-            json.string(day.text)
-        }
+        begin("activitySummary", uuid: a.uuid, to: &json)
+        json.field("dateComponents", a.dateComponents?.text)
         func field(_ key: StaticString, _ value: ExportNumber?, _ unit: String) {
             if let value {
                 json.key(key)
@@ -80,20 +60,13 @@ extension JSONObjectEncoder {
     /// A clinical record; `resource` is its FHIR resource as compact JSON (`CompactJSON`),
     /// embedded as `fhirResource.data` by `healthport clinical`.
     package static func write(_ c: ClinicalRecord, resource: [UInt8]? = nil, to json: inout JSONEmitter) {
-        json.beginObject()
-        json.key("kind")
-        json.literal("clinicalRecord")
-        json.key("uuid")
-        json.uuid(c.uuid)
+        begin("clinicalRecord", uuid: c.uuid, to: &json)
         // HealthKit's clinical type; a resource HealthKit has none for (`Patient`) has no member.
         if c.clinicalType.isHealthKitClinicalType {
             json.key("clinicalType")
             json.string(c.clinicalType.identifier)
         }
-        if let received = c.receivedDate {
-            json.key("receivedDate")
-            json.date(received)
-        }
+        json.field("receivedDate", c.receivedDate)
         if let source = c.sourceName {
             json.key("sourceRevision")
             json.beginObject()
@@ -122,62 +95,36 @@ extension JSONObjectEncoder {
     }
 
     package static func write(_ a: Audiogram, to json: inout JSONEmitter) {
-        json.beginObject()
-        json.key("kind")
-        json.literal("audiogram")
-        writeSample(a.sample, to: &json)
-        json.key("sensitivityPoints")
-        json.beginArray()
-        for p in a.sensitivityPoints {
-            json.element()
-            json.beginObject()
-            json.field("frequency", p.frequency)
-            json.field("leftEarSensitivity", p.leftEarSensitivity)
-            json.field("rightEarSensitivity", p.rightEarSensitivity)
-            if let masked = p.leftEarMasked {
-                json.key("leftEarMasked")
-                if masked { json.literal("true") } else { json.literal("false") }
+        writeSampleObject("audiogram", a.sample, to: &json) { json in
+            json.key("sensitivityPoints")
+            json.beginArray()
+            for p in a.sensitivityPoints {
+                json.element()
+                json.beginObject()
+                json.field("frequency", p.frequency)
+                json.field("leftEarSensitivity", p.leftEarSensitivity)
+                json.field("rightEarSensitivity", p.rightEarSensitivity)
+                json.field("leftEarMasked", p.leftEarMasked)
+                json.field("rightEarMasked", p.rightEarMasked)
+                json.field("leftEarClampingRangeLowerBound", p.leftEarClampingRangeLowerBound)
+                json.field("leftEarClampingRangeUpperBound", p.leftEarClampingRangeUpperBound)
+                json.field("rightEarClampingRangeLowerBound", p.rightEarClampingRangeLowerBound)
+                json.field("rightEarClampingRangeUpperBound", p.rightEarClampingRangeUpperBound)
+                writeExtensions(p.extensions, to: &json)
+                json.endObject()
             }
-            if let masked = p.rightEarMasked {
-                json.key("rightEarMasked")
-                if masked { json.literal("true") } else { json.literal("false") }
-            }
-            json.field("leftEarClampingRangeLowerBound", p.leftEarClampingRangeLowerBound)
-            json.field("leftEarClampingRangeUpperBound", p.leftEarClampingRangeUpperBound)
-            json.field("rightEarClampingRangeLowerBound", p.rightEarClampingRangeLowerBound)
-            json.field("rightEarClampingRangeUpperBound", p.rightEarClampingRangeUpperBound)
-            writeExtensions(p.extensions, to: &json)
-            json.endObject()
+            json.endArray()
         }
-        json.endArray()
-        writeTail(a.sample, to: &json)
-        json.endObject()
     }
 
     package static func write(_ v: VisionPrescription, to json: inout JSONEmitter) {
-        json.beginObject()
-        json.key("kind")
-        json.literal("visionPrescription")
-        json.key("uuid")
-        json.uuid(v.uuid)
+        begin("visionPrescription", uuid: v.uuid, to: &json)
         json.key("sampleType")
         json.string(v.sampleType.identifier)
-        if let type = v.prescriptionType {
-            json.key("prescriptionType")
-            json.string(type)
-        }
-        if let d = v.dateIssued {
-            json.key("dateIssued")
-            json.date(d)
-        }
-        if let d = v.expirationDate {
-            json.key("expirationDate")
-            json.date(d)
-        }
-        if let brand = v.brand {
-            json.key("brand")
-            json.string(brand)
-        }
+        json.field("prescriptionType", v.prescriptionType)
+        json.field("dateIssued", v.dateIssued)
+        json.field("expirationDate", v.expirationDate)
+        json.field("brand", v.brand)
         for (key, eye) in [("rightEye", v.rightEye), ("leftEye", v.leftEye)] {
             guard let eye else { continue }
             json.key(string: key)
@@ -191,15 +138,7 @@ extension JSONObjectEncoder {
             writeExtensions(eye.extensions, to: &json)
             json.endObject()
         }
-        if !v.attachments.isEmpty {
-            json.key("attachments")
-            json.beginArray()
-            for attachment in v.attachments {
-                json.element()
-                json.string(attachment)
-            }
-            json.endArray()
-        }
+        json.field("attachments", v.attachments) { $0.string($1) }
         writeMetadata(v.metadata, to: &json)
         writeExtensions(v.extensions, to: &json)
         json.endObject()

@@ -4,19 +4,12 @@ import HealthModel
 /// metadata), and elements passed through.
 extension JSONObjectEncoder {
     package static func write(_ q: QuantitySample, to json: inout JSONEmitter) {
-        json.beginObject()
-        json.key("kind")
-        json.literal("quantitySample")
-        writeSample(q.sample, to: &json)
-        json.key("quantity")
-        json.quantity(q.quantity)
-        json.key("count")
-        json.int(q.count)
-        if !q.instantaneousBeatsPerMinute.isEmpty {
-            json.key("instantaneousBeatsPerMinute")
-            json.beginArray()
-            for beat in q.instantaneousBeatsPerMinute {
-                json.element()
+        writeSampleObject("quantitySample", q.sample, to: &json) { json in
+            json.key("quantity")
+            json.quantity(q.quantity)
+            json.key("count")
+            json.int(q.count)
+            json.field("instantaneousBeatsPerMinute", q.instantaneousBeatsPerMinute) { json, beat in
                 json.beginObject()
                 json.key("bpm")
                 json.number(beat.bpm)
@@ -32,26 +25,26 @@ extension JSONObjectEncoder {
                 }
                 json.endObject()
             }
-            json.endArray()
         }
-        writeTail(q.sample, to: &json)
-        json.endObject()
     }
 
     package static func write(_ c: CategorySample, to json: inout JSONEmitter) {
-        json.beginObject()
-        json.key("kind")
-        json.literal("categorySample")
-        writeSample(c.sample, to: &json)
-        if let raw = c.value.rawValue {
-            json.key("value")
-            json.int(raw)
+        writeSampleObject("categorySample", c.sample, to: &json) { json in
+            json.field("value", c.value.rawValue)
+            json.field("valueName", c.value.name)
         }
-        if let name = c.value.name {
-            json.key("valueName")
-            json.string(name)
-        }
-        writeTail(c.sample, to: &json)
+    }
+
+    /// A sample's object: its kind, the fields every sample starts with (`writeSample`), the
+    /// kind's own fields (`fields`), then the fields every sample ends with (`writeTail`).
+    @inline(__always)
+    package static func writeSampleObject(
+        _ kind: StaticString, _ s: SampleAttributes, to json: inout JSONEmitter, _ fields: (inout JSONEmitter) -> Void
+    ) {
+        begin(kind, to: &json)
+        writeSample(s, to: &json)
+        fields(&json)
+        writeTail(s, to: &json)
         json.endObject()
     }
 
@@ -86,19 +79,13 @@ extension JSONObjectEncoder {
         json.key("name")
         json.string(s.sourceRevision.source.name)
         json.endObject()
-        if let version = s.sourceRevision.version {
-            json.key("version")
-            json.string(version)
-        }
+        json.field("version", s.sourceRevision.version)
         json.endObject()
         if let device = s.device {
             json.key("device")
             json.device(device)
         }
-        if let creation = s.creationDate {
-            json.key("creationDate")
-            json.date(creation)
-        }
+        json.field("creationDate", s.creationDate)
         writeMetadata(s.metadata, to: &json)
         writeExtensions(s.extensions, to: &json)
     }
@@ -200,24 +187,8 @@ extension JSONObjectEncoder {
     /// The extensions as a JSON object on its own (a CSV cell).
     package static func writeExtensionsObject(_ e: Extensions, to json: inout JSONEmitter) {
         json.beginObject()
-        if !e.attributes.isEmpty {
-            json.key("attributes")
-            json.beginObject()
-            for attribute in e.attributes {
-                json.key(string: attribute.name)
-                json.string(attribute.value)
-            }
-            json.endObject()
-        }
-        if !e.elements.isEmpty {
-            json.key("elements")
-            json.beginArray()
-            for element in e.elements {
-                json.element()
-                write(element, to: &json)
-            }
-            json.endArray()
-        }
+        json.field("attributes", e.attributes)
+        json.field("elements", e.elements) { write($1, to: &$0) }
         json.endObject()
     }
 
@@ -225,28 +196,9 @@ extension JSONObjectEncoder {
         json.beginObject()
         json.key("name")
         json.string(element.name)
-        if !element.attributes.isEmpty {
-            json.key("attributes")
-            json.beginObject()
-            for attribute in element.attributes {
-                json.key(string: attribute.name)
-                json.string(attribute.value)
-            }
-            json.endObject()
-        }
-        if let text = element.text {
-            json.key("text")
-            json.string(text)
-        }
-        if !element.children.isEmpty {
-            json.key("children")
-            json.beginArray()
-            for child in element.children {
-                json.element()
-                write(child, to: &json)
-            }
-            json.endArray()
-        }
+        json.field("attributes", element.attributes)
+        json.field("text", element.text)
+        json.field("children", element.children) { write($1, to: &$0) }
         json.endObject()
     }
 }

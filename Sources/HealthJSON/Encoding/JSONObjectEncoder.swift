@@ -16,9 +16,7 @@ package enum JSONObjectEncoder {
     /// writers, which the store does not link).
     package static func writeHeaderLine(_ header: ExportHeader, to out: OutputBuffer, localTimes: LocalTimes? = nil) {
         var json = JSONEmitter(out, localTimes: localTimes)
-        json.beginObject()
-        json.key("kind")
-        json.literal("export")
+        begin("export", to: &json)
         write(header: header, to: &json)
         json.endObject()
         out.append(0x0A)
@@ -29,22 +27,18 @@ package enum JSONObjectEncoder {
         case .quantitySample(let q): write(q, to: &json)
         case .categorySample(let c): write(c, to: &json)
         case .correlation(let c):
-            json.beginObject()
-            json.key("kind")
-            json.literal("correlation")
-            writeSample(c.sample, to: &json)
-            json.key("objects")
-            json.beginArray()
-            for member in c.objects {
-                json.element()
-                switch member {
-                case .quantity(let q): write(q, to: &json)
-                case .category(let cat): write(cat, to: &json)
+            writeSampleObject("correlation", c.sample, to: &json) { json in
+                json.key("objects")
+                json.beginArray()
+                for member in c.objects {
+                    json.element()
+                    switch member {
+                    case .quantity(let q): write(q, to: &json)
+                    case .category(let cat): write(cat, to: &json)
+                    }
                 }
+                json.endArray()
             }
-            json.endArray()
-            writeTail(c.sample, to: &json)
-            json.endObject()
         case .workout(let w): write(w, to: &json)
         case .activitySummary(let a): write(a, to: &json)
         case .clinicalRecord(let c): write(c, to: &json)
@@ -52,14 +46,23 @@ package enum JSONObjectEncoder {
         case .visionPrescription(let v): write(v, to: &json)
         case .electrocardiogram(let e): write(e, to: &json)
         case .unknown(let u):
-            json.beginObject()
-            json.key("kind")
-            json.literal("unknown")
-            json.key("uuid")
-            json.uuid(u.uuid)
+            begin("unknown", uuid: u.uuid, to: &json)
             json.key("element")
             write(u.element, to: &json)
             json.endObject()
+        }
+    }
+
+    /// `{"kind":"…"`, and the uuid of an object that is not a sample (a sample's comes with its
+    /// sample attributes, `writeSample`): how every object of healthport's JSON begins.
+    @inline(__always)
+    package static func begin(_ kind: StaticString, uuid: ObjectUUID? = nil, to json: inout JSONEmitter) {
+        json.beginObject()
+        json.key("kind")
+        json.literal(kind)
+        if let uuid {
+            json.key("uuid")
+            json.uuid(uuid)
         }
     }
 
@@ -67,31 +70,19 @@ package enum JSONObjectEncoder {
     package static func write(header: ExportHeader, to json: inout JSONEmitter) {
         json.key("formatVersion")
         json.int(HealthOutputFormat.version)
-        if let locale = header.locale {
-            json.key("locale")
-            json.string(locale)
-        }
-        if let date = header.exportDate {
-            json.key("exportDate")
-            json.date(date)
-        }
-        if let version = header.exportVersion {
-            json.key("exportVersion")
-            json.int(version)
-        }
+        json.field("locale", header.locale)
+        json.field("exportDate", header.exportDate)
+        json.field("exportVersion", header.exportVersion)
         // The zone the local times that follow are in, when the output gives them.
-        if let zone = json.localTimes?.personZoneName ?? (json.localTimes == nil ? header.timeZone : nil) {
-            json.key("timeZone")
-            json.string(zone)
-        }
+        json.field("timeZone", json.localTimes?.personZoneName ?? (json.localTimes == nil ? header.timeZone : nil))
         if let me = header.characteristics, !me.isEmpty {
             json.key("characteristics")
             json.beginObject()
-            json.field("dateOfBirth", me.dateOfBirth)
-            json.field("biologicalSex", me.biologicalSex)
-            json.field("bloodType", me.bloodType)
-            json.field("fitzpatrickSkinType", me.fitzpatrickSkinType)
-            json.field("cardioFitnessMedicationsUse", me.cardioFitnessMedicationsUse)
+            for field in Characteristics.fields {
+                guard let value = me[keyPath: field.keyPath] else { continue }
+                json.key(string: field.name)
+                json.string(value)
+            }
             for other in me.other {
                 json.key(string: other.name)
                 json.string(other.value)

@@ -74,18 +74,8 @@ public struct ObjectIdentityAssigner {
     public mutating func assign(_ object: inout HealthObject) {
         ObjectIdentity.encode(object, into: &encoder)
         let uuid = finishUUID()
-        switch object {
-        case .quantitySample(var o):
-            o.sample.uuid = uuid
-            object = .quantitySample(o)
-        case .categorySample(var o):
-            o.sample.uuid = uuid
-            object = .categorySample(o)
-        case .correlation(var o):
-            o.sample.uuid = uuid
-            object = .correlation(o)
-        case .workout(var o):
-            o.sample.uuid = uuid
+        object.uuid = uuid
+        if case .workout(var o) = object {
             // A route's uuid is its content and its workout's; identical copies of one route in
             // one workout (a real export printed one route twice) are numbered apart as every
             // other object's copies are: the k-th copy also hashes k, the first keeps its uuid.
@@ -99,24 +89,6 @@ public struct ObjectIdentityAssigner {
                 o.routes[i].sample.uuid = copies > 0 ? ObjectIdentity.digest(of: encoder.encoded, ordinal: copies).0 : routeUUID
             }
             object = .workout(o)
-        case .activitySummary(var o):
-            o.uuid = uuid
-            object = .activitySummary(o)
-        case .clinicalRecord(var o):
-            o.uuid = uuid
-            object = .clinicalRecord(o)
-        case .audiogram(var o):
-            o.sample.uuid = uuid
-            object = .audiogram(o)
-        case .visionPrescription(var o):
-            o.uuid = uuid
-            object = .visionPrescription(o)
-        case .electrocardiogram(var o):
-            o.uuid = uuid
-            object = .electrocardiogram(o)
-        case .unknown(var o):
-            o.uuid = uuid
-            object = .unknown(o)
         }
     }
 

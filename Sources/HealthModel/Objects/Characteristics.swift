@@ -18,9 +18,19 @@ public struct Characteristics: Hashable, Sendable {
         self.other = []
     }
 
+    /// Each characteristic the model names: its name in healthport's JSON and tables, its
+    /// HealthKit identifier (the attribute of the export's `Me`) and its property, in the
+    /// export's order: the one list every reader and writer of characteristics goes through.
+    public static let fields: [(name: String, identifier: String, keyPath: WritableKeyPath<Characteristics, String?> & Sendable)] = [
+        ("dateOfBirth", "HKCharacteristicTypeIdentifierDateOfBirth", \.dateOfBirth),
+        ("biologicalSex", "HKCharacteristicTypeIdentifierBiologicalSex", \.biologicalSex),
+        ("bloodType", "HKCharacteristicTypeIdentifierBloodType", \.bloodType),
+        ("fitzpatrickSkinType", "HKCharacteristicTypeIdentifierFitzpatrickSkinType", \.fitzpatrickSkinType),
+        ("cardioFitnessMedicationsUse", "HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse", \.cardioFitnessMedicationsUse),
+    ]
+
     public var isEmpty: Bool {
-        dateOfBirth == nil && biologicalSex == nil && bloodType == nil && fitzpatrickSkinType == nil
-            && cardioFitnessMedicationsUse == nil && other.isEmpty
+        Self.fields.allSatisfy { self[keyPath: $0.keyPath] == nil } && other.isEmpty
     }
 
     /// The characteristics whose type `isKept` accepts (given the full identifier, e.g.
@@ -29,12 +39,7 @@ public struct Characteristics: Hashable, Sendable {
     /// a characteristic the model learns later is covered by both at once.
     public func keeping(_ isKept: (String) -> Bool) -> Characteristics {
         var kept = Characteristics()
-        let prefix = "HKCharacteristicTypeIdentifier"
-        if isKept(prefix + "DateOfBirth") { kept.dateOfBirth = dateOfBirth }
-        if isKept(prefix + "BiologicalSex") { kept.biologicalSex = biologicalSex }
-        if isKept(prefix + "BloodType") { kept.bloodType = bloodType }
-        if isKept(prefix + "FitzpatrickSkinType") { kept.fitzpatrickSkinType = fitzpatrickSkinType }
-        if isKept(prefix + "CardioFitnessMedicationsUse") { kept.cardioFitnessMedicationsUse = cardioFitnessMedicationsUse }
+        for field in Self.fields where isKept(field.identifier) { kept[keyPath: field.keyPath] = self[keyPath: field.keyPath] }
         kept.other = other.filter { isKept($0.name) }
         return kept
     }

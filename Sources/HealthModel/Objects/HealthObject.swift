@@ -19,17 +19,31 @@ public enum HealthObject: Hashable, Sendable {
     case unknown(UnknownObject)
 
     public var uuid: ObjectUUID {
-        switch self {
-        case .quantitySample(let o): return o.sample.uuid
-        case .categorySample(let o): return o.sample.uuid
-        case .correlation(let o): return o.sample.uuid
-        case .workout(let o): return o.sample.uuid
-        case .activitySummary(let o): return o.uuid
-        case .clinicalRecord(let o): return o.uuid
-        case .audiogram(let o): return o.sample.uuid
-        case .visionPrescription(let o): return o.uuid
-        case .electrocardiogram(let o): return o.uuid
-        case .unknown(let o): return o.uuid
+        get {
+            switch self {
+            case .quantitySample(let o): return o.sample.uuid
+            case .categorySample(let o): return o.sample.uuid
+            case .correlation(let o): return o.sample.uuid
+            case .workout(let o): return o.sample.uuid
+            case .activitySummary(let o): return o.uuid
+            case .clinicalRecord(let o): return o.uuid
+            case .audiogram(let o): return o.sample.uuid
+            case .visionPrescription(let o): return o.uuid
+            case .electrocardiogram(let o): return o.uuid
+            case .unknown(let o): return o.uuid
+            }
+        }
+        // The sample kinds keep it in their sample attributes, the others at the top.
+        set {
+            if updateSampleAttributes({ $0.uuid = newValue }) != nil { return }
+            switch self {
+            case .activitySummary(var o): o.uuid = newValue; self = .activitySummary(o)
+            case .clinicalRecord(var o): o.uuid = newValue; self = .clinicalRecord(o)
+            case .visionPrescription(var o): o.uuid = newValue; self = .visionPrescription(o)
+            case .electrocardiogram(var o): o.uuid = newValue; self = .electrocardiogram(o)
+            case .unknown(var o): o.uuid = newValue; self = .unknown(o)
+            case .quantitySample, .categorySample, .correlation, .workout, .audiogram: break
+            }
         }
     }
 
@@ -59,6 +73,32 @@ public enum HealthObject: Hashable, Sendable {
         case .workout(let o): return o.sample
         case .audiogram(let o): return o.sample
         default: return nil
+        }
+    }
+
+    /// Changes the sample attributes in place, for the kinds that have them (`sampleAttributes`),
+    /// and returns what `change` returns; `nil`, changing nothing, for the other kinds. One
+    /// place that knows where each kind keeps them, for every writer of a sample's field.
+    @discardableResult
+    public mutating func updateSampleAttributes<Result>(_ change: (inout SampleAttributes) -> Result) -> Result? {
+        switch self {
+        case .quantitySample(var o):
+            defer { self = .quantitySample(o) }
+            return change(&o.sample)
+        case .categorySample(var o):
+            defer { self = .categorySample(o) }
+            return change(&o.sample)
+        case .correlation(var o):
+            defer { self = .correlation(o) }
+            return change(&o.sample)
+        case .workout(var o):
+            defer { self = .workout(o) }
+            return change(&o.sample)
+        case .audiogram(var o):
+            defer { self = .audiogram(o) }
+            return change(&o.sample)
+        default:
+            return nil
         }
     }
 

@@ -47,47 +47,23 @@ public struct LensSpecification: Hashable, Sendable {
         self.extensions = .none
     }
 
-    /// Export attribute stem and HealthKit property name of each field, in DTD order.
-    public static let fields: [(attribute: String, property: String)] = [
-        ("sphere", "sphere"), ("cylinder", "cylinder"), ("axis", "axis"), ("add", "addPower"),
-        ("vertex", "vertexDistance"), ("prismAmount", "prismAmount"), ("prismAngle", "prismAngle"),
-        ("farPD", "farPupillaryDistance"), ("nearPD", "nearPupillaryDistance"),
-        ("baseCurve", "baseCurve"), ("diameter", "diameter"),
+    /// Export attribute stem, HealthKit property name and property of each field, in DTD order:
+    /// the one list every reader and writer of a lens goes through.
+    public static let fields: [(attribute: String, property: String, keyPath: WritableKeyPath<LensSpecification, Quantity?> & Sendable)] = [
+        ("sphere", "sphere", \.sphere), ("cylinder", "cylinder", \.cylinder), ("axis", "axis", \.axis),
+        ("add", "addPower", \.addPower), ("vertex", "vertexDistance", \.vertexDistance),
+        ("prismAmount", "prismAmount", \.prismAmount), ("prismAngle", "prismAngle", \.prismAngle),
+        ("farPD", "farPupillaryDistance", \.farPupillaryDistance), ("nearPD", "nearPupillaryDistance", \.nearPupillaryDistance),
+        ("baseCurve", "baseCurve", \.baseCurve), ("diameter", "diameter", \.diameter),
     ]
 
-    /// The field exported as `attribute` (`sphere`, `add`, `farPD`, …).
+    /// The field exported as `attribute` (`sphere`, `add`, `farPD`, …); `nil`, and nothing set,
+    /// for a name that is none of `fields`.
     public subscript(attribute attribute: String) -> Quantity? {
-        get {
-            switch attribute {
-            case "sphere": return sphere
-            case "cylinder": return cylinder
-            case "axis": return axis
-            case "add": return addPower
-            case "vertex": return vertexDistance
-            case "prismAmount": return prismAmount
-            case "prismAngle": return prismAngle
-            case "farPD": return farPupillaryDistance
-            case "nearPD": return nearPupillaryDistance
-            case "baseCurve": return baseCurve
-            case "diameter": return diameter
-            default: return nil
-            }
-        }
+        get { Self.fields.first { $0.attribute == attribute }.flatMap { self[keyPath: $0.keyPath] } }
         set {
-            switch attribute {
-            case "sphere": sphere = newValue
-            case "cylinder": cylinder = newValue
-            case "axis": axis = newValue
-            case "add": addPower = newValue
-            case "vertex": vertexDistance = newValue
-            case "prismAmount": prismAmount = newValue
-            case "prismAngle": prismAngle = newValue
-            case "farPD": farPupillaryDistance = newValue
-            case "nearPD": nearPupillaryDistance = newValue
-            case "baseCurve": baseCurve = newValue
-            case "diameter": diameter = newValue
-            default: break
-            }
+            guard let field = Self.fields.first(where: { $0.attribute == attribute }) else { return }
+            self[keyPath: field.keyPath] = newValue
         }
     }
 }

@@ -80,35 +80,15 @@ public struct Device: Hashable, Sendable {
         "UDIDeviceIdentifier", "creation date",
     ]
 
-    /// The field an `HKDevice` description key prints.
+    /// The field each key of `knownKeys` prints: they are listed in `Field`'s order.
+    private static let fieldsByKey = Dictionary(uniqueKeysWithValues: zip(knownKeys, Field.allCases))
+
+    /// The field an `HKDevice` description key prints; `nil`, and nothing set, for another key.
     public subscript(descriptionKey key: String) -> String? {
-        get {
-            switch key {
-            case "name": return name
-            case "manufacturer": return manufacturer
-            case "model": return model
-            case "hardware": return hardwareVersion
-            case "firmware": return firmwareVersion
-            case "software": return softwareVersion
-            case "localIdentifier": return localIdentifier
-            case "UDIDeviceIdentifier": return udiDeviceIdentifier
-            case "creation date": return creationDate
-            default: return nil
-            }
-        }
+        get { Self.fieldsByKey[key].flatMap { get($0) } }
         set {
-            switch key {
-            case "name": name = newValue
-            case "manufacturer": manufacturer = newValue
-            case "model": model = newValue
-            case "hardware": hardwareVersion = newValue
-            case "firmware": firmwareVersion = newValue
-            case "software": softwareVersion = newValue
-            case "localIdentifier": localIdentifier = newValue
-            case "UDIDeviceIdentifier": udiDeviceIdentifier = newValue
-            case "creation date": creationDate = newValue
-            default: break
-            }
+            guard let field = Self.fieldsByKey[key] else { return }
+            set(field, newValue)
         }
     }
 

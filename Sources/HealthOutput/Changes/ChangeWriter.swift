@@ -135,10 +135,7 @@ public final class ChangeWriter {
             streamLine("begin") { json in
                 json.key("formatVersion")
                 json.int(HealthOutputFormat.version)
-                if let date = header.exportDate {
-                    json.key("exportDate")
-                    json.date(date)
-                }
+                json.field("exportDate", header.exportDate)
             }
             try out?.endRecord()
         case .json:

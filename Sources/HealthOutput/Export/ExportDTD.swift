@@ -1,3 +1,5 @@
+import HealthModel
+
 /// The internal DTD subset healthport writes into an `export.xml`: Apple's Export Version 14
 /// (docs/reference/export-format.md §2.2), well-formed, with the content models widened to what real exports
 /// hold (`WorkoutActivity` under `Workout`, events and statistics under activities, legacy
@@ -6,6 +8,15 @@
 /// It declares no entities and no defaults: dropping it changes nothing, as in Apple's exports.
 enum ExportDTD {
     static let version = 14
+
+    /// `RightEye` and `LeftEye` take the same attributes: each of a lens's fields, in DTD order
+    /// (`LensSpecification.fields`), and its unit, aligned as Apple's DTD aligns them. Built from
+    /// the model's list, so the two eyes and the fields healthport writes cannot drift apart.
+    private static func eyeDeclaration(_ element: String) -> String {
+        let names = LensSpecification.fields.flatMap { [$0.attribute, $0.attribute + "Unit"] }
+        let attributes = names.map { "  " + $0 + String(repeating: " ", count: max(1, 13 - $0.count)) + "CDATA #IMPLIED" }
+        return "<!ELEMENT \(element) EMPTY>\n<!ATTLIST \(element)\n" + attributes.joined(separator: "\n") + ">"
+    }
 
     static let text = """
 <!-- HealthKit Export Version: 14 -->
@@ -181,54 +192,8 @@ enum ExportDTD {
   expirationDate CDATA #IMPLIED
   brand          CDATA #IMPLIED
 >
-<!ELEMENT RightEye EMPTY>
-<!ATTLIST RightEye
-  sphere       CDATA #IMPLIED
-  sphereUnit   CDATA #IMPLIED
-  cylinder     CDATA #IMPLIED
-  cylinderUnit CDATA #IMPLIED
-  axis         CDATA #IMPLIED
-  axisUnit     CDATA #IMPLIED
-  add          CDATA #IMPLIED
-  addUnit      CDATA #IMPLIED
-  vertex       CDATA #IMPLIED
-  vertexUnit   CDATA #IMPLIED
-  prismAmount  CDATA #IMPLIED
-  prismAmountUnit CDATA #IMPLIED
-  prismAngle   CDATA #IMPLIED
-  prismAngleUnit CDATA #IMPLIED
-  farPD        CDATA #IMPLIED
-  farPDUnit    CDATA #IMPLIED
-  nearPD       CDATA #IMPLIED
-  nearPDUnit   CDATA #IMPLIED
-  baseCurve    CDATA #IMPLIED
-  baseCurveUnit CDATA #IMPLIED
-  diameter     CDATA #IMPLIED
-  diameterUnit CDATA #IMPLIED>
-<!ELEMENT LeftEye EMPTY>
-<!ATTLIST LeftEye
-  sphere       CDATA #IMPLIED
-  sphereUnit   CDATA #IMPLIED
-  cylinder     CDATA #IMPLIED
-  cylinderUnit CDATA #IMPLIED
-  axis         CDATA #IMPLIED
-  axisUnit     CDATA #IMPLIED
-  add          CDATA #IMPLIED
-  addUnit      CDATA #IMPLIED
-  vertex       CDATA #IMPLIED
-  vertexUnit   CDATA #IMPLIED
-  prismAmount  CDATA #IMPLIED
-  prismAmountUnit CDATA #IMPLIED
-  prismAngle   CDATA #IMPLIED
-  prismAngleUnit CDATA #IMPLIED
-  farPD        CDATA #IMPLIED
-  farPDUnit    CDATA #IMPLIED
-  nearPD       CDATA #IMPLIED
-  nearPDUnit   CDATA #IMPLIED
-  baseCurve    CDATA #IMPLIED
-  baseCurveUnit CDATA #IMPLIED
-  diameter     CDATA #IMPLIED
-  diameterUnit CDATA #IMPLIED>
+\(eyeDeclaration("RightEye"))
+\(eyeDeclaration("LeftEye"))
 <!ELEMENT Attachment EMPTY>
 <!ATTLIST Attachment
   identifier CDATA #IMPLIED

@@ -111,6 +111,18 @@ enum ExportXMLEncoder {
         for attribute in extensions.attributes { xml.attribute(attribute.name, attribute.value) }
     }
 
+    /// Ends an element whose only children are its metadata and the unknown elements passed
+    /// through (most elements): its unknown attributes, then `/>` when it has no children, else
+    /// the children and its end tag.
+    static func finish(_ name: String, metadata: Metadata = Metadata(), extensions: Extensions, to xml: XMLEmitter, depth: Int) {
+        writeAttributes(extensions, to: xml)
+        guard !metadata.isEmpty || !extensions.elements.isEmpty else { return xml.closeEmpty() }
+        xml.closeStart()
+        writeMetadata(metadata, to: xml, depth: depth + 1)
+        writeElements(extensions, to: xml, depth: depth + 1)
+        xml.end(name, depth: depth)
+    }
+
     /// Unknown child elements, after the known children.
     static func writeElements(_ extensions: Extensions, to xml: XMLEmitter, depth: Int) {
         for element in extensions.elements { write(element, to: xml, depth: depth) }
@@ -226,12 +238,7 @@ enum ExportXMLEncoder {
         xml.attribute("type", event.type.name)
         xml.attribute("date", event.date)
         writeQuantity("duration", event.duration, unitAttribute: "durationUnit", to: xml)
-        writeAttributes(event.extensions, to: xml)
-        guard !event.metadata.isEmpty || !event.extensions.elements.isEmpty else { return xml.closeEmpty() }
-        xml.closeStart()
-        writeMetadata(event.metadata, to: xml, depth: depth + 1)
-        writeElements(event.extensions, to: xml, depth: depth + 1)
-        xml.end("WorkoutEvent", depth: depth)
+        finish("WorkoutEvent", metadata: event.metadata, extensions: event.extensions, to: xml, depth: depth)
     }
 
     static func write(_ s: WorkoutStatistics, to xml: XMLEmitter, depth: Int) {
@@ -244,11 +251,7 @@ enum ExportXMLEncoder {
         xml.attribute("maximum", s.maximum)
         xml.attribute("sum", s.sum)
         xml.attribute("unit", s.unit)
-        writeAttributes(s.extensions, to: xml)
-        guard !s.extensions.elements.isEmpty else { return xml.closeEmpty() }
-        xml.closeStart()
-        writeElements(s.extensions, to: xml, depth: depth + 1)
-        xml.end("WorkoutStatistics", depth: depth)
+        finish("WorkoutStatistics", extensions: s.extensions, to: xml, depth: depth)
     }
 
     static func write(_ a: ActivitySummary, to xml: XMLEmitter, depth: Int) {
@@ -263,11 +266,7 @@ enum ExportXMLEncoder {
         xml.attribute("appleExerciseTimeGoal", a.appleExerciseTimeGoal)
         xml.attribute("appleStandHours", a.appleStandHours)
         xml.attribute("appleStandHoursGoal", a.appleStandHoursGoal)
-        writeAttributes(a.extensions, to: xml)
-        guard !a.extensions.elements.isEmpty else { return xml.closeEmpty() }
-        xml.closeStart()
-        writeElements(a.extensions, to: xml, depth: depth + 1)
-        xml.end("ActivitySummary", depth: depth)
+        finish("ActivitySummary", extensions: a.extensions, to: xml, depth: depth)
     }
 
     static func write(_ c: ClinicalRecord, to xml: XMLEmitter, depth: Int) {
@@ -279,11 +278,7 @@ enum ExportXMLEncoder {
         xml.attribute("fhirVersion", c.fhirVersion)
         xml.attribute("receivedDate", c.receivedDate)
         xml.attribute("resourceFilePath", c.resourceFilePath)
-        writeAttributes(c.extensions, to: xml)
-        guard !c.extensions.elements.isEmpty else { return xml.closeEmpty() }
-        xml.closeStart()
-        writeElements(c.extensions, to: xml, depth: depth + 1)
-        xml.end("ClinicalRecord", depth: depth)
+        finish("ClinicalRecord", extensions: c.extensions, to: xml, depth: depth)
     }
 
     static func write(_ a: Audiogram, to xml: XMLEmitter, depth: Int) {
@@ -308,14 +303,7 @@ enum ExportXMLEncoder {
             xml.attribute("rightEarMasked", SensitivityPoint.exportedText(masked: p.rightEarMasked))
             xml.attribute("rightEarClampingRangeLowerBound", p.rightEarClampingRangeLowerBound)
             xml.attribute("rightEarClampingRangeUpperBound", p.rightEarClampingRangeUpperBound)
-            writeAttributes(p.extensions, to: xml)
-            if p.extensions.elements.isEmpty {
-                xml.closeEmpty()
-            } else {
-                xml.closeStart()
-                writeElements(p.extensions, to: xml, depth: depth + 2)
-                xml.end("SensitivityPoint", depth: depth + 1)
-            }
+            finish("SensitivityPoint", extensions: p.extensions, to: xml, depth: depth + 1)
         }
         writeElements(a.sample.extensions, to: xml, depth: depth + 1)
         xml.end("Audiogram", depth: depth)
@@ -337,14 +325,7 @@ enum ExportXMLEncoder {
             for field in LensSpecification.fields {
                 writeQuantity(field.attribute, eye[attribute: field.attribute], unitAttribute: field.attribute + "Unit", to: xml)
             }
-            writeAttributes(eye.extensions, to: xml)
-            if eye.extensions.elements.isEmpty {
-                xml.closeEmpty()
-            } else {
-                xml.closeStart()
-                writeElements(eye.extensions, to: xml, depth: depth + 2)
-                xml.end(name, depth: depth + 1)
-            }
+            finish(name, extensions: eye.extensions, to: xml, depth: depth + 1)
         }
         for attachment in v.attachments {
             xml.open("Attachment", depth: depth + 1)
@@ -372,11 +353,7 @@ enum ExportXMLEncoder {
         // characteristic was left out (a policy, a type filter): they look unset, not absent.
         if let me = header.characteristics {
             xml.open("Me", depth: 1)
-            xml.attribute("HKCharacteristicTypeIdentifierDateOfBirth", me.dateOfBirth ?? "")
-            xml.attribute("HKCharacteristicTypeIdentifierBiologicalSex", me.biologicalSex ?? "")
-            xml.attribute("HKCharacteristicTypeIdentifierBloodType", me.bloodType ?? "")
-            xml.attribute("HKCharacteristicTypeIdentifierFitzpatrickSkinType", me.fitzpatrickSkinType ?? "")
-            xml.attribute("HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse", me.cardioFitnessMedicationsUse ?? "")
+            for field in Characteristics.fields { xml.attribute(field.identifier, me[keyPath: field.keyPath] ?? "") }
             for other in me.other { xml.attribute(other.name, other.value) }
             xml.closeEmpty()
         }

@@ -102,10 +102,7 @@ enum FHIRClinicalResource {
             json.key("subject")
             FHIRJSON.reference("Patient", subject.id, to: &json)
         }
-        if let received = record.receivedDate {
-            json.key("date")
-            json.date(received)
-        }
+        json.field("date", record.receivedDate)
         if let name = record.sourceName {
             json.key("description")
             json.string("\(resourceType) from \(name)")

@@ -85,10 +85,7 @@ final class FHIRDeviceRegistry {
             json.endObject()
             json.endArray()
         }
-        if let manufacturer = device.manufacturer {
-            json.key("manufacturer")
-            json.string(manufacturer)
-        }
+        json.field("manufacturer", device.manufacturer)
         // FHIR has no empty strings: a device printed with an empty name has no deviceName.
         if let name = device.name ?? device.unparsedDescription, !name.isEmpty {
             json.key("deviceName")
@@ -102,10 +99,7 @@ final class FHIRDeviceRegistry {
             json.endObject()
             json.endArray()
         }
-        if let model = device.model {
-            json.key("modelNumber")
-            json.string(model)
-        }
+        json.field("modelNumber", device.model)
         json.key("type")
         FHIRJSON.codeableConcept([.healthKit("HKDevice", display: "Device")], to: &json)
         let versions: [(StaticString, String?)] = [

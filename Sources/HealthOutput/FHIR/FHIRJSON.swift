@@ -11,10 +11,7 @@ enum FHIRJSON {
         json.string(coding.system)
         json.key("code")
         json.string(coding.code)
-        if let display = coding.display {
-            json.key("display")
-            json.string(display)
-        }
+        json.field("display", coding.display)
         json.endObject()
     }
 

@@ -14,13 +14,11 @@ import HealthModel
 extension FHIRObservationEncoder {
     func write(_ ecg: Electrocardiogram, to out: OutputBuffer) {
         let table = mapping.electrocardiogram
-        let plan = self.plan(Electrocardiogram.sampleType)
-        begin(ecg.uuid, head: plan.head, to: out)
+        let plan = begin(ecg.uuid, type: Electrocardiogram.sampleType, to: out)
         if let start = ecg.recordedDate {
             writeEffective(start: start, end: ecg.endDate ?? start, to: out)
         }
-        var json = JSONEmitter(out)
-        json.raw("")
+        var json = JSONEmitter(continuing: out)
         json.key("component")
         json.beginArray()
         quantityComponent(table.numberOfVoltageMeasurements, value: ExportNumber(ecg.voltages.count), to: &json)
@@ -50,8 +48,7 @@ extension FHIRObservationEncoder {
             json.endObject()
             json.endArray()
         }
-        out.append("}\n")
-        tally.add(kind: "electrocardiogram", plan.coding)
+        end("electrocardiogram", plan: plan, to: out)
     }
 
     private func quantityComponent(_ part: FHIRTypeMapping, value: ExportNumber, to json: inout JSONEmitter) {

@@ -13,11 +13,8 @@ extension FHIRObservationEncoder {
     /// each coded as its own type is (HealthKitOnFHIR). The members also appear on their own:
     /// the export prints them at top level too, with the same uuids.
     func write(_ c: Correlation, to out: OutputBuffer) {
-        let plan = self.plan(c.sample.sampleType)
-        begin(c.sample.uuid, head: plan.head, to: out)
-        writeSampleTimesAndDevice(c.sample, to: out)
-        var json = JSONEmitter(out)
-        json.raw("")
+        let plan = begin(c.sample, to: out)
+        var json = JSONEmitter(continuing: out)
         if !c.objects.isEmpty {
             json.key("component")
             json.beginArray()
@@ -41,20 +38,15 @@ extension FHIRObservationEncoder {
             }
             json.endArray()
         }
-        writeMetadata(c.sample.metadata, to: out)
-        out.append("}\n")
-        tally.add(kind: "correlation", plan.coding)
+        end("correlation", metadata: c.sample.metadata, plan: plan, to: out)
     }
 
     /// A workout as HealthKitOnFHIR writes it (LOINC 73985-4 "Exercise activity", the physical
     /// activity categories, the activity type as the value), with its duration and totals as
     /// components. Events, activities, statistics and routes are not written.
     func write(_ w: Workout, to out: OutputBuffer) {
-        let plan = self.plan(w.sample.sampleType)
-        begin(w.sample.uuid, head: plan.head, to: out)
-        writeSampleTimesAndDevice(w.sample, to: out)
-        var json = JSONEmitter(out)
-        json.raw("")
+        let plan = begin(w.sample, to: out)
+        var json = JSONEmitter(continuing: out)
         json.key("valueCodeableConcept")
         let name = w.workoutActivityType.name
         let code = mapping.workoutActivityValues[name] ?? Self.lowerCamel(name, droppingPrefix: "HKWorkoutActivityType")
@@ -68,9 +60,7 @@ extension FHIRObservationEncoder {
             totals.compactMap { code, unit, ucum, quantity in
                 quantity.map { (FHIRCoding.healthKit(code), FHIRUnitMapping(healthKitUnit: unit, unit: unit, system: FHIRCoding.ucumSystem, code: ucum), $0) }
             }, to: &json)
-        writeMetadata(w.sample.metadata, to: out)
-        out.append("}\n")
-        tally.add(kind: "workout", plan.coding)
+        end("workout", metadata: w.sample.metadata, plan: plan, to: out)
     }
 
     /// Components of quantities converted to a unit of healthport's choosing (written as
@@ -102,15 +92,13 @@ extension FHIRObservationEncoder {
     /// An activity summary (not a sample in HealthKit, and not in the table): the day as
     /// `effectiveDateTime` (a date), each ring and goal a component.
     func write(_ a: ActivitySummary, to out: OutputBuffer) {
-        let plan = self.plan(.activitySummary)
-        begin(a.uuid, head: plan.head, to: out)
+        let plan = begin(a.uuid, type: .activitySummary, to: out)
         if let day = a.dateComponents {
             out.append(",\"effectiveDateTime\":\"")
             out.appendRaw(day.text)
             out.append(0x22)
         }
-        var json = JSONEmitter(out)
-        json.raw("")
+        var json = JSONEmitter(continuing: out)
         let energyUnit = a.activeEnergyBurnedUnit ?? "kcal"
         let rings: [(String, ExportNumber?, String)] = [
             ("activeEnergyBurned", a.activeEnergyBurned, energyUnit),
@@ -126,8 +114,7 @@ extension FHIRObservationEncoder {
             rings.compactMap { name, value, unit in
                 value.map { (FHIRCoding.healthKit("HKActivitySummary." + name), Quantity(value: $0, unit: unit)) }
             }, to: &json)
-        out.append("}\n")
-        tally.add(kind: "activitySummary", plan.coding)
+        end("activitySummary", plan: plan, to: out)
     }
 
     /// Components holding quantities as exported.
@@ -150,11 +137,8 @@ extension FHIRObservationEncoder {
     /// A hearing test: one component per ear and tested frequency, its sensitivity in dB HL as
     /// the value and its frequency in an extension of the component (a component holds one value).
     func write(_ a: Audiogram, to out: OutputBuffer) {
-        let plan = self.plan(a.sample.sampleType)
-        begin(a.sample.uuid, head: plan.head, to: out)
-        writeSampleTimesAndDevice(a.sample, to: out)
-        var json = JSONEmitter(out)
-        json.raw("")
+        let plan = begin(a.sample, to: out)
+        var json = JSONEmitter(continuing: out)
         var opened = false
         for point in a.sensitivityPoints {
             for (ear, sensitivity) in [("leftEarSensitivity", point.leftEarSensitivity), ("rightEarSensitivity", point.rightEarSensitivity)] {
@@ -186,25 +170,18 @@ extension FHIRObservationEncoder {
             }
         }
         if opened { json.endArray() }
-        writeMetadata(a.sample.metadata, to: out)
-        out.append("}\n")
-        tally.add(kind: "audiogram", plan.coding)
+        end("audiogram", metadata: a.sample.metadata, plan: plan, to: out)
     }
 
     /// A glasses or contacts prescription (no public export holds one): the prescription type as
     /// the value, the dates, and each eye's fields as components.
     func write(_ v: VisionPrescription, to out: OutputBuffer) {
-        let plan = self.plan(v.sampleType)
-        begin(v.uuid, head: plan.head, to: out)
+        let plan = begin(v.uuid, type: v.sampleType, to: out)
         if let issued = v.dateIssued {
             writeEffective(start: issued, end: v.expirationDate ?? issued, to: out)
         }
-        var json = JSONEmitter(out)
-        json.raw("")
-        if let type = v.prescriptionType {
-            json.key("valueString")
-            json.string(type)
-        }
+        var json = JSONEmitter(continuing: out)
+        json.field("valueString", v.prescriptionType)
         var parts: [(FHIRCoding, Quantity)] = []
         for (eye, lens) in [("rightEye", v.rightEye), ("leftEye", v.leftEye)] {
             guard let lens else { continue }
@@ -215,18 +192,14 @@ extension FHIRObservationEncoder {
             }
         }
         writeExportedComponents(parts, to: &json)
-        writeMetadata(v.metadata, to: out)
-        out.append("}\n")
-        tally.add(kind: "visionPrescription", plan.coding)
+        end("visionPrescription", metadata: v.metadata, plan: plan, to: out)
     }
 
     /// An element healthport has no model for: coded with its name, each attribute a component
     /// holding the attribute's text.
     func write(_ u: UnknownObject, to out: OutputBuffer) {
-        let plan = self.plan(ObjectType(identifier: u.element.name, kind: .other))
-        begin(u.uuid, head: plan.head, to: out)
-        var json = JSONEmitter(out)
-        json.raw("")
+        let plan = begin(u.uuid, type: ObjectType(identifier: u.element.name, kind: .other), to: out)
+        var json = JSONEmitter(continuing: out)
         if !u.element.attributes.isEmpty {
             json.key("component")
             json.beginArray()
@@ -237,7 +210,6 @@ extension FHIRObservationEncoder {
             }
             json.endArray()
         }
-        out.append("}\n")
-        tally.add(kind: "unknown", plan.coding)
+        end("unknown", plan: plan, to: out)
     }
 }

@@ -152,44 +152,55 @@ final class FHIRObservationEncoder {
 
     @inline(__always)
     func write(_ q: QuantitySample, to out: OutputBuffer) {
-        let plan = self.plan(q.sample.sampleType)
-        begin(q.sample.uuid, head: plan.head, to: out)
-        writeSampleTimesAndDevice(q.sample, to: out)
+        let plan = begin(q.sample, to: out)
         out.append(",\"valueQuantity\":")
         writeQuantity(q.quantity, plan: plan, to: out)
-        writeMetadata(q.sample.metadata, to: out)
-        out.append("}\n")
-        tally.add(kind: "quantitySample", plan.coding)
+        end("quantitySample", metadata: q.sample.metadata, plan: plan, to: out)
     }
 
     func write(_ c: CategorySample, to out: OutputBuffer) {
-        let plan = self.plan(c.sample.sampleType)
-        begin(c.sample.uuid, head: plan.head, to: out)
-        writeSampleTimesAndDevice(c.sample, to: out)
-        var json = JSONEmitter(out)
-        json.raw("")
+        let plan = begin(c.sample, to: out)
+        var json = JSONEmitter(continuing: out)
         writeCategoryValue(c, plan: plan, key: true, to: &json)
         if let rule = plan.valueRule, !rule.metadataComponents.isEmpty {
             writeMetadataComponents(rule.metadataComponents, of: c.sample.metadata, to: &json)
         }
-        writeMetadata(c.sample.metadata, to: out)
-        out.append("}\n")
-        tally.add(kind: "categorySample", plan.coding)
+        end("categorySample", metadata: c.sample.metadata, plan: plan, to: out)
     }
 
     // MARK: Parts
 
-    /// `{"resourceType":"Observation","id":"…","status":"final"` and the type's head, and the
-    /// subject.
+    /// `{"resourceType":"Observation","id":"…","status":"final"`, the head of `type`'s plan, and
+    /// the subject: how every Observation begins. Returns the plan, for the rest of it.
     @inline(__always)
-    func begin(_ uuid: ObjectUUID, head: [UInt8], to out: OutputBuffer) {
+    func begin(_ uuid: ObjectUUID, type: ObjectType, to out: OutputBuffer) -> TypePlan {
+        let plan = self.plan(type)
         out.append("{\"resourceType\":\"Observation\",\"id\":\"")
         let p = out.reserve(ObjectUUID.textLength)
         uuid.format(into: p)
         out.advance(by: ObjectUUID.textLength)
         out.append("\",\"status\":\"final\"")
-        out.append(contentsOf: head)
+        out.append(contentsOf: plan.head)
         if !subject.isEmpty { out.append(contentsOf: subject) }
+        return plan
+    }
+
+    /// Ends an Observation: healthport's metadata extension (none when `metadata` is empty), the
+    /// closing brace and the line break; and counts it, under its object kind, by how its type
+    /// was coded (`FHIRCodingTally`).
+    @inline(__always)
+    func end(_ kind: String, metadata: Metadata = Metadata(), plan: TypePlan, to out: OutputBuffer) {
+        writeMetadata(metadata, to: out)
+        out.append("}\n")
+        tally.add(kind: kind, plan.coding)
+    }
+
+    /// A sample's Observation begun (`begin`), then its times and its device.
+    @inline(__always)
+    func begin(_ s: SampleAttributes, to out: OutputBuffer) -> TypePlan {
+        let plan = begin(s.uuid, type: s.sampleType, to: out)
+        writeSampleTimesAndDevice(s, to: out)
+        return plan
     }
 
     /// `effectiveDateTime` when the sample is an instant, else `effectivePeriod`; `issued` (when

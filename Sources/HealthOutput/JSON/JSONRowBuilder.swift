@@ -15,63 +15,54 @@ struct JSONRowBuilder: TableRowBuilder {
 
     mutating func end() { json.endObject() }
 
-    mutating func string(_ column: String, _ value: String?) {
+    /// Every cell is written alike: nothing when it is empty, else its column as the key and
+    /// the value as `write` writes it. Only how each type's value is written differs.
+    @inline(__always)
+    private mutating func member<Value>(_ column: String, _ value: Value?, _ write: (inout JSONEmitter, Value) -> Void) {
         guard let value else { return }
         json.key(string: column)
-        json.string(value)
+        write(&json, value)
+    }
+
+    mutating func string(_ column: String, _ value: String?) {
+        member(column, value) { $0.string($1) }
     }
 
     mutating func number(_ column: String, _ value: ExportNumber?) {
-        guard let value else { return }
-        json.key(string: column)
-        json.number(value)
+        member(column, value) { $0.number($1) }
     }
 
     mutating func int(_ column: String, _ value: Int?) {
-        guard let value else { return }
-        json.key(string: column)
-        json.int(value)
+        member(column, value) { $0.int($1) }
     }
 
     mutating func date(_ column: String, _ value: ExportTimestamp?) {
-        guard let value else { return }
-        json.key(string: column)
-        json.date(value)
+        member(column, value) { $0.date($1) }
     }
 
     mutating func localDate(_ column: String, _ value: ExportTimestamp?) {
-        guard let value else { return }
-        json.key(string: column)
-        json.localDate(value)
+        member(column, value) { $0.localDate($1) }
     }
 
     mutating func bool(_ column: String, _ value: Bool?) {
-        guard let value else { return }
-        json.key(string: column)
-        json.literal(value ? "true" : "false")
+        member(column, value) { $0.literal($1 ? "true" : "false") }
     }
 
     mutating func date(_ column: String, _ value: ExportTimestamp?, hundredths: Int?) {
-        guard let value else { return }
-        json.key(string: column)
-        if let hundredths { json.date(value, hundredths: hundredths) } else { json.date(value) }
+        member(column, value) { json, value in
+            if let hundredths { json.date(value, hundredths: hundredths) } else { json.date(value) }
+        }
     }
 
     mutating func uuid(_ column: String, _ value: ObjectUUID?) {
-        guard let value else { return }
-        json.key(string: column)
-        json.uuid(value)
+        member(column, value) { $0.uuid($1) }
     }
 
     mutating func day(_ column: String, _ value: CalendarDate?) {
-        guard let value else { return }
-        json.key(string: column)
-        json.string(value.text)
+        member(column, value) { $0.string($1.text) }
     }
 
     mutating func json(_ column: String, _ body: ((inout JSONEmitter) -> Void)?) {
-        guard let body else { return }
-        json.key(string: column)
-        body(&json)
+        member(column, body) { json, body in body(&json) }
     }
 }

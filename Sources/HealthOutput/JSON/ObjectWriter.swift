@@ -98,9 +98,7 @@ public final class JSONDocumentWriter: StreamingObjectWriter {
     public func begin(_ header: ExportHeader) throws {
         localTimes?.begin(header)
         var json = JSONEmitter(out, localTimes: localTimes)
-        json.beginObject()
-        json.key("kind")
-        json.literal("export")
+        JSONObjectEncoder.begin("export", to: &json)
         JSONObjectEncoder.write(header: header, to: &json)
         out.append(",\"objects\":[")
         try out.endRecord()

@@ -94,17 +94,9 @@ struct ParquetRow: TableRowBuilder {
         if let value { buffer.append(bool: value) } else { buffer.appendNull() }
     }
 
+    /// The instant in microseconds and its offset: `date(_:_:hundredths:)` without hundredths.
     mutating func date(_ column: String, _ value: ExportTimestamp?) {
-        let instantColumn = next(column, .timestamp)
-        let offsetColumn = next(column + "_utcOffset", .utcOffset)
-        guard let instant = instantColumn, let offset = offsetColumn else { return }
-        if let value {
-            instant.append(int64: value.secondsSince1970 &* 1_000_000)
-            offset.append(int32: value.utcOffsetSeconds)
-        } else {
-            instant.appendNull()
-            offset.appendNull()
-        }
+        date(column, value, hundredths: nil)
     }
 
     /// The wall clock in microseconds, as if it were UTC: how Parquet keeps a local time.

@@ -69,10 +69,7 @@ public final class RouteWriter {
         json.date(record.route.sample.endDate)
         json.key("source")
         json.string(record.route.sample.sourceRevision.source.name)
-        if let reference = record.route.fileReference {
-            json.key("fileReference")
-            json.string(reference)
-        }
+        json.field("fileReference", record.route.fileReference)
         json.key("pointCount")
         json.int(record.points.count)
         json.endObject()
@@ -149,10 +146,7 @@ public final class RouteWriter {
     }
 
     private func pointFields(_ point: RoutePoint, _ json: inout JSONEmitter) {
-        if let time = point.time {
-            json.key("time")
-            json.date(time)
-        }
+        json.field("time", point.time)
         json.key("latitude")
         json.number(point.latitude)
         json.key("longitude")

@@ -191,11 +191,7 @@ enum TableRows {
         row.int("exportVersion", header.exportVersion)
         row.string("timeZone", header.timeZone)
         let me = header.characteristics
-        row.string("dateOfBirth", me?.dateOfBirth)
-        row.string("biologicalSex", me?.biologicalSex)
-        row.string("bloodType", me?.bloodType)
-        row.string("fitzpatrickSkinType", me?.fitzpatrickSkinType)
-        row.string("cardioFitnessMedicationsUse", me?.cardioFitnessMedicationsUse)
+        for field in Characteristics.fields { row.string(field.name, me?[keyPath: field.keyPath]) }
         let other = me?.other ?? []
         row.json("otherCharacteristics", other.isEmpty ? nil : { json in
             json.beginObject()

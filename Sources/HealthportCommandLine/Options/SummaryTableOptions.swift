@@ -56,6 +56,15 @@ package struct SummaryTableOptions: ParsableArguments {
         return run
     }
 
+    /// Writes one of the run's tables as and where these options say, through the command's
+    /// diagnostics, then repeats its warnings: how `summary`, `sleep` and `workouts` end.
+    package func write(_ kind: SummaryTableWriter.Table, of run: SummaryRun, log: Diagnostics, showing diagnostics: DiagnosticOptions) throws {
+        let summary = try log.perform(showing: diagnostics) {
+            try run.write(kind, format: format, to: output, parquet: parquet, byteOrderMark: bom, reporter: $0, cancellation: $1)
+        }
+        log.repeats(summary.warnings)
+    }
+
     /// The zone days are cut in (`--tz`) and the source priority.
     package func settings(filter: FilterOptions) throws -> SummarySettings {
         SummarySettings(

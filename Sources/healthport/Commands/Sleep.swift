@@ -37,12 +37,7 @@ extension Healthport {
             try log.run {
                 var run = try table.run(input: input, filter: filter)
                 run.settings.evening = try Self.seconds(evening)
-                let summary = try log.perform(showing: diagnostics) {
-                    try run.write(
-                        .nights, format: table.format, to: table.output, parquet: table.parquet, byteOrderMark: table.bom, reporter: $0,
-                        cancellation: $1)
-                }
-                log.repeats(summary.warnings)
+                try table.write(.nights, of: run, log: log, showing: diagnostics)
             }
         }
     }

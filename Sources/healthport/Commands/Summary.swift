@@ -24,13 +24,7 @@ extension Healthport {
         func run() throws {
             let log = Diagnostics(diagnostics)
             try log.run {
-                let run = try table.run(input: input, filter: filter)
-                let summary = try log.perform(showing: diagnostics) {
-                    try run.write(
-                        .daily, format: table.format, to: table.output, parquet: table.parquet, byteOrderMark: table.bom, reporter: $0,
-                        cancellation: $1)
-                }
-                log.repeats(summary.warnings)
+                try table.write(.daily, of: try table.run(input: input, filter: filter), log: log, showing: diagnostics)
             }
         }
     }

@@ -23,13 +23,7 @@ extension Healthport {
         func run() throws {
             let log = Diagnostics(diagnostics)
             try log.run {
-                let run = try table.run(input: input, filter: filter)
-                let summary = try log.perform(showing: diagnostics) {
-                    try run.write(
-                        .workouts, format: table.format, to: table.output, parquet: table.parquet, byteOrderMark: table.bom, reporter: $0,
-                        cancellation: $1)
-                }
-                log.repeats(summary.warnings)
+                try table.write(.workouts, of: try table.run(input: input, filter: filter), log: log, showing: diagnostics)
             }
         }
     }
