@@ -70,14 +70,15 @@ extension ExportReader {
     /// The side files beside a bare `export.xml` given from an unzipped export: only the export's
     /// own folders are looked at (never a whole home directory).
     static func sideFilesBeside(_ path: String) -> [String] {
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        // The text before the last slash: `URL(fileURLWithPath:)` would `stat` the path first.
+        let folder = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
         var files: [String] = []
         for subfolder in ["workout-routes", "electrocardiograms", "clinical-records"] {
-            let names = regularFiles(under: folder.appendingPathComponent(subfolder).path, depth: 0, limit: 1_000_000 - files.count)
+            let names = regularFiles(under: folder + "/" + subfolder, depth: 0, limit: 1_000_000 - files.count)
             for name in names where !name.hasPrefix(".") { files.append(subfolder + "/" + name) }
         }
         var status = stat()
-        if stat(folder.appendingPathComponent("export_cda.xml").path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+        if stat(folder + "/export_cda.xml", &status) == 0, status.st_mode & S_IFMT == S_IFREG,
             !path.hasSuffix("export_cda.xml")
         {
             files.append("export_cda.xml")
@@ -132,7 +133,7 @@ extension ExportReader {
         let sideFiles = regularFiles(under: rootPath).filter { item in
             item != documentName && !item.split(separator: "/").contains(where: { $0.hasPrefix("._") || $0 == ".DS_Store" })
         }
-        let size = (try? manager.attributesOfItem(atPath: path + "/" + candidate)[.size] as? NSNumber)?.int64Value
+        let size = FileSize.of(path + "/" + candidate)
         return (
             .file(path: path + "/" + candidate),
             ExportLayout(container: .folder, documentPath: candidate, exportRoot: root, sideFiles: sideFiles.sorted(), documentSize: size)
@@ -148,7 +149,12 @@ extension ExportReader {
         var files: [String] = []
         func walk(_ relative: String, _ level: Int) {
             let full = relative.isEmpty ? folder : folder + "/" + relative
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: full) else { return }
+            // Most exports lack some of the folders asked for: `stat` says so without the error
+            // Foundation would build for each.
+            var folderStatus = stat()
+            guard stat(full, &folderStatus) == 0, folderStatus.st_mode & S_IFMT == S_IFDIR,
+                let names = try? FileManager.default.contentsOfDirectory(atPath: full)
+            else { return }
             for name in names.sorted() where files.count < limit {
                 let item = relative.isEmpty ? name : relative + "/" + name
                 var status = stat()

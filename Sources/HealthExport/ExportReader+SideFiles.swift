@@ -56,7 +56,7 @@ extension ExportReader {
             guard resolved.hasPrefix(folder.resolvingSymlinksInPath().path + "/") else {
                 throw ExportError(.unsafeMemberPath, "refused \(relative): it links outside the export")
             }
-            let size = (try? FileManager.default.attributesOfItem(atPath: resolved)[.size] as? NSNumber)?.intValue ?? 0
+            let size = FileSize.of(resolved).map { Int(clamping: $0) } ?? 0
             guard size <= Self.maximumAttachmentSize else {
                 throw ExportError(.limitExceeded, "\(relative) is larger than \(Self.maximumAttachmentSize >> 20) MiB")
             }

@@ -150,11 +150,11 @@ public final class ExportReader {
                     }
                 } else if NDJSONObjectReader.recognizes(prefix) {
                     source = .ndjsonFile(path: path)
-                    let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value
+                    let size = FileSize.of(path)
                     layout = ExportLayout(container: .ndjson, documentPath: nil, exportRoot: "", sideFiles: [], documentSize: size)
                 } else if ContentSniffer.looksLikeXML(prefix) {
                     source = .file(path: path)
-                    let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value
+                    let size = FileSize.of(path)
                     layout = ExportLayout(
                         container: .xml, documentPath: nil, exportRoot: "", sideFiles: Self.sideFilesBeside(path), documentSize: size)
                 } else {
@@ -331,7 +331,7 @@ public final class ExportReader {
                 try push(UnsafeRawBufferPointer(start: nil, count: 0), true)
             case .cutOffZip(let zip):
                 guard salvage else {
-                    let size = (try? FileManager.default.attributesOfItem(atPath: zip.path)[.size] as? NSNumber)?.int64Value ?? 0
+                    let size = FileSize.of(zip.path) ?? 0
                     throw ExportError(
                         .malformedArchive,
                         "the zip archive is cut off after byte \(size) (its end, with the directory of its contents, is missing); \(argument: .salvage) converts the objects before the cut",

@@ -47,14 +47,15 @@ final class ChunkSplitter {
         self.read = source
         self.chunkBytes = max(chunkBytes, 4096)
         self.maximumChunkBytes = max(maximumChunkBytes, self.chunkBytes)
-        var head = [UInt8](repeating: 0, count: XMLPreFilter.maximumPrologLength)
-        var headCount = 0
-        while headCount < head.count {
-            let n = try head.withUnsafeMutableBytes { try source(UnsafeMutableRawBufferPointer(rebasing: $0[headCount...])) }
-            if n == 0 { break }
-            headCount += n
+        // Uninitialised capacity: a small file touches only the pages it fills, not a zeroed MiB.
+        let head = try [UInt8](unsafeUninitializedCapacity: XMLPreFilter.maximumPrologLength) { buffer, headCount in
+            let bytes = UnsafeMutableRawBufferPointer(buffer)
+            while headCount < bytes.count {
+                let n = try source(UnsafeMutableRawBufferPointer(rebasing: bytes[headCount...]))
+                if n == 0 { break }
+                headCount += n
+            }
         }
-        head.removeLast(head.count - headCount)
         var filter = XMLPreFilter()
         let found: Int64?
         do {
