@@ -6,9 +6,22 @@
 # regression test). Prints executions per harness.
 #
 #   Scripts/fuzz.sh [SECONDS] [HARNESS...]      # harnesses: export scanner predicate policy anchor gpx ecg json store mcp-framing
+#   Scripts/fuzz.sh --replay [HARNESS...]       # every input of each corpus and regression folder, once
+#
+# Builds (with AddressSanitizer in .build/fuzz, without it in .build/fuzz-plain, so that neither
+# undoes the other; each configuration in its own folder within):
+#   HEALTHPORT_FUZZ_CONFIGURATION   debug (default) or release (-O: what users run, and faster)
+#   HEALTHPORT_FUZZ_SANITIZERS      fuzzer,address (default), or fuzzer alone: a long campaign's
+#                                   build. AddressSanitizer costs more than half of a harness's
+#                                   time (every Swift allocation records its stack); a campaign
+#                                   without it reaches ten times the executions, and its corpus
+#                                   is then replayed under AddressSanitizer (--replay), so each
+#                                   input it kept still meets the sanitizer once.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . Scripts/samples.sh
+REPLAY=0
+if [ "${1:-}" = --replay ]; then REPLAY=1; shift; set -- 0 "$@"; fi
 SECONDS_EACH="${1:-60}"
 # Both cores, or a number of executions to stop at (the campaign before a release: 10 million,
 # or two hours on both cores, whichever comes first): HEALTHPORT_FUZZ_WORKERS=2
@@ -18,7 +31,12 @@ RUNS="${HEALTHPORT_FUZZ_RUNS:-0}"
 shift || true
 HARNESSES=("$@")
 [ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=(export scanner predicate policy anchor gpx ecg json store mcp-framing)
+CONFIGURATION="${HEALTHPORT_FUZZ_CONFIGURATION:-debug}"
+SANITIZERS="${HEALTHPORT_FUZZ_SANITIZERS:-fuzzer,address}"
+case "$CONFIGURATION" in debug | release) ;; *) echo "fuzz.sh: HEALTHPORT_FUZZ_CONFIGURATION is debug or release" >&2; exit 64 ;; esac
+case "$SANITIZERS" in fuzzer | fuzzer,address) ;; *) echo "fuzz.sh: HEALTHPORT_FUZZ_SANITIZERS is fuzzer or fuzzer,address" >&2; exit 64 ;; esac
 SCRATCH=".build/fuzz"
+[ "$SANITIZERS" = fuzzer ] && SCRATCH=".build/fuzz-plain"
 WORK="Fuzz/work"
 # The healthport that writes some harnesses' seeds (an anchor, NDJSON lines, a store): a build's,
 # the debug one unless HEALTHPORT_BINARY names another (CI's release build).
@@ -35,8 +53,9 @@ export SWIFT_BACKTRACE="enable=no"
 build() {
     local log="$WORK/build-$1.log"
     mkdir -p "$WORK"
-    if ! swift build --scratch-path "$SCRATCH" --product "fuzz-$1" \
-        -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld > "$log" 2>&1; then
+    # -enable-testing: the store's harness reads the store's internals (`@testable`).
+    if ! swift build -c "$CONFIGURATION" --scratch-path "$SCRATCH" --product "fuzz-$1" \
+        -Xswiftc -sanitize="$SANITIZERS" -Xswiftc -use-ld=lld -Xswiftc -enable-testing > "$log" 2>&1; then
         grep -E "error" "$log" | head -n 20 >&2
         echo "fuzz.sh: cannot build fuzz-$1 (see $log)" >&2
         exit 1
@@ -135,8 +154,9 @@ for harness in "${HARNESSES[@]}"; do
     mkdir -p "$findings"
     log="$WORK/$harness.log"
     set +e
-    # The store harness writes a database per input: on a memory file system when there is one.
-    if [ "$harness" = store ] && [ -d /dev/shm ]; then export TMPDIR=/dev/shm/; else unset TMPDIR; fi
+    # Harnesses write each input to a file (the store harness a database): on a memory file
+    # system when there is one.
+    if [ -d /dev/shm ] && [ -w /dev/shm ]; then export TMPDIR=/dev/shm/; else unset TMPDIR; fi
     # WORKERS processes share the corpus (each its own log), each stopping after RUNS / WORKERS
     # executions or SECONDS, whichever comes first. Fuzz/regressions/<harness> (committed) holds
     # every input that once failed: run first.
@@ -145,7 +165,9 @@ for harness in "${HARNESSES[@]}"; do
     for worker in $(seq 1 "$WORKERS"); do
         per_worker=()
         [ "$RUNS" -gt 0 ] && per_worker=(-runs=$(( RUNS / WORKERS )))
-        "$SCRATCH/debug/fuzz-$harness" -max_total_time="$SECONDS_EACH" "${per_worker[@]}" -timeout=10 -rss_limit_mb=2048 -max_len=262144 -detect_leaks=0 \
+        # A replay runs each input once (-runs=0 with folders), one worker.
+        [ "$REPLAY" = 1 ] && { per_worker=(-runs=0); [ "$worker" = 1 ] || continue; }
+        "$SCRATCH/$CONFIGURATION/fuzz-$harness" -max_total_time="$SECONDS_EACH" "${per_worker[@]}" -timeout=10 -rss_limit_mb=2048 -max_len=262144 -detect_leaks=0 \
             -artifact_prefix="$findings/" -print_final_stats=1 "$WORK/corpus/$harness" \
             $( [ -d "Fuzz/regressions/$harness" ] && echo "Fuzz/regressions/$harness" ) > "$log.$worker" 2>&1 &
         pids+=($!)

@@ -15,6 +15,15 @@ public enum FuzzDriver {
         exit(LLVMFuzzerRunDriver(&argc, &argv, callback))
     }
 
+    /// This process's own empty folder for its inputs, made once: a reader given a file looks
+    /// beside it for an export's other files, and a shared temporary folder would make it list
+    /// strangers' files for every input.
+    public static let scratchFolder: String = {
+        let folder = NSTemporaryDirectory() + "healthport-fuzz-\(getpid())"
+        guard mkdir(folder, 0o700) == 0 || errno == EEXIST else { fatalError("cannot make \(folder): errno \(errno)") }
+        return folder
+    }()
+
     /// The input as bytes.
     public static func bytes(_ data: UnsafePointer<UInt8>?, _ count: Int) -> [UInt8] {
         guard let data, count > 0 else { return [] }
@@ -23,9 +32,27 @@ public enum FuzzDriver {
 
     /// The input written to this process's scratch file, for readers that take a path.
     public static func file(_ data: UnsafePointer<UInt8>?, _ count: Int, name: String = "input") -> String {
-        let path = NSTemporaryDirectory() + "healthport-fuzz-\(getpid())-\(name)"
-        let bytes = bytes(data, count)
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        let path = scratchFolder + "/" + name
+        write(data, count, to: path)
         return path
+    }
+
+    /// `bytes` written to `path`, replacing what it held.
+    public static func write(_ bytes: [UInt8], to path: String) {
+        bytes.withUnsafeBufferPointer { write($0.baseAddress, $0.count, to: path) }
+    }
+
+    /// A plain `write(2)`, no copy and no `fsync` (Foundation's `createFile` does both): the file
+    /// is read back at once, and `Scripts/fuzz.sh` puts it on a memory file system.
+    public static func write(_ data: UnsafePointer<UInt8>?, _ count: Int, to path: String) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        guard descriptor >= 0 else { fatalError("cannot write the fuzz input to \(path): errno \(errno)") }
+        var written = 0
+        while let data, written < count {
+            let n = Glibc.write(descriptor, data + written, count - written)
+            guard n > 0 else { fatalError("cannot write the fuzz input to \(path): errno \(errno)") }
+            written += n
+        }
+        close(descriptor)
     }
 }

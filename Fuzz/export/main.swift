@@ -19,15 +19,10 @@ final class Collector: ObjectSink {
 
 /// Differential: a parallel read in 4 KiB chunks must give exactly what the sequential read
 /// gives — the objects, uuids included, the header, and the error with its location.
-func compareParallelRead(_ path: String) {
-    guard let sequentialReader = try? ExportReader(.path(path)), sequentialReader.canReadInParallel,
-        let parallelReader = try? ExportReader(.path(path))
-    else { return }
-    let sequential = Collector()
+func compareParallelRead(_ path: String, sequential: Collector, sequentialError: String) {
+    guard let parallelReader = try? ExportReader(.path(path)), parallelReader.canReadInParallel else { return }
     let parallel = Collector()
-    var sequentialError = ""
     var parallelError = ""
-    do { _ = try sequentialReader.read(.everything, into: sequential) } catch { sequentialError = "\(error)" }
     do {
         _ = try parallelReader.readInParallel(
             .everything, into: parallel, jobs: 2, makeChunkSink: { Collector() }, merge: { chunk, _ in parallel.objects += chunk.objects },
@@ -40,19 +35,25 @@ func compareParallelRead(_ path: String) {
     }
 }
 
+/// One sequential read serves both the reader's own checks and the differential's reference;
+/// only an input it refuses is read again, with salvage (broken inputs go on to the cut-off zip
+/// reader and the salvage path). Each reader is opened once per read, as a command opens it.
 @_cdecl("LLVMFuzzerTestOneInput")
 func test(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let path = FuzzDriver.file(data, count)
-    if let reader = try? ExportReader(.path(path)) {
-        // With salvage, broken inputs go on to the cut-off zip reader and the salvage path.
-        _ = try? reader.read(.everything, into: NullSink(), salvage: true)
-        // Side files, as the owner's runs read them: the ECGs, the CDA document, and the files
-        // the objects read refer to.
-        try? reader.electrocardiograms(.everything, warning: { _ in }) { _, _ in }
-        _ = reader.cdaDocument(for: .everything)
-        for file in reader.layout.sideFiles.prefix(8) { _ = try? reader.sideFile(file) }
+    guard let reader = try? ExportReader(.path(path)) else { return 0 }
+    let sequential = Collector()
+    var sequentialError = ""
+    do { _ = try reader.read(.everything, into: sequential) } catch { sequentialError = "\(error)" }
+    if !sequentialError.isEmpty, let salvaging = try? ExportReader(.path(path)) {
+        _ = try? salvaging.read(.everything, into: NullSink(), salvage: true)
     }
-    compareParallelRead(path)
+    // Side files, as the owner's runs read them: the ECGs, the CDA document, and the files
+    // the objects read refer to.
+    try? reader.electrocardiograms(.everything, warning: { _ in }) { _, _ in }
+    _ = reader.cdaDocument(for: .everything)
+    for file in reader.layout.sideFiles.prefix(8) { _ = try? reader.sideFile(file) }
+    compareParallelRead(path, sequential: sequential, sequentialError: sequentialError)
     return 0
 }
 

@@ -22,10 +22,10 @@ import HealthQuery
 func test(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let bytes = FuzzDriver.bytes(data, count)
     guard let first = bytes.first else { return 0 }
-    let path = NSTemporaryDirectory() + "healthport-fuzz-\(getpid())-store.sqlite"
+    let path = FuzzDriver.scratchFolder + "/store.sqlite"
     for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
     if first % 2 == 0 {
-        FileManager.default.createFile(atPath: path, contents: Data(bytes.dropFirst()))
+        FuzzDriver.write(data.map { $0 + 1 }, count - 1, to: path)
     } else if !StoreFuzzing.writeOlderStore(at: path, fields: bytes.dropFirst().split(separator: 0, omittingEmptySubsequences: false)) {
         return 0
     }
@@ -114,6 +114,25 @@ enum StoreFuzzing {
         }
     }
 
+    /// An empty store as healthport 0.1 before anchor keys wrote it (migrations v1 and v2), its
+    /// file's bytes: made once, since making its tables costs more than the rest of an input.
+    static let olderStoreTemplate: [UInt8] = {
+        let path = FuzzDriver.scratchFolder + "/older-store-template.sqlite"
+        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+        do {
+            let queue = try DatabaseQueue(path: path)
+            try queue.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA application_id = \(StoreSchema.applicationID)")
+            }
+            try StoreSchema.migrator.migrate(queue, upTo: "v2")
+            try queue.close()
+        } catch {
+            fatalError("cannot make the older store's template: \(error)")
+        }
+        guard let bytes = FileManager.default.contents(atPath: path) else { fatalError("cannot read \(path)") }
+        return [UInt8](bytes)
+    }()
+
     /// A store as healthport 0.1 before anchor keys wrote it (migrations v1 and v2), its rows
     /// made of `fields`. `false` when SQLite refuses the rows (constraints): not a store.
     static func writeOlderStore(at path: String, fields: [ArraySlice<UInt8>]) -> Bool {
@@ -125,11 +144,8 @@ enum StoreFuzzing {
             return fields[index].prefix(8).reduce(Int64(0)) { $0 << 8 | Int64($1) }
         }
         do {
+            FuzzDriver.write(olderStoreTemplate, to: path)
             let queue = try DatabaseQueue(path: path)
-            try queue.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA application_id = \(StoreSchema.applicationID)")
-            }
-            try StoreSchema.migrator.migrate(queue, upTo: "v2")
             try queue.write { db in
                 try db.execute(sql: "UPDATE store_info SET value = ? WHERE key = 'anchor'", arguments: [number(0)])
                 try db.execute(
