@@ -225,17 +225,13 @@ public enum ObjectDecoder {
             guard let day = CalendarDate.parse(text) else { throw SchemaError("dateComponents: invalid date '\(text.prefix(40))'") }
             a.dateComponents = day
         }
-        let energy = try o.quantity("activeEnergyBurned")
-        let energyGoal = try o.quantity("activeEnergyBurnedGoal")
-        a.activeEnergyBurned = energy?.value
-        a.activeEnergyBurnedGoal = energyGoal?.value
-        a.activeEnergyBurnedUnit = energy?.unit ?? energyGoal?.unit
-        a.appleMoveTime = try o.quantity("appleMoveTime")?.value
-        a.appleMoveTimeGoal = try o.quantity("appleMoveTimeGoal")?.value
-        a.appleExerciseTime = try o.quantity("appleExerciseTime")?.value
-        a.appleExerciseTimeGoal = try o.quantity("appleExerciseTimeGoal")?.value
-        a.appleStandHours = try o.quantity("appleStandHours")?.value
-        a.appleStandHoursGoal = try o.quantity("appleStandHoursGoal")?.value
+        for measure in ActivitySummary.measures {
+            let value = try o.quantity(measure.name)
+            let goal = try o.quantity(measure.goalName)
+            a[keyPath: measure.value] = value?.value
+            a[keyPath: measure.goal] = goal?.value
+            if measure.unitIsExported { a.activeEnergyBurnedUnit = value?.unit ?? goal?.unit }
+        }
         a.extensions = try extensions(o)
         return a
     }

@@ -38,21 +38,14 @@ extension JSONObjectEncoder {
     package static func write(_ a: ActivitySummary, to json: inout JSONEmitter) {
         begin("activitySummary", uuid: a.uuid, to: &json)
         json.field("dateComponents", a.dateComponents?.text)
-        func field(_ key: StaticString, _ value: ExportNumber?, _ unit: String) {
-            if let value {
-                json.key(key)
+        for measure in ActivitySummary.measures {
+            let unit = measure.unit(in: a)
+            for (name, value) in measure.valueAndGoal(in: a) {
+                guard let value else { continue }
+                json.key(string: name)
                 json.quantity(Quantity(value: value, unit: unit))
             }
         }
-        let energyUnit = a.activeEnergyBurnedUnit ?? "kcal"
-        field("activeEnergyBurned", a.activeEnergyBurned, energyUnit)
-        field("activeEnergyBurnedGoal", a.activeEnergyBurnedGoal, energyUnit)
-        field("appleMoveTime", a.appleMoveTime, "min")
-        field("appleMoveTimeGoal", a.appleMoveTimeGoal, "min")
-        field("appleExerciseTime", a.appleExerciseTime, "min")
-        field("appleExerciseTimeGoal", a.appleExerciseTimeGoal, "min")
-        field("appleStandHours", a.appleStandHours, "count")
-        field("appleStandHoursGoal", a.appleStandHoursGoal, "count")
         writeExtensions(a.extensions, to: &json)
         json.endObject()
     }

@@ -257,15 +257,10 @@ enum ExportXMLEncoder {
     static func write(_ a: ActivitySummary, to xml: XMLEmitter, depth: Int) {
         xml.open("ActivitySummary", depth: depth)
         xml.attribute("dateComponents", a.dateComponents?.text)
-        xml.attribute("activeEnergyBurned", a.activeEnergyBurned)
-        xml.attribute("activeEnergyBurnedGoal", a.activeEnergyBurnedGoal)
-        xml.attribute("activeEnergyBurnedUnit", a.activeEnergyBurnedUnit)
-        xml.attribute("appleMoveTime", a.appleMoveTime)
-        xml.attribute("appleMoveTimeGoal", a.appleMoveTimeGoal)
-        xml.attribute("appleExerciseTime", a.appleExerciseTime)
-        xml.attribute("appleExerciseTimeGoal", a.appleExerciseTimeGoal)
-        xml.attribute("appleStandHours", a.appleStandHours)
-        xml.attribute("appleStandHoursGoal", a.appleStandHoursGoal)
+        for measure in ActivitySummary.measures {
+            for (name, value) in measure.valueAndGoal(in: a) { xml.attribute(name, value) }
+            if measure.unitIsExported { xml.attribute(measure.name + "Unit", a.activeEnergyBurnedUnit) }
+        }
         finish("ActivitySummary", extensions: a.extensions, to: xml, depth: depth)
     }
 
