@@ -228,6 +228,14 @@ package struct JSONEmitter {
         field(name, value) { $0.date($1) }
     }
 
+    /// `"name":number`, or nothing, for a name read from a table of fields
+    /// (`WorkoutStatistics.figures`, `SensitivityPoint.clampingBounds`) rather than a literal.
+    package mutating func field(named name: String, _ value: ExportNumber?) {
+        guard let value else { return }
+        key(string: name)
+        number(value)
+    }
+
     /// A Boolean HealthKit holds as one (audiogram masking): the JSON literal.
     package mutating func field(_ name: StaticString, _ value: Bool?) {
         field(name, value) { $0.literal($1 ? "true" : "false") }

@@ -73,10 +73,7 @@ extension JSONObjectEncoder {
         json.date(s.startDate)
         json.key("endDate")
         json.date(s.endDate)
-        json.field("sum", s.sum)
-        json.field("average", s.average)
-        json.field("minimum", s.minimum)
-        json.field("maximum", s.maximum)
+        for figure in WorkoutStatistics.figures { json.field(named: figure.name, s[keyPath: figure.keyPath]) }
         json.field("unit", s.unit)
         writeExtensions(s.extensions, to: &json)
         json.endObject()

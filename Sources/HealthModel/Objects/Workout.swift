@@ -131,6 +131,13 @@ public struct WorkoutStatistics: Hashable, Sendable {
         self.unit = unit
         self.extensions = extensions
     }
+
+    /// The figures a statistics can hold, each with its name, in the order healthport's JSON
+    /// and tables write them (`sum` first: a cumulative type has only it): the one list both go
+    /// through. Apple's `export.xml` writes them in another order (`average` first), its own.
+    public static let figures: [(name: String, keyPath: WritableKeyPath<WorkoutStatistics, ExportNumber?> & Sendable)] = [
+        ("sum", \.sum), ("average", \.average), ("minimum", \.minimum), ("maximum", \.maximum),
+    ]
 }
 
 /// A workout's GPS route (HealthKit: `HKWorkoutRoute`, a series sample of its own).

@@ -50,10 +50,7 @@ extension TableRows {
         row.string("quantityType", s.quantityType.identifier)
         row.date("startDate", s.startDate)
         row.date("endDate", s.endDate)
-        row.number("sum", s.sum)
-        row.number("average", s.average)
-        row.number("minimum", s.minimum)
-        row.number("maximum", s.maximum)
+        for figure in WorkoutStatistics.figures { row.number(figure.name, s[keyPath: figure.keyPath]) }
         row.string("unit", s.unit)
         extensions(s.extensions, into: &row)
     }
