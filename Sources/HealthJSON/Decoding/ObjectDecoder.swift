@@ -270,10 +270,7 @@ public enum ObjectDecoder {
             point.rightEarSensitivity = try p.quantity("rightEarSensitivity")
             point.leftEarMasked = try p.maskedFlag("leftEarMasked")
             point.rightEarMasked = try p.maskedFlag("rightEarMasked")
-            point.leftEarClampingRangeLowerBound = try p.number("leftEarClampingRangeLowerBound")
-            point.leftEarClampingRangeUpperBound = try p.number("leftEarClampingRangeUpperBound")
-            point.rightEarClampingRangeLowerBound = try p.number("rightEarClampingRangeLowerBound")
-            point.rightEarClampingRangeUpperBound = try p.number("rightEarClampingRangeUpperBound")
+            for bound in SensitivityPoint.clampingBounds { point[keyPath: bound.keyPath] = try p.number(bound.name) }
             point.extensions = try extensions(p)
             a.sensitivityPoints.append(point)
         }

@@ -99,10 +99,7 @@ extension JSONObjectEncoder {
                 json.field("rightEarSensitivity", p.rightEarSensitivity)
                 json.field("leftEarMasked", p.leftEarMasked)
                 json.field("rightEarMasked", p.rightEarMasked)
-                json.field("leftEarClampingRangeLowerBound", p.leftEarClampingRangeLowerBound)
-                json.field("leftEarClampingRangeUpperBound", p.leftEarClampingRangeUpperBound)
-                json.field("rightEarClampingRangeLowerBound", p.rightEarClampingRangeLowerBound)
-                json.field("rightEarClampingRangeUpperBound", p.rightEarClampingRangeUpperBound)
+                for bound in SensitivityPoint.clampingBounds { json.field(named: bound.name, p[keyPath: bound.keyPath]) }
                 writeExtensions(p.extensions, to: &json)
                 json.endObject()
             }

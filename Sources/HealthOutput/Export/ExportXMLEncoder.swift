@@ -292,12 +292,10 @@ enum ExportXMLEncoder {
             writeQuantity("frequencyValue", p.frequency, unitAttribute: "frequencyUnit", to: xml)
             writeQuantity("leftEarValue", p.leftEarSensitivity, unitAttribute: "leftEarUnit", to: xml)
             xml.attribute("leftEarMasked", SensitivityPoint.exportedText(masked: p.leftEarMasked))
-            xml.attribute("leftEarClampingRangeLowerBound", p.leftEarClampingRangeLowerBound)
-            xml.attribute("leftEarClampingRangeUpperBound", p.leftEarClampingRangeUpperBound)
+            for bound in SensitivityPoint.leftEarClampingBounds { xml.attribute(bound.name, p[keyPath: bound.keyPath]) }
             writeQuantity("rightEarValue", p.rightEarSensitivity, unitAttribute: "rightEarUnit", to: xml)
             xml.attribute("rightEarMasked", SensitivityPoint.exportedText(masked: p.rightEarMasked))
-            xml.attribute("rightEarClampingRangeLowerBound", p.rightEarClampingRangeLowerBound)
-            xml.attribute("rightEarClampingRangeUpperBound", p.rightEarClampingRangeUpperBound)
+            for bound in SensitivityPoint.rightEarClampingBounds { xml.attribute(bound.name, p[keyPath: bound.keyPath]) }
             finish("SensitivityPoint", extensions: p.extensions, to: xml, depth: depth + 1)
         }
         writeElements(a.sample.extensions, to: xml, depth: depth + 1)

@@ -135,10 +135,7 @@ enum TableRows {
         row.string("rightEarSensitivity_unit", p.rightEarSensitivity?.unit)
         row.bool("leftEarMasked", p.leftEarMasked)
         row.bool("rightEarMasked", p.rightEarMasked)
-        row.number("leftEarClampingRangeLowerBound", p.leftEarClampingRangeLowerBound)
-        row.number("leftEarClampingRangeUpperBound", p.leftEarClampingRangeUpperBound)
-        row.number("rightEarClampingRangeLowerBound", p.rightEarClampingRangeLowerBound)
-        row.number("rightEarClampingRangeUpperBound", p.rightEarClampingRangeUpperBound)
+        for bound in SensitivityPoint.clampingBounds { row.number(bound.name, p[keyPath: bound.keyPath]) }
         extensions(p.extensions, into: &row)
     }
 
