@@ -187,12 +187,9 @@ public enum ObjectDecoder {
             var route = WorkoutRoute(sample: try sample(r, kind: .workoutRoute), fileReference: try r.string("fileReference"))
             for (j, point) in try r.optionalArray("locations").enumerated() {
                 let l = Members(point, path: r.path + "locations[\(j)].")
-                route.locations.append(
-                    RouteLocation(
-                        date: try l.date("date"), latitude: try l.number("latitude"), longitude: try l.number("longitude"),
-                        altitude: try l.number("altitude"), horizontalAccuracy: try l.number("horizontalAccuracy"),
-                        verticalAccuracy: try l.number("verticalAccuracy"), course: try l.number("course"),
-                        speed: try l.number("speed")))
+                var location = RouteLocation(date: try l.date("date"))
+                for number in RouteLocation.numbers { location[keyPath: number.keyPath] = try l.number(number.name) }
+                route.locations.append(location)
             }
             w.routes.append(route)
         }

@@ -43,13 +43,7 @@ extension JSONObjectEncoder {
     package static func write(_ l: RouteLocation, to json: inout JSONEmitter) {
         json.beginObject()
         json.field("date", l.date)
-        json.field("latitude", l.latitude)
-        json.field("longitude", l.longitude)
-        json.field("altitude", l.altitude)
-        json.field("horizontalAccuracy", l.horizontalAccuracy)
-        json.field("verticalAccuracy", l.verticalAccuracy)
-        json.field("course", l.course)
-        json.field("speed", l.speed)
+        for number in RouteLocation.numbers { json.field(named: number.name, l[keyPath: number.keyPath]) }
         json.endObject()
     }
 

@@ -181,4 +181,12 @@ public struct RouteLocation: Hashable, Sendable {
         self.course = course
         self.speed = speed
     }
+
+    /// The point's numbers after its date, each with its attribute name, in the export's order:
+    /// the one list the XML, JSON and table writers and the JSON reader go through.
+    public static let numbers: [(name: String, keyPath: WritableKeyPath<RouteLocation, ExportNumber?> & Sendable)] = [
+        ("latitude", \.latitude), ("longitude", \.longitude), ("altitude", \.altitude),
+        ("horizontalAccuracy", \.horizontalAccuracy), ("verticalAccuracy", \.verticalAccuracy),
+        ("course", \.course), ("speed", \.speed),
+    ]
 }

@@ -214,13 +214,7 @@ enum ExportXMLEncoder {
             for location in route.locations {
                 xml.open("Location", depth: depth + 2)
                 xml.attribute("date", location.date)
-                xml.attribute("latitude", location.latitude)
-                xml.attribute("longitude", location.longitude)
-                xml.attribute("altitude", location.altitude)
-                xml.attribute("horizontalAccuracy", location.horizontalAccuracy)
-                xml.attribute("verticalAccuracy", location.verticalAccuracy)
-                xml.attribute("course", location.course)
-                xml.attribute("speed", location.speed)
+                for number in RouteLocation.numbers { xml.attribute(number.name, location[keyPath: number.keyPath]) }
                 xml.closeEmpty()
             }
             writeElements(route.sample.extensions, to: xml, depth: depth + 2)

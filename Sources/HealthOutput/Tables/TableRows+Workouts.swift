@@ -68,12 +68,6 @@ extension TableRows {
     static func routeLocation<B: TableRowBuilder>(_ location: RouteLocation, of route: ObjectUUID, into row: inout B) {
         row.uuid("route_uuid", route)
         row.date("date", location.date)
-        row.number("latitude", location.latitude)
-        row.number("longitude", location.longitude)
-        row.number("altitude", location.altitude)
-        row.number("horizontalAccuracy", location.horizontalAccuracy)
-        row.number("verticalAccuracy", location.verticalAccuracy)
-        row.number("course", location.course)
-        row.number("speed", location.speed)
+        for number in RouteLocation.numbers { row.number(number.name, location[keyPath: number.keyPath]) }
     }
 }
