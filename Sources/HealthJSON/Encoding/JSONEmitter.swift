@@ -254,6 +254,14 @@ package struct JSONEmitter {
         endArray()
     }
 
+    /// `"name":{…}`, the object written by `write`, or nothing when `isEmpty` (an empty object
+    /// is omitted, as an absent field is: metadata, extensions).
+    package mutating func object(_ name: StaticString, omittedIf isEmpty: Bool, _ write: (inout JSONEmitter) -> Void) {
+        guard !isEmpty else { return }
+        key(name)
+        write(&self)
+    }
+
     /// `"name":{"attribute":"value",…}`: attributes passed through, as an object of strings;
     /// nothing when there are none.
     package mutating func field(_ name: StaticString, _ attributes: [GenericAttribute]) {

@@ -116,9 +116,7 @@ extension JSONObjectEncoder {
     /// its values (the export can do that, quirk Q8; JSON objects should not repeat keys).
     /// The `"metadata":{…}` member of an object; nothing when there is no metadata.
     package static func writeMetadata(_ m: Metadata, to json: inout JSONEmitter) {
-        guard !m.isEmpty else { return }
-        json.key("metadata")
-        writeMetadataObject(m, to: &json)
+        json.object("metadata", omittedIf: m.isEmpty) { writeMetadataObject(m, to: &$0) }
     }
 
     /// The metadata as a JSON object on its own (a CSV cell).
@@ -179,9 +177,7 @@ extension JSONObjectEncoder {
 
     /// The `"extensions":{…}` member of an object; nothing when there is none.
     package static func writeExtensions(_ e: Extensions, to json: inout JSONEmitter) {
-        guard !e.isEmpty else { return }
-        json.key("extensions")
-        writeExtensionsObject(e, to: &json)
+        json.object("extensions", omittedIf: e.isEmpty) { writeExtensionsObject(e, to: &$0) }
     }
 
     /// The extensions as a JSON object on its own (a CSV cell).
