@@ -192,7 +192,9 @@ package struct JSONEmitter {
     // MARK: Optional fields
 
     // `"key":value` only when there is a value: absent optional fields are omitted, as
-    // healthport-formats(5) promises, in one place rather than a helper per writer.
+    // healthport-formats(5) promises, in one place rather than a helper per writer. A member
+    // that is always there is written through the same functions (its value is never `nil`),
+    // so every member of every object is one call, whatever its type.
 
     /// `"name":value`, the value written by `write`, or nothing: what every optional field
     /// below is, so each says only how its value is written.
