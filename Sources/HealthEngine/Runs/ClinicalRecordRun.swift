@@ -6,20 +6,13 @@ import HealthQuery
 
 /// Clinical records with their FHIR resources embedded (`healthport clinical`).
 public struct ClinicalRecordRun: Sendable {
-    public var export: String
-    /// How the export is read (the parser, threads, a FIFO's wait): the face's options.
-    public var reading = ReadOptions()
-    /// Its types are narrowed to the clinical ones.
-    public var query: ObjectQuery
-    /// One JSON array instead of NDJSON.
-    public var json: Bool
-    public var output: String
+    /// The export, the output and the query, whose types are narrowed to the clinical ones.
+    public var request: AttachmentRecordRequest
+
+    public init(_ request: AttachmentRecordRequest) { self.request = request }
 
     public init(export: String, query: ObjectQuery = ObjectQuery(), json: Bool = false, output: String = "-") {
-        self.export = export
-        self.query = query
-        self.json = json
-        self.output = output
+        self.init(AttachmentRecordRequest(export: export, query: query, json: json, output: output))
     }
 
     public struct Summary: Sendable {
@@ -29,26 +22,20 @@ public struct ClinicalRecordRun: Sendable {
 
     public func run(reporter: RunReporter = .silent, cancellation: RunCancellation? = nil) throws(RunError) -> Summary {
         try RunError.wrapping {
-            try OutputInputGuard.check(outputs: [output], inputs: [export], query: query)
-            var query = self.query
+            try OutputInputGuard.check(outputs: [request.output], inputs: [request.export], query: request.query)
+            var query = request.query
             let clinicalTypes = Set(TypeCatalogue.all.filter { $0.kind == .clinicalRecord }.map(\.identifier))
             query.types = query.types.map { $0.intersection(clinicalTypes) } ?? nil
             let context = try RunContext(query: query, reporter: reporter, cancellation: cancellation, validates: false)
             let (executor, reporter) = (context.executor, context.reporter)
-            let reader = try ExportReader.open(export, reading: reading, cancellation: cancellation)
-            let writer = try AttachmentRecordWriter.make(json: json, to: OutputDestination(output))
-            do {
+            return try request.writing(cancellation: cancellation) { reader, writer in
                 let sink = ClinicalRecordSink(reader: reader, writer: writer, reporter: reporter)
                 let read = context.read(reader)
                 // Patient resources have no HealthKit type (they keep their FHIR name); without a
                 // policy they are the person's own data and are written too.
                 let readable = clinicalTypes.union([ObjectType.clinical(fhirResourceType: "Patient").identifier])
                 let summary = try read.run(into: sink, types: executor.typesToRead.map { $0.intersection(readable) } ?? readable)
-                try writer.finish()
                 return Summary(written: sink.written, warnings: context.warnings(of: summary))
-            } catch {
-                writer.abandon()
-                throw error
             }
         }
     }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import HealthJSON
 
 /// A growable buffer of trivial values that the scanner empties and refills for every element:
 /// `append` is a capacity check and a store, with no uniqueness check or bounds check on the
@@ -76,12 +77,6 @@ struct ScratchBuffer<Element: BitwiseCopyable>: ~Copyable {
     }
 
     private mutating func grow(to needed: Int) {
-        var newCapacity = capacity * 2
-        while newCapacity < needed { newCapacity *= 2 }
-        let newBase = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
-        newBase.initialize(from: base, count: count)
-        base.deallocate()
-        base = newBase
-        capacity = newCapacity
+        UnsafeMutablePointer.grow(&base, count: count, capacity: &capacity, toHold: needed)
     }
 }

@@ -121,13 +121,7 @@ public final class OutputBuffer {
     }
 
     private func grow(_ needed: Int) {
-        var newCapacity = capacity * 2
-        while newCapacity < needed { newCapacity *= 2 }
-        let newStorage = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        newStorage.update(from: storage, count: count)
-        storage.deallocate()
-        storage = newStorage
-        capacity = newCapacity
+        UnsafeMutablePointer.grow(&storage, count: count, capacity: &capacity, toHold: needed)
     }
 
     @inline(__always)

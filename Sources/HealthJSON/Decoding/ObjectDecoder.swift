@@ -187,12 +187,9 @@ public enum ObjectDecoder {
             var route = WorkoutRoute(sample: try sample(r, kind: .workoutRoute), fileReference: try r.string("fileReference"))
             for (j, point) in try r.optionalArray("locations").enumerated() {
                 let l = Members(point, path: r.path + "locations[\(j)].")
-                route.locations.append(
-                    RouteLocation(
-                        date: try l.date("date"), latitude: try l.number("latitude"), longitude: try l.number("longitude"),
-                        altitude: try l.number("altitude"), horizontalAccuracy: try l.number("horizontalAccuracy"),
-                        verticalAccuracy: try l.number("verticalAccuracy"), course: try l.number("course"),
-                        speed: try l.number("speed")))
+                var location = RouteLocation(date: try l.date("date"))
+                for number in RouteLocation.numbers { location[keyPath: number.keyPath] = try l.number(number.name) }
+                route.locations.append(location)
             }
             w.routes.append(route)
         }
@@ -225,17 +222,13 @@ public enum ObjectDecoder {
             guard let day = CalendarDate.parse(text) else { throw SchemaError("dateComponents: invalid date '\(text.prefix(40))'") }
             a.dateComponents = day
         }
-        let energy = try o.quantity("activeEnergyBurned")
-        let energyGoal = try o.quantity("activeEnergyBurnedGoal")
-        a.activeEnergyBurned = energy?.value
-        a.activeEnergyBurnedGoal = energyGoal?.value
-        a.activeEnergyBurnedUnit = energy?.unit ?? energyGoal?.unit
-        a.appleMoveTime = try o.quantity("appleMoveTime")?.value
-        a.appleMoveTimeGoal = try o.quantity("appleMoveTimeGoal")?.value
-        a.appleExerciseTime = try o.quantity("appleExerciseTime")?.value
-        a.appleExerciseTimeGoal = try o.quantity("appleExerciseTimeGoal")?.value
-        a.appleStandHours = try o.quantity("appleStandHours")?.value
-        a.appleStandHoursGoal = try o.quantity("appleStandHoursGoal")?.value
+        for measure in ActivitySummary.measures {
+            let value = try o.quantity(measure.name)
+            let goal = try o.quantity(measure.goalName)
+            a[keyPath: measure.value] = value?.value
+            a[keyPath: measure.goal] = goal?.value
+            if measure.unitIsExported { a.activeEnergyBurnedUnit = value?.unit ?? goal?.unit }
+        }
         a.extensions = try extensions(o)
         return a
     }
@@ -274,10 +267,7 @@ public enum ObjectDecoder {
             point.rightEarSensitivity = try p.quantity("rightEarSensitivity")
             point.leftEarMasked = try p.maskedFlag("leftEarMasked")
             point.rightEarMasked = try p.maskedFlag("rightEarMasked")
-            point.leftEarClampingRangeLowerBound = try p.number("leftEarClampingRangeLowerBound")
-            point.leftEarClampingRangeUpperBound = try p.number("leftEarClampingRangeUpperBound")
-            point.rightEarClampingRangeLowerBound = try p.number("rightEarClampingRangeLowerBound")
-            point.rightEarClampingRangeUpperBound = try p.number("rightEarClampingRangeUpperBound")
+            for bound in SensitivityPoint.clampingBounds { point[keyPath: bound.keyPath] = try p.number(bound.name) }
             point.extensions = try extensions(p)
             a.sensitivityPoints.append(point)
         }

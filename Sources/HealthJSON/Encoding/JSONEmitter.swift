@@ -192,7 +192,9 @@ package struct JSONEmitter {
     // MARK: Optional fields
 
     // `"key":value` only when there is a value: absent optional fields are omitted, as
-    // healthport-formats(5) promises, in one place rather than a helper per writer.
+    // healthport-formats(5) promises, in one place rather than a helper per writer. A member
+    // that is always there is written through the same functions (its value is never `nil`),
+    // so every member of every object is one call, whatever its type.
 
     /// `"name":value`, the value written by `write`, or nothing: what every optional field
     /// below is, so each says only how its value is written.
@@ -228,6 +230,14 @@ package struct JSONEmitter {
         field(name, value) { $0.date($1) }
     }
 
+    /// `"name":number`, or nothing, for a name read from a table of fields
+    /// (`WorkoutStatistics.figures`, `SensitivityPoint.clampingBounds`) rather than a literal.
+    package mutating func field(named name: String, _ value: ExportNumber?) {
+        guard let value else { return }
+        key(string: name)
+        number(value)
+    }
+
     /// A Boolean HealthKit holds as one (audiogram masking): the JSON literal.
     package mutating func field(_ name: StaticString, _ value: Bool?) {
         field(name, value) { $0.literal($1 ? "true" : "false") }
@@ -244,6 +254,14 @@ package struct JSONEmitter {
             write(&self, element)
         }
         endArray()
+    }
+
+    /// `"name":{…}`, the object written by `write`, or nothing when `isEmpty` (an empty object
+    /// is omitted, as an absent field is: metadata, extensions).
+    package mutating func object(_ name: StaticString, omittedIf isEmpty: Bool, _ write: (inout JSONEmitter) -> Void) {
+        guard !isEmpty else { return }
+        key(name)
+        write(&self)
     }
 
     /// `"name":{"attribute":"value",…}`: attributes passed through, as an object of strings;

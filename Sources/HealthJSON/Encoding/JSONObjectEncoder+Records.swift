@@ -6,10 +6,8 @@ extension JSONObjectEncoder {
     /// An ECG with its voltages (microvolts as exported), as `healthport ecg` writes it.
     package static func write(_ ecg: Electrocardiogram, to json: inout JSONEmitter) {
         begin("electrocardiogram", uuid: ecg.uuid, to: &json)
-        json.key("sampleType")
-        json.string(Electrocardiogram.sampleType.identifier)
-        json.key("file")
-        json.string(ecg.file)
+        json.field("sampleType", Electrocardiogram.sampleType.identifier)
+        json.field("file", ecg.file)
         json.field("startDate", ecg.recordedDate)
         json.field("endDate", ecg.endDate)
         json.field("classification", ecg.classification)
@@ -18,13 +16,11 @@ extension JSONObjectEncoder {
         json.field("softwareVersion", ecg.softwareVersion)
         json.field("device", ecg.device)
         if let rate = ecg.samplingFrequency {
-            json.key("samplingFrequency")
-            json.number(ExportNumber(rate))
+            json.field("samplingFrequency", ExportNumber(rate))
         }
         json.field("lead", ecg.lead)
         json.field("unit", ecg.unit)
-        json.key("numberOfVoltageMeasurements")
-        json.int(ecg.voltages.count)
+        json.field("numberOfVoltageMeasurements", ecg.voltages.count)
         json.key("voltages")
         json.beginArray()
         for voltage in ecg.voltages {
@@ -38,21 +34,14 @@ extension JSONObjectEncoder {
     package static func write(_ a: ActivitySummary, to json: inout JSONEmitter) {
         begin("activitySummary", uuid: a.uuid, to: &json)
         json.field("dateComponents", a.dateComponents?.text)
-        func field(_ key: StaticString, _ value: ExportNumber?, _ unit: String) {
-            if let value {
-                json.key(key)
+        for measure in ActivitySummary.measures {
+            let unit = measure.unit(in: a)
+            for (name, value) in measure.valueAndGoal(in: a) {
+                guard let value else { continue }
+                json.key(string: name)
                 json.quantity(Quantity(value: value, unit: unit))
             }
         }
-        let energyUnit = a.activeEnergyBurnedUnit ?? "kcal"
-        field("activeEnergyBurned", a.activeEnergyBurned, energyUnit)
-        field("activeEnergyBurnedGoal", a.activeEnergyBurnedGoal, energyUnit)
-        field("appleMoveTime", a.appleMoveTime, "min")
-        field("appleMoveTimeGoal", a.appleMoveTimeGoal, "min")
-        field("appleExerciseTime", a.appleExerciseTime, "min")
-        field("appleExerciseTimeGoal", a.appleExerciseTimeGoal, "min")
-        field("appleStandHours", a.appleStandHours, "count")
-        field("appleStandHoursGoal", a.appleStandHoursGoal, "count")
         writeExtensions(a.extensions, to: &json)
         json.endObject()
     }
@@ -63,8 +52,7 @@ extension JSONObjectEncoder {
         begin("clinicalRecord", uuid: c.uuid, to: &json)
         // HealthKit's clinical type; a resource HealthKit has none for (`Patient`) has no member.
         if c.clinicalType.isHealthKitClinicalType {
-            json.key("clinicalType")
-            json.string(c.clinicalType.identifier)
+            json.field("clinicalType", c.clinicalType.identifier)
         }
         json.field("receivedDate", c.receivedDate)
         if let source = c.sourceName {
@@ -72,15 +60,13 @@ extension JSONObjectEncoder {
             json.beginObject()
             json.key("source")
             json.beginObject()
-            json.key("name")
-            json.string(source)
+            json.field("name", source)
             json.endObject()
             json.endObject()
         }
         json.key("fhirResource")
         json.beginObject()
-        json.key("resourceType")
-        json.string(c.fhirResourceType)
+        json.field("resourceType", c.fhirResourceType)
         json.field("identifier", c.identifier)
         json.field("sourceURL", c.sourceURL)
         json.field("fhirVersion", c.fhirVersion)
@@ -106,10 +92,7 @@ extension JSONObjectEncoder {
                 json.field("rightEarSensitivity", p.rightEarSensitivity)
                 json.field("leftEarMasked", p.leftEarMasked)
                 json.field("rightEarMasked", p.rightEarMasked)
-                json.field("leftEarClampingRangeLowerBound", p.leftEarClampingRangeLowerBound)
-                json.field("leftEarClampingRangeUpperBound", p.leftEarClampingRangeUpperBound)
-                json.field("rightEarClampingRangeLowerBound", p.rightEarClampingRangeLowerBound)
-                json.field("rightEarClampingRangeUpperBound", p.rightEarClampingRangeUpperBound)
+                for bound in SensitivityPoint.clampingBounds { json.field(named: bound.name, p[keyPath: bound.keyPath]) }
                 writeExtensions(p.extensions, to: &json)
                 json.endObject()
             }
@@ -119,8 +102,7 @@ extension JSONObjectEncoder {
 
     package static func write(_ v: VisionPrescription, to json: inout JSONEmitter) {
         begin("visionPrescription", uuid: v.uuid, to: &json)
-        json.key("sampleType")
-        json.string(v.sampleType.identifier)
+        json.field("sampleType", v.sampleType.identifier)
         json.field("prescriptionType", v.prescriptionType)
         json.field("dateIssued", v.dateIssued)
         json.field("expirationDate", v.expirationDate)

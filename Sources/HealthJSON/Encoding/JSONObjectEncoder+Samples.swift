@@ -7,14 +7,11 @@ extension JSONObjectEncoder {
         writeSampleObject("quantitySample", q.sample, to: &json) { json in
             json.key("quantity")
             json.quantity(q.quantity)
-            json.key("count")
-            json.int(q.count)
+            json.field("count", q.count)
             json.field("instantaneousBeatsPerMinute", q.instantaneousBeatsPerMinute) { json, beat in
                 json.beginObject()
-                json.key("bpm")
-                json.number(beat.bpm)
-                json.key("time")
-                json.string(beat.time)
+                json.field("bpm", beat.bpm)
+                json.field("time", beat.time)
                 if let date = beat.date {
                     json.key("date")
                     if let hundredths = beat.hundredths {
@@ -54,19 +51,15 @@ extension JSONObjectEncoder {
     package static func writeSample(_ s: SampleAttributes, to json: inout JSONEmitter) {
         json.key("uuid")
         json.uuid(s.uuid)
-        json.key("sampleType")
-        json.string(s.sampleType.identifier)
-        json.key("startDate")
-        json.date(s.startDate)
-        json.key("endDate")
-        json.date(s.endDate)
+        json.field("sampleType", s.sampleType.identifier)
+        json.field("startDate", s.startDate)
+        json.field("endDate", s.endDate)
         if let local = json.localTimes?.times(of: s) {
             json.key("localStartDate")
             json.localDate(local.start)
             json.key("localEndDate")
             json.localDate(local.end)
-            json.key("timeZone")
-            json.string(local.zone)
+            json.field("timeZone", local.zone)
         }
     }
 
@@ -76,8 +69,7 @@ extension JSONObjectEncoder {
         json.beginObject()
         json.key("source")
         json.beginObject()
-        json.key("name")
-        json.string(s.sourceRevision.source.name)
+        json.field("name", s.sourceRevision.source.name)
         json.endObject()
         json.field("version", s.sourceRevision.version)
         json.endObject()
@@ -103,8 +95,7 @@ extension JSONObjectEncoder {
         // Written as every other date (ISO 8601) when it is Apple's own form, which reads back
         // exactly; anything else as printed.
         if let text = d.creationDate, let date = ExportTimestamp.parse(text), date.exportText == text {
-            json.key("creationDate")
-            json.date(date)
+            json.field("creationDate", date)
         } else {
             json.field("creationDate", d.creationDate)
         }
@@ -116,9 +107,7 @@ extension JSONObjectEncoder {
     /// its values (the export can do that, quirk Q8; JSON objects should not repeat keys).
     /// The `"metadata":{…}` member of an object; nothing when there is no metadata.
     package static func writeMetadata(_ m: Metadata, to json: inout JSONEmitter) {
-        guard !m.isEmpty else { return }
-        json.key("metadata")
-        writeMetadataObject(m, to: &json)
+        json.object("metadata", omittedIf: m.isEmpty) { writeMetadataObject(m, to: &$0) }
     }
 
     /// The metadata as a JSON object on its own (a CSV cell).
@@ -179,9 +168,7 @@ extension JSONObjectEncoder {
 
     /// The `"extensions":{…}` member of an object; nothing when there is none.
     package static func writeExtensions(_ e: Extensions, to json: inout JSONEmitter) {
-        guard !e.isEmpty else { return }
-        json.key("extensions")
-        writeExtensionsObject(e, to: &json)
+        json.object("extensions", omittedIf: e.isEmpty) { writeExtensionsObject(e, to: &$0) }
     }
 
     /// The extensions as a JSON object on its own (a CSV cell).
@@ -194,8 +181,7 @@ extension JSONObjectEncoder {
 
     package static func write(_ element: GenericElement, to json: inout JSONEmitter) {
         json.beginObject()
-        json.key("name")
-        json.string(element.name)
+        json.field("name", element.name)
         json.field("attributes", element.attributes)
         json.field("text", element.text)
         json.field("children", element.children) { write($1, to: &$0) }

@@ -4,8 +4,7 @@ import HealthModel
 extension JSONObjectEncoder {
     package static func write(_ w: Workout, to json: inout JSONEmitter) {
         writeSampleObject("workout", w.sample, to: &json) { json in
-            json.key("workoutActivityType")
-            json.string(w.workoutActivityType.name)
+            json.field("workoutActivityType", w.workoutActivityType.name)
             json.field("duration", w.duration)
             json.field("totalDistance", w.totalDistance)
             json.field("totalEnergyBurned", w.totalEnergyBurned)
@@ -18,10 +17,8 @@ extension JSONObjectEncoder {
 
     package static func write(_ activity: WorkoutActivity, to json: inout JSONEmitter) {
         json.beginObject()
-        json.key("uuid")
-        json.string(activity.uuid)
-        json.key("startDate")
-        json.date(activity.startDate)
+        json.field("uuid", activity.uuid)
+        json.field("startDate", activity.startDate)
         json.field("endDate", activity.endDate)
         json.field("duration", activity.duration)
         json.field("workoutEvents", activity.workoutEvents) { write($1, to: &$0) }
@@ -43,22 +40,14 @@ extension JSONObjectEncoder {
     package static func write(_ l: RouteLocation, to json: inout JSONEmitter) {
         json.beginObject()
         json.field("date", l.date)
-        json.field("latitude", l.latitude)
-        json.field("longitude", l.longitude)
-        json.field("altitude", l.altitude)
-        json.field("horizontalAccuracy", l.horizontalAccuracy)
-        json.field("verticalAccuracy", l.verticalAccuracy)
-        json.field("course", l.course)
-        json.field("speed", l.speed)
+        for number in RouteLocation.numbers { json.field(named: number.name, l[keyPath: number.keyPath]) }
         json.endObject()
     }
 
     package static func write(_ event: WorkoutEvent, to json: inout JSONEmitter) {
         json.beginObject()
-        json.key("type")
-        json.string(event.type.name)
-        json.key("date")
-        json.date(event.date)
+        json.field("type", event.type.name)
+        json.field("date", event.date)
         json.field("duration", event.duration)
         writeMetadata(event.metadata, to: &json)
         writeExtensions(event.extensions, to: &json)
@@ -67,16 +56,10 @@ extension JSONObjectEncoder {
 
     package static func write(_ s: WorkoutStatistics, to json: inout JSONEmitter) {
         json.beginObject()
-        json.key("quantityType")
-        json.string(s.quantityType.identifier)
-        json.key("startDate")
-        json.date(s.startDate)
-        json.key("endDate")
-        json.date(s.endDate)
-        json.field("sum", s.sum)
-        json.field("average", s.average)
-        json.field("minimum", s.minimum)
-        json.field("maximum", s.maximum)
+        json.field("quantityType", s.quantityType.identifier)
+        json.field("startDate", s.startDate)
+        json.field("endDate", s.endDate)
+        for figure in WorkoutStatistics.figures { json.field(named: figure.name, s[keyPath: figure.keyPath]) }
         json.field("unit", s.unit)
         writeExtensions(s.extensions, to: &json)
         json.endObject()

@@ -68,8 +68,7 @@ package enum JSONObjectEncoder {
 
     /// The first NDJSON line and the JSON document's header: what the export says about itself.
     package static func write(header: ExportHeader, to json: inout JSONEmitter) {
-        json.key("formatVersion")
-        json.int(HealthOutputFormat.version)
+        json.field("formatVersion", HealthOutputFormat.version)
         json.field("locale", header.locale)
         json.field("exportDate", header.exportDate)
         json.field("exportVersion", header.exportVersion)

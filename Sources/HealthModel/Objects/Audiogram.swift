@@ -29,6 +29,23 @@ public struct SensitivityPoint: Hashable, Sendable {
         self.extensions = .none
     }
 
+    /// An ear's clamping range (iOS 18.1), lower bound first, each with its attribute name.
+    public typealias ClampingBounds = [(name: String, keyPath: WritableKeyPath<SensitivityPoint, ExportNumber?> & Sendable)]
+
+    public static let leftEarClampingBounds: ClampingBounds = [
+        ("leftEarClampingRangeLowerBound", \.leftEarClampingRangeLowerBound),
+        ("leftEarClampingRangeUpperBound", \.leftEarClampingRangeUpperBound),
+    ]
+
+    public static let rightEarClampingBounds: ClampingBounds = [
+        ("rightEarClampingRangeLowerBound", \.rightEarClampingRangeLowerBound),
+        ("rightEarClampingRangeUpperBound", \.rightEarClampingRangeUpperBound),
+    ]
+
+    /// Both ears' clamping bounds, left ear first: the one list the JSON reader and writer and
+    /// the tables go through (the export writes each ear's beside its other attributes).
+    public static let clampingBounds = leftEarClampingBounds + rightEarClampingBounds
+
     /// A masking flag as the export prints it (`1`, `0`; `true` and `false` read too); `nil` for
     /// any other text.
     public static func maskedFlag(exported text: String) -> Bool? {

@@ -131,6 +131,13 @@ public struct WorkoutStatistics: Hashable, Sendable {
         self.unit = unit
         self.extensions = extensions
     }
+
+    /// The figures a statistics can hold, each with its name, in the order healthport's JSON
+    /// and tables write them (`sum` first: a cumulative type has only it): the one list both go
+    /// through. Apple's `export.xml` writes them in another order (`average` first), its own.
+    public static let figures: [(name: String, keyPath: WritableKeyPath<WorkoutStatistics, ExportNumber?> & Sendable)] = [
+        ("sum", \.sum), ("average", \.average), ("minimum", \.minimum), ("maximum", \.maximum),
+    ]
 }
 
 /// A workout's GPS route (HealthKit: `HKWorkoutRoute`, a series sample of its own).
@@ -174,4 +181,12 @@ public struct RouteLocation: Hashable, Sendable {
         self.course = course
         self.speed = speed
     }
+
+    /// The point's numbers after its date, each with its attribute name, in the export's order:
+    /// the one list the XML, JSON and table writers and the JSON reader go through.
+    public static let numbers: [(name: String, keyPath: WritableKeyPath<RouteLocation, ExportNumber?> & Sendable)] = [
+        ("latitude", \.latitude), ("longitude", \.longitude), ("altitude", \.altitude),
+        ("horizontalAccuracy", \.horizontalAccuracy), ("verticalAccuracy", \.verticalAccuracy),
+        ("course", \.course), ("speed", \.speed),
+    ]
 }

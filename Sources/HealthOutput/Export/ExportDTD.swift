@@ -9,6 +9,42 @@ import HealthModel
 enum ExportDTD {
     static let version = 14
 
+    /// An attribute of an element, and whether every such element has it.
+    private enum Attribute {
+        case required(String)
+        case implied(String)
+
+        var name: String {
+            switch self {
+            case .required(let name), .implied(let name): return name
+            }
+        }
+
+        var defaultDeclaration: String {
+            switch self {
+            case .required: return "#REQUIRED"
+            case .implied: return "#IMPLIED"
+            }
+        }
+    }
+
+    /// The attributes every sample element (`Record`, `Correlation`, `Workout`, `WorkoutRoute`,
+    /// `Audiogram`) ends with, in Apple's order: declared once, so the five cannot drift apart.
+    private static let sampleAttributes: [Attribute] = [
+        .required("sourceName"), .implied("sourceVersion"), .implied("device"), .implied("creationDate"),
+        .required("startDate"), .required("endDate"),
+    ]
+
+    /// `<!ATTLIST element …>`: one attribute a line, the types aligned one space past the
+    /// longest name, as Apple's DTD aligns them, and the closing `>` on a line of its own.
+    private static func attributeList(_ element: String, _ attributes: [Attribute]) -> String {
+        let width = (attributes.map(\.name.count).max() ?? 0) + 1
+        let lines = attributes.map {
+            "  " + $0.name + String(repeating: " ", count: width - $0.name.count) + "CDATA " + $0.defaultDeclaration
+        }
+        return "<!ATTLIST \(element)\n" + lines.joined(separator: "\n") + "\n>"
+    }
+
     /// `RightEye` and `LeftEye` take the same attributes: each of a lens's fields, in DTD order
     /// (`LensSpecification.fields`), and its unit, aligned as Apple's DTD aligns them. Built from
     /// the model's list, so the two eyes and the fields healthport writes cannot drift apart.
@@ -21,182 +57,49 @@ enum ExportDTD {
     static let text = """
 <!-- HealthKit Export Version: 14 -->
 <!ELEMENT HealthData (ExportDate,Me,(Record|Correlation|Workout|ActivitySummary|ClinicalRecord|Audiogram|VisionPrescription)*)>
-<!ATTLIST HealthData
-  locale CDATA #REQUIRED
->
+\(attributeList("HealthData", [.required("locale")]))
 <!ELEMENT ExportDate EMPTY>
-<!ATTLIST ExportDate
-  value CDATA #REQUIRED
->
+\(attributeList("ExportDate", [.required("value")]))
 <!ELEMENT Me EMPTY>
-<!ATTLIST Me
-  HKCharacteristicTypeIdentifierDateOfBirth                 CDATA #REQUIRED
-  HKCharacteristicTypeIdentifierBiologicalSex               CDATA #REQUIRED
-  HKCharacteristicTypeIdentifierBloodType                   CDATA #REQUIRED
-  HKCharacteristicTypeIdentifierFitzpatrickSkinType         CDATA #REQUIRED
-  HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse CDATA #REQUIRED
->
+\(attributeList("Me", Characteristics.fields.map { .required($0.identifier) }))
 <!ELEMENT Record ((MetadataEntry|HeartRateVariabilityMetadataList)*)>
-<!ATTLIST Record
-  type          CDATA #REQUIRED
-  unit          CDATA #IMPLIED
-  value         CDATA #IMPLIED
-  sourceName    CDATA #REQUIRED
-  sourceVersion CDATA #IMPLIED
-  device        CDATA #IMPLIED
-  creationDate  CDATA #IMPLIED
-  startDate     CDATA #REQUIRED
-  endDate       CDATA #REQUIRED
->
+\(attributeList("Record", [.required("type"), .implied("unit"), .implied("value")] + sampleAttributes))
 <!-- Note: Any Records that appear as children of a correlation also appear as top-level records in this document. -->
 <!ELEMENT Correlation ((MetadataEntry|Record)*)>
-<!ATTLIST Correlation
-  type          CDATA #REQUIRED
-  sourceName    CDATA #REQUIRED
-  sourceVersion CDATA #IMPLIED
-  device        CDATA #IMPLIED
-  creationDate  CDATA #IMPLIED
-  startDate     CDATA #REQUIRED
-  endDate       CDATA #REQUIRED
->
+\(attributeList("Correlation", [.required("type")] + sampleAttributes))
 <!ELEMENT Workout ((MetadataEntry|WorkoutEvent|WorkoutActivity|WorkoutRoute|WorkoutStatistics)*)>
-<!ATTLIST Workout
-  workoutActivityType   CDATA #REQUIRED
-  duration              CDATA #IMPLIED
-  durationUnit          CDATA #IMPLIED
-  totalDistance         CDATA #IMPLIED
-  totalDistanceUnit     CDATA #IMPLIED
-  totalEnergyBurned     CDATA #IMPLIED
-  totalEnergyBurnedUnit CDATA #IMPLIED
-  sourceName            CDATA #REQUIRED
-  sourceVersion         CDATA #IMPLIED
-  device                CDATA #IMPLIED
-  creationDate          CDATA #IMPLIED
-  startDate             CDATA #REQUIRED
-  endDate               CDATA #REQUIRED
->
+\(attributeList("Workout", [.required("workoutActivityType"), .implied("duration"), .implied("durationUnit"), .implied("totalDistance"), .implied("totalDistanceUnit"), .implied("totalEnergyBurned"), .implied("totalEnergyBurnedUnit")] + sampleAttributes))
 <!ELEMENT WorkoutActivity ((MetadataEntry|WorkoutEvent|WorkoutStatistics)*)>
-<!ATTLIST WorkoutActivity
-  uuid         CDATA #REQUIRED
-  startDate    CDATA #REQUIRED
-  endDate      CDATA #IMPLIED
-  duration     CDATA #IMPLIED
-  durationUnit CDATA #IMPLIED
->
+\(attributeList("WorkoutActivity", [.required("uuid"), .required("startDate"), .implied("endDate"), .implied("duration"), .implied("durationUnit")]))
 <!ELEMENT WorkoutEvent ((MetadataEntry)*)>
-<!ATTLIST WorkoutEvent
-  type         CDATA #REQUIRED
-  date         CDATA #REQUIRED
-  duration     CDATA #IMPLIED
-  durationUnit CDATA #IMPLIED
->
+\(attributeList("WorkoutEvent", [.required("type"), .required("date"), .implied("duration"), .implied("durationUnit")]))
 <!ELEMENT WorkoutStatistics EMPTY>
-<!ATTLIST WorkoutStatistics
-  type      CDATA #REQUIRED
-  startDate CDATA #REQUIRED
-  endDate   CDATA #REQUIRED
-  average   CDATA #IMPLIED
-  minimum   CDATA #IMPLIED
-  maximum   CDATA #IMPLIED
-  sum       CDATA #IMPLIED
-  unit      CDATA #IMPLIED
->
+\(attributeList("WorkoutStatistics", [.required("type"), .required("startDate"), .required("endDate"), .implied("average"), .implied("minimum"), .implied("maximum"), .implied("sum"), .implied("unit")]))
 <!ELEMENT WorkoutRoute ((MetadataEntry|FileReference|Location)*)>
-<!ATTLIST WorkoutRoute
-  sourceName    CDATA #REQUIRED
-  sourceVersion CDATA #IMPLIED
-  device        CDATA #IMPLIED
-  creationDate  CDATA #IMPLIED
-  startDate     CDATA #REQUIRED
-  endDate       CDATA #REQUIRED
->
+\(attributeList("WorkoutRoute", sampleAttributes))
 <!ELEMENT FileReference EMPTY>
-<!ATTLIST FileReference
-  path CDATA #REQUIRED
->
+\(attributeList("FileReference", [.required("path")]))
 <!ELEMENT Location EMPTY>
-<!ATTLIST Location
-  date               CDATA #REQUIRED
-  latitude           CDATA #REQUIRED
-  longitude          CDATA #REQUIRED
-  altitude           CDATA #IMPLIED
-  horizontalAccuracy CDATA #IMPLIED
-  verticalAccuracy   CDATA #IMPLIED
-  course             CDATA #IMPLIED
-  speed              CDATA #IMPLIED
->
+\(attributeList("Location", [.required("date"), .required("latitude"), .required("longitude"), .implied("altitude"), .implied("horizontalAccuracy"), .implied("verticalAccuracy"), .implied("course"), .implied("speed")]))
 <!ELEMENT ActivitySummary EMPTY>
-<!ATTLIST ActivitySummary
-  dateComponents         CDATA #IMPLIED
-  activeEnergyBurned     CDATA #IMPLIED
-  activeEnergyBurnedGoal CDATA #IMPLIED
-  activeEnergyBurnedUnit CDATA #IMPLIED
-  appleMoveTime          CDATA #IMPLIED
-  appleMoveTimeGoal      CDATA #IMPLIED
-  appleExerciseTime      CDATA #IMPLIED
-  appleExerciseTimeGoal  CDATA #IMPLIED
-  appleStandHours        CDATA #IMPLIED
-  appleStandHoursGoal    CDATA #IMPLIED
->
+\(attributeList("ActivitySummary", [.implied("dateComponents"), .implied("activeEnergyBurned"), .implied("activeEnergyBurnedGoal"), .implied("activeEnergyBurnedUnit"), .implied("appleMoveTime"), .implied("appleMoveTimeGoal"), .implied("appleExerciseTime"), .implied("appleExerciseTimeGoal"), .implied("appleStandHours"), .implied("appleStandHoursGoal")]))
 <!ELEMENT MetadataEntry EMPTY>
-<!ATTLIST MetadataEntry
-  key   CDATA #REQUIRED
-  value CDATA #REQUIRED
->
+\(attributeList("MetadataEntry", [.required("key"), .required("value")]))
 <!-- Note: Heart Rate Variability records captured by Apple Watch may include an associated list of instantaneous beats-per-minute readings. -->
 <!ELEMENT HeartRateVariabilityMetadataList (InstantaneousBeatsPerMinute*)>
 <!ELEMENT InstantaneousBeatsPerMinute EMPTY>
-<!ATTLIST InstantaneousBeatsPerMinute
-  bpm  CDATA #REQUIRED
-  time CDATA #REQUIRED
->
+\(attributeList("InstantaneousBeatsPerMinute", [.required("bpm"), .required("time")]))
 <!ELEMENT ClinicalRecord EMPTY>
-<!ATTLIST ClinicalRecord
-  type             CDATA #REQUIRED
-  identifier       CDATA #REQUIRED
-  sourceName       CDATA #REQUIRED
-  sourceURL        CDATA #REQUIRED
-  fhirVersion      CDATA #REQUIRED
-  receivedDate     CDATA #REQUIRED
-  resourceFilePath CDATA #REQUIRED
->
+\(attributeList("ClinicalRecord", [.required("type"), .required("identifier"), .required("sourceName"), .required("sourceURL"), .required("fhirVersion"), .required("receivedDate"), .required("resourceFilePath")]))
 <!ELEMENT Audiogram ((MetadataEntry|SensitivityPoint)*)>
-<!ATTLIST Audiogram
-  type          CDATA #REQUIRED
-  sourceName    CDATA #REQUIRED
-  sourceVersion CDATA #IMPLIED
-  device        CDATA #IMPLIED
-  creationDate  CDATA #IMPLIED
-  startDate     CDATA #REQUIRED
-  endDate       CDATA #REQUIRED
->
+\(attributeList("Audiogram", [.required("type")] + sampleAttributes))
 <!ELEMENT SensitivityPoint EMPTY>
-<!ATTLIST SensitivityPoint
-  frequencyValue                  CDATA #REQUIRED
-  frequencyUnit                   CDATA #REQUIRED
-  leftEarValue                    CDATA #IMPLIED
-  leftEarUnit                     CDATA #IMPLIED
-  leftEarMasked                   CDATA #IMPLIED
-  leftEarClampingRangeLowerBound  CDATA #IMPLIED
-  leftEarClampingRangeUpperBound  CDATA #IMPLIED
-  rightEarValue                   CDATA #IMPLIED
-  rightEarUnit                    CDATA #IMPLIED
-  rightEarMasked                  CDATA #IMPLIED
-  rightEarClampingRangeLowerBound CDATA #IMPLIED
-  rightEarClampingRangeUpperBound CDATA #IMPLIED
->
+\(attributeList("SensitivityPoint", [.required("frequencyValue"), .required("frequencyUnit"), .implied("leftEarValue"), .implied("leftEarUnit"), .implied("leftEarMasked"), .implied("leftEarClampingRangeLowerBound"), .implied("leftEarClampingRangeUpperBound"), .implied("rightEarValue"), .implied("rightEarUnit"), .implied("rightEarMasked"), .implied("rightEarClampingRangeLowerBound"), .implied("rightEarClampingRangeUpperBound")]))
 <!ELEMENT VisionPrescription ((RightEye|LeftEye|Attachment|MetadataEntry)*)>
-<!ATTLIST VisionPrescription
-  type           CDATA #REQUIRED
-  dateIssued     CDATA #REQUIRED
-  expirationDate CDATA #IMPLIED
-  brand          CDATA #IMPLIED
->
+\(attributeList("VisionPrescription", [.required("type"), .required("dateIssued"), .implied("expirationDate"), .implied("brand")]))
 \(eyeDeclaration("RightEye"))
 \(eyeDeclaration("LeftEye"))
 <!ELEMENT Attachment EMPTY>
-<!ATTLIST Attachment
-  identifier CDATA #IMPLIED
->
+\(attributeList("Attachment", [.implied("identifier")]))
 """
 }

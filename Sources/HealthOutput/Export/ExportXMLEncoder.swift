@@ -214,13 +214,7 @@ enum ExportXMLEncoder {
             for location in route.locations {
                 xml.open("Location", depth: depth + 2)
                 xml.attribute("date", location.date)
-                xml.attribute("latitude", location.latitude)
-                xml.attribute("longitude", location.longitude)
-                xml.attribute("altitude", location.altitude)
-                xml.attribute("horizontalAccuracy", location.horizontalAccuracy)
-                xml.attribute("verticalAccuracy", location.verticalAccuracy)
-                xml.attribute("course", location.course)
-                xml.attribute("speed", location.speed)
+                for number in RouteLocation.numbers { xml.attribute(number.name, location[keyPath: number.keyPath]) }
                 xml.closeEmpty()
             }
             writeElements(route.sample.extensions, to: xml, depth: depth + 2)
@@ -257,15 +251,10 @@ enum ExportXMLEncoder {
     static func write(_ a: ActivitySummary, to xml: XMLEmitter, depth: Int) {
         xml.open("ActivitySummary", depth: depth)
         xml.attribute("dateComponents", a.dateComponents?.text)
-        xml.attribute("activeEnergyBurned", a.activeEnergyBurned)
-        xml.attribute("activeEnergyBurnedGoal", a.activeEnergyBurnedGoal)
-        xml.attribute("activeEnergyBurnedUnit", a.activeEnergyBurnedUnit)
-        xml.attribute("appleMoveTime", a.appleMoveTime)
-        xml.attribute("appleMoveTimeGoal", a.appleMoveTimeGoal)
-        xml.attribute("appleExerciseTime", a.appleExerciseTime)
-        xml.attribute("appleExerciseTimeGoal", a.appleExerciseTimeGoal)
-        xml.attribute("appleStandHours", a.appleStandHours)
-        xml.attribute("appleStandHoursGoal", a.appleStandHoursGoal)
+        for measure in ActivitySummary.measures {
+            for (name, value) in measure.valueAndGoal(in: a) { xml.attribute(name, value) }
+            if measure.unitIsExported { xml.attribute(measure.name + "Unit", a.activeEnergyBurnedUnit) }
+        }
         finish("ActivitySummary", extensions: a.extensions, to: xml, depth: depth)
     }
 
@@ -297,12 +286,10 @@ enum ExportXMLEncoder {
             writeQuantity("frequencyValue", p.frequency, unitAttribute: "frequencyUnit", to: xml)
             writeQuantity("leftEarValue", p.leftEarSensitivity, unitAttribute: "leftEarUnit", to: xml)
             xml.attribute("leftEarMasked", SensitivityPoint.exportedText(masked: p.leftEarMasked))
-            xml.attribute("leftEarClampingRangeLowerBound", p.leftEarClampingRangeLowerBound)
-            xml.attribute("leftEarClampingRangeUpperBound", p.leftEarClampingRangeUpperBound)
+            for bound in SensitivityPoint.leftEarClampingBounds { xml.attribute(bound.name, p[keyPath: bound.keyPath]) }
             writeQuantity("rightEarValue", p.rightEarSensitivity, unitAttribute: "rightEarUnit", to: xml)
             xml.attribute("rightEarMasked", SensitivityPoint.exportedText(masked: p.rightEarMasked))
-            xml.attribute("rightEarClampingRangeLowerBound", p.rightEarClampingRangeLowerBound)
-            xml.attribute("rightEarClampingRangeUpperBound", p.rightEarClampingRangeUpperBound)
+            for bound in SensitivityPoint.rightEarClampingBounds { xml.attribute(bound.name, p[keyPath: bound.keyPath]) }
             finish("SensitivityPoint", extensions: p.extensions, to: xml, depth: depth + 1)
         }
         writeElements(a.sample.extensions, to: xml, depth: depth + 1)

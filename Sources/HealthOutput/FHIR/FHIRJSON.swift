@@ -7,10 +7,8 @@ import HealthModel
 enum FHIRJSON {
     static func coding(_ coding: FHIRCoding, to json: inout JSONEmitter) {
         json.beginObject()
-        json.key("system")
-        json.string(coding.system)
-        json.key("code")
-        json.string(coding.code)
+        json.field("system", coding.system)
+        json.field("code", coding.code)
         json.field("display", coding.display)
         json.endObject()
     }
@@ -28,8 +26,7 @@ enum FHIRJSON {
             json.endArray()
         }
         if let text {
-            json.key("text")
-            json.string(text)
+            json.field("text", text)
         }
         json.endObject()
     }
@@ -64,13 +61,10 @@ enum FHIRJSON {
     /// `"unit":…,"system":…,"code":…` of a table unit (system and code only when the table has
     /// them).
     static func unitMembers(_ unit: FHIRUnitMapping, to json: inout JSONEmitter) {
-        json.key("unit")
-        json.string(unit.unit)
+        json.field("unit", unit.unit)
         if let system = unit.system, let code = unit.code {
-            json.key("system")
-            json.string(system)
-            json.key("code")
-            json.string(code)
+            json.field("system", system)
+            json.field("code", code)
         }
     }
 
@@ -78,16 +72,13 @@ enum FHIRJSON {
     /// code when healthport knows it for certain (`FHIRUCUM`).
     static func exportedQuantity(_ quantity: Quantity, to json: inout JSONEmitter) {
         json.beginObject()
-        json.key("value")
-        json.number(quantity.value)
+        json.field("value", quantity.value)
         if !quantity.unit.isEmpty {
-            json.key("unit")
-            json.string(quantity.unit)
+            json.field("unit", quantity.unit)
             if let code = FHIRUCUM.code(forHealthKitUnit: quantity.unit) {
                 json.key("system")
                 json.literal("http://unitsofmeasure.org")
-                json.key("code")
-                json.string(code)
+                json.field("code", code)
             }
         }
         json.endObject()

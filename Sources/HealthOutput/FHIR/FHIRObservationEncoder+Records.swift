@@ -99,17 +99,9 @@ extension FHIRObservationEncoder {
             out.append(0x22)
         }
         var json = JSONEmitter(continuing: out)
-        let energyUnit = a.activeEnergyBurnedUnit ?? "kcal"
-        let rings: [(String, ExportNumber?, String)] = [
-            ("activeEnergyBurned", a.activeEnergyBurned, energyUnit),
-            ("activeEnergyBurnedGoal", a.activeEnergyBurnedGoal, energyUnit),
-            ("appleMoveTime", a.appleMoveTime, "min"),
-            ("appleMoveTimeGoal", a.appleMoveTimeGoal, "min"),
-            ("appleExerciseTime", a.appleExerciseTime, "min"),
-            ("appleExerciseTimeGoal", a.appleExerciseTimeGoal, "min"),
-            ("appleStandHours", a.appleStandHours, "count"),
-            ("appleStandHoursGoal", a.appleStandHoursGoal, "count"),
-        ]
+        let rings = ActivitySummary.measures.flatMap { measure in
+            measure.valueAndGoal(in: a).map { ($0.name, $0.value, measure.unit(in: a)) }
+        }
         writeExportedComponents(
             rings.compactMap { name, value, unit in
                 value.map { (FHIRCoding.healthKit("HKActivitySummary." + name), Quantity(value: $0, unit: unit)) }

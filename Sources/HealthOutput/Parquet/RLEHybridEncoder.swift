@@ -1,3 +1,5 @@
+import HealthModel
+
 /// Parquet's RLE/bit-packing hybrid (`Encodings.md`, "Run Length Encoding / Bit-Packing
 /// Hybrid"): the encoding of definition levels and of dictionary indices.
 ///
@@ -49,7 +51,7 @@ struct RLEHybridEncoder {
     }
 
     private func writeRun(_ value: UInt32, count: Int, into out: inout [UInt8]) {
-        Self.varint(UInt64(count) << 1, into: &out)
+        out.appendULEB128(UInt64(count) << 1)
         var v = value
         for _ in 0..<((bitWidth + 7) / 8) {
             out.append(UInt8(truncatingIfNeeded: v))
@@ -61,7 +63,7 @@ struct RLEHybridEncoder {
         guard !literals.isEmpty else { return }
         while literals.count % 8 != 0 { literals.append(0) }
         let groups = literals.count / 8
-        Self.varint(UInt64(groups) << 1 | 1, into: &out)
+        out.appendULEB128(UInt64(groups) << 1 | 1)
         // Each group of 8 values is exactly `bitWidth` bytes.
         var accumulator: UInt64 = 0
         var bits = 0
@@ -75,14 +77,5 @@ struct RLEHybridEncoder {
             }
         }
         literals.removeAll(keepingCapacity: true)
-    }
-
-    static func varint(_ value: UInt64, into out: inout [UInt8]) {
-        var v = value
-        while v >= 0x80 {
-            out.append(UInt8(truncatingIfNeeded: v) | 0x80)
-            v >>= 7
-        }
-        out.append(UInt8(v))
     }
 }

@@ -1,3 +1,5 @@
+import HealthModel
+
 /// Thrift's compact protocol, the encoding of every Parquet header and of the file footer
 /// (`parquet.thrift`; Thrift's `doc/specs/thrift-compact-protocol.md`): only what writing needs.
 ///
@@ -125,12 +127,5 @@ struct ThriftCompactWriter {
     }
 
     /// ULEB128.
-    mutating func varint(_ value: UInt64) {
-        var v = value
-        while v >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: v) | 0x80)
-            v >>= 7
-        }
-        bytes.append(UInt8(v))
-    }
+    mutating func varint(_ value: UInt64) { bytes.appendULEB128(value) }
 }

@@ -50,10 +50,7 @@ extension TableRows {
         row.string("quantityType", s.quantityType.identifier)
         row.date("startDate", s.startDate)
         row.date("endDate", s.endDate)
-        row.number("sum", s.sum)
-        row.number("average", s.average)
-        row.number("minimum", s.minimum)
-        row.number("maximum", s.maximum)
+        for figure in WorkoutStatistics.figures { row.number(figure.name, s[keyPath: figure.keyPath]) }
         row.string("unit", s.unit)
         extensions(s.extensions, into: &row)
     }
@@ -71,12 +68,6 @@ extension TableRows {
     static func routeLocation<B: TableRowBuilder>(_ location: RouteLocation, of route: ObjectUUID, into row: inout B) {
         row.uuid("route_uuid", route)
         row.date("date", location.date)
-        row.number("latitude", location.latitude)
-        row.number("longitude", location.longitude)
-        row.number("altitude", location.altitude)
-        row.number("horizontalAccuracy", location.horizontalAccuracy)
-        row.number("verticalAccuracy", location.verticalAccuracy)
-        row.number("course", location.course)
-        row.number("speed", location.speed)
+        for number in RouteLocation.numbers { row.number(number.name, location[keyPath: number.keyPath]) }
     }
 }

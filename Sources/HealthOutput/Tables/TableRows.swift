@@ -99,15 +99,10 @@ enum TableRows {
     static func activitySummary<B: TableRowBuilder>(_ a: ActivitySummary, into row: inout B) {
         row.uuid("uuid", a.uuid)
         row.string("dateComponents", a.dateComponents?.text)
-        row.number("activeEnergyBurned_value", a.activeEnergyBurned)
-        row.number("activeEnergyBurnedGoal_value", a.activeEnergyBurnedGoal)
-        row.string("activeEnergyBurned_unit", a.activeEnergyBurnedUnit)
-        row.number("appleMoveTime_value", a.appleMoveTime)
-        row.number("appleMoveTimeGoal_value", a.appleMoveTimeGoal)
-        row.number("appleExerciseTime_value", a.appleExerciseTime)
-        row.number("appleExerciseTimeGoal_value", a.appleExerciseTimeGoal)
-        row.number("appleStandHours_value", a.appleStandHours)
-        row.number("appleStandHoursGoal_value", a.appleStandHoursGoal)
+        for measure in ActivitySummary.measures {
+            for (name, value) in measure.valueAndGoal(in: a) { row.number(name + "_value", value) }
+            if measure.unitIsExported { row.string(measure.name + "_unit", a.activeEnergyBurnedUnit) }
+        }
         extensions(a.extensions, into: &row)
     }
 
@@ -140,10 +135,7 @@ enum TableRows {
         row.string("rightEarSensitivity_unit", p.rightEarSensitivity?.unit)
         row.bool("leftEarMasked", p.leftEarMasked)
         row.bool("rightEarMasked", p.rightEarMasked)
-        row.number("leftEarClampingRangeLowerBound", p.leftEarClampingRangeLowerBound)
-        row.number("leftEarClampingRangeUpperBound", p.leftEarClampingRangeUpperBound)
-        row.number("rightEarClampingRangeLowerBound", p.rightEarClampingRangeLowerBound)
-        row.number("rightEarClampingRangeUpperBound", p.rightEarClampingRangeUpperBound)
+        for bound in SensitivityPoint.clampingBounds { row.number(bound.name, p[keyPath: bound.keyPath]) }
         extensions(p.extensions, into: &row)
     }
 

@@ -57,16 +57,16 @@ public struct QueryAnchor: Sendable, Equatable {
         Self.append(target ?? ObjectUUID(high: 0, low: 0), to: &bytes)
         Self.append(UInt64(bitPattern: targetExportDate ?? Int64.min), to: &bytes)
         Self.append(UInt64(position), to: &bytes)
-        Self.appendVarint(UInt64(base.types.count), to: &bytes)
+        bytes.appendULEB128(UInt64(base.types.count))
         for type in base.types {
             let utf8 = Array(type.utf8)
-            Self.appendVarint(UInt64(utf8.count), to: &bytes)
+            bytes.appendULEB128(UInt64(utf8.count))
             bytes.append(contentsOf: utf8)
         }
         Self.append(UInt64(base.count), to: &bytes)
         for index in 0..<base.count {
             Self.append(base.uuids[index], to: &bytes)
-            Self.appendVarint(UInt64(base.typeIndices[index]), to: &bytes)
+            bytes.appendULEB128(UInt64(base.typeIndices[index]))
         }
         bytes.append(contentsOf: SHA256.hash(data: bytes))
         return bytes
@@ -124,15 +124,6 @@ public struct QueryAnchor: Sendable, Equatable {
     static func append(_ uuid: ObjectUUID, to bytes: inout [UInt8]) {
         withUnsafeBytes(of: uuid.high.bigEndian) { bytes.append(contentsOf: $0) }
         withUnsafeBytes(of: uuid.low.bigEndian) { bytes.append(contentsOf: $0) }
-    }
-
-    static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
-        var v = value
-        while v >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: v) | 0x80)
-            v >>= 7
-        }
-        bytes.append(UInt8(v))
     }
 
     // MARK: Files

@@ -19,14 +19,13 @@ extension Healthport {
         @Option(name: .long, help: ArgumentHelp("Weeks (from Mondays) or months instead of days: totals and daily averages, partial periods marked.", valueName: "week|month"))
         var period: DayPeriods.Period? = nil
 
-        @Option(name: .long, help: ArgumentHelp("Where one night ends and the next begins, local time (default 18:00).", valueName: "HH:MM"))
-        var evening: String = "18:00"
+        @OptionGroup var evening: EveningOption
 
         @OptionGroup var diagnostics: DiagnosticOptions
 
         func validate() throws {
             if filter.unit != nil { throw ValidationError("--unit does not apply: each column has its unit in its name") }
-            _ = try Sleep.seconds(evening)
+            _ = try evening.seconds()
         }
 
         func run() throws {
@@ -36,7 +35,7 @@ extension Healthport {
                 run.reading = input.parsing.reading
                 run.reading.jobs = table.jobs
                 run.settings = try table.settings(filter: filter)
-                run.settings.evening = try Sleep.seconds(evening)
+                run.settings.evening = try evening.seconds()
                 run.period = period
                 let result = try log.perform(showing: diagnostics) {
                     try run.write(

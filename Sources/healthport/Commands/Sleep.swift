@@ -15,28 +15,20 @@ extension Healthport {
         @OptionGroup var filter: FilterOptions
         @OptionGroup var table: SummaryTableOptions
 
-        @Option(name: .long, help: ArgumentHelp("Where one night ends and the next begins, local time (default 18:00).", valueName: "HH:MM"))
-        var evening: String = "18:00"
+        @OptionGroup var evening: EveningOption
 
         @OptionGroup var diagnostics: DiagnosticOptions
 
         func validate() throws {
             if filter.unit != nil { throw ValidationError("--unit does not apply to sleep") }
-            _ = try Self.seconds(evening)
-        }
-
-        static func seconds(_ text: String) throws -> Int {
-            guard let seconds = SummarySettings.eveningSeconds(parsing: text) else {
-                throw ValidationError("--evening: '\(text.prefix(40))' is not a time of day such as 18:00")
-            }
-            return seconds
+            _ = try evening.seconds()
         }
 
         func run() throws {
             let log = Diagnostics(diagnostics)
             try log.run {
                 var run = try table.run(input: input, filter: filter)
-                run.settings.evening = try Self.seconds(evening)
+                run.settings.evening = try evening.seconds()
                 try table.write(.nights, of: run, log: log, showing: diagnostics)
             }
         }
