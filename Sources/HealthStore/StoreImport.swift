@@ -255,8 +255,19 @@ final class Importer {
         thread.stackSize = 8 << 20
         thread.start()
         let inserter = try RowInserter(db: db)
+        // The indexes of `objects`, dropped for the first import into an empty store and made
+        // again once its rows are in (sorting once is cheaper than keeping the B-trees ordered
+        // row by row, the uuid's in random order; `Benchmarks/store.sh`). What they are is read
+        // from the store, which the migrations made: the import states no schema of its own.
+        var droppedIndexes: [String] = []
         if emptyStore {
-            for index in StoreSchema.objectIndexNames { try db.execute(sql: "DROP INDEX IF EXISTS \(index)") }
+            let indexes = try Row.fetchAll(
+                db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'objects' AND sql IS NOT NULL ORDER BY name")
+            for index in indexes {
+                let name: String = index["name"]
+                try db.execute(sql: "DROP INDEX \(name.quotedDatabaseIdentifier)")
+                droppedIndexes.append(index["sql"])
+            }
         }
         do {
             // An object that comes back loses its tombstone (one prepared statement for all).
@@ -279,9 +290,7 @@ final class Importer {
             throw error
         }
         // The indexes while the reading thread computes the first summary's rows.
-        if emptyStore {
-            for index in StoreSchema.objectIndexes { try db.execute(sql: index) }
-        }
+        for index in droppedIndexes { try db.execute(sql: index) }
         box.done.wait()
         if let error = box.error { throw error }
         builtSummary = box.builtSummary

@@ -5,6 +5,11 @@ import GRDBSQLite
 /// The store's tables, as migrations. The schema is documented in `healthport-store(5)`; a
 /// change to it is a new migration appended here (never an edit of an old one), so that a store
 /// made by an older healthport is migrated in one transaction when a newer one first writes it.
+///
+/// Each migration is literal SQL, frozen when it was written: none is built from a value the
+/// live code also uses, so a later change cannot alter what an earlier migration makes (GRDB's
+/// own advice). The live schema is what running them all gives; the code that writes and reads
+/// the store states none of its own (`StoreMigrationHistoryTests` holds both to this).
 enum StoreSchema {
     /// Identifies a healthport store among SQLite files (`PRAGMA application_id`, "HLTH").
     static let applicationID: Int32 = 0x484C_5448
@@ -133,10 +138,30 @@ enum StoreSchema {
                        strftime('%Y-%m-%dT%H:%M:%SZ', end_date, 'unixepoch') AS "end",
                        json_extract(body, '$.duration.value') AS duration,
                        json_extract(body, '$.duration.unit') AS duration_unit,
-                       \(total("totalDistance", "LIKE 'HKQuantityTypeIdentifierDistance%'", "value")) AS total_distance,
-                       \(total("totalDistance", "LIKE 'HKQuantityTypeIdentifierDistance%'", "unit")) AS total_distance_unit,
-                       \(total("totalEnergyBurned", "= 'HKQuantityTypeIdentifierActiveEnergyBurned'", "value")) AS total_energy_burned,
-                       \(total("totalEnergyBurned", "= 'HKQuantityTypeIdentifierActiveEnergyBurned'", "unit")) AS total_energy_burned_unit,
+                       CASE WHEN json_extract(body, '$.totalDistance') IS NOT NULL THEN json_extract(body, '$.totalDistance.value')
+                            ELSE (SELECT CASE WHEN json_extract(s.value, '$.sum') IS NOT NULL AND json_extract(s.value, '$.unit') IS NOT NULL
+                                              THEN json_extract(s.value, '$.sum') END
+                                  FROM json_each(body, '$.statistics') AS s
+                                  WHERE json_extract(s.value, '$.quantityType') LIKE 'HKQuantityTypeIdentifierDistance%'
+                                  ORDER BY s.key LIMIT 1) END AS total_distance,
+                       CASE WHEN json_extract(body, '$.totalDistance') IS NOT NULL THEN json_extract(body, '$.totalDistance.unit')
+                            ELSE (SELECT CASE WHEN json_extract(s.value, '$.sum') IS NOT NULL AND json_extract(s.value, '$.unit') IS NOT NULL
+                                              THEN json_extract(s.value, '$.unit') END
+                                  FROM json_each(body, '$.statistics') AS s
+                                  WHERE json_extract(s.value, '$.quantityType') LIKE 'HKQuantityTypeIdentifierDistance%'
+                                  ORDER BY s.key LIMIT 1) END AS total_distance_unit,
+                       CASE WHEN json_extract(body, '$.totalEnergyBurned') IS NOT NULL THEN json_extract(body, '$.totalEnergyBurned.value')
+                            ELSE (SELECT CASE WHEN json_extract(s.value, '$.sum') IS NOT NULL AND json_extract(s.value, '$.unit') IS NOT NULL
+                                              THEN json_extract(s.value, '$.sum') END
+                                  FROM json_each(body, '$.statistics') AS s
+                                  WHERE json_extract(s.value, '$.quantityType') = 'HKQuantityTypeIdentifierActiveEnergyBurned'
+                                  ORDER BY s.key LIMIT 1) END AS total_energy_burned,
+                       CASE WHEN json_extract(body, '$.totalEnergyBurned') IS NOT NULL THEN json_extract(body, '$.totalEnergyBurned.unit')
+                            ELSE (SELECT CASE WHEN json_extract(s.value, '$.sum') IS NOT NULL AND json_extract(s.value, '$.unit') IS NOT NULL
+                                              THEN json_extract(s.value, '$.unit') END
+                                  FROM json_each(body, '$.statistics') AS s
+                                  WHERE json_extract(s.value, '$.quantityType') = 'HKQuantityTypeIdentifierActiveEnergyBurned'
+                                  ORDER BY s.key LIMIT 1) END AS total_energy_burned_unit,
                        source, device, anchor
                 FROM objects WHERE kind = 'workout';
                 """)
@@ -258,106 +283,6 @@ enum StoreSchema {
                 """)
         }
         return migrator
-    }
-
-    /// `objects` and `deleted_objects` (which has `added_anchor` too), as `v5` made them.
-    static func objectTable(_ name: String, deleted: Bool) -> String {
-        """
-        CREATE TABLE \(name) (
-            anchor INTEGER PRIMARY KEY,
-            uuid BLOB NOT NULL,
-            kind INTEGER NOT NULL,
-            type_id INTEGER NOT NULL,
-            start_date INTEGER,
-            end_date INTEGER,
-            zone INTEGER,
-            creation_date INTEGER,
-            value REAL,
-            unit TEXT,
-            source_id INTEGER,
-            device_id INTEGER,\(deleted ? "\n    added_anchor INTEGER NOT NULL," : "")
-            import_id INTEGER NOT NULL,
-            body TEXT
-        )
-        """
-    }
-
-    /// The indexes of `objects`: dropped by the first import into an empty store and made
-    /// again once its rows are in (sorting once is cheaper than keeping three B-trees ordered
-    /// row by row, the uuid's in random order; `Benchmarks/store.sh`).
-    static let objectIndexes = [
-        "CREATE UNIQUE INDEX objects_by_uuid ON objects (uuid)",
-        "CREATE INDEX objects_by_type_and_start ON objects (type_id, start_date)",
-    ]
-    static let objectIndexNames = ["objects_by_uuid", "objects_by_type_and_start"]
-
-    /// A uuid column's 16 bytes as the text healthport prints (upper-case, with dashes).
-    static func uuidText(_ column: String) -> String {
-        let hex = "hex(\(column))"
-        return "substr(\(hex), 1, 8) || '-' || substr(\(hex), 9, 4) || '-' || substr(\(hex), 13, 4) || '-' || substr(\(hex), 17, 4) || '-' || substr(\(hex), 21, 12)"
-    }
-
-    /// The views of the compact layout: the same columns as before it.
-    static var views: String {
-        let uuid = uuidText("o.uuid")
-        let start = "strftime('%Y-%m-%dT%H:%M:%SZ', o.start_date, 'unixepoch')"
-        let end = "strftime('%Y-%m-%dT%H:%M:%SZ', o.end_date, 'unixepoch')"
-        let source = "(SELECT name FROM sources WHERE id = o.source_id)"
-        let device = "(SELECT json_extract(body, '$.name') FROM devices WHERE id = o.device_id)"
-        return """
-            CREATE VIEW quantity_samples AS
-            SELECT \(uuid) AS uuid, t.identifier AS type, \(start) AS start, \(end) AS "end",
-                   o.value AS value, o.unit AS unit, \(source) AS source, \(device) AS device, o.anchor AS anchor
-            FROM objects AS o JOIN sample_types AS t ON t.id = o.type_id WHERE o.kind = 0;
-
-            CREATE VIEW category_samples AS
-            SELECT \(uuid) AS uuid, t.identifier AS type, \(start) AS start, \(end) AS "end",
-                   CAST(o.value AS INTEGER) AS value, o.unit AS value_name, \(source) AS source, \(device) AS device,
-                   o.anchor AS anchor
-            FROM objects AS o JOIN sample_types AS t ON t.id = o.type_id WHERE o.kind = 1;
-
-            CREATE VIEW workouts AS
-            SELECT \(uuid) AS uuid, json_extract(o.body, '$.workoutActivityType') AS activity_type,
-                   \(start) AS start, \(end) AS "end",
-                   json_extract(o.body, '$.duration.value') AS duration,
-                   json_extract(o.body, '$.duration.unit') AS duration_unit,
-                   \(total("totalDistance", "LIKE 'HKQuantityTypeIdentifierDistance%'", "value", body: "o.body")) AS total_distance,
-                   \(total("totalDistance", "LIKE 'HKQuantityTypeIdentifierDistance%'", "unit", body: "o.body")) AS total_distance_unit,
-                   \(total("totalEnergyBurned", "= 'HKQuantityTypeIdentifierActiveEnergyBurned'", "value", body: "o.body")) AS total_energy_burned,
-                   \(total("totalEnergyBurned", "= 'HKQuantityTypeIdentifierActiveEnergyBurned'", "unit", body: "o.body")) AS total_energy_burned_unit,
-                   \(source) AS source, \(device) AS device, o.anchor AS anchor
-            FROM objects AS o WHERE o.kind = 3;
-
-            CREATE VIEW activity_summaries AS
-            SELECT \(uuid) AS uuid, json_extract(o.body, '$.dateComponents') AS day,
-                   json_extract(o.body, '$.activeEnergyBurned.value') AS active_energy_burned,
-                   json_extract(o.body, '$.activeEnergyBurnedGoal.value') AS active_energy_burned_goal,
-                   json_extract(o.body, '$.activeEnergyBurned.unit') AS active_energy_burned_unit,
-                   json_extract(o.body, '$.appleExerciseTime.value') AS apple_exercise_time,
-                   json_extract(o.body, '$.appleExerciseTimeGoal.value') AS apple_exercise_time_goal,
-                   json_extract(o.body, '$.appleStandHours.value') AS apple_stand_hours,
-                   json_extract(o.body, '$.appleStandHoursGoal.value') AS apple_stand_hours_goal,
-                   o.anchor AS anchor
-            FROM objects AS o WHERE o.kind = 4;
-
-            CREATE VIEW metadata AS
-            SELECT \(uuid) AS uuid, t.identifier AS type, entry.key AS key, entry.value AS value
-            FROM objects AS o JOIN sample_types AS t ON t.id = o.type_id, json_each(o.body, '$.metadata') AS entry
-            WHERE o.body IS NOT NULL;
-            """
-    }
-
-    /// A workout total's value or unit: the printed attribute, else the first statistic whose
-    /// type matches `typeCondition`, when it has a sum and a unit.
-    private static func total(_ attribute: String, _ typeCondition: String, _ part: String, body: String = "body") -> String {
-        """
-        CASE WHEN json_extract(\(body), '$.\(attribute)') IS NOT NULL THEN json_extract(\(body), '$.\(attribute).\(part)')
-             ELSE (SELECT CASE WHEN json_extract(s.value, '$.sum') IS NOT NULL AND json_extract(s.value, '$.unit') IS NOT NULL
-                               THEN json_extract(s.value, '$.\(part == "value" ? "sum" : "unit")') END
-                   FROM json_each(\(body), '$.statistics') AS s
-                   WHERE json_extract(s.value, '$.quantityType') \(typeCondition)
-                   ORDER BY s.key LIMIT 1) END
-        """
     }
 
     /// The migrations this healthport knows, in order.

@@ -1,0 +1,83 @@
+import Foundation
+import GRDB
+import HealthExport
+import HealthQuery
+import HealthTestSupport
+import Testing
+
+@testable import HealthStore
+
+/// The store's history is frozen: each migration makes what it made when it was written, and
+/// the live code states no schema of its own (`StoreSchema`).
+@Suite struct StoreMigrationHistoryTests {
+    /// The tables, indexes and views of a database, each with its columns (tables and views).
+    static func schema(_ db: Database) throws -> [String: [String]] {
+        let names = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' AND name != 'grdb_migrations'")
+        var schema: [String: [String]] = [:]
+        for name in names {
+            schema[name] = try Row.fetchAll(db, sql: "PRAGMA table_info(\(name.quotedDatabaseIdentifier))").map { $0["name"] }
+        }
+        return schema
+    }
+
+    static func migrated(upTo migration: String) throws -> [String: [String]] {
+        let queue = try DatabaseQueue()
+        try StoreSchema.migrator.migrate(queue, upTo: migration)
+        return try queue.read { try schema($0) }
+    }
+
+    /// `v5`'s compact layout, written out column by column as that migration made it. A change
+    /// to `v5` (or to anything it was built from, were it built from anything) fails here: a
+    /// new layout is a new migration.
+    @Test func theCompactLayoutIsWhatV5MadeWhenItWasWritten() throws {
+        let v5 = try Self.migrated(upTo: "v5")
+        let columns = [
+            "anchor", "uuid", "kind", "type_id", "start_date", "end_date", "zone", "creation_date", "value", "unit", "source_id",
+            "device_id", "import_id", "body",
+        ]
+        #expect(v5["objects"] == columns)
+        #expect(v5["deleted_objects"] == Array(columns.dropLast(2)) + ["added_anchor", "import_id", "body"])
+        #expect(v5["kinds"] == ["code", "name"])
+        #expect(v5["sample_types"] == ["id", "identifier"])
+        #expect(v5["sources"] == ["id", "name", "version", "key"])
+        // Indexes have no columns of their own to list: their names.
+        for index in ["objects_by_uuid", "objects_by_type_and_start", "deleted_objects_by_uuid", "deleted_objects_by_type", "sources_by_key"] {
+            #expect(v5[index] != nil, "\(index)")
+        }
+        #expect(v5["quantity_samples"] == ["uuid", "type", "start", "end", "value", "unit", "source", "device", "anchor"])
+        #expect(v5["category_samples"] == ["uuid", "type", "start", "end", "value", "value_name", "source", "device", "anchor"])
+        #expect(
+            v5["workouts"] == [
+                "uuid", "activity_type", "start", "end", "duration", "duration_unit", "total_distance", "total_distance_unit",
+                "total_energy_burned", "total_energy_burned_unit", "source", "device", "anchor",
+            ])
+        #expect(v5["metadata"] == ["uuid", "type", "key", "value"])
+        // `v6` then added to the summaries and made the day tables, and left `v5`'s as they were.
+        let v6 = try Self.migrated(upTo: "v6")
+        for (name, columns) in v5 where !["daily_summary", "sleep_nights"].contains(name) {
+            #expect(v6[name] == columns, "\(name)")
+        }
+        #expect(v6["daily_summary"] == v5["daily_summary"]! + ["in_bed"])
+        #expect(v6["sleep_nights"] == v5["sleep_nights"]! + ["naps"])
+        #expect(Set(v6.keys).subtracting(v5.keys) == ["days", "workout_summary", "workout_summary_by_date"])
+    }
+
+    /// The first import into an empty store drops `objects`' indexes to write faster, and makes
+    /// again exactly those the migrations made: it reads them from the store, not from a list
+    /// of its own that could drift from the history.
+    @Test func aFirstImportLeavesTheIndexesTheMigrationsMade() throws {
+        let path = try Fixtures.temporaryDirectory().appendingPathComponent("health.sqlite").path
+        let store = try HealthStore.openForWriting(at: path)
+        let indexes = "SELECT name, sql FROM sqlite_master WHERE type = 'index' ORDER BY name"
+        let before = try DatabaseQueue(path: path).read { try Row.fetchAll($0, sql: indexes) }
+        #expect(before.contains { ($0["name"] as String) == "objects_by_uuid" })
+        let export = Fixtures.sampleData.appendingPathComponent("export.zip").path
+        let summary = try store.importObjects(from: ExportObjectSource(try ExportReader(.path(export)), query: .everything), inputName: "export.zip")
+        #expect(summary.added > 1000)
+        let after = try DatabaseQueue(path: path).read { try Row.fetchAll($0, sql: indexes) }
+        #expect(after == before)
+        // And the store is the one a fresh run of the migrations gives, rows apart.
+        let live = try DatabaseQueue(path: path).read { try Self.schema($0) }
+        #expect(live == (try Self.migrated(upTo: StoreSchema.knownMigrations.last!)))
+    }
+}
