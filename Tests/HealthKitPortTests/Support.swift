@@ -13,7 +13,7 @@ enum Reference {
 
     /// The `healthport` binary built beside the tests (`HEALTHPORT_BINARY` names another).
     static var healthportBinary: URL {
-        if let path = ProcessInfo.processInfo.environment["HEALTHPORT_BINARY"] { return URL(fileURLWithPath: path) }
+        if let path = ProcessInfo.processInfo.environment["HEALTHPORT_BINARY"], !path.isEmpty { return URL(fileURLWithPath: path) }
         var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         for _ in 0..<4 {
             let candidate = directory.appendingPathComponent("healthport")

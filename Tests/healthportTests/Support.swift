@@ -3,7 +3,7 @@ import HealthTestSupport
 
 /// The built `healthport` binary: `HEALTHPORT_BINARY`, or beside the test bundle.
 var healthportBinary: URL {
-    if let path = ProcessInfo.processInfo.environment["HEALTHPORT_BINARY"] { return URL(fileURLWithPath: path) }
+    if let path = ProcessInfo.processInfo.environment["HEALTHPORT_BINARY"], !path.isEmpty { return URL(fileURLWithPath: path) }
     var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     for _ in 0..<4 {
         let candidate = directory.appendingPathComponent("healthport")
