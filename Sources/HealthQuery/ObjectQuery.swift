@@ -401,32 +401,6 @@ public struct QueryExecutor: Sendable {
     }
 }
 
-/// A failure to understand a query. One type for the module; codes follow HealthKit's
-/// (`errorInvalidArgument`).
-///
-/// The part of the request at fault travels as a value (`argument`), and so do the parts the
-/// message mentions (`text`): the library names no face's options (`--unit`, `'unit'`), so
-/// each face can say it in its own words (`RunError`, and the faces' renderings of it).
-public struct QueryError: CodedError, CustomStringConvertible {
-    public enum Code: Sendable, Hashable {
-        case errorInvalidArgument
-    }
-
-    public var code: Code
-    /// The message, with the parts of the request it mentions as values.
-    public var text: DiagnosticText
-    /// The part of the request at fault (the unit, the sort, the types), when there is one.
-    public var argument: RequestArgument?
-
-    public init(_ code: Code, _ text: DiagnosticText, argument: RequestArgument? = nil) {
-        self.code = code
-        self.text = text
-        self.argument = argument
-    }
-
-    public var description: String { message }
-}
-
 /// Resolves the type names a person typed on the command line.
 public enum TypeNameResolver {
     /// `StepCount`, `stepcount`, `Steps`, `resting heart rate`, `HKQuantityTypeIdentifierStepCount`,

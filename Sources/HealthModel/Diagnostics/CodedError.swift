@@ -1,7 +1,7 @@
 /// An error with a code to switch on, a message whose parts of the request travel as values
 /// (`DiagnosticText`), and optionally the part of the request at fault: the shape the library's
-/// errors share (`QueryError`, `AuthorizationError`, `StoreError`), so that every face renders
-/// them from their fields and none parses a message.
+/// errors share (`CodedFailure`: `QueryError`, `AuthorizationError`, `StoreError`), so that every
+/// face renders them from their fields and none parses a message.
 public protocol CodedError: Error, Sendable {
     associatedtype Code
     var code: Code { get }

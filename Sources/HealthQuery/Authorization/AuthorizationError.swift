@@ -6,29 +6,20 @@ import HealthModel
 /// HealthKit does report.
 ///
 /// The code is a field, never part of `message`: a face switches on it (HealthKitPort's
-/// `HKError`, the assistant's advice for an undecided type) and shows it in its own format.
-public struct AuthorizationError: CodedError, CustomStringConvertible {
-    public enum Code: Int, Sendable {
-        case errorInvalidArgument = 3
-        case errorAuthorizationDenied = 4
-        case errorAuthorizationNotDetermined = 5
-        case errorUserCanceled = 7
-    }
+/// `HKError`, the assistant's advice for an undecided type) and shows it in its own format. Its
+/// `argument` is the part of the request at fault: the types to read or share of an
+/// authorization request, the per-object type, or the types a query names.
+public typealias AuthorizationError = CodedFailure<AuthorizationErrorCode>
 
-    public var code: Code
-    /// The message, with the parts of the request and the requests it mentions as values.
-    public var text: DiagnosticText
-    /// The part of the request at fault: the types to read or share of an authorization
-    /// request, the per-object type, or the types a query names.
-    public var argument: RequestArgument?
+/// The codes of `AuthorizationError`: HealthKit's, with its numbers.
+public enum AuthorizationErrorCode: Int, FailureCode {
+    case errorInvalidArgument = 3
+    case errorAuthorizationDenied = 4
+    case errorAuthorizationNotDetermined = 5
+    case errorUserCanceled = 7
 
-    public init(_ code: Code, _ text: DiagnosticText, argument: RequestArgument? = nil) {
-        self.code = code
-        self.text = text
-        self.argument = argument
-    }
-
-    public var description: String { "\(code) (\(code.rawValue)): \(message)" }
+    /// A log names the code and its number, as HealthKit's errors do.
+    public func describe(_ message: String) -> String { "\(self) (\(rawValue)): \(message)" }
 }
 
 /// A policy file that cannot be read or is not a valid policy.
