@@ -453,23 +453,29 @@ public enum TypeNameResolver {
             break
         }
         let target = Array(stem.lowercased())
+        let limit = max(2, target.count / 4)
         var best: (String, Int)? = nil
-        for entry in TypeCatalogue.all {
-            let short = TypeCatalogue.shortName(of: entry.identifier)
-            let distance = EditDistance.between(target, Array(short.lowercased()))
-            if distance <= max(2, target.count / 4), best.map({ distance < $0.1 }) ?? true {
-                best = (typedIdentifier ? entry.identifier : short, distance)
+        for entry in shortNames {
+            guard let distance = EditDistance.within(limit, target, entry.letters) else { continue }
+            if best.map({ distance < $0.1 }) ?? true {
+                best = (typedIdentifier ? entry.identifier : entry.short, distance)
             }
         }
         // The names people use (`weigth` is a typo of `weight`, BodyMass's common name).
         if !typedIdentifier {
             for (name, short) in TypeCatalogue.commonNames {
-                let distance = EditDistance.between(target, Array(name))
-                if distance <= max(2, target.count / 4), best.map({ distance < $0.1 }) ?? true {
+                guard let distance = EditDistance.within(limit, target, Array(name)) else { continue }
+                if best.map({ distance < $0.1 }) ?? true {
                     best = ("\(name) (\(short))", distance)
                 }
             }
         }
         return best?.0
+    }
+
+    /// Each known type's short name, and its letters in lower case to compare with: made once.
+    private static let shortNames: [(identifier: String, short: String, letters: [Character])] = TypeCatalogue.all.map { entry in
+        let short = TypeCatalogue.shortName(of: entry.identifier)
+        return (entry.identifier, short, Array(short.lowercased()))
     }
 }
