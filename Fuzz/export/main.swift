@@ -31,7 +31,10 @@ func compareParallelRead(_ path: String, sequential: Collector, sequentialError:
         parallelError = "\(error)"
     }
     if sequential.objects != parallel.objects || sequential.header != parallel.header || sequentialError != parallelError {
-        fatalError("parallel read differs: \(sequential.objects.count) vs \(parallel.objects.count) objects, '\(sequentialError)' vs '\(parallelError)'")
+        // Which part differs, so a finding says where to look.
+        let differing = zip(sequential.objects, parallel.objects).enumerated().first { $0.element.0 != $0.element.1 }
+        let part = sequential.header != parallel.header ? "the header" : differing.map { "object \($0.offset) (\($0.element.0.kindName))" } ?? "the objects' count or the error"
+        fatalError("parallel read differs in \(part): \(sequential.objects.count) vs \(parallel.objects.count) objects, '\(sequentialError)' vs '\(parallelError)'")
     }
 }
 
