@@ -246,6 +246,29 @@ import ZIPFoundation
         }
     }
 
+    /// The same, with bytes XML forbids between `ExportDate`'s or `Me`'s name and its first
+    /// attribute: the pre-filter makes them spaces, so the parser reads those elements as
+    /// usual, and the splitter must see them too (it took `<ExportDate\0` for another element,
+    /// cut the first chunk before it, and the sink got a header without the date; found by the
+    /// export harness after 251,699 runs).
+    @Test func theHeaderIsWholeWhenForbiddenBytesFollowItsNames() throws {
+        var dtd = ""
+        for i in 0..<200 { dtd += "<!ATTLIST Record attribute\(i) CDATA #IMPLIED>\n" }
+        let prolog = Self.prolog
+            .replacingOccurrences(of: "]>", with: dtd + "]>")
+            .replacingOccurrences(of: "<ExportDate ", with: "<ExportDate\u{0}\u{1} ")
+            .replacingOccurrences(of: "<Me ", with: "<Me\u{1F}")
+        var body = ""
+        for i in 0..<100 { body += Self.heartRate(i) }
+        let xml = try Self.write(prolog + body + "</HealthData>\n")
+        for path in [xml, try Self.zipped(xml)] {
+            let expected = Self.sequential(path)
+            #expect(expected.header?.exportDate != nil && expected.header?.characteristics?.dateOfBirth != nil)
+            #expect(expected.summary?.replacedByteCount == 3)
+            Self.expectSame(expected, Self.parallel(path, chunkBytes: 4096), "forbidden bytes after the header's names, \(path)")
+        }
+    }
+
     // Found by the export fuzzer's differential check (Fuzz/regressions/export/parallel-*).
 
     /// An export that breaks before its first object never delivers a header, in parallel too

@@ -101,15 +101,30 @@ final class ChunkSplitter {
     }
 
     /// Whether the element starting at `i` (after ` <`) is `ExportDate` or `Me`.
+    ///
+    /// The name ends at the first byte that cannot continue an XML name, whatever it is: the
+    /// pre-filter turns a control byte after the name (`<ExportDate\0…`) into a space before the
+    /// parser sees it, so a list of the bytes that may end a name would disagree with the parser,
+    /// cut the header off the first chunk, and hand the sink a header without its date (a
+    /// finding of the export harness).
     static func isHeaderElement(_ bytes: UnsafeBufferPointer<UInt8>, _ i: Int) -> Bool {
         func named(_ name: StaticString) -> Bool {
             let n = name.utf8CodeUnitCount
             guard i + 2 + n < bytes.count else { return false }
             for k in 0..<n where bytes[i + 2 + k] != name.utf8Start[k] { return false }
-            let next = bytes[i + 2 + n]
-            return next == 0x20 || next == 0x2F || next == 0x3E || next == 0x0A || next == 0x09 || next == 0x0D
+            return !continuesName(bytes[i + 2 + n])
         }
         return named("ExportDate") || named("Me")
+    }
+
+    /// Whether `byte` can be part of an XML name after its first character: an ASCII letter,
+    /// digit, `-`, `.`, `_` or `:`, or any byte of a multi-byte UTF-8 character.
+    @inline(__always)
+    static func continuesName(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x41...0x5A, 0x61...0x7A, 0x30...0x39, 0x2D, 0x2E, 0x5F, 0x3A, 0x80...: return true
+        default: return false
+        }
     }
 
     /// Where to cut `bytes` for a chunk of about `size` bytes: the last boundary before
