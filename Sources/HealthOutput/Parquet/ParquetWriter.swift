@@ -142,15 +142,11 @@ public final class ParquetWriter: ObjectWriter, TableSink {
 
     /// A deleted object's row in `deleted.parquet` (anchored changes).
     public func writeDeleted(_ uuid: ObjectUUID, type: String) throws {
-        try row(.deletedObjects) { TableRows.deletedObject(uuid, type: type, into: &$0) }
+        try TableRouting.writeDeleted(uuid, type: type, to: self)
     }
 
     public func begin(_ header: ExportHeader) throws {
-        localTimes?.begin(header)
-        guard case .folder = destination else { return }
-        var header = header
-        header.timeZone = localTimes?.personZoneName ?? header.timeZone
-        try row(.export) { TableRows.export(header, into: &$0) }
+        try TableRouting.begin(header, to: self, holdsExportTable: holdsPartTables)
     }
 
     public func write(_ object: HealthObject) throws {

@@ -28,6 +28,21 @@ enum TableRouting {
         return .present(times.times(of: sample))
     }
 
+    /// An export begins: the local times learn the person's zone from its header, and a folder
+    /// of tables (`holdsExportTable`) gets the export's own row, with that zone.
+    static func begin<Sink: TableSink>(_ header: ExportHeader, to sink: Sink, holdsExportTable: Bool) throws {
+        sink.localTimes?.begin(header)
+        guard holdsExportTable else { return }
+        var header = header
+        header.timeZone = sink.localTimes?.personZoneName ?? header.timeZone
+        try sink.row(.export) { TableRows.export(header, into: &$0) }
+    }
+
+    /// A deleted object's row in the deleted objects' table (anchored changes).
+    static func writeDeleted<Sink: TableSink>(_ uuid: ObjectUUID, type: String, to sink: Sink) throws {
+        try sink.row(.deletedObjects) { TableRows.deletedObject(uuid, type: type, into: &$0) }
+    }
+
     static func write<Sink: TableSink>(_ object: HealthObject, to sink: Sink) throws {
         switch object {
         case .quantitySample(let q):

@@ -9,6 +9,25 @@ package struct PolicyFileOption: ParsableArguments {
     package var policy: String
 }
 
+/// `--grant` and `--deny`: one answer for every question the sheet would ask, so no terminal is
+/// needed (scripts, CI); neither: the sheet asks in the terminal.
+package struct SheetAnswerOptions: ParsableArguments {
+    package init() {}
+
+    @Flag(name: .long, help: "Allow everything the sheet would ask about, without asking (no terminal needed).")
+    package var grant = false
+
+    @Flag(name: .long, help: "Deny everything the sheet would ask about, without asking.")
+    package var deny = false
+
+    package func validate() throws {
+        if grant && deny { throw ValidationError("--grant and --deny exclude each other") }
+    }
+
+    /// The answer to every question, or `nil` when the sheet is to ask.
+    package var answerForAll: Bool? { grant ? true : deny ? false : nil }
+}
+
 /// Type lists as `--read A,B --share C`.
 package struct RequestedTypes: ParsableArguments {
     package init() {}

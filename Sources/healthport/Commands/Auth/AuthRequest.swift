@@ -26,15 +26,7 @@ extension Healthport.Auth {
         @Option(name: .long, help: ArgumentHelp("A source name that is the consumer itself; repeatable.", valueName: "name"))
         var ownSource: [String] = []
 
-        @Flag(name: .long, help: "Allow every undecided type without asking (no terminal needed).")
-        var grant = false
-
-        @Flag(name: .long, help: "Deny every undecided type without asking.")
-        var deny = false
-
-        func validate() throws {
-            if grant && deny { throw ValidationError("--grant and --deny exclude each other") }
-        }
+        @OptionGroup var answer: SheetAnswerOptions
 
         @OptionGroup var diagnostics: DiagnosticFormatOption
 
@@ -47,7 +39,7 @@ extension Healthport.Auth {
                     ownSources: ownSource)
                 // The sheet is shown only when a type is undecided (HealthKit asks nothing otherwise).
                 try request.run { questions in
-                    if grant || deny { return .all(questions, allow: grant) }
+                    if let allow = answer.answerForAll { return .all(questions, allow: allow) }
                     let sheet = TerminalAuthorizationSheet()
                     guard sheet.isInteractive else {
                         throw QueryError(.errorInvalidArgument, "standard input is not a terminal: answer with --grant or --deny")

@@ -21,15 +21,7 @@ extension Healthport.Auth {
         @Option(name: .long, help: ArgumentHelp("Offer only objects matching this predicate.", valueName: "predicate"))
         var `where`: String? = nil
 
-        @Flag(name: .long, help: "Allow every offered object without asking.")
-        var grant = false
-
-        @Flag(name: .long, help: "Deny every offered object without asking.")
-        var deny = false
-
-        func validate() throws {
-            if grant && deny { throw ValidationError("--grant and --deny exclude each other") }
-        }
+        @OptionGroup var answer: SheetAnswerOptions
 
         @OptionGroup var diagnostics: DiagnosticFormatOption
 
@@ -48,7 +40,7 @@ extension Healthport.Auth {
                         Diagnostics(format: diagnostics.diagnosticFormat).note("no \(TypeCatalogue.shortName(of: identifier)) objects to offer")
                         return [:]
                     }
-                    if grant || deny { return Dictionary(offer.objects.map { ($0.uuid, grant) }, uniquingKeysWith: { first, _ in first }) }
+                    if let allow = answer.answerForAll { return Dictionary(offer.objects.map { ($0.uuid, allow) }, uniquingKeysWith: { first, _ in first }) }
                     let sheet = TerminalAuthorizationSheet()
                     guard sheet.isInteractive else {
                         throw QueryError(.errorInvalidArgument, "standard input is not a terminal: answer with --grant or --deny")
