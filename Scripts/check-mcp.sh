@@ -9,8 +9,8 @@
 # run installs nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-healthport="$(realpath "${1:-.build/debug/healthport}")"
-generate="$(realpath "${2:-.build/debug/generate-export}")"
+healthport="$(realpath -m "${1:-.build/debug/healthport}")"
+generate="$(realpath -m "${2:-.build/debug/generate-export}")"
 venv="${HEALTHPORT_MCP_VENV:-.build/mcp-venv}"
 
 # The SDK pinned to the major version this script reads (2.x, checked with 2.3.0): its 2.0
@@ -18,6 +18,8 @@ venv="${HEALTHPORT_MCP_VENV:-.build/mcp-venv}"
 # A venv holding another version is brought to the pinned range (pip does nothing when it is in).
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 "$venv/bin/pip" install --quiet 'mcp>=2,<3'
+# .ci/prepare-checks stops here (HEALTHPORT_CHECK_PREPARE): what this check installs is in place.
+[ -z "${HEALTHPORT_CHECK_PREPARE:-}" ] || exit 0
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

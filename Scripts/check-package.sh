@@ -24,16 +24,6 @@ start=$SECONDS
 [ "$(id -u)" = 0 ] || { echo "check-package.sh: needs root (debootstrap, chroot, mount)" >&2; exit 77; }
 command -v debootstrap >/dev/null || { echo "check-package.sh: debootstrap not found (apt-get install debootstrap)" >&2; exit 69; }
 
-if [ $# -ge 1 ]; then
-    deb="$1"
-else
-    deb="$(Scripts/package-deb.sh | sed -n '$p')"
-fi
-[ -f "$deb" ] || { echo "check-package.sh: no package at '$deb'" >&2; exit 66; }
-deb="$(realpath "$deb")"
-version="$(dpkg-deb -f "$deb" Version)"
-upstream="${version%-*}"
-
 cache="${HEALTHPORT_PACKAGE_CACHE:-Benchmarks/work/package-root}"
 mkdir -p "$cache/archives/partial" "$cache/lists/partial"
 cache="$(realpath "$cache")"
@@ -67,6 +57,19 @@ if [ ! -s "$base" ]; then
     mv "$base.partial" "$base"
     rm -rf "$root/make"
 fi
+# .ci/prepare-checks stops here (HEALTHPORT_CHECK_PREPARE): the Debian root's base is made.
+[ -z "${HEALTHPORT_CHECK_PREPARE:-}" ] || exit 0
+
+if [ $# -ge 1 ]; then
+    deb="$1"
+else
+    deb="$(Scripts/package-deb.sh | sed -n '$p')"
+fi
+[ -f "$deb" ] || { echo "check-package.sh: no package at '$deb'" >&2; exit 66; }
+deb="$(realpath "$deb")"
+version="$(dpkg-deb -f "$deb" Version)"
+upstream="${version%-*}"
+
 echo "== debootstrap: bookworm minbase from $base" >&2
 debootstrap --variant=minbase --unpack-tarball="$base" bookworm "$root" "$mirror" > "$root.log" 2>&1 || {
     cat "$root.log" >&2

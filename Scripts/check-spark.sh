@@ -10,7 +10,7 @@
 #   Scripts/check-spark.sh [path/to/healthport [path/to/generate-export]]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-HEALTHPORT="$(realpath "${1:-.build/debug/healthport}")"
+HEALTHPORT="$(realpath -m "${1:-.build/debug/healthport}")"
 GENERATE="${2:-.build/debug/generate-export}"
 VENV="${SPARK_VENV:-Benchmarks/work/venv-spark}"
 # Pinned to the major versions checked (pyspark 4, pyarrow 26; the same venv as
@@ -18,6 +18,8 @@ VENV="${SPARK_VENV:-Benchmarks/work/venv-spark}"
 # surprise in CI. pip does nothing when the venv already holds versions in range.
 [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
 "$VENV/bin/pip" install --quiet 'pyspark>=4,<5' 'pyarrow>=26,<27'
+# .ci/prepare-checks stops here (HEALTHPORT_CHECK_PREPARE): what this check installs is in place.
+[ -z "${HEALTHPORT_CHECK_PREPARE:-}" ] || exit 0
 command -v java >/dev/null || { echo "Java is needed (apt-get install openjdk-17-jre-headless)"; exit 1; }
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
