@@ -245,7 +245,7 @@ public final class HealthStore {
     ///   position in the clear, a damaged token), naming nothing about this store.
     ///
     /// With `allowsPosition` (the owner's reads, no policy), a position in the clear is taken
-    /// too: the anchors healthport 0.1.0 handed out, before the store had tokens
+    /// too: the anchors healthport handed out before 0.3.0, before the store had tokens
     /// (healthport-store(5) says they stay valid). A consumer bound by a policy is told to
     /// start over: a position names a place in the whole store, hidden types' changes included.
     public func anchor(token: String, allowsPosition: Bool = false) throws -> StoreAnchor {
@@ -254,7 +254,7 @@ public final class HealthStore {
             guard allowsPosition else {
                 throw StoreError(
                     .invalidAnchor,
-                    "\(path): '\(token)' is a numeric anchor of healthport 0.1.0, which only the store's owner may resume from; start over with 0")
+                    "\(path): '\(token)' is a numeric anchor of healthport before 0.3.0, which only the store's owner may resume from; start over with 0")
             }
             guard position <= (try self.position()) else {
                 throw StoreError(.invalidAnchor, "\(path): the anchor is ahead of this store (was the store restored from an older copy?)")

@@ -2,7 +2,7 @@ import GRDB
 import HealthJSON
 import HealthModel
 
-/// Schema `v5`: the rows of the layout of healthport 0.1.0 to `v4` (uuids and types as text, every
+/// Schema `v5`: the rows of the layouts of healthport 0.1.0 to 0.4.0 (`v1` to `v4`) (uuids and types as text, every
 /// object as JSON) rewritten in the compact one (`StoredRow`), inside the migration's transaction:
 /// killed halfway, the store is the older one still.
 ///

@@ -72,7 +72,7 @@ import Testing
     }
 
     /// A number ahead of the store is no anchor of it, nor is another store's token; a number
-    /// within it is an integer anchor of healthport 0.1.0 (`init(fromValue:)`), which the
+    /// within it is an integer anchor of healthport before 0.3.0 (`init(fromValue:)`), which the
     /// owner resumes from.
     @Test func anAnchorNotOfThisStoreIsAnInvalidArgument() async throws {
         let store = try HKHealthStore(opening: Reference.store())

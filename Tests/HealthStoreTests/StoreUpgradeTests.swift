@@ -10,7 +10,7 @@ import Testing
 
 @testable import HealthStore
 
-/// Stores written in the layout before schema `v5` (healthport 0.1.0's, whose schema is `v1`,
+/// Stores written in the layout before schema `v5` (healthport 0.1.0's, whose layout is `v1`,
 /// and `v4`'s) are upgraded in place on first use: every object, its uuid and anchor, every
 /// tombstone and the position it was added at, and the anchor key are kept, and the upgraded
 /// store answers as a store made by a new import does.

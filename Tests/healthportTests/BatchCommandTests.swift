@@ -193,4 +193,34 @@ import Testing
         #expect(try healthport("convert", sampleZip, "--jobs", "0").status == 64)
         #expect(try healthport("convert", sampleZip, "--partition", "person,colour", "--output", root.appendingPathComponent("y").path).status == 64)
     }
+
+    /// A lake with summary tables records the rules that made them (`summaryRules` in
+    /// `_manifest.json`); resuming it under other rules would put days made two ways side by
+    /// side, so it is refused, and a lake made without summaries is not resumed with them.
+    @Test func aLakeIsResumedOnlyUnderTheRulesThatMadeItsSummaries() throws {
+        let exports = try Self.exports()
+        let lake = exports.deletingLastPathComponent().appendingPathComponent("lake")
+        let inputs = ["alice", "bob"].map { exports.appendingPathComponent("\($0).zip").path }
+        let arguments = ["convert"] + inputs + ["-q", "--format", "csv", "--partition", "person,type", "--output", lake.path, "--summaries", "--tz", "UTC", "--resume"]
+        let first = try CommandRunner.run(healthportBinary, arguments)
+        #expect(first.status == 0, "\(first.stderrText)")
+        let manifestURL = lake.appendingPathComponent("_manifest.json")
+        var manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: manifestURL)) as? [String: Any])
+        #expect(manifest["summaryRules"] as? Int == 2)
+        #expect(try CommandRunner.run(healthportBinary, arguments).status == 0)
+
+        // The same lake as an older healthport's rules made it.
+        manifest["summaryRules"] = 1
+        try JSONSerialization.data(withJSONObject: manifest).write(to: manifestURL)
+        let older = try CommandRunner.run(healthportBinary, arguments)
+        #expect(older.status == 64 && older.stderrText.contains("summary rules"), "\(older.stderrText)")
+
+        // A lake without summary tables records no rules, and is not resumed with them.
+        let plain = exports.deletingLastPathComponent().appendingPathComponent("plain")
+        let plainArguments = ["convert"] + inputs + ["-q", "--format", "csv", "--partition", "person,type", "--output", plain.path, "--tz", "UTC", "--resume"]
+        #expect(try CommandRunner.run(healthportBinary, plainArguments).status == 0)
+        let plainManifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: plain.appendingPathComponent("_manifest.json"))) as? [String: Any])
+        #expect(plainManifest["summaryRules"] == nil)
+        #expect(try CommandRunner.run(healthportBinary, plainArguments + ["--summaries"]).status == 64)
+    }
 }

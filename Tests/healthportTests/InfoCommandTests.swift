@@ -68,4 +68,20 @@ import HealthTestSupport
         #expect(side["workoutRoutes"] as? Int == 1)
         #expect((side["missingRouteFiles"] as? [Any])?.isEmpty == true)
     }
+
+    /// `info --store` names what the store's file is made by: its layout (the last migration,
+    /// `v6`) and the summary rules its tables were made by (2), in text and in JSON.
+    @Test func theStoresLayoutAndRulesArePrinted() throws {
+        let store = try Fixtures.temporaryDirectory().appendingPathComponent("health.sqlite").path
+        #expect(try healthport("import", sampleZip, "--store", store, "-q").status == 0)
+        let text = try healthport("info", "--store", store, "-q")
+        #expect(text.status == 0)
+        #expect(text.stdoutText.contains("\nStore layout:   v6, summary rules 2\n"), "\(text.stdoutText.prefix(300))")
+        let json = try JSONSerialization.jsonObject(with: try healthport("info", "--store", store, "--format", "json", "-q").stdout) as? [String: Any]
+        let format = json?["store"] as? [String: Any]
+        #expect(format?["layout"] as? Int == 6 && format?["summaryRules"] as? Int == 2, "\(String(describing: format))")
+        // An export has no layout.
+        let export = try JSONSerialization.jsonObject(with: try healthport("info", sampleZip, "--format", "json", "-q").stdout) as? [String: Any]
+        #expect(export != nil && export?["store"] == nil)
+    }
 }

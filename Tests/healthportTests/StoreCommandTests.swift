@@ -322,7 +322,7 @@ import Testing
 
         // A position in the clear, a made-up token, another store's token, and a file anchor of
         // an export.
-        // A number is an anchor of healthport 0.1.0 (a position): the owner resumes from it,
+        // A number is an anchor of healthport before 0.3.0 (a position): the owner resumes from it,
         // unless it is ahead of the store.
         let number = try healthport("changes", "--store", store, "--anchor", "999999")
         #expect(number.status == 64 && number.stderrText.contains("ahead of this store"), "\(number.stderrText)")

@@ -19,7 +19,7 @@ public enum ChangesAnchor: Sendable, Equatable {
     /// `nil` is the origin.
     ///
     /// - Throws: `RunError` (`.invalidRequest`): for the store, anything else (a number is
-    ///   passed on: healthport 0.1.0's anchors were positions, which the store judges); for an
+    ///   passed on: healthport's anchors before 0.3.0 were positions, which the store judges); for an
     ///   export, what reading the anchor file throws.
     public static func parse(_ text: String?, for input: ObjectInput) throws(RunError) -> ChangesAnchor? {
         guard let text else { return nil }
@@ -33,7 +33,7 @@ public enum ChangesAnchor: Sendable, Equatable {
     static func storeToken(_ text: String) throws(RunError) -> String {
         try RunError.wrapping {
             if let anchor = anchorText(text) { return anchor }
-            // A number: an anchor of healthport 0.1.0, before anchors were tokens. The store
+            // A number: an anchor of healthport before 0.3.0, when anchors were positions. The store
             // takes it from its owner, and tells a consumer bound by a policy to start over
             // (`HealthStore.anchor(token:allowsPosition:)`).
             if Int(text) != nil { return text }

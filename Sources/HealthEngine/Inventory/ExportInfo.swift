@@ -2,6 +2,7 @@ import Foundation
 import HealthExport
 import HealthModel
 import HealthQuery
+import HealthStore
 
 /// What an export or the store holds, as a value (`healthport info`): where it is, its dates,
 /// counts per type, sources, devices, side files and the quirks met; rendered as text or JSON.
@@ -94,6 +95,8 @@ public struct ExportInfo: Sendable {
         public var cda: CDAReader.Summary? = nil
         /// Which parser read the body (absent under a policy, and for healthport's NDJSON).
         public var parser: Parser? = nil
+        /// A store's layout and summary rules (absent for an export).
+        public var store: StoreFormat? = nil
     }
 
     public var document: Document
@@ -168,13 +171,13 @@ public struct ExportInfo: Sendable {
     /// What the store holds, as the query sees it: its latest import's header (through the
     /// gate) and the objects' inventory. A store keeps no document, side files or reader's
     /// warnings: those parts are empty.
-    init(store path: String, header: ExportHeader, inventory: ExportInventory) {
+    init(store path: String, format: StoreFormat, header: ExportHeader, inventory: ExportInventory) {
         document = Document(
             input: path, container: "store", documentPath: nil, documentSize: nil, exportDate: header.exportDate?.iso8601,
             locale: header.locale, exportVersion: header.exportVersion, isFragment: false,
             characteristics: Self.characteristics(of: header), objectCount: inventory.objectCount, types: inventory.types,
             sources: inventory.sources, devices: inventory.devices, sideFiles: nil, passedThrough: [:], replacedByteCount: 0,
-            warnings: [])
+            warnings: [], store: format)
     }
 
     public func json() throws -> String {
@@ -187,6 +190,7 @@ public struct ExportInfo: Sendable {
         var lines: [String] = []
         let d = document
         lines.append("Input:          \(d.input) (\(d.container))")
+        if let store = d.store { lines.append("Store layout:   \(store.text)") }
         if let path = d.documentPath { lines.append("Document:       \(path)") }
         if let size = d.documentSize { lines.append("Size:           \(ByteCount.text(size))") }
         lines.append("Export date:    \(d.exportDate ?? "-")")

@@ -123,13 +123,16 @@ public struct BatchConversionRun: Sendable {
         if let deidentification = query.deidentification { queryFingerprint += "-deidentified-" + deidentification.key.identifier }
         let fresh = BatchManifest(
             healthportVersion: healthportVersion, format: format.rawValue, partition: layout.keys.map(\.rawValue),
-            query: queryFingerprint)
+            query: queryFingerprint, summaryRules: summaries == nil ? nil : SummaryRules.version)
         var previous = try BatchManifest.load(folder: root)
-        if let existing = previous, existing.format != fresh.format || existing.partition != fresh.partition || existing.query != fresh.query {
+        if let existing = previous,
+            existing.format != fresh.format || existing.partition != fresh.partition || existing.query != fresh.query
+                || existing.summaryRules != fresh.summaryRules
+        {
             guard !resume else {
                 throw OutputError(
                     .invalidRequest,
-                    "\(argument: .resume): the folder holds a conversion with another format, partition or filters; use a new folder",
+                    "\(argument: .resume): the folder holds a conversion with another format, partition, filters or summary rules; use a new folder",
                     path: root, argument: .resume)
             }
             previous = nil

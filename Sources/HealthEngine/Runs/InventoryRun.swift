@@ -46,7 +46,7 @@ public struct InventoryRun: Sendable {
             try store.read(query: executor, into: coverage.map { TeeSink(sink, $0) } ?? sink, isCancelled: cancellation?.check)
             var inventory = sink.inventory
             inventory.sort()
-            var info = ExportInfo(store: input.path, header: sink.header, inventory: inventory)
+            var info = ExportInfo(store: input.path, format: try store.format(), header: sink.header, inventory: inventory)
             info.coverage = coverage?.collector.rows()
             return info
         }

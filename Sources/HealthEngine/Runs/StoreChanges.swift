@@ -25,7 +25,7 @@ struct StoreChanges {
                 .invalidAnchor, "\(argument: .anchor): an export's anchor; a store's anchors are the tokens its changes print (or 0 for the beginning)")
         }
         let store = try HealthStore.openForReading(at: self.store)
-        // The owner may resume from a numeric anchor of healthport 0.1.0.
+        // The owner may resume from a numeric anchor of healthport before 0.3.0.
         return (store, try store.anchor(token: token, allowsPosition: executor.disclosure.storeHistory), executor)
     }
 

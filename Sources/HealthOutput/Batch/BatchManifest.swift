@@ -59,14 +59,19 @@ public struct BatchManifest: Codable, Sendable, Equatable {
     public var format: String
     public var partition: [String]
     public var query: String
+    /// The rules the lake's summary tables were made by (`SummaryRules`); `nil` for a lake
+    /// without them. A lake is resumed only under the same rules: days made by two sets of
+    /// rules never sit in one lake.
+    public var summaryRules: Int?
     public var updated: String
     public var inputs: [Input]
 
-    public init(healthportVersion: String, format: String, partition: [String], query: String) {
+    public init(healthportVersion: String, format: String, partition: [String], query: String, summaryRules: Int? = nil) {
         self.healthportVersion = healthportVersion
         self.format = format
         self.partition = partition
         self.query = query
+        self.summaryRules = summaryRules
         self.updated = ""
         self.inputs = []
     }

@@ -23,7 +23,7 @@ public struct Disclosure: Sendable, Equatable {
 
     /// The store's history as the store keeps it: when each import was (its export's date,
     /// even when it brought only hidden types) and positions in the change sequence in the
-    /// clear (healthport 0.1.0's numeric anchors name a place among every type's changes).
+    /// clear (the numeric anchors of healthport before 0.3.0 name a place among every type's changes).
     /// The owner's only; a consumer is shown the date of the latest import that changed what
     /// it sees, and anchors as opaque tokens.
     public var storeHistory: Bool

@@ -28,17 +28,11 @@ enum StoreSummaries {
     static let timeZoneKey = "summary_time_zone"
     static let evening = SummaryCollector.defaultEvening
 
-    /// The version of the rules the summary tables are made by (`store_info.summary_rules`).
-    /// A store whose tables were made by other rules has them remade, whole, in one
-    /// transaction, the first time a healthport with these rules opens it
+    /// The version of the rules the summary tables are made by (`SummaryRules`), recorded in
+    /// `store_info.summary_rules`. A store whose tables were made by other rules has them remade,
+    /// whole, in one transaction, the first time a healthport with these rules opens it
     /// (`rebuildIfRulesChanged`): no table ever holds days made by two sets of rules.
-    ///
-    /// 1. The tables as made from `v4` on (a category type's every sample counted; sleep's
-    ///    day the time its samples cover; nights cut by a date window).
-    /// 2. Each category type's day by its `CategoryDayMeasure` (stand hours stood, sleep's day
-    ///    its night, events counted, "not present" not counted); naps apart from the night;
-    ///    the `days` and `workout_summary` tables.
-    static let rulesVersion = 2
+    static let rulesVersion = SummaryRules.version
     static let rulesKey = "summary_rules"
 
     /// The rules the store's tables were made by (0: none recorded, before version 2).
