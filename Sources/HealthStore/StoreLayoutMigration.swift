@@ -1,16 +1,13 @@
 import GRDB
-import HealthJSON
-import HealthModel
 
-/// Schema `v5`: the rows of the layouts of healthport 0.1.0 to 0.4.0 (`v1` to `v4`) (uuids and types as text, every
-/// object as JSON) rewritten in the compact one (`StoredRow`), inside the migration's transaction:
-/// killed halfway, the store is the older one still.
-///
-/// Each row is decoded as the older healthport read it and encoded as an import now encodes it,
-/// so a migrated store holds the rows a new import of the same objects would have written, at
-/// the same anchors; tombstones keep the position they were added at, every row its import.
+/// Schema `v5`: the compact layout's tables, indexes and views (`StoredRow`), made by literal SQL
+/// that never changes. The rows of the layouts before (`v1` to `v4`: uuids and types as text,
+/// every object as JSON) are kept as they were, in `legacy_objects` and
+/// `legacy_deleted_objects`, and moved into the compact tables by `LegacyRowMove` once every
+/// migration has run, in the same transaction: by today's code into today's tables, so no
+/// migration calls code that a later layout changes.
 enum StoreLayoutMigration {
-    static func migrate(_ db: Database, path: String) throws {
+    static func migrate(_ db: Database) throws {
         try db.execute(sql: """
             DROP VIEW IF EXISTS quantity_samples;
             DROP VIEW IF EXISTS category_samples;
@@ -76,31 +73,9 @@ enum StoreLayoutMigration {
         for (name, code) in kinds {
             try db.execute(sql: "INSERT INTO kinds (code, name) VALUES (?, ?)", arguments: [code, name])
         }
-        let preparer = StoredRowPreparer()
-        let numbering = try StoredRowNumbering(db: db, path: path)
-        let inserter = try RowInserter(db: db, table: "objects")
-        let legacy = LegacyObjectDecoder(db: db, path: path)
-        let objects = try Row.fetchCursor(db, sql: "SELECT anchor, kind, uuid, type, device_id, body, import_id FROM legacy_objects ORDER BY anchor")
-        while let row = try objects.next() {
-            var stored = try preparer.prepare(try legacy.decode(row))
-            numbering.number(&stored, anchor: row[0])
-            stored.importID = row[6]
-            try inserter.insert(stored)
-        }
-        let tombstones = try RowInserter(db: db, table: "deleted_objects")
-        let deleted = try Row.fetchCursor(
-            db, sql: "SELECT anchor, kind, uuid, type, device_id, body, import_id, added_anchor FROM legacy_deleted_objects ORDER BY anchor")
-        while let row = try deleted.next() {
-            var stored = try preparer.prepare(try legacy.decode(row))
-            numbering.number(&stored, anchor: row[0])
-            stored.importID = row[6]
-            stored.addedAnchor = row[7]
-            try tombstones.insert(stored)
-        }
-        try db.execute(sql: "DROP TABLE legacy_objects; DROP TABLE legacy_deleted_objects")
         try db.execute(sql: Self.indexesAndViews)
-        // The summary tables are made anew once every migration has run
-        // (`StoreSummaries.rebuildIfRulesChanged`).
+        // The legacy rows are moved once every migration has run (`LegacyRowMove`), the summary
+        // tables made anew after that (`StoreSummaries.rebuildIfRulesChanged`).
     }
 }
 
@@ -171,36 +146,4 @@ extension StoreLayoutMigration {
         FROM objects AS o JOIN sample_types AS t ON t.id = o.type_id, json_each(o.body, '$.metadata') AS entry
         WHERE o.body IS NOT NULL;
         """
-}
-
-/// Reads rows of the layout before `v5`: the object's JSON less what the columns held
-/// (`StoredBody`), its device in `devices`.
-final class LegacyObjectDecoder {
-    let db: Database
-    let path: String
-    /// Each device decoded once (a store has a few dozen).
-    private var devices = StoredDevices()
-
-    init(db: Database, path: String) {
-        self.db = db
-        self.path = path
-    }
-
-    func decode(_ row: Row) throws -> HealthObject {
-        let anchor: Int = row[0]
-        guard let kind = row[1] as String?, let uuid = row[2] as String?, let type = row[3] as String?, let body = row[5] as String?
-        else {
-            throw StoreError(.incompatible, "\(path): the store is damaged (object \(anchor) is incomplete)")
-        }
-        var object: HealthObject
-        do {
-            object = try ObjectDecoder.decode(StoredBody.restore(body, kind: kind, uuid: uuid, type: type))
-        } catch {
-            throw StoreError(.incompatible, "\(path): the store is damaged (object \(anchor): \(error))")
-        }
-        if let id = row[4] as Int64? { object.restoreDevice(try device(id)) }
-        return object
-    }
-
-    private func device(_ id: Int64) throws -> Device { try devices.device(id, db: db, path: path) }
 }

@@ -17,6 +17,9 @@ import GRDB
 struct StoreMigrator {
     private(set) var migrations: [String] = []
     private var bodies: [String: (Database) throws -> Void] = [:]
+    /// Run after the pending migrations, in their transaction, when any ran: work that uses
+    /// today's code on today's tables (`LegacyRowMove`), which no migration may do.
+    var finish: ((Database) throws -> Void)? = nil
 
     mutating func registerMigration(_ identifier: String, migrate: @escaping (Database) throws -> Void) {
         precondition(bodies[identifier] == nil, "migration \(identifier) registered twice")
@@ -46,10 +49,13 @@ struct StoreMigrator {
                 try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
                 try db.execute(sql: "CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
                 let applied = try appliedIdentifiers(db)
+                var ran = false
                 for identifier in wanted where !applied.contains(identifier) {
                     try bodies[identifier]!(db)
                     try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES (?)", arguments: [identifier])
+                    ran = true
                 }
+                if ran, wanted.count == migrations.count, let finish { try finish(db) }
                 return .commit
             }
         }

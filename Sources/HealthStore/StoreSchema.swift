@@ -222,7 +222,7 @@ enum StoreSchema {
         // Every row of `objects` and `deleted_objects` is rewritten, its anchor, import and
         // (for a tombstone) the position it was added at kept.
         migrator.registerMigration("v5") { db in
-            try StoreLayoutMigration.migrate(db, path: String(cString: sqlite3_db_filename(db.sqliteConnection, "main")))
+            try StoreLayoutMigration.migrate(db)
         }
         // The Health app's days (issue 48): a day's time in bed beside its sleep, a night's naps
         // apart, the day table (`days`: one row per local day, a column per `DayColumn`) and
@@ -281,6 +281,11 @@ enum StoreSchema {
 
                 DELETE FROM store_info WHERE key = 'summary_rules';
                 """)
+        }
+        // Not a migration: rows kept as they were by `v5` are moved by today's code into today's
+        // tables, after the last migration, in the same transaction.
+        migrator.finish = { db in
+            try LegacyRowMove.moveIfPresent(db, path: String(cString: sqlite3_db_filename(db.sqliteConnection, "main")))
         }
         return migrator
     }
