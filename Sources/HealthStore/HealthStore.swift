@@ -12,6 +12,9 @@ import HealthModel
 public final class HealthStore {
     public let path: String
     let pool: DatabasePool
+    /// What opening this store changed in its file (a newer layout, summary tables remade by
+    /// newer rules), for the command to say once; `nil` when nothing changed.
+    public private(set) var upgrade: StoreUpgrade? = nil
     /// Turns positions into the tokens consumers see, and back (`StoreAnchor`).
     let anchorCipher: StoreAnchorCipher
     static let pageSize = 16384
@@ -57,8 +60,10 @@ public final class HealthStore {
         // answer every command, and the tables wait for the next import.
         if !upgrade && staleRules && canWrite(path) {
             try wrap(path) { try pool.close() }
-            try migrate(at: path)
-            return try openForReading(at: path)
+            let upgraded = try migrate(at: path)
+            let store = try openForReading(at: path)
+            store.upgrade = upgraded
+            return store
         }
         guard upgrade else { return try HealthStore(path: path, pool: pool) }
         // A store of an older layout is upgraded on first use, whatever the command: each
@@ -70,8 +75,10 @@ public final class HealthStore {
             throw StoreError(
                 .incompatible, "\(path): the store was made by an older healthport and is read-only here; run healthport import once to upgrade it")
         }
-        try migrate(at: path)
-        return try openForReading(at: path)
+        let upgraded = try migrate(at: path)
+        let store = try openForReading(at: path)
+        store.upgrade = upgraded
+        return store
     }
 
     /// Whether this process may change the store: write the file, and make its journal beside
@@ -113,20 +120,21 @@ public final class HealthStore {
     /// older healthport's store should not undergo before its upgrade is known to succeed (a
     /// migration that fails on rows that cannot be decoded rolls back and leaves the rows
     /// as they were, in the file's own journal mode).
-    private static func migrate(at path: String) throws {
+    private static func migrate(at path: String) throws -> StoreUpgrade? {
         var configuration = Configuration()
         configuration.busyMode = upgradeWait
         let queue = try wrap(path) { try DatabaseQueue(path: path, configuration: configuration) }
         defer { try? queue.close() }
-        try wrap(path) {
+        return try wrap(path) {
             try queue.writeWithoutTransaction { db in try checkIdentity(db, path: path, allowEmpty: false) }
-            try migrateAndCompact(queue)
+            return try migrateAndCompact(queue)
         }
     }
 
     /// Opens a store for importing, creating it (mode 0600, its folder 0700) or upgrading its
     /// schema as needed.
     public static func openForWriting(at path: String) throws -> HealthStore {
+        var upgraded: StoreUpgrade? = nil
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
         if !FileManager.default.fileExists(atPath: directory) {
@@ -159,7 +167,7 @@ public final class HealthStore {
                 }
                 try check.close()
                 // An older store is upgraded before the pool opens it (`migrate(at:)`).
-                if pending { try migrate(at: path) }
+                if pending { upgraded = try migrate(at: path) }
             }
         }
         var configuration = Configuration()
@@ -175,25 +183,32 @@ public final class HealthStore {
                 try checkIdentity(db, path: path, allowEmpty: true)
                 try db.execute(sql: "PRAGMA application_id = \(StoreSchema.applicationID)")
             }
-            try migrateAndCompact(pool)
+            if let later = try migrateAndCompact(pool) { upgraded = later }
         }
-        return try HealthStore(path: path, pool: pool)
+        let store = try HealthStore(path: path, pool: pool)
+        store.upgrade = upgraded
+        return store
     }
 
     /// Applies the pending migrations; after the one that rewrote every row into the compact
     /// layout (`v5`), gives the pages the older rows took back to the file system (`VACUUM`,
     /// itself atomic), or the file would keep the older layout's size.
-    private static func migrateAndCompact(_ writer: some DatabaseWriter) throws {
-        let rewrites = try writer.read { db in
-            try StoreSchema.migrator.appliedIdentifiers(db).contains("v1")
-                && !(try StoreSchema.migrator.appliedIdentifiers(db).contains("v5"))
+    @discardableResult
+    private static func migrateAndCompact(_ writer: some DatabaseWriter) throws -> StoreUpgrade? {
+        let (rewrites, before) = try writer.read { db in
+            let applied = try StoreSchema.migrator.appliedIdentifiers(db)
+            return (applied.contains("v1") && !applied.contains("v5"), try StoreFormat.read(db))
         }
         try StoreSchema.migrator.migrate(writer)
         if rewrites { try writer.writeWithoutTransaction { db in try db.execute(sql: "VACUUM") } }
         // The summary tables by this healthport's rules, after every migration (never inside
         // one: a migration calls no code that changes).
         let path = writer.path
-        try writer.write { db in _ = try StoreSummaries.rebuildIfRulesChanged(db, path: path) }
+        let remade = try writer.write { db in try StoreSummaries.rebuildIfRulesChanged(db, path: path) }
+        let after = try writer.read { db in try StoreFormat.read(db) }
+        // A new store (layout 0) is not an upgrade.
+        guard before.layout > 0, after.layout != before.layout || remade else { return nil }
+        return StoreUpgrade(from: before, to: after, remadeSummaries: remade)
     }
 
     /// Refuses a SQLite file that is not a healthport store, or a store from a newer healthport.

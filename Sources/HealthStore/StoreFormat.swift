@@ -36,3 +36,19 @@ extension HealthStore {
         try Self.wrap(path) { try pool.read { db in try StoreFormat.read(db) } }
     }
 }
+
+/// What opening a store changed in its file: an older layout upgraded, summary tables made by
+/// older rules made anew. The command that opened it says so once (`StoreUpgradeNote`); the next
+/// one finds nothing to do.
+public struct StoreUpgrade: Sendable, Equatable {
+    public var from: StoreFormat
+    public var to: StoreFormat
+    /// Whether the summary tables were made anew, whole, by this healthport's rules.
+    public var remadeSummaries: Bool
+
+    public init(from: StoreFormat, to: StoreFormat, remadeSummaries: Bool) {
+        self.from = from
+        self.to = to
+        self.remadeSummaries = remadeSummaries
+    }
+}

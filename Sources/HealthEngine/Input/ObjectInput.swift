@@ -27,11 +27,16 @@ enum OpenedInput {
     case export(ExportReader)
     case store(HealthStore)
 
-    /// - Parameter reading: how an export is read (the face's options).
-    init(_ input: ObjectInput, reading: ReadOptions, cancellation: RunCancellation? = nil) throws {
+    /// - Parameters:
+    ///   - reading: how an export is read (the face's options).
+    ///   - reporter: told once when opening a store upgraded it (`RunReporter.storeOpened`).
+    init(_ input: ObjectInput, reading: ReadOptions, cancellation: RunCancellation? = nil, reporter: RunReporter = .silent) throws {
         switch input {
         case .export(let path): self = .export(try ExportReader.open(path, reading: reading, cancellation: cancellation))
-        case .store(let path): self = .store(try HealthStore.openForReading(at: path))
+        case .store(let path):
+            let store = try HealthStore.openForReading(at: path)
+            reporter.storeOpened(store)
+            self = .store(store)
         }
     }
 }

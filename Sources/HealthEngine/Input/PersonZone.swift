@@ -54,7 +54,7 @@ enum PersonZone {
         witnesses.deidentification = nil
         let context = try RunContext(query: witnesses, reporter: .silent, cancellation: cancellation, validates: false)
         let sink = ZoneTallySink()
-        switch try OpenedInput(input, reading: reading, cancellation: cancellation) {
+        switch try OpenedInput(input, reading: reading, cancellation: cancellation, reporter: reporter) {
         case .export(let reader):
             do {
                 _ = try context.read(reader).run(into: sink, salvage: true)

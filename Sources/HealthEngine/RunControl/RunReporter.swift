@@ -1,4 +1,5 @@
 import HealthQuery
+import HealthStore
 import HealthExport
 import HealthModel
 
@@ -25,6 +26,21 @@ public struct RunReporter: Sendable {
 
     /// Reports nothing.
     public static let silent = RunReporter()
+
+    /// Says what opening `store` changed in its file, if anything (`StoreUpgrade`).
+    func storeOpened(_ store: HealthStore) {
+        guard let upgrade = store.upgrade else { return }
+        var text = "\(store.path): "
+        if upgrade.from.layout != upgrade.to.layout {
+            text += "upgraded from store layout v\(upgrade.from.layout) to v\(upgrade.to.layout)"
+            if upgrade.remadeSummaries { text += "; " }
+        }
+        if upgrade.remadeSummaries {
+            let before = upgrade.from.summaryRules.map { "rules \($0)" } ?? "older rules"
+            text += "summary tables made anew by summary rules \(upgrade.to.summaryRules ?? SummaryRules.version) (\(before) made them)"
+        }
+        note(RunNote(.storeUpgraded, text, location: store.path))
+    }
 
     /// This reporter as a run may use it: the reader's warnings are dropped unless the query
     /// discloses facts about the export (`Disclosure.exportFacts`: not under a policy), because
@@ -63,6 +79,9 @@ public struct RunNote: Sendable {
         case skipped
         /// Failed; the batch goes on with the others.
         case failed
+        /// A store this run opened was upgraded: a newer layout, or summary tables made anew by
+        /// newer rules (`StoreUpgrade`), said once, by the run that did it.
+        case storeUpgraded
     }
 
     public var kind: Kind

@@ -39,7 +39,9 @@ public struct ImportRun: Sendable {
             // removed again: a failed first import leaves nothing, as every output.
             let storeExisted = FileManager.default.fileExists(atPath: store)
             do {
-                let summary = try importInto(try HealthStore.openForWriting(at: store), from: reader, reporter: reporter, cancellation: cancellation)
+                let opened = try HealthStore.openForWriting(at: store)
+                reporter.storeOpened(opened)
+                let summary = try importInto(opened, from: reader, reporter: reporter, cancellation: cancellation)
                 if let anchorOutput {
                     let file = try AtomicFile(destination: anchorOutput)
                     file.buffer.appendRaw(summary.result.anchor.token + "\n")

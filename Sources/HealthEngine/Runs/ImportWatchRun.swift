@@ -69,6 +69,7 @@ public struct ImportWatchRun: Sendable {
 
     private func watch(reporter: RunReporter, cancellation: RunCancellation?, outcome: (String, Outcome) -> Void) throws {
         let ledger = try HealthStore.openForWriting(at: store)
+        reporter.storeOpened(ledger)
         var tracked: [String: Tracked] = [:]
         /// Entries that cannot be imported, by name, with the identity they were reported for.
         var reported: [String: [Int64]] = [:]

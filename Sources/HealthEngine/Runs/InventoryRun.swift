@@ -41,6 +41,7 @@ public struct InventoryRun: Sendable {
                 throw RunError(.invalidRequest, "\(argument: .cda) reads an export's CDA document, which the store does not keep", argument: .cda)
             }
             let store = try HealthStore.openForReading(at: input.path)
+            reporter.storeOpened(store)
             let sink = InventorySink()
             let coverage = includeCoverage ? CoverageSink() : nil
             try store.read(query: executor, into: coverage.map { TeeSink(sink, $0) } ?? sink, isCancelled: cancellation?.check)

@@ -26,7 +26,7 @@ public struct PerObjectOfferRun: Sendable {
             let executor = QueryExecutor(query)
             try executor.validate()
             let sink = OfferedObjects()
-            switch try OpenedInput(input, reading: reading, cancellation: cancellation) {
+            switch try OpenedInput(input, reading: reading, cancellation: cancellation, reporter: reporter) {
             case .export(let reader):
                 let read = GatedExportRead(reader: reader, executor: executor, reporter: reporter, cancellation: cancellation)
                 _ = try read.run(into: sink)

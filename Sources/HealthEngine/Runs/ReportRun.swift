@@ -74,7 +74,7 @@ public struct ReportRun: Sendable {
         var warnings: [RepeatedWarning] = []
         var quality: DataQuality? = nil
         var reader: ExportReader? = nil
-        switch try OpenedInput(input, reading: reading, cancellation: cancellation) {
+        switch try OpenedInput(input, reading: reading, cancellation: cancellation, reporter: reporter) {
         case .export(let opened):
             reader = opened
             let summary = try context.read(opened).run(into: sink, objects: { sink.inventory.objectCount })

@@ -58,7 +58,7 @@ public struct SampleQueryRun: Sendable {
         switch input {
         case .export(let path), .store(let path): try OutputInputGuard.check(outputs: [output], inputs: [path], query: query)
         }
-        let opened = try OpenedInput(input, reading: reading, cancellation: cancellation)
+        let opened = try OpenedInput(input, reading: reading, cancellation: cancellation, reporter: reporter)
         if format == .export, output.lowercased().hasSuffix(".zip") {
             throw QueryError(
                 .errorInvalidArgument, "query writes export.xml; make an export archive with \(request: .exportArchive)", argument: .output)
@@ -97,7 +97,7 @@ public struct SampleQueryRun: Sendable {
         try RunError.wrapping {
             let context = try RunContext(query: query, reporter: reporter, cancellation: cancellation)
             let writer = CollectingObjectWriter()
-            _ = try read(try OpenedInput(input, reading: reading, cancellation: cancellation), context: context, into: writer, cancellation: cancellation)
+            _ = try read(try OpenedInput(input, reading: reading, cancellation: cancellation, reporter: reporter), context: context, into: writer, cancellation: cancellation)
             return writer.objects
         }
     }

@@ -104,7 +104,7 @@ public struct StatisticsRun: Sendable {
         let window = query.dateWindow
         if window?.hasLocalBounds == true { query.dateWindow = nil }
         var context = try RunContext(query: query, reporter: reporter, cancellation: cancellation)
-        let opened = try OpenedInput(input, reading: reading, cancellation: cancellation)
+        let opened = try OpenedInput(input, reading: reading, cancellation: cancellation, reporter: reporter)
         // Without an explicit zone: the store's own, where its tables cut days (a fact about all
         // of it, so the owner's: under a policy the zone comes from what the policy lets
         // through, as from an export);

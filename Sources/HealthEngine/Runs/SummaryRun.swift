@@ -125,7 +125,7 @@ public struct SummaryRun: Sendable {
         let window = query.dateWindow
         query.dateWindow = window.map(DaySelection.reading)
         var context = try RunContext(query: query, reporter: reporter, cancellation: cancellation)
-        let opened = try OpenedInput(input, reading: reading, cancellation: cancellation)
+        let opened = try OpenedInput(input, reading: reading, cancellation: cancellation, reporter: reporter)
         var settings = self.settings
         // The store's own zone, where its tables cut days: a fact about all of it, so the
         // owner's; under a policy the zone comes from what the policy lets through, as from an

@@ -168,7 +168,7 @@ package final class Diagnostics {
                     } else {
                         box.diagnostics.error(OptionNames.render(note.text), at: note.location)
                     }
-                case .converted, .skipped: box.diagnostics.note(OptionNames.render(note.text))
+                case .converted, .skipped, .storeUpgraded: box.diagnostics.note(OptionNames.render(note.text))
                 }
             })
     }
