@@ -12,7 +12,7 @@ import Testing
 /// depend on today's encoders or schema would read these files wrongly, and fail here.
 @Suite struct StoreFixtureUpgradeTests {
     static let folder = Fixtures.packageRoot.appendingPathComponent("Tests/Fixtures/stores")
-    static let layouts = ["v1"]
+    static let layouts = ["v1", "v2"]
 
     /// What a store answers, as the command line prints it, in an order that does not depend on
     /// the rows' order on disk.
@@ -95,10 +95,15 @@ import Testing
         let anchorB = try String(contentsOf: Self.folder.appendingPathComponent("\(layout).anchor-b"), encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines)
 
-        // The first command upgrades it, whatever the command.
-        let info = try healthport("info", "--store", store, "-q")
+        // The first command upgrades it, whatever the command, and says so, once.
+        let info = try healthport("info", "--store", store)
         #expect(info.status == 0, "\(info.stderrText)")
         #expect(info.stdoutText.contains("Store layout:   v6, summary rules 2"), "\(info.stdoutText.prefix(200))")
+        #expect(
+            info.stderrText.contains("\(store): upgraded from store layout \(layout) to v6; summary tables made anew by summary rules 2"),
+            "\(info.stderrText)")
+        let again = try healthport("info", "--store", store)
+        #expect(again.status == 0 && !again.stderrText.contains("upgraded"), "\(again.stderrText)")
 
         let upgraded = try Self.answers(store: store, anchorA: anchorA, anchorB: anchorB)
         let fresh = try Self.fresh.get()
