@@ -28,6 +28,10 @@ SECONDS_EACH="${1:-60}"
 # HEALTHPORT_FUZZ_RUNS=10000000 Scripts/fuzz.sh 7200.
 WORKERS="${HEALTHPORT_FUZZ_WORKERS:-1}"
 RUNS="${HEALTHPORT_FUZZ_RUNS:-0}"
+# Seconds one input may take before libFuzzer calls it a hang. A campaign run at a low priority
+# beside builds is starved for seconds at a time: give it more (HEALTHPORT_FUZZ_TIMEOUT=60), and
+# replay what it reports as a timeout on an idle core before calling it a finding.
+TIMEOUT="${HEALTHPORT_FUZZ_TIMEOUT:-10}"
 shift || true
 HARNESSES=("$@")
 [ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=(export scanner predicate policy anchor gpx ecg json store mcp-framing)
@@ -167,7 +171,7 @@ for harness in "${HARNESSES[@]}"; do
         [ "$RUNS" -gt 0 ] && per_worker=(-runs=$(( RUNS / WORKERS )))
         # A replay runs each input once (-runs=0 with folders), one worker.
         [ "$REPLAY" = 1 ] && { per_worker=(-runs=0); [ "$worker" = 1 ] || continue; }
-        "$SCRATCH/$CONFIGURATION/fuzz-$harness" -max_total_time="$SECONDS_EACH" "${per_worker[@]}" -timeout=10 -rss_limit_mb=2048 -max_len=262144 -detect_leaks=0 \
+        "$SCRATCH/$CONFIGURATION/fuzz-$harness" -max_total_time="$SECONDS_EACH" "${per_worker[@]}" -timeout="$TIMEOUT" -rss_limit_mb=2048 -max_len=262144 -detect_leaks=0 \
             -artifact_prefix="$findings/" -print_final_stats=1 "$WORK/corpus/$harness" \
             $( [ -d "Fuzz/regressions/$harness" ] && echo "Fuzz/regressions/$harness" ) > "$log.$worker" 2>&1 &
         pids+=($!)
