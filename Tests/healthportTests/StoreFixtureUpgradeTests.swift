@@ -12,7 +12,7 @@ import Testing
 /// depend on today's encoders or schema would read these files wrongly, and fail here.
 @Suite struct StoreFixtureUpgradeTests {
     static let folder = Fixtures.packageRoot.appendingPathComponent("Tests/Fixtures/stores")
-    static let layouts = ["v1", "v2", "v3", "v4"]
+    static let layouts = ["v1", "v2", "v3", "v4", "v5"]
 
     /// What a store answers, as the command line prints it, in an order that does not depend on
     /// the rows' order on disk.
