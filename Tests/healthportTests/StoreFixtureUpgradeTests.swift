@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import HealthTestSupport
 import Testing
 
@@ -55,9 +56,13 @@ import Testing
             return found
         }
         func table(_ sql: String) throws -> [String] {
-            let result = try CommandRunner.run(URL(fileURLWithPath: "/usr/bin/sqlite3"), ["-readonly", "-separator", "|", store, sql])
-            #expect(result.status == 0, "\(sql): \(result.stderrText)")
-            return result.stdoutText.split(separator: "\n").map(String.init)
+            var configuration = Configuration()
+            configuration.readonly = true
+            let queue = try DatabaseQueue(path: store, configuration: configuration)
+            defer { try? queue.close() }
+            return try queue.read { db in
+                try Row.fetchAll(db, sql: sql).map { row in row.databaseValues.map { $0.description }.joined(separator: "|") }
+            }
         }
         let all = changeLines(try run("changes", "--store", store, "--anchor", "0", "-q"))
         return Answers(
