@@ -11,11 +11,6 @@ public struct StoreFormat: Codable, Sendable, Equatable {
     /// store not yet opened by a healthport that may write it).
     public var summaryRules: Int?
 
-    public init(layout: Int, summaryRules: Int?) {
-        self.layout = layout
-        self.summaryRules = summaryRules
-    }
-
     /// `v6, summary rules 2`.
     public var text: String {
         "v\(layout)" + (summaryRules.map { ", summary rules \($0)" } ?? ", summary rules not recorded")
@@ -45,10 +40,4 @@ public struct StoreUpgrade: Sendable, Equatable {
     public var to: StoreFormat
     /// Whether the summary tables were made anew, whole, by this healthport's rules.
     public var remadeSummaries: Bool
-
-    public init(from: StoreFormat, to: StoreFormat, remadeSummaries: Bool) {
-        self.from = from
-        self.to = to
-        self.remadeSummaries = remadeSummaries
-    }
 }
