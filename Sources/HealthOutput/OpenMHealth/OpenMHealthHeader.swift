@@ -1,0 +1,103 @@
+import HealthJSON
+import HealthModel
+
+/// An IEEE 1752.1 data point's header: what it is (`uuid`, `schema_id`), when its source made
+/// it (`source_creation_date_time`), how it was obtained (`modality`) and on what
+/// (`external_datasheets`).
+///
+/// The uuid is the object's own (`ObjectIdentity`), so a point written twice is the same point;
+/// a day's or a night's, which no object has, is derived from what it sums
+/// (`OpenMHealthSummaryEncoder`). The source's creation time is HealthKit's `creationDate` (when
+/// the sample was saved); a sample exported without one gives its end, the earliest moment it
+/// could have been saved. The modality is `self-reported` when the sample carries
+/// `HKWasUserEntered` = 1 (typed into the Health app or an app that says so), `sensed`
+/// otherwise. The datasheets name the source (the app or watch that saved the sample) and the
+/// device's fields as the export prints them, after the gate: under `--deidentify` the names are
+/// already pseudonyms and the versions gone, as in FHIR's Device resources.
+struct OpenMHealthHeader {
+    enum Modality: String {
+        case sensed
+        case selfReported = "self-reported"
+    }
+
+    let uuid: ObjectUUID
+    let schema: OpenMHealthSchema
+    let sourceCreation: ExportTimestamp
+    let modality: Modality?
+    /// `(datasheet_type, datasheet_reference)` pairs, in order.
+    let datasheets: [(type: StaticString, reference: String)]
+
+    init(
+        uuid: ObjectUUID, schema: OpenMHealthSchema, sourceCreation: ExportTimestamp, modality: Modality?,
+        datasheets: [(type: StaticString, reference: String)] = []
+    ) {
+        self.uuid = uuid
+        self.schema = schema
+        self.sourceCreation = sourceCreation
+        self.modality = modality
+        self.datasheets = datasheets
+    }
+
+    /// A sample's header.
+    init(_ sample: SampleAttributes, schema: OpenMHealthSchema) {
+        var sheets: [(type: StaticString, reference: String)] = [("source", sample.sourceRevision.source.name)]
+        if let device = sample.device {
+            if let name = device.name { sheets.append(("device", name)) }
+            if let manufacturer = device.manufacturer { sheets.append(("manufacturer", manufacturer)) }
+            if let model = device.model { sheets.append(("model", model)) }
+            if let hardware = device.hardwareVersion { sheets.append(("hardware_version", hardware)) }
+            if let software = device.softwareVersion { sheets.append(("software_version", software)) }
+            if device.name == nil, device.model == nil, let text = device.unparsedDescription { sheets.append(("device", text)) }
+        }
+        self.init(
+            uuid: sample.uuid, schema: schema, sourceCreation: sample.creationDate ?? sample.endDate,
+            modality: Self.isUserEntered(sample.metadata) ? .selfReported : .sensed, datasheets: sheets)
+    }
+
+    /// HealthKit's `HKMetadataKeyWasUserEntered`, exported as `HKWasUserEntered` = 1.
+    static func isUserEntered(_ metadata: Metadata) -> Bool {
+        switch metadata["HKWasUserEntered"] {
+        case .number(let n)?: return n.value == 1
+        case .string(let s)?: return s == "1" || s == "true"
+        default: return false
+        }
+    }
+
+    /// `"header":{…}`.
+    func write(to json: inout JSONEmitter) {
+        json.key("header")
+        json.beginObject()
+        json.key("uuid")
+        json.uuid(uuid)
+        json.key("schema_id")
+        json.beginObject()
+        json.key("namespace")
+        json.string(schema.namespace)
+        json.key("name")
+        json.string(schema.name)
+        json.key("version")
+        json.string(schema.version)
+        json.endObject()
+        json.key("source_creation_date_time")
+        json.date(sourceCreation)
+        if let modality {
+            json.key("modality")
+            json.string(modality.rawValue)
+        }
+        if !datasheets.isEmpty {
+            json.key("external_datasheets")
+            json.beginArray()
+            for sheet in datasheets {
+                json.element()
+                json.beginObject()
+                json.key("datasheet_type")
+                json.literal(sheet.type)
+                json.key("datasheet_reference")
+                json.string(sheet.reference)
+                json.endObject()
+            }
+            json.endArray()
+        }
+        json.endObject()
+    }
+}
