@@ -5,7 +5,7 @@ import HealthModel
 /// line: a header (`OpenMHealthHeader`) and a body in the shape of the schema the header names.
 ///
 /// Which objects have a body, and which schema (`quantityRules`): steps (`step-count`), heart
-/// rate, body weight, blood glucose, oxygen saturation, respiratory rate, body temperature,
+/// rate (resting and walking heart rate as averages, at rest and active), body weight, blood glucose, oxygen saturation, respiratory rate, body temperature,
 /// active and resting energy (`calories-burned`: both are energy the body burned, so a study
 /// that wants them apart selects the type with `--type`), blood pressure correlations
 /// (`blood-pressure`, from their systolic and diastolic members) and workouts
@@ -34,6 +34,11 @@ final class OpenMHealthEncoder {
         let unit: OpenMHealthUnitRule
         /// Whether the schema takes a time interval only (cumulative measures).
         let requiresInterval: Bool
+        /// `descriptive_statistic`, for types that are a statistic of other samples (HealthKit's
+        /// resting and walking heart rates are averages).
+        var statistic: StaticString? = nil
+        /// `temporal_relationship_to_physical_activity` (`at rest` for resting heart rate).
+        var activity: StaticString? = nil
     }
 
     private static func q(_ name: String) -> String { "HKQuantityTypeIdentifier" + name }
@@ -42,6 +47,12 @@ final class OpenMHealthEncoder {
     static let quantityRules: [String: QuantityRule] = [
         q("StepCount"): QuantityRule(schema: .stepCount, key: "step_count", unit: .count, requiresInterval: true),
         q("HeartRate"): QuantityRule(schema: .heartRate, key: "heart_rate", unit: .beatsPerMinute, requiresInterval: false),
+        q("RestingHeartRate"): QuantityRule(
+            schema: .heartRate, key: "heart_rate", unit: .beatsPerMinute, requiresInterval: false, statistic: "average",
+            activity: "at rest"),
+        q("WalkingHeartRateAverage"): QuantityRule(
+            schema: .heartRate, key: "heart_rate", unit: .beatsPerMinute, requiresInterval: false, statistic: "average",
+            activity: "active"),
         q("BodyMass"): QuantityRule(schema: .bodyWeight, key: "body_weight", unit: .mass, requiresInterval: false),
         q("BloodGlucose"): QuantityRule(schema: .bloodGlucose, key: "blood_glucose", unit: .bloodGlucose, requiresInterval: false),
         q("OxygenSaturation"): QuantityRule(
@@ -89,7 +100,12 @@ final class OpenMHealthEncoder {
     func write(_ sample: QuantitySample, to out: OutputBuffer) -> Bool {
         let identifier = sample.sample.sampleType.identifier
         guard let rule = Self.quantityRules[identifier] else {
-            tally.leaveOut("\(identifier) (no Open mHealth schema)")
+            if identifier == Self.systolic || identifier == Self.diastolic {
+                // Apple's export lists a correlation's members again as samples of their own.
+                tally.leaveOut("\(identifier) (written in its blood pressure correlation's data point)")
+            } else {
+                tally.leaveOut("\(identifier) (no Open mHealth schema)")
+            }
             return false
         }
         guard let plan = rule.unit.plan(for: sample.quantity.unit) else {
@@ -100,6 +116,14 @@ final class OpenMHealthEncoder {
         json.key(rule.key)
         Self.unitValue(sample.quantity.value, plan, to: &json)
         Self.timeFrame(start: sample.sample.startDate, end: sample.sample.endDate, interval: rule.requiresInterval, to: &json)
+        if let statistic = rule.statistic {
+            json.key("descriptive_statistic")
+            json.literal(statistic)
+        }
+        if let activity = rule.activity {
+            json.key("temporal_relationship_to_physical_activity")
+            json.literal(activity)
+        }
         end(rule.schema, json: &json)
         return true
     }

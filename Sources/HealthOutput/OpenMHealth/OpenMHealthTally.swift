@@ -24,8 +24,11 @@ public struct OpenMHealthTally: Sendable, Equatable {
     /// Data points written in all.
     public var total: Int { written.values.reduce(0, +) }
 
-    /// One line per schema, in name order: `omh:heart-rate:2.0: 1,234 data points`.
+    /// One line per schema, in name order: `heart-rate 2.0: 1234 data points`.
     public var lines: [String] {
-        written.keys.sorted().map { "\($0): \(written[$0] ?? 0) data points" }
+        written.keys.sorted().map { key in
+            let parts = key.split(separator: ":")
+            return "\(parts.dropFirst().joined(separator: " ")): \(written[key] ?? 0) data points"
+        }
     }
 }
