@@ -5,7 +5,7 @@
 # names another place; never copied into this repository). Every data point of every output
 # must validate (Scripts/omh/validate_points.py: the body against the schema its header names,
 # references resolved offline; the header's IEEE 1752.1 members; RFC 3339 date-times; unique
-# uuids): convert, query, days and sleep on the bundled sample and a generated export (a year),
+# uuids): convert, query, days and sleep on the bundled sample and a generated export (60 days),
 # de-identified convert, and every real export in ../shared/samples. Then a night worked by hand
 # below must be the episode `healthport sleep --format omh` writes, and the night `sleep --format
 # json` gives; and each day's step-count point must be the steps `days --format json` gives.
@@ -31,10 +31,10 @@ echo "jsonschema $("$VENV/bin/python" -c 'import importlib.metadata as m; print(
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-"$GEN" --days 365 --seed 7 --zip "$work/generated-1y.zip" >/dev/null
+"$GEN" --days 60 --seed 7 --zip "$work/generated.zip" >/dev/null
 outputs=()
 n=0
-for input in SampleData/export.zip "$work/generated-1y.zip"; do
+for input in SampleData/export.zip "$work/generated.zip"; do
     n=$((n + 1))
     "$BIN" convert "$input" --format omh --output "$work/convert-$n.ndjson" -q 2>/dev/null
     "$BIN" days "$input" --format omh --output "$work/days-$n.ndjson" -q 2>/dev/null
@@ -112,7 +112,7 @@ print("ok: the night worked by hand is sleep's night and its Open mHealth episod
 PY
 
 # Each day's steps: the step-count point is the day table's figure.
-"$BIN" days "$work/generated-1y.zip" --format json -q > "$work/days.json"
+"$BIN" days "$work/generated.zip" --format json -q > "$work/days.json"
 "$VENV/bin/python" - "$work/days-2.ndjson" "$work/days.json" <<'PY'
 import json, sys
 steps = {}
