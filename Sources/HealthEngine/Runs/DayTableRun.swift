@@ -45,6 +45,8 @@ public struct DayTableRun: Sendable {
         public var warnings: [RepeatedWarning]
         /// Written as `omh`: the data points per schema, and the day values no schema takes.
         public var omh: OpenMHealthTally? = nil
+        /// Written as `fhir`: the Observations, and the day values with no code.
+        public var fhir: FHIRCodingTally? = nil
     }
 
     /// The type Apple's rings are (`ActivitySummary`).
@@ -102,6 +104,9 @@ public struct DayTableRun: Sendable {
             if format == .omh, period != nil {
                 throw OutputError(.invalidRequest, SummaryTableWriter.omhTablesOnly, argument: .format)
             }
+            if format == .fhir, period != nil {
+                throw OutputError(.invalidRequest, SummaryTableWriter.fhirDaysOnly, argument: .format)
+            }
             var result = try execute(reporter: reporter, cancellation: cancellation)
             let table: SummaryTableWriter.Table =
                 period == nil ? .days(columns: result.table.columns) : .dayPeriods(columns: result.table.columns)
@@ -116,6 +121,7 @@ public struct DayTableRun: Sendable {
                 }
                 try writer.finish()
                 if format == .omh { result.omh = writer.omhTally }
+                if format == .fhir { result.fhir = writer.fhirTally }
             } catch {
                 writer.abandon()
                 throw error

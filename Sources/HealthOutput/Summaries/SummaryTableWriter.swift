@@ -12,7 +12,14 @@ public final class SummaryTableWriter {
         case text, csv, json, ndjson, parquet
         /// Open mHealth data points: nights (`sleep`) and days (`days`) only.
         case omh
+        /// FHIR R4 Observations per day and measure, coded by the Physical Activity IG: days
+        /// (`days`) only (`FHIRDailyObservationEncoder`).
+        case fhir
     }
+
+    /// The message for `fhir` asked of a table other than the days.
+    public static let fhirDaysOnly =
+        "FHIR Observations are written per day (healthport days, without --period); healthport convert --format fhir writes samples"
 
     /// The message for `omh` asked of a table that has no data points (the daily summary,
     /// workouts, weeks and months).
@@ -29,11 +36,22 @@ public final class SummaryTableWriter {
     private let parquet: ParquetWriter?
     private var rows = 0
     private var omh = OpenMHealthSummaryEncoder()
+    private var fhirDays = FHIRDailyObservationEncoder()
     /// The zone the days were cut in: where a day's data points begin and end (`omh`).
     public var timeZone: TimeZone = TimeZone(identifier: "UTC")!
 
     /// What the data points written left out (`omh`).
     public var omhTally: OpenMHealthTally { omh.tally }
+
+    /// The days' Observations, as FHIR's coding tally (`fhir`): all LOINC, and what was left out.
+    public var fhirTally: FHIRCodingTally {
+        var tally = FHIRCodingTally()
+        for count in fhirDays.written.values {
+            for _ in 0..<count { tally.add(kind: "day", .loinc) }
+        }
+        tally.leftOut = fhirDays.leftOut
+        return tally
+    }
 
     /// - Parameter byteOrderMark: CSV only: begin with UTF-8's byte-order mark, for
     ///   spreadsheets (`CSVWriter.byteOrderMark`).
@@ -73,6 +91,11 @@ public final class SummaryTableWriter {
             opened = try destination.open()
             csv = nil
             parquet = nil
+        case .fhir:
+            guard case .days = table else { throw OutputError(.invalidRequest, Self.fhirDaysOnly, argument: .format) }
+            opened = try destination.open()
+            csv = nil
+            parquet = nil
         case .text, .json, .ndjson:
             opened = try destination.open()
             csv = nil
@@ -97,9 +120,13 @@ public final class SummaryTableWriter {
     /// A day of the day table, with the table's columns.
     public func write(_ day: DayRow) throws {
         guard case .days(let columns) = table else { return }
-        if format == .omh {
+        if format == .omh || format == .fhir {
             guard let out = opened?.buffer else { return }
-            rows += omh.write(day, columns: columns, timeZone: timeZone, to: out)
+            if format == .omh {
+                rows += omh.write(day, columns: columns, timeZone: timeZone, to: out)
+            } else {
+                rows += fhirDays.write(day, columns: columns, to: out)
+            }
             try out.endRecord()
             return
         }
@@ -120,7 +147,7 @@ public final class SummaryTableWriter {
         case .parquet:
             try parquet?.row(Row.table) { row.cells(into: &$0) }
             rows += 1
-        case .omh:
+        case .omh, .fhir:
             // Nights and days only, written above; the other tables are refused in `init`.
             return
         case .json, .ndjson:
@@ -178,7 +205,7 @@ public final class SummaryTableWriter {
             guard let opened else { return }
             opened.buffer.append(rows == 0 ? "[]\n" : "\n]\n")
             try opened.commit()
-        case .ndjson, .text, .omh:
+        case .ndjson, .text, .omh, .fhir:
             try opened?.commit()
         }
     }

@@ -13,7 +13,7 @@ extension DayPeriods.Period: ExpressibleByArgument {}
 package struct SummaryTableOptions: ParsableArguments {
     package init() {}
 
-    @Option(name: .shortAndLong, help: "Output: text (a table, default), csv, json, ndjson, parquet, or omh (Open mHealth data points; sleep and days).")
+    @Option(name: .shortAndLong, help: "Output: text (a table, default), csv, json, ndjson, parquet, omh (Open mHealth data points; sleep and days), or fhir (FHIR Observations per day; days).")
     package var format: SummaryTableWriter.Format = .text
 
     @Option(

@@ -43,6 +43,7 @@ extension Healthport {
                 }
                 log.repeats(result.warnings)
                 log.omhSummary(result.omh)
+                log.fhirSummary(result.fhir)
             }
         }
     }
