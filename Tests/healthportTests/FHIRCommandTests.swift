@@ -338,3 +338,28 @@ import HealthTestSupport
         #expect(observations == 2)
     }
 }
+
+/// `days --format fhir`: the day table's figures as Physical Activity IG Observations.
+@Suite struct DailyFHIRCommandTests {
+    @Test func everyDaysStepsAreAnObservationOfThatDayWithTheTablesValue() throws {
+        let table = try ndjsonObjects(try healthport("days", sampleZip, "--format", "ndjson", "-q").stdout)
+        let run = try healthport("days", sampleZip, "--format", "fhir")
+        #expect(run.status == 0, "\(run.stderrText)")
+        let observations = try ndjsonObjects(run.stdout)
+        let steps = observations.filter { ((($0["code"] as? [String: Any])?["coding"] as? [[String: Any]])?.first?["code"] as? String) == "41950-7" }
+        let days = table.filter { $0["steps"] is NSNumber }
+        #expect(!days.isEmpty && steps.count == days.count)
+        for observation in steps {
+            let date = try #require(observation["effectiveDateTime"] as? String)
+            let day = try #require(days.first { $0["date"] as? String == date })
+            #expect(((observation["valueQuantity"] as? [String: Any])?["value"] as? NSNumber)?.doubleValue == (day["steps"] as? NSNumber)?.doubleValue)
+        }
+        #expect(Set(observations.compactMap { $0["id"] as? String }).count == observations.count)
+        #expect(run.stderrText.contains("left out: days' hrv_sdnn_ms (no Physical Activity IG code)"))
+        // Weeks and the other tables have no daily Observations.
+        for arguments in [["days", sampleZip, "--period", "week"], ["sleep", sampleZip], ["summary", sampleZip]] {
+            let refused = try healthport(arguments + ["--format", "fhir", "-q"])
+            #expect(refused.status == 64, "\(arguments[0]): \(refused.stderrText)")
+        }
+    }
+}
