@@ -47,7 +47,11 @@ struct OpenMHealthUnitRule {
     static let mass = OpenMHealthUnitRule(
         kept: ["kg": "kg", "g": "g", "mg": "mg", "lb": "lb", "oz": "oz"], converting: "kg", as: "kg")
     static let temperature = OpenMHealthUnitRule(kept: ["degC": "C", "degF": "F", "K": "K"], converting: "degC", as: "C")
-    static let bloodGlucose = OpenMHealthUnitRule(converting: "mg/dL", as: "mg/dL")
+    /// HealthKit writes glucose's molar mass into its molar unit; both spellings the phone prints
+    /// are millimoles of glucose per litre, which the schema takes as they are.
+    static let bloodGlucose = OpenMHealthUnitRule(
+        kept: ["mg/dL": "mg/dL", "mmol<180.15588000005408>/L": "mmol/L", "mmol<180.1558800000541>/L": "mmol/L"], converting: "mg/dL",
+        as: "mg/dL")
     static let length = OpenMHealthUnitRule(
         kept: ["m": "m", "km": "km", "cm": "cm", "mm": "mm", "mi": "mi", "ft": "ft", "yd": "yd", "in": "in"], converting: "m", as: "m")
 }

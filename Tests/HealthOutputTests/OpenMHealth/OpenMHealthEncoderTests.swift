@@ -95,6 +95,11 @@ import Testing
         // Others are converted: 100 kJ / 4.184 kJ per kcal = 23.90057361376673…, 15 digits.
         let calories = try Self.body(Self.quantity("ActiveEnergyBurned", "100", "kJ", end: Self.created))
         #expect(Self.unitValue(calories["kcal_burned"]) == "23.9005736137667 kcal")
+        #expect(
+            Self.unitValue(try Self.body(Self.quantity("BloodGlucose", "5.5", "mmol<180.15588000005408>/L"))["blood_glucose"])
+                == "5.5 mmol/L")
+        // Stones are not among the schema's units: 11 st × 6.35029318 kg = 69.85322498 kg.
+        #expect(Self.unitValue(try Self.body(Self.quantity("BodyMass", "11", "st"))["body_weight"]) == "69.85322498 kg")
         // Grams are kept too: the schema lists g.
         #expect(Self.unitValue(try Self.body(Self.quantity("BodyMass", "72500", "g"))["body_weight"]) == "72500 g")
     }
