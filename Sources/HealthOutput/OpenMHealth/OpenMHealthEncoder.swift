@@ -85,7 +85,7 @@ final class OpenMHealthEncoder {
             if identifier == Self.sleepAnalysis {
                 tally.leaveOut("sleep samples (stages of a night, not episodes: healthport sleep --format omh writes each night's sleep episode)")
             } else {
-                tally.leaveOut("\(identifier) (no Open mHealth schema)")
+                leaveOutWithoutSchema(identifier)
             }
         case .activitySummary: tally.leaveOut("activity summaries (no Open mHealth schema; healthport days --format omh writes daily figures)")
         case .clinicalRecord: tally.leaveOut("clinical records (FHIR resources: --format fhir passes them through)")
@@ -104,7 +104,7 @@ final class OpenMHealthEncoder {
                 // Apple's export lists a correlation's members again as samples of their own.
                 tally.leaveOut("\(identifier) (written in its blood pressure correlation's data point)")
             } else {
-                tally.leaveOut("\(identifier) (no Open mHealth schema)")
+                leaveOutWithoutSchema(identifier)
             }
             return false
         }
@@ -112,7 +112,7 @@ final class OpenMHealthEncoder {
             tally.leaveOut("\(identifier) in \(sample.quantity.unit) (does not convert to \(rule.unit.targetName), the unit \(rule.schema.text) takes)")
             return false
         }
-        var json = begin(OpenMHealthHeader(sample.sample, schema: rule.schema), to: out)
+        var json = begin(header(sample.sample, rule.schema), to: out)
         json.key(rule.key)
         Self.unitValue(sample.quantity.value, plan, to: &json)
         Self.timeFrame(start: sample.sample.startDate, end: sample.sample.endDate, interval: rule.requiresInterval, to: &json)
@@ -132,7 +132,7 @@ final class OpenMHealthEncoder {
     func write(_ correlation: Correlation, to out: OutputBuffer) -> Bool {
         let identifier = correlation.sample.sampleType.identifier
         guard identifier == Self.bloodPressure else {
-            tally.leaveOut("\(identifier) (no Open mHealth schema)")
+            leaveOutWithoutSchema(identifier)
             return false
         }
         var systolic: Quantity? = nil
@@ -153,7 +153,7 @@ final class OpenMHealthEncoder {
             tally.leaveOut("blood pressure in a unit that does not convert to mmHg")
             return false
         }
-        var json = begin(OpenMHealthHeader(correlation.sample, schema: .bloodPressure), to: out)
+        var json = begin(header(correlation.sample, .bloodPressure), to: out)
         json.key("systolic_blood_pressure")
         Self.unitValue(systolic.value, systolicPlan, to: &json)
         json.key("diastolic_blood_pressure")
@@ -166,7 +166,7 @@ final class OpenMHealthEncoder {
     /// A workout as a physical activity: its activity in words (`Running`), its interval, and
     /// its distance and energy when it has them.
     func write(_ workout: Workout, to out: OutputBuffer) -> Bool {
-        var json = begin(OpenMHealthHeader(workout.sample, schema: .physicalActivity), to: out)
+        var json = begin(header(workout.sample, .physicalActivity), to: out)
         json.key("activity_name")
         json.string(workout.workoutActivityType.words)
         Self.timeFrame(start: workout.sample.startDate, end: workout.sample.endDate, interval: true, to: &json)
@@ -183,6 +183,28 @@ final class OpenMHealthEncoder {
     }
 
     // MARK: Parts
+
+    private let datasheets = OpenMHealthHeader.Datasheets()
+    /// `<identifier> (no Open mHealth schema)`, made once per type: a type left out is left out
+    /// sample after sample.
+    private var withoutSchema: [String: String] = [:]
+
+    func leaveOutWithoutSchema(_ identifier: String) {
+        if let reason = withoutSchema[identifier] {
+            tally.leaveOut(reason)
+            return
+        }
+        let reason = "\(identifier) (no Open mHealth schema)"
+        withoutSchema[identifier] = reason
+        tally.leaveOut(reason)
+    }
+
+    /// A sample's header, its datasheets from the cache.
+    @inline(__always)
+    func header(_ sample: SampleAttributes, _ schema: OpenMHealthSchema) -> OpenMHealthHeader {
+        OpenMHealthHeader(
+            sample, schema: schema, datasheets: datasheets.bytes(source: sample.sourceRevision.source.name, device: sample.device))
+    }
 
     /// `{"header":{…},"body":{`: the body's members follow.
     func begin(_ header: OpenMHealthHeader, to out: OutputBuffer) -> JSONEmitter {

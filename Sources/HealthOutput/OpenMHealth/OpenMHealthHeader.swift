@@ -24,13 +24,10 @@ struct OpenMHealthHeader {
     let schema: OpenMHealthSchema
     let sourceCreation: ExportTimestamp
     let modality: Modality?
-    /// `(datasheet_type, datasheet_reference)` pairs, in order.
-    let datasheets: [(type: StaticString, reference: String)]
+    /// The `external_datasheets` array as JSON bytes (`Datasheets`), or empty for none.
+    let datasheets: [UInt8]
 
-    init(
-        uuid: ObjectUUID, schema: OpenMHealthSchema, sourceCreation: ExportTimestamp, modality: Modality?,
-        datasheets: [(type: StaticString, reference: String)] = []
-    ) {
+    init(uuid: ObjectUUID, schema: OpenMHealthSchema, sourceCreation: ExportTimestamp, modality: Modality?, datasheets: [UInt8] = []) {
         self.uuid = uuid
         self.schema = schema
         self.sourceCreation = sourceCreation
@@ -38,20 +35,54 @@ struct OpenMHealthHeader {
         self.datasheets = datasheets
     }
 
-    /// A sample's header.
-    init(_ sample: SampleAttributes, schema: OpenMHealthSchema) {
-        var sheets: [(type: StaticString, reference: String)] = [("source", sample.sourceRevision.source.name)]
-        if let device = sample.device {
-            if let name = device.name { sheets.append(("device", name)) }
-            if let manufacturer = device.manufacturer { sheets.append(("manufacturer", manufacturer)) }
-            if let model = device.model { sheets.append(("model", model)) }
-            if let hardware = device.hardwareVersion { sheets.append(("hardware_version", hardware)) }
-            if let software = device.softwareVersion { sheets.append(("software_version", software)) }
-            if device.name == nil, device.model == nil, let text = device.unparsedDescription { sheets.append(("device", text)) }
-        }
+    /// A sample's header, with its source's and device's datasheets already rendered.
+    init(_ sample: SampleAttributes, schema: OpenMHealthSchema, datasheets: [UInt8]) {
         self.init(
             uuid: sample.uuid, schema: schema, sourceCreation: sample.creationDate ?? sample.endDate,
-            modality: Self.isUserEntered(sample.metadata) ? .selfReported : .sensed, datasheets: sheets)
+            modality: Self.isUserEntered(sample.metadata) ? .selfReported : .sensed, datasheets: datasheets)
+    }
+
+    /// The datasheets of a source and a device, rendered once per pair: samples come in long
+    /// runs from one source on one device (as FHIR's `FHIRDeviceRegistry` finds), so the last
+    /// pair's bytes are kept and a hit costs two comparisons and no allocation.
+    final class Datasheets {
+        private var lastSource: String? = nil
+        private var lastToken: ObjectIdentifier? = nil
+        /// Keeps the last device's storage alive, so its token cannot name another device.
+        private var lastDevice: Device? = nil
+        private var lastBytes: [UInt8] = []
+
+        func bytes(source: String, device: Device?) -> [UInt8] {
+            let token = device.map { $0.storageToken }
+            if let lastSource, lastSource == source, token == lastToken { return lastBytes }
+            var sheets: [(type: StaticString, reference: String)] = [("source", source)]
+            if let device {
+                if let name = device.name { sheets.append(("device", name)) }
+                if let manufacturer = device.manufacturer { sheets.append(("manufacturer", manufacturer)) }
+                if let model = device.model { sheets.append(("model", model)) }
+                if let hardware = device.hardwareVersion { sheets.append(("hardware_version", hardware)) }
+                if let software = device.softwareVersion { sheets.append(("software_version", software)) }
+                if device.name == nil, device.model == nil, let text = device.unparsedDescription { sheets.append(("device", text)) }
+            }
+            let scratch = OutputBuffer(descriptor: -1, capacity: 512)
+            var json = JSONEmitter(scratch)
+            json.beginArray()
+            for sheet in sheets {
+                json.element()
+                json.beginObject()
+                json.key("datasheet_type")
+                json.literal(sheet.type)
+                json.key("datasheet_reference")
+                json.string(sheet.reference)
+                json.endObject()
+            }
+            json.endArray()
+            lastSource = source
+            lastToken = token
+            lastDevice = device
+            lastBytes = scratch.takeBytes()
+            return lastBytes
+        }
     }
 
     /// HealthKit's `HKMetadataKeyWasUserEntered`, exported as `HKWasUserEntered` = 1.
@@ -86,17 +117,7 @@ struct OpenMHealthHeader {
         }
         if !datasheets.isEmpty {
             json.key("external_datasheets")
-            json.beginArray()
-            for sheet in datasheets {
-                json.element()
-                json.beginObject()
-                json.key("datasheet_type")
-                json.literal(sheet.type)
-                json.key("datasheet_reference")
-                json.string(sheet.reference)
-                json.endObject()
-            }
-            json.endArray()
+            json.rawValue(datasheets)
         }
         json.endObject()
     }

@@ -6,15 +6,19 @@
 /// as a warning (`omh: 12 left out: …`), so a study sees what it did not get. Counted after the
 /// policy gate: a type the policy denies is never named here.
 public struct OpenMHealthTally: Sendable, Equatable {
+    /// Data points written, by schema (counted by value: no text is made per point).
+    private var counts: [OpenMHealthSchema: Int] = [:]
     /// Data points written, by schema (`omh:heart-rate:2.0`).
-    public internal(set) var written: [String: Int] = [:]
+    public var written: [String: Int] {
+        Dictionary(uniqueKeysWithValues: counts.map { ($0.key.text, $0.value) })
+    }
     /// What was not written, by reason, with counts.
     public internal(set) var leftOut: [String: Int] = [:]
 
     public init() {}
 
     mutating func add(_ schema: OpenMHealthSchema) {
-        written[schema.text, default: 0] += 1
+        counts[schema, default: 0] += 1
     }
 
     mutating func leaveOut(_ reason: String) {
@@ -22,7 +26,7 @@ public struct OpenMHealthTally: Sendable, Equatable {
     }
 
     /// Data points written in all.
-    public var total: Int { written.values.reduce(0, +) }
+    public var total: Int { counts.values.reduce(0, +) }
 
     /// One line per schema, in name order: `heart-rate 2.0: 1234 data points`.
     public var lines: [String] {
