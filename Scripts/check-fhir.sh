@@ -7,8 +7,8 @@
 # the bundled sample, generated exports (30 days and a year), every real export in
 # ../shared/samples, the clinical-record fixture (R4 passed through, DSTU2 carried in a
 # DocumentReference), the Observations on standard output, a diff with deletions, a
-# partitioned conversion, and the daily Observations of `days --format fhir` (with a day worked
-# by hand, against `days`).
+# partitioned conversion, the daily Observations of `days --format fhir` (with a day worked
+# by hand, against `days`) and the nights of `sleep --format fhir`.
 #
 #   Scripts/check-fhir.sh [HEALTHPORT] [GENERATE_EXPORT]
 set -euo pipefail
@@ -55,10 +55,12 @@ outputs+=("$work/diff-added" "$work/diff-deleted")
 "$BIN" convert SampleData/export.zip Tests/Fixtures/clinical-records/apple_health_export --partition person,type --format fhir --output "$work/lake" -q
 while IFS= read -r -d '' f; do outputs+=("$f"); done < <(find "$work/lake" -name 'part-*.ndjson' -print0 | sort -z)
 
-# Daily Observations (days --format fhir): the sample's and a year's.
+# Daily Observations (days --format fhir) and nights (sleep --format fhir): the sample's and a year's.
 "$BIN" days SampleData/export.zip --format fhir -q > "$work/days-sample.ndjson"
 "$BIN" days "$work/generated-1y.xml" --format fhir -q > "$work/days-1y.ndjson"
-outputs+=("$work/days-sample.ndjson" "$work/days-1y.ndjson")
+"$BIN" sleep SampleData/export.zip --format fhir -q > "$work/nights-sample.ndjson"
+"$BIN" sleep "$work/generated-1y.xml" --format fhir -q > "$work/nights-1y.ndjson"
+outputs+=("$work/days-sample.ndjson" "$work/days-1y.ndjson" "$work/nights-sample.ndjson" "$work/nights-1y.ndjson")
 
 "$VENV/bin/python" Scripts/fhir/validate_bulk.py "${outputs[@]}"
 

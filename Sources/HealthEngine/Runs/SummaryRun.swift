@@ -59,6 +59,8 @@ public struct SummaryRun: Sendable {
         public var warnings: [RepeatedWarning]
         /// Written as `omh`: the data points per schema, and the nights no episode takes.
         public var omh: OpenMHealthTally? = nil
+        /// Written as `fhir` (nights): the Observations, and the nights left out.
+        public var fhir: FHIRCodingTally? = nil
     }
 
     /// Reads the input and hands each day (by type, then date), each night and each workout
@@ -108,6 +110,7 @@ public struct SummaryRun: Sendable {
                     workout: { if table == .workouts { try writer.write($0) } })
                 try writer.finish()
                 if format == .omh { summary.omh = writer.omhTally }
+                if format == .fhir { summary.fhir = writer.fhirTally }
                 return summary
             } catch {
                 writer.abandon()

@@ -12,14 +12,15 @@ public final class SummaryTableWriter {
         case text, csv, json, ndjson, parquet
         /// Open mHealth data points: nights (`sleep`) and days (`days`) only.
         case omh
-        /// FHIR R4 Observations per day and measure, coded by the Physical Activity IG: days
-        /// (`days`) only (`FHIRDailyObservationEncoder`).
+        /// FHIR R4 Observations: per day and measure, coded by the Physical Activity IG (`days`,
+        /// `FHIRDailyObservationEncoder`); per night with its stages as components (`sleep`,
+        /// `FHIRNightObservationEncoder`).
         case fhir
     }
 
     /// The message for `fhir` asked of a table other than the days.
     public static let fhirDaysOnly =
-        "FHIR Observations are written per day (healthport days, without --period); healthport convert --format fhir writes samples"
+        "FHIR Observations are written per day (healthport days, without --period) and per night (healthport sleep); healthport convert --format fhir writes samples"
 
     /// The message for `omh` asked of a table that has no data points (the daily summary,
     /// workouts, weeks and months).
@@ -37,6 +38,7 @@ public final class SummaryTableWriter {
     private var rows = 0
     private var omh = OpenMHealthSummaryEncoder()
     private var fhirDays = FHIRDailyObservationEncoder()
+    private var fhirNights = FHIRNightObservationEncoder()
     /// The zone the days were cut in: where a day's data points begin and end (`omh`).
     public var timeZone: TimeZone = TimeZone(identifier: "UTC")!
 
@@ -49,7 +51,8 @@ public final class SummaryTableWriter {
         for count in fhirDays.written.values {
             for _ in 0..<count { tally.add(kind: "day", .loinc) }
         }
-        tally.leftOut = fhirDays.leftOut
+        for _ in 0..<fhirNights.written { tally.add(kind: "night", .healthKit) }
+        tally.leftOut = fhirDays.leftOut.merging(fhirNights.leftOut, uniquingKeysWith: +)
         return tally
     }
 
@@ -92,7 +95,10 @@ public final class SummaryTableWriter {
             csv = nil
             parquet = nil
         case .fhir:
-            guard case .days = table else { throw OutputError(.invalidRequest, Self.fhirDaysOnly, argument: .format) }
+            switch table {
+            case .days, .nights: break
+            case .daily, .dayPeriods, .workouts: throw OutputError(.invalidRequest, Self.fhirDaysOnly, argument: .format)
+            }
             opened = try destination.open()
             csv = nil
             parquet = nil
@@ -106,9 +112,9 @@ public final class SummaryTableWriter {
     public func write(_ day: DailySummary) throws { try write(row: day) }
 
     public func write(_ night: SleepNight) throws {
-        if format == .omh {
+        if format == .omh || format == .fhir {
             guard let out = opened?.buffer else { return }
-            if omh.write(night, to: out) { rows += 1 }
+            if format == .omh ? omh.write(night, to: out) : fhirNights.write(night, to: out) { rows += 1 }
             try out.endRecord()
             return
         }

@@ -13,7 +13,7 @@ extension DayPeriods.Period: ExpressibleByArgument {}
 package struct SummaryTableOptions: ParsableArguments {
     package init() {}
 
-    @Option(name: .shortAndLong, help: "Output: text (a table, default), csv, json, ndjson, parquet, omh (Open mHealth data points; sleep and days), or fhir (FHIR Observations per day; days).")
+    @Option(name: .shortAndLong, help: "Output: text (a table, default), csv, json, ndjson, parquet, omh (Open mHealth data points; sleep and days), or fhir (FHIR Observations per night or day; sleep and days).")
     package var format: SummaryTableWriter.Format = .text
 
     @Option(
@@ -64,6 +64,7 @@ package struct SummaryTableOptions: ParsableArguments {
         }
         log.repeats(summary.warnings)
         log.omhSummary(summary.omh)
+        log.fhirSummary(summary.fhir)
     }
 
     /// The zone days are cut in (`--tz`) and the source priority.

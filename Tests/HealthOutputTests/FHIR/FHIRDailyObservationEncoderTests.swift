@@ -70,3 +70,37 @@ import Testing
         #expect(counted.leftOut.values.reduce(0, +) == 1)
     }
 }
+
+/// A night of the sleep table as one Observation, its stages as components, worked by hand.
+@Suite struct FHIRNightObservationEncoderTests {
+    @Test func aNightIsOneObservationFromOnsetToAwakeningWithItsStages() throws {
+        // Core 19,800 s + deep 3,600 s + REM 2,700 s = 26,100 s asleep; awake 900 s.
+        let night = SleepNight(
+            night: CalendarDate(year: 2024, month: 1, day: 16), inBed: 29_700, asleepUnspecified: 0, asleepCore: 19_800, asleepDeep: 3_600,
+            asleepREM: 2_700, awake: 900, sleepStart: ExportTimestamp.parse("2024-01-15 23:00:00 +0100"),
+            sleepEnd: ExportTimestamp.parse("2024-01-16 06:30:00 +0100"), sources: ["W"])
+        var encoder = FHIRNightObservationEncoder()
+        let out = OutputBuffer(descriptor: -1, capacity: 4096)
+        let wrote = encoder.write(night, to: out)
+        #expect(wrote)
+        let observation = try #require(
+            try JSONSerialization.jsonObject(with: Data(out.takeBytes())) as? [String: Any])
+        #expect(((observation["code"] as? [String: Any])?["coding"] as? [[String: Any]])?.first?["code"] as? String == "HKCategoryTypeIdentifierSleepAnalysis")
+        #expect(observation["effectivePeriod"] as? [String: String] == ["start": "2024-01-15T23:00:00+01:00", "end": "2024-01-16T06:30:00+01:00"])
+        #expect(((observation["valueQuantity"] as? [String: Any])?["value"] as? NSNumber)?.intValue == 26_100)
+        #expect((observation["valueQuantity"] as? [String: Any])?["code"] as? String == "s")
+        let components = (observation["component"] as? [[String: Any]] ?? []).map { component -> String in
+            let coding = ((component["code"] as? [String: Any])?["coding"] as? [[String: Any]])?.first
+            let value = ((component["valueQuantity"] as? [String: Any])?["value"] as? NSNumber)?.intValue ?? -1
+            return "\(coding?["display"] as? String ?? "?")=\(value)"
+        }
+        #expect(components == ["in bed=29700", "asleep unspecified=0", "asleep core=19800", "asleep deep=3600", "asleep REM=2700", "awake=900"])
+
+        var bedOnly = night
+        bedOnly.sleepStart = nil
+        bedOnly.sleepEnd = nil
+        let skipped = encoder.write(bedOnly, to: out)
+        #expect(!skipped)
+        #expect(encoder.leftOut.values.reduce(0, +) == 1 && encoder.written == 1)
+    }
+}
