@@ -6,8 +6,9 @@
 # each file one resource type; references healthport writes resolve; the manifest's counts) for:
 # the bundled sample, generated exports (30 days and a year), every real export in
 # ../shared/samples, the clinical-record fixture (R4 passed through, DSTU2 carried in a
-# DocumentReference), the Observations on standard output, a diff with deletions, and a
-# partitioned conversion.
+# DocumentReference), the Observations on standard output, a diff with deletions, a
+# partitioned conversion, the daily Observations of `days --format fhir` (with a day worked
+# by hand, against `days`) and the nights of `sleep --format fhir`.
 #
 #   Scripts/check-fhir.sh [HEALTHPORT] [GENERATE_EXPORT]
 set -euo pipefail
@@ -56,4 +57,42 @@ outputs+=("$work/diff-added" "$work/diff-deleted")
 "$BIN" convert SampleData/export.zip Tests/Fixtures/clinical-records/apple_health_export --partition person,type --format fhir --output "$work/lake" -q
 while IFS= read -r -d '' f; do outputs+=("$f"); done < <(find "$work/lake" -name 'part-*.ndjson' -print0 | sort -z)
 
+# Daily Observations (days --format fhir) and nights (sleep --format fhir): the sample's and a year's.
+"$BIN" days SampleData/export.zip --format fhir -q > "$work/days-sample.ndjson"
+"$BIN" days "$work/generated-1y.xml" --format fhir -q > "$work/days-1y.ndjson"
+"$BIN" sleep SampleData/export.zip --format fhir -q > "$work/nights-sample.ndjson"
+"$BIN" sleep "$work/generated-1y.xml" --format fhir -q > "$work/nights-1y.ndjson"
+outputs+=("$work/days-sample.ndjson" "$work/days-1y.ndjson" "$work/nights-sample.ndjson" "$work/nights-1y.ndjson")
+
 "$VENV/bin/python" Scripts/fhir/validate_bulk.py "${outputs[@]}"
+
+# A day worked by hand: three step samples in Paris on 2024-01-16, 1200 + 3400 + 250 = 4850
+# steps, and one the next day; the day's Observation (LOINC 41950-7, /d, effective the day) is
+# 4850, as healthport days says.
+day="$work/day.xml"
+step() { printf '<Record type="HKQuantityTypeIdentifierStepCount" sourceName="P" unit="count" startDate="2024-01-%s +0100" endDate="2024-01-%s +0100" value="%s"><MetadataEntry key="HKTimeZone" value="Europe/Paris"/></Record>\n' "$1" "$2" "$3"; }
+{
+    printf '<?xml version="1.0" encoding="UTF-8"?>\n<HealthData locale="en_US">\n<ExportDate value="2024-02-01 10:00:00 +0100"/>\n'
+    step "16 08:00:00" "16 08:30:00" 1200
+    step "16 12:00:00" "16 13:00:00" 3400
+    step "16 23:00:00" "16 23:10:00" 250
+    step "17 09:00:00" "17 09:20:00" 900
+    printf '</HealthData>\n'
+} > "$day"
+"$BIN" days "$day" --format fhir -q > "$work/day-fhir.ndjson"
+"$BIN" days "$day" --format json -q > "$work/day.json"
+"$VENV/bin/python" Scripts/fhir/validate_bulk.py "$work/day-fhir.ndjson"
+"$VENV/bin/python" - "$work/day-fhir.ndjson" "$work/day.json" <<'PY'
+import json, sys
+observations = [json.loads(line) for line in open(sys.argv[1])]
+table = {row["date"]: row["steps"] for row in json.load(open(sys.argv[2]))}
+steps = {o["effectiveDateTime"]: o for o in observations if o["code"]["coding"][0]["code"] == "41950-7"}
+day = steps.get("2024-01-16")
+if day is None or day["valueQuantity"] != {"value": 4850, "unit": "steps/day", "system": "http://unitsofmeasure.org", "code": "/d"}:
+    sys.exit(f"FAIL: the day's steps Observation is not the one worked by hand: {day}")
+if [c["code"] for c in day["category"][0]["coding"]] != ["activity"] or table.get("2024-01-16") != 4850:
+    sys.exit(f"FAIL: category or healthport days' steps differ: {day['category']}, {table}")
+if {d: o["valueQuantity"]["value"] for d, o in steps.items()} != table:
+    sys.exit(f"FAIL: the daily Observations differ from days: {steps.keys()} {table}")
+print("ok: the day worked by hand is days' steps and its Physical Activity IG Observation")
+PY

@@ -168,7 +168,7 @@ import ZIPFoundation
         let outputs: [(String, [String])] = [
             ("out.ndjson", ["--format", "ndjson"]), ("out.json", ["--format", "json"]), ("csv", ["--format", "csv"]),
             ("parquet", ["--format", "parquet", "--compression", "none"]), ("fhir", ["--format", "fhir"]),
-            ("export.xml", ["--format", "export"]), ("archive.zip", ["--format", "export"]),
+            ("export.xml", ["--format", "export"]), ("archive.zip", ["--format", "export"]), ("points.ndjson", ["--format", "omh"]),
         ]
         for (name, arguments) in outputs {
             let output = folder.appendingPathComponent(name).path

@@ -338,3 +338,52 @@ import HealthTestSupport
         #expect(observations == 2)
     }
 }
+
+/// `days --format fhir` and `sleep --format fhir`: the day table's figures as Physical Activity IG
+/// Observations, and each night as one Observation with its stages as components.
+@Suite struct DailyFHIRCommandTests {
+    @Test func everyDaysStepsAreAnObservationOfThatDayWithTheTablesValue() throws {
+        let table = try ndjsonObjects(try healthport("days", sampleZip, "--format", "ndjson", "-q").stdout)
+        let run = try healthport("days", sampleZip, "--format", "fhir")
+        #expect(run.status == 0, "\(run.stderrText)")
+        let observations = try ndjsonObjects(run.stdout)
+        let steps = observations.filter { ((($0["code"] as? [String: Any])?["coding"] as? [[String: Any]])?.first?["code"] as? String) == "41950-7" }
+        let days = table.filter { $0["steps"] is NSNumber }
+        #expect(!days.isEmpty && steps.count == days.count)
+        for observation in steps {
+            let date = try #require(observation["effectiveDateTime"] as? String)
+            let day = try #require(days.first { $0["date"] as? String == date })
+            #expect(((observation["valueQuantity"] as? [String: Any])?["value"] as? NSNumber)?.doubleValue == (day["steps"] as? NSNumber)?.doubleValue)
+        }
+        #expect(Set(observations.compactMap { $0["id"] as? String }).count == observations.count)
+        #expect(run.stderrText.contains("left out: days' hrv_sdnn_ms (no Physical Activity IG code)"))
+        // Weeks and the other tables have no daily Observations.
+        for arguments in [["days", sampleZip, "--period", "week"], ["summary", sampleZip], ["workouts", sampleZip]] {
+            let refused = try healthport(arguments + ["--format", "fhir", "-q"])
+            #expect(refused.status == 64, "\(arguments[0]): \(refused.stderrText)")
+        }
+    }
+
+    @Test func everyNightIsAnObservationWithItsStagesAsComponents() throws {
+        let table = try ndjsonObjects(try healthport("sleep", sampleZip, "--format", "ndjson", "-q").stdout)
+        let run = try healthport("sleep", sampleZip, "--format", "fhir", "-q")
+        #expect(run.status == 0, "\(run.stderrText)")
+        let observations = try ndjsonObjects(run.stdout)
+        let nights = table.filter { $0["sleepStart"] is String }
+        #expect(!nights.isEmpty && observations.count == nights.count)
+        for (night, observation) in zip(nights, observations) {
+            #expect((observation["effectivePeriod"] as? [String: String]) == ["start": night["sleepStart"] as! String, "end": night["sleepEnd"] as! String])
+            #expect(((observation["valueQuantity"] as? [String: Any])?["value"] as? NSNumber)?.doubleValue == (night["asleep"] as? NSNumber)?.doubleValue)
+            var components: [String: Double] = [:]
+            for component in observation["component"] as? [[String: Any]] ?? [] {
+                let code = (((component["code"] as? [String: Any])?["coding"] as? [[String: Any]])?.first?["code"] as? String) ?? ""
+                components[code] = ((component["valueQuantity"] as? [String: Any])?["value"] as? NSNumber)?.doubleValue
+            }
+            // HKCategoryValueSleepAnalysis: 3 core, 4 deep, 5 REM, 2 awake.
+            #expect(components["3"] == (night["asleepCore"] as? NSNumber)?.doubleValue)
+            #expect(components["4"] == (night["asleepDeep"] as? NSNumber)?.doubleValue)
+            #expect(components["5"] == (night["asleepREM"] as? NSNumber)?.doubleValue)
+            #expect(components["2"] == (night["awake"] as? NSNumber)?.doubleValue)
+        }
+    }
+}

@@ -54,6 +54,8 @@ public struct ConversionRun: Sendable {
         public var salvageStop: RunError?
         /// With `--format fhir`: how the resources were coded, per kind, and what was left out.
         public var fhir: FHIRCodingTally? = nil
+        /// With `--format omh`: the data points written per schema, and what no schema takes.
+        public var omh: OpenMHealthTally? = nil
     }
 
     /// - Throws: `RunError`; the output is then left as it was (nothing half-written).
@@ -128,7 +130,8 @@ public struct ConversionRun: Sendable {
             return Summary(
                 header: executor.visibleHeader(summary.header), written: summary.admitted + recordings,
                 warnings: context.warnings(of: summary),
-                salvageStop: summary.salvageStop.map { RunError($0) }, fhir: (writer as? FHIRBulkWriter)?.tally)
+                salvageStop: summary.salvageStop.map { RunError($0) }, fhir: (writer as? FHIRBulkWriter)?.tally,
+                omh: (writer as? OpenMHealthWriter)?.tally)
         } catch {
             writer.abandon()
             throw error

@@ -43,6 +43,10 @@ public struct DayTableRun: Sendable {
         /// The zone days were cut in.
         public var timeZone: TimeZone
         public var warnings: [RepeatedWarning]
+        /// Written as `omh`: the data points per schema, and the day values no schema takes.
+        public var omh: OpenMHealthTally? = nil
+        /// Written as `fhir`: the Observations, and the day values with no code.
+        public var fhir: FHIRCodingTally? = nil
     }
 
     /// The type Apple's rings are (`ActivitySummary`).
@@ -97,11 +101,18 @@ public struct DayTableRun: Sendable {
             if format == .parquet, output == "-" {
                 throw OutputError(.invalidRequest, ParquetWriter.notOnStandardOutput, argument: .output)
             }
-            let result = try execute(reporter: reporter, cancellation: cancellation)
+            if format == .omh, period != nil {
+                throw OutputError(.invalidRequest, SummaryTableWriter.omhTablesOnly, argument: .format)
+            }
+            if format == .fhir, period != nil {
+                throw OutputError(.invalidRequest, SummaryTableWriter.fhirDaysOnly, argument: .format)
+            }
+            var result = try execute(reporter: reporter, cancellation: cancellation)
             let table: SummaryTableWriter.Table =
                 period == nil ? .days(columns: result.table.columns) : .dayPeriods(columns: result.table.columns)
             let writer = try SummaryTableWriter(
                 table: table, format: format, to: OutputDestination(output), parquet: parquet, byteOrderMark: byteOrderMark)
+            writer.timeZone = result.timeZone
             do {
                 if period == nil {
                     for day in result.table.rows { try writer.write(day) }
@@ -109,6 +120,8 @@ public struct DayTableRun: Sendable {
                     for row in result.periods { try writer.write(row) }
                 }
                 try writer.finish()
+                if format == .omh { result.omh = writer.omhTally }
+                if format == .fhir { result.fhir = writer.fhirTally }
             } catch {
                 writer.abandon()
                 throw error

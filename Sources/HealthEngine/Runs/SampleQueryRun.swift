@@ -46,6 +46,8 @@ public struct SampleQueryRun: Sendable {
         public var warnings: [RepeatedWarning]
         /// With `--format fhir`: how the resources were coded, per kind, and what was left out.
         public var fhir: FHIRCodingTally? = nil
+        /// With `--format omh`: the data points written per schema, and what no schema takes.
+        public var omh: OpenMHealthTally? = nil
     }
 
     public func run(reporter: RunReporter = .silent, cancellation: RunCancellation? = nil) throws(RunError) -> Summary {
@@ -79,6 +81,7 @@ public struct SampleQueryRun: Sendable {
         ).writer
         var summary = try read(opened, context: context, into: writer, cancellation: cancellation)
         summary.fhir = (writer as? FHIRBulkWriter)?.tally
+        summary.omh = (writer as? OpenMHealthWriter)?.tally
         try DeidentificationManifestFile.write(
             query: query, format: format, output: output,
             isFolder: format == .fhir || (format == .parquet && !ParquetWriter.isSingleFile(output)), healthportVersion: healthportVersion,

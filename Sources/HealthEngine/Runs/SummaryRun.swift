@@ -57,6 +57,10 @@ public struct SummaryRun: Sendable {
         /// The days and nights the date window selected (`nil` without a window).
         public var selection: DaySelection?
         public var warnings: [RepeatedWarning]
+        /// Written as `omh`: the data points per schema, and the nights no episode takes.
+        public var omh: OpenMHealthTally? = nil
+        /// Written as `fhir` (nights): the Observations, and the nights left out.
+        public var fhir: FHIRCodingTally? = nil
     }
 
     /// Reads the input and hands each day (by type, then date), each night and each workout
@@ -99,12 +103,14 @@ public struct SummaryRun: Sendable {
             let writer = try SummaryTableWriter(
                 table: table, format: format, to: OutputDestination(output), parquet: parquet, byteOrderMark: byteOrderMark)
             do {
-                let summary = try run.execute(
+                var summary = try run.execute(
                     reporter: reporter, cancellation: cancellation,
                     daily: { if table == .daily { try writer.write($0) } },
                     night: { if table == .nights { try writer.write($0) } },
                     workout: { if table == .workouts { try writer.write($0) } })
                 try writer.finish()
+                if format == .omh { summary.omh = writer.omhTally }
+                if format == .fhir { summary.fhir = writer.fhirTally }
                 return summary
             } catch {
                 writer.abandon()

@@ -49,6 +49,11 @@ extension ChangeWriter {
                 writer.clinicalResource = clinicalResource
                 return ChangeWriter(fhir: writer)
             }
+        case .omh:
+            throw OutputError(
+                .invalidRequest,
+                "\(argument: .format, "omh", neutral: "Open mHealth") writes data points, not changes: use ndjson, json, csv, parquet or fhir",
+                argument: .format)
         case .export:
             throw OutputError(
                 .invalidRequest,

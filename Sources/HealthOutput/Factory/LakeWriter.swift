@@ -1,4 +1,5 @@
 import Foundation
+import HealthJSON
 import HealthModel
 
 /// One export's writer in a `--partition` lake (`BatchConversionRun`): a folder of tables in the
@@ -38,6 +39,10 @@ public struct LakeWriter {
             let writer = try ParquetWriter(folder: folder, options: parquet)
             writer.localTimes = localTimes.makeLocalTimes()
             return LakeWriter(writer: writer, writtenFiles: { writer.writtenFiles }, rowCounts: { writer.rowCounts }, summaryDestination: writer)
+        case .omh:
+            throw OutputError(
+                .invalidRequest, "\(argument: .format, "omh", neutral: "Open mHealth") writes one stream of data points, not a lake",
+                argument: .format)
         case .ndjson, .json, .export:
             let ndjson = try NDJSONTablesWriter(folder: folder, splitsByType: splitsByType)
             ndjson.localTimes = localTimes.makeLocalTimes()

@@ -9,6 +9,9 @@ public enum ObjectFormat: String, Sendable, CaseIterable {
     /// FHIR R4 in the Bulk Data layout: a folder of NDJSON files, one per resource type, coded
     /// as HealthKitOnFHIR codes HealthKit data; or the Observations alone on standard output.
     case fhir
+    /// Open mHealth / IEEE 1752.1 data points, one per line (NDJSON), for the objects an Open
+    /// mHealth schema takes (`OpenMHealthWriter`); the rest is left out and counted.
+    case omh
 }
 
 extension ObjectFormat {

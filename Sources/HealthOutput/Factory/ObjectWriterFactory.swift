@@ -111,6 +111,8 @@ public enum ObjectWriterFactory {
             let writer = try FHIRBulkWriter(folder: path)
             writer.clinicalResource = archive?.sideFile
             return .whole(writer)
+        case (.omh, _):
+            return .whole(OpenMHealthWriter(try destination.open()))
         }
     }
 }

@@ -1,14 +1,31 @@
+import Foundation
 import HealthJSON
 import HealthModel
 import HealthTables
 
 /// Writes one of the summary tables (`healthport summary`, `sleep`, `days`, `workouts`) as a
 /// table people read, or as CSV, JSON, NDJSON or Parquet: the columns of `TableRows` in every
-/// format but text, so a file and a lake's table hold the same fields.
+/// format but text, so a file and a lake's table hold the same fields. Nights and days are also
+/// written as Open mHealth data points (`omh`: `OpenMHealthSummaryEncoder`), one line each.
 public final class SummaryTableWriter {
     public enum Format: String, Sendable, CaseIterable {
         case text, csv, json, ndjson, parquet
+        /// Open mHealth data points: nights (`sleep`) and days (`days`) only.
+        case omh
+        /// FHIR R4 Observations: per day and measure, coded by the Physical Activity IG (`days`,
+        /// `FHIRDailyObservationEncoder`); per night with its stages as components (`sleep`,
+        /// `FHIRNightObservationEncoder`).
+        case fhir
     }
+
+    /// The message for `fhir` asked of a table other than the days.
+    public static let fhirDaysOnly =
+        "FHIR Observations are written per day (healthport days, without --period) and per night (healthport sleep); healthport convert --format fhir writes samples"
+
+    /// The message for `omh` asked of a table that has no data points (the daily summary,
+    /// workouts, weeks and months).
+    public static let omhTablesOnly =
+        "Open mHealth data points are written for nights (healthport sleep) and days (healthport days, without --period); healthport convert --format omh writes workouts and samples"
 
     /// Which table (`SummaryTable`, with the columns the store shares).
     public typealias Table = SummaryTable
@@ -19,6 +36,25 @@ public final class SummaryTableWriter {
     private let csv: CSVWriter?
     private let parquet: ParquetWriter?
     private var rows = 0
+    private var omh = OpenMHealthSummaryEncoder()
+    private var fhirDays = FHIRDailyObservationEncoder()
+    private var fhirNights = FHIRNightObservationEncoder()
+    /// The zone the days were cut in: where a day's data points begin and end (`omh`).
+    public var timeZone: TimeZone = TimeZone(identifier: "UTC")!
+
+    /// What the data points written left out (`omh`).
+    public var omhTally: OpenMHealthTally { omh.tally }
+
+    /// The days' Observations, as FHIR's coding tally (`fhir`): all LOINC, and what was left out.
+    public var fhirTally: FHIRCodingTally {
+        var tally = FHIRCodingTally()
+        for count in fhirDays.written.values {
+            for _ in 0..<count { tally.add(kind: "day", .loinc) }
+        }
+        for _ in 0..<fhirNights.written { tally.add(kind: "night", .healthKit) }
+        tally.leftOut = fhirDays.leftOut.merging(fhirNights.leftOut, uniquingKeysWith: +)
+        return tally
+    }
 
     /// - Parameter byteOrderMark: CSV only: begin with UTF-8's byte-order mark, for
     ///   spreadsheets (`CSVWriter.byteOrderMark`).
@@ -49,6 +85,23 @@ public final class SummaryTableWriter {
                 ? ParquetWriter(file: try AtomicFile(destination: path), options: options) : try ParquetWriter(folder: path, options: options)
             opened = nil
             csv = nil
+        case .omh:
+            switch table {
+            case .nights, .days: break
+            case .daily, .dayPeriods, .workouts:
+                throw OutputError(.invalidRequest, Self.omhTablesOnly, argument: .format)
+            }
+            opened = try destination.open()
+            csv = nil
+            parquet = nil
+        case .fhir:
+            switch table {
+            case .days, .nights: break
+            case .daily, .dayPeriods, .workouts: throw OutputError(.invalidRequest, Self.fhirDaysOnly, argument: .format)
+            }
+            opened = try destination.open()
+            csv = nil
+            parquet = nil
         case .text, .json, .ndjson:
             opened = try destination.open()
             csv = nil
@@ -58,13 +111,31 @@ public final class SummaryTableWriter {
 
     public func write(_ day: DailySummary) throws { try write(row: day) }
 
-    public func write(_ night: SleepNight) throws { try write(row: night) }
+    public func write(_ night: SleepNight) throws {
+        if format == .omh || format == .fhir {
+            guard let out = opened?.buffer else { return }
+            if format == .omh ? omh.write(night, to: out) : fhirNights.write(night, to: out) { rows += 1 }
+            try out.endRecord()
+            return
+        }
+        try write(row: night)
+    }
 
     public func write(_ workout: WorkoutSummary) throws { try write(row: workout) }
 
     /// A day of the day table, with the table's columns.
     public func write(_ day: DayRow) throws {
         guard case .days(let columns) = table else { return }
+        if format == .omh || format == .fhir {
+            guard let out = opened?.buffer else { return }
+            if format == .omh {
+                rows += omh.write(day, columns: columns, timeZone: timeZone, to: out)
+            } else {
+                rows += fhirDays.write(day, columns: columns, to: out)
+            }
+            try out.endRecord()
+            return
+        }
         try write(row: DayTableRow(day: day, columns: columns))
     }
 
@@ -82,6 +153,9 @@ public final class SummaryTableWriter {
         case .parquet:
             try parquet?.row(Row.table) { row.cells(into: &$0) }
             rows += 1
+        case .omh, .fhir:
+            // Nights and days only, written above; the other tables are refused in `init`.
+            return
         case .json, .ndjson:
             guard let out = opened?.buffer else { return }
             if format == .json { out.append(rows == 0 ? "[\n" : ",\n") }
@@ -137,7 +211,7 @@ public final class SummaryTableWriter {
             guard let opened else { return }
             opened.buffer.append(rows == 0 ? "[]\n" : "\n]\n")
             try opened.commit()
-        case .ndjson, .text:
+        case .ndjson, .text, .omh, .fhir:
             try opened?.commit()
         }
     }

@@ -11,7 +11,7 @@ package struct OutputOptions: ParsableArguments {
 
     @Option(
         name: .shortAndLong,
-        help: "Output format: ndjson (default), json, csv, parquet, export (Apple's export.xml; convert and query), or fhir (FHIR R4, Bulk Data NDJSON).")
+        help: "Output format: ndjson (default), json, csv, parquet, export (Apple's export.xml; convert and query), fhir (FHIR R4, Bulk Data NDJSON), or omh (Open mHealth data points, NDJSON; convert and query).")
     package var format: ObjectFormat = .ndjson
 
     @Option(

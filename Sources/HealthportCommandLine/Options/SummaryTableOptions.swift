@@ -13,7 +13,7 @@ extension DayPeriods.Period: ExpressibleByArgument {}
 package struct SummaryTableOptions: ParsableArguments {
     package init() {}
 
-    @Option(name: .shortAndLong, help: "Output: text (a table, default), csv, json, ndjson or parquet.")
+    @Option(name: .shortAndLong, help: "Output: text (a table, default), csv, json, ndjson, parquet, omh (Open mHealth data points; sleep and days), or fhir (FHIR Observations per night or day; sleep and days).")
     package var format: SummaryTableWriter.Format = .text
 
     @Option(
@@ -63,6 +63,8 @@ package struct SummaryTableOptions: ParsableArguments {
             try run.write(kind, format: format, to: output, parquet: parquet, byteOrderMark: bom, reporter: $0, cancellation: $1)
         }
         log.repeats(summary.warnings)
+        log.omhSummary(summary.omh)
+        log.fhirSummary(summary.fhir)
     }
 
     /// The zone days are cut in (`--tz`) and the source priority.

@@ -182,6 +182,14 @@ package final class Diagnostics {
         for (reason, count) in tally.leftOut.sorted(by: { $0.key < $1.key }) { warning("fhir: \(count) left out: \(reason)") }
     }
 
+    /// After an Open mHealth run: a note per schema written, a warning per reason something was
+    /// left out, with its count.
+    package func omhSummary(_ tally: OpenMHealthTally?) {
+        guard let tally else { return }
+        for line in tally.lines { note("omh: " + line) }
+        for (reason, count) in tally.leftOut.sorted(by: { $0.key < $1.key }) { warning("omh: \(count) left out: \(reason)") }
+    }
+
     /// After a run: repeats of warnings already printed once.
     package func repeats(_ warnings: [RepeatedWarning]) {
         for repeated in warnings where repeated.count > 1 {

@@ -129,6 +129,7 @@ extension Healthport {
                 let summary = try log.perform(showing: diagnostics) { try run.run(reporter: $0, cancellation: $1) }
                 log.repeats(summary.warnings)
                 log.fhirSummary(summary.fhir)
+                log.omhSummary(summary.omh)
                 if let stop = summary.salvageStop {
                     // Always printed, even with --quiet: the output is incomplete.
                     Diagnostics(format: diagnostics.diagnosticFormat).warning(

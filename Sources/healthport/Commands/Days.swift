@@ -42,6 +42,8 @@ extension Healthport {
                         format: table.format, to: table.output, parquet: table.parquet, byteOrderMark: table.bom, reporter: $0, cancellation: $1)
                 }
                 log.repeats(result.warnings)
+                log.omhSummary(result.omh)
+                log.fhirSummary(result.fhir)
             }
         }
     }

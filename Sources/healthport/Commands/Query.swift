@@ -48,6 +48,7 @@ extension Healthport {
                 let summary = try log.perform(showing: diagnostics) { try run.run(reporter: $0, cancellation: $1) }
                 log.repeats(summary.warnings)
                 log.fhirSummary(summary.fhir)
+                log.omhSummary(summary.omh)
             }
         }
     }

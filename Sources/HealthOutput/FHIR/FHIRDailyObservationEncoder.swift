@@ -1,0 +1,108 @@
+import Foundation
+import HealthJSON
+import HealthModel
+
+/// Writes a day of the day table (`healthport days --format fhir`) as FHIR R4 Observations, one
+/// per measure, coded as HL7's Physical Activity Implementation Guide (STU1) codes a day's
+/// figures: what a clinic wants, 365 Observations per measure for a year rather than one per
+/// sample.
+///
+/// The measures and their codes (LOINC, values in UCUM per day):
+/// - steps: 41950-7 "Number of steps in 24 hour Measured", `/d`;
+/// - exercise minutes (Apple's, brisk activity and above): 55411-3 "Exercise duration", `min/d`
+///   (not 77592-4 or 77593-2, moderate or vigorous alone: Apple does not tell them apart);
+/// - calories burned: 41979-6 "Calories burned in 24 hour Calculated", `kcal/d`, active plus
+///   resting energy, written only when the day has both (either alone is not the day's burn);
+/// - resting heart rate: 40443-4 "Heart rate --resting", `/min`, the day's average.
+///
+/// Every Observation has the category `activity`, `effectiveDateTime` the day (a date, in the
+/// zone the table cut its days in), the value the table's (rounded as the table rounds it) and
+/// an id derived from the date, the measure and the value (`FHIRResourceID`), so a rerun gives
+/// the same ids. The other columns have no code here and are left out, counted.
+struct FHIRDailyObservationEncoder {
+    /// What the days' Observations left out, by reason, with counts.
+    var leftOut: [String: Int] = [:]
+    /// Observations written, by LOINC code.
+    var written: [String: Int] = [:]
+
+    struct Measure {
+        let code: String
+        let display: String
+        let unit: String
+        let ucum: String
+    }
+
+    static let steps = Measure(code: "41950-7", display: "Number of steps in 24 hour Measured", unit: "steps/day", ucum: "/d")
+    static let exercise = Measure(code: "55411-3", display: "Exercise duration", unit: "min/d", ucum: "min/d")
+    static let calories = Measure(code: "41979-6", display: "Calories burned in 24 hour Calculated", unit: "kcal/d", ucum: "kcal/d")
+    static let restingHeartRate = Measure(code: "40443-4", display: "Heart rate --resting", unit: "beats/min", ucum: "/min")
+
+    /// The columns with a code, by name; calories are the sum of two columns.
+    static let columns: [String: Measure] = [
+        "steps": steps, "exercise_min": exercise, "resting_heart_rate_bpm": restingHeartRate,
+    ]
+
+    /// Writes the day's Observations; returns how many.
+    mutating func write(_ day: DayRow, columns: [Int], to out: OutputBuffer) -> Int {
+        var written = 0
+        var active: Double? = nil
+        var resting: Double? = nil
+        for index in columns {
+            guard let value = day.values[index] else { continue }
+            let name = DayColumn.all[index].name
+            if name == "active_energy_kcal" { active = value; continue }
+            if name == "resting_energy_kcal" { resting = value; continue }
+            guard let measure = Self.columns[name] else {
+                leftOut["days' \(name) (no Physical Activity IG code)", default: 0] += 1
+                continue
+            }
+            write(measure, value: value, date: day.date, to: out)
+            written += 1
+        }
+        if let active, let resting {
+            write(Self.calories, value: active + resting, date: day.date, to: out)
+            written += 1
+        } else if active != nil || resting != nil {
+            leftOut["days' calories with active or resting energy alone (41979-6 is the day's whole burn)", default: 0] += 1
+        }
+        return written
+    }
+
+    private mutating func write(_ measure: Measure, value: Double, date: CalendarDate, to out: OutputBuffer) {
+        let id = FHIRResourceID.derive("Daily Observation", [date.text, measure.code, String(value)])
+        var json = JSONEmitter(out)
+        json.beginObject()
+        json.key("resourceType")
+        json.literal("Observation")
+        json.key("id")
+        json.uuid(id)
+        json.key("status")
+        json.literal("final")
+        json.key("category")
+        json.beginArray()
+        json.element()
+        FHIRJSON.codeableConcept(
+            [FHIRCoding(system: "http://terminology.hl7.org/CodeSystem/observation-category", code: "activity", display: "Activity")],
+            to: &json)
+        json.endArray()
+        json.key("code")
+        FHIRJSON.codeableConcept([FHIRCoding(system: FHIRCoding.loincSystem, code: measure.code, display: measure.display)], to: &json)
+        json.key("effectiveDateTime")
+        json.string(date.text)
+        json.key("valueQuantity")
+        json.beginObject()
+        json.key("value")
+        FHIRUnitConversion.append(value, to: out)
+        json.raw("")
+        json.key("unit")
+        json.string(measure.unit)
+        json.key("system")
+        json.string(FHIRCoding.ucumSystem)
+        json.key("code")
+        json.string(measure.ucum)
+        json.endObject()
+        json.endObject()
+        out.append(0x0A)
+        self.written[measure.code, default: 0] += 1
+    }
+}

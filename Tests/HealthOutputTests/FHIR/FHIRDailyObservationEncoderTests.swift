@@ -1,0 +1,106 @@
+import Foundation
+import HealthJSON
+import HealthModel
+import Testing
+@testable import HealthOutput
+
+/// A day of the day table as Physical Activity IG Observations, with figures worked by hand.
+@Suite struct FHIRDailyObservationEncoderTests {
+    static func column(_ name: String) throws -> Int { try #require(DayColumn.all.firstIndex { $0.name == name }) }
+
+    static func observations(_ day: DayRow, columns: [Int]) throws -> (observations: [[String: Any]], encoder: FHIRDailyObservationEncoder) {
+        var encoder = FHIRDailyObservationEncoder()
+        let out = OutputBuffer(descriptor: -1, capacity: 4096)
+        let count = encoder.write(day, columns: columns, to: out)
+        let lines = try String(decoding: out.takeBytes(), as: UTF8.self).split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(lines.count == count)
+        return (lines, encoder)
+    }
+
+    static func code(_ observation: [String: Any]) -> String? {
+        ((observation["code"] as? [String: Any])?["coding"] as? [[String: Any]])?.first?["code"] as? String
+    }
+
+    @Test func aDaysStepsAreOneObservationCodedByTheImplementationGuide() throws {
+        let steps = try Self.column("steps")
+        var day = DayRow(date: CalendarDate(year: 2024, month: 1, day: 16))
+        day.values[steps] = 4_850
+        let (observations, _) = try Self.observations(day, columns: [steps])
+        #expect(observations.count == 1)
+        let observation = observations[0]
+        #expect(observation["resourceType"] as? String == "Observation")
+        #expect(observation["status"] as? String == "final")
+        #expect(Self.code(observation) == "41950-7")
+        #expect(observation["effectiveDateTime"] as? String == "2024-01-16")
+        let category = ((observation["category"] as? [[String: Any]])?.first?["coding"] as? [[String: Any]])?.first
+        #expect(category?["code"] as? String == "activity")
+        #expect(category?["system"] as? String == "http://terminology.hl7.org/CodeSystem/observation-category")
+        let value = try #require(observation["valueQuantity"] as? [String: Any])
+        #expect((value["value"] as? NSNumber)?.intValue == 4_850)
+        #expect(value["code"] as? String == "/d")
+        #expect(value["system"] as? String == "http://unitsofmeasure.org")
+    }
+
+    @Test func caloriesAreActivePlusRestingAndOnlyWithBoth() throws {
+        let active = try Self.column("active_energy_kcal")
+        let resting = try Self.column("resting_energy_kcal")
+        let rest = try Self.column("resting_heart_rate_bpm")
+        let hrv = try Self.column("hrv_sdnn_ms")
+        var day = DayRow(date: CalendarDate(year: 2024, month: 4, day: 1))
+        day.values[active] = 573
+        day.values[resting] = 1_540
+        day.values[rest] = 57
+        day.values[hrv] = 41
+        let (observations, encoder) = try Self.observations(day, columns: [active, resting, rest, hrv])
+        // 573 + 1540 = 2113 kcal burned in the day.
+        let calories = try #require(observations.first { Self.code($0) == "41979-6" })
+        #expect(((calories["valueQuantity"] as? [String: Any])?["value"] as? NSNumber)?.intValue == 2_113)
+        #expect((calories["valueQuantity"] as? [String: Any])?["code"] as? String == "kcal/d")
+        let heart = try #require(observations.first { Self.code($0) == "40443-4" })
+        #expect((heart["valueQuantity"] as? [String: Any])?["code"] as? String == "/min")
+        #expect(observations.count == 2)
+        #expect(encoder.leftOut == ["days' hrv_sdnn_ms (no Physical Activity IG code)": 1])
+
+        var alone = DayRow(date: CalendarDate(year: 2024, month: 4, day: 2))
+        alone.values[active] = 573
+        let (none, counted) = try Self.observations(alone, columns: [active, resting])
+        #expect(none.isEmpty)
+        #expect(counted.leftOut.values.reduce(0, +) == 1)
+    }
+}
+
+/// A night of the sleep table as one Observation, its stages as components, worked by hand.
+@Suite struct FHIRNightObservationEncoderTests {
+    @Test func aNightIsOneObservationFromOnsetToAwakeningWithItsStages() throws {
+        // Core 19,800 s + deep 3,600 s + REM 2,700 s = 26,100 s asleep; awake 900 s.
+        let night = SleepNight(
+            night: CalendarDate(year: 2024, month: 1, day: 16), inBed: 29_700, asleepUnspecified: 0, asleepCore: 19_800, asleepDeep: 3_600,
+            asleepREM: 2_700, awake: 900, sleepStart: ExportTimestamp.parse("2024-01-15 23:00:00 +0100"),
+            sleepEnd: ExportTimestamp.parse("2024-01-16 06:30:00 +0100"), sources: ["W"])
+        var encoder = FHIRNightObservationEncoder()
+        let out = OutputBuffer(descriptor: -1, capacity: 4096)
+        let wrote = encoder.write(night, to: out)
+        #expect(wrote)
+        let observation = try #require(
+            try JSONSerialization.jsonObject(with: Data(out.takeBytes())) as? [String: Any])
+        #expect(((observation["code"] as? [String: Any])?["coding"] as? [[String: Any]])?.first?["code"] as? String == "HKCategoryTypeIdentifierSleepAnalysis")
+        #expect(observation["effectivePeriod"] as? [String: String] == ["start": "2024-01-15T23:00:00+01:00", "end": "2024-01-16T06:30:00+01:00"])
+        #expect(((observation["valueQuantity"] as? [String: Any])?["value"] as? NSNumber)?.intValue == 26_100)
+        #expect((observation["valueQuantity"] as? [String: Any])?["code"] as? String == "s")
+        let components = (observation["component"] as? [[String: Any]] ?? []).map { component -> String in
+            let coding = ((component["code"] as? [String: Any])?["coding"] as? [[String: Any]])?.first
+            let value = ((component["valueQuantity"] as? [String: Any])?["value"] as? NSNumber)?.intValue ?? -1
+            return "\(coding?["display"] as? String ?? "?")=\(value)"
+        }
+        #expect(components == ["in bed=29700", "asleep unspecified=0", "asleep core=19800", "asleep deep=3600", "asleep REM=2700", "awake=900"])
+
+        var bedOnly = night
+        bedOnly.sleepStart = nil
+        bedOnly.sleepEnd = nil
+        let skipped = encoder.write(bedOnly, to: out)
+        #expect(!skipped)
+        #expect(encoder.leftOut.values.reduce(0, +) == 1 && encoder.written == 1)
+    }
+}
