@@ -1,0 +1,185 @@
+import HealthModel
+
+/// Reads one record table (with its child table, for series and sessions) into model objects,
+/// one row at a time: parents in `row_id` order, children in `parent_key` order beside them
+/// (a merge of two ordered scans, so a parent's children are found without an index the file
+/// may not have, and none is held).
+struct TableReader {
+    let table: RecordTable
+    let database: ReadOnlyDatabase
+    let provenance: Provenance
+    let limits: HealthConnectLimits
+
+    /// The common columns' positions in `RecordTable.columns`.
+    private enum Column {
+        static let row: Int32 = 0, uuid: Int32 = 1, app: Int32 = 2, device: Int32 = 3, method: Int32 = 4, client: Int32 = 5
+        static let modified: Int32 = 6, time: Int32 = 7, offset: Int32 = 8, end: Int32 = 9, endOffset: Int32 = 10
+    }
+
+    /// Reads every row, handing each object to `deliver`; returns the number of records.
+    mutating func read(_ deliver: (HealthObject) throws -> Void) throws -> Int {
+        let parents = try database.prepare(
+            "SELECT \(table.columns.joined(separator: ", ")) FROM \(table.name) ORDER BY row_id", table: table.name)
+        var children: ReadOnlyDatabase.Statement? = nil
+        var childPending = false
+        if let child = table.child {
+            let order = child.columns[child.columns.count - 1] == "epoch_millis" ? "epoch_millis" : "stage_start_time"
+            children = try database.prepare(
+                "SELECT \(child.columns.joined(separator: ", ")) FROM \(child.table) WHERE parent_key IS NOT NULL ORDER BY parent_key, \(order)",
+                table: child.table)
+            childPending = try children!.step()
+        }
+        var count = 0
+        while try parents.step() {
+            count += 1
+            let row = parents.int64(Column.row)
+            let attributes = try sampleAttributes(parents, row: row)
+            switch table.layout {
+            case .instant, .interval:
+                let column = Int32(table.columns.firstIndex(of: table.valueColumn!)!)
+                guard let stored = parents.optionalDouble(column), stored.isFinite else {
+                    throw invalid("no value, or not a number", row: row, column: table.valueColumn)
+                }
+                try deliver(.quantitySample(QuantitySample(sample: attributes, quantity: quantity(stored))))
+            case .series, .sleepSession:
+                if case .sleepSession = table.layout {
+                    var session = attributes
+                    addSessionText(parents, from: Int32(table.columns.firstIndex(of: "title")!), to: &session)
+                    try deliver(.categorySample(CategorySample(sample: session, value: SleepStage.inBed)))
+                }
+                guard let children else { break }
+                // Children of rows before this one belong to no parent read: passed over.
+                while childPending && children.int64(0) < row { childPending = try children.step() }
+                var index = 0
+                while childPending && children.int64(0) == row {
+                    try deliver(try child(children, of: attributes, index: index, parentRow: row))
+                    index += 1
+                    childPending = try children.step()
+                }
+            case .exerciseSession:
+                try deliver(.workout(try workout(parents, attributes: attributes, row: row)))
+            }
+        }
+        return count
+    }
+
+    /// What every record has: its uuid, type, source, device, times and metadata.
+    private func sampleAttributes(_ row: ReadOnlyDatabase.Statement, row id: Int64) throws -> SampleAttributes {
+        guard let bytes = row.blob(Column.uuid, exactly: 16) else { throw invalid("a uuid that is not 16 bytes", row: id, column: "uuid") }
+        let instant = table.layout.isInstant
+        let start = try RecordTime.checked(
+            millis: row.int64(Column.time), offset: row.int64(Column.offset), table: table.name, row: id, column: instant ? "time" : "start_time")
+        let end =
+            instant
+            ? start
+            : try RecordTime.checked(
+                millis: row.int64(Column.end), offset: row.int64(Column.endOffset), table: table.name, row: id, column: "end_time")
+        guard end >= start else { throw invalid("an end before its start", row: id, column: "end_time") }
+        let app = row.int64(Column.app)
+        var metadata: [MetadataEntry] = []
+        let method = row.optionalInt64(Column.method)
+        if method == 3 { metadata.append(MetadataEntry(key: "HKWasUserEntered", value: .number(ExportNumber(1)))) }
+        if let method { metadata.append(MetadataEntry(key: HealthConnectMetadataKeys.recordingMethod, value: .string(String(method)))) }
+        if let client = row.text(Column.client, limit: limits.textBytes) {
+            metadata.append(MetadataEntry(key: HealthConnectMetadataKeys.clientRecordID, value: .string(client)))
+        } else if row.textLength(Column.client) > limits.textBytes {
+            throw HealthConnectError(.limitExceeded, "a client record id longer than \(limits.textBytes) bytes", table: table.name, row: id, column: "client_record_id")
+        }
+        if let modified = row.optionalInt64(Column.modified), RecordTime.problem(millis: modified, offset: row.int64(Column.offset)) == nil {
+            let date = RecordTime.timestamp(millis: modified, offset: row.int64(Column.offset))
+            metadata.append(MetadataEntry(key: HealthConnectMetadataKeys.lastModifiedDate, value: .date(date)))
+        }
+        let type: ObjectType
+        switch table.layout {
+        case .sleepSession: type = ObjectType(identifier: table.typeIdentifier, kind: .category)
+        case .exerciseSession: type = .workout
+        default: type = ObjectType(identifier: table.typeIdentifier, kind: .quantity)
+        }
+        return SampleAttributes(
+            uuid: Self.uuid(bytes), sampleType: type,
+            sourceRevision: SourceRevision(source: provenance.sources[app] ?? Provenance.unknownSource),
+            device: row.optionalInt64(Column.device).flatMap { provenance.devices[$0] }, startDate: start, endDate: end,
+            metadata: Metadata(metadata))
+    }
+
+    /// A stored value in the written unit.
+    private func quantity(_ stored: Double) -> Quantity {
+        let value = stored * table.factor
+        return Quantity(value: ExportNumber(value), unit: table.unit)
+    }
+
+    /// A series reading or a sleep stage, as a sample of its own: the parent's source, device
+    /// and metadata, its own time, and a uuid derived from the parent's and its place among the
+    /// parent's children (so it too is the same in every export).
+    private func child(_ row: ReadOnlyDatabase.Statement, of parent: SampleAttributes, index: Int, parentRow: Int64) throws -> HealthObject {
+        guard let childTable = table.child?.table else { preconditionFailure("a child of a table without children") }
+        var sample = parent
+        sample.uuid = Self.childUUID(of: parent.uuid, index: index)
+        let offset = Int64(parent.startDate.utcOffsetSeconds)
+        switch table.layout {
+        case .series:
+            let time = try RecordTime.checked(millis: row.int64(2), offset: offset, table: childTable, row: parentRow, column: "epoch_millis")
+            guard let stored = row.optionalDouble(1), stored.isFinite else {
+                throw HealthConnectError(.invalidValue, "no value, or not a number", table: childTable, row: parentRow, column: table.child?.columns[1])
+            }
+            sample.startDate = time
+            sample.endDate = time
+            return .quantitySample(QuantitySample(sample: sample, quantity: quantity(stored)))
+        default:
+            sample.startDate = try RecordTime.checked(
+                millis: row.int64(1), offset: offset, table: childTable, row: parentRow, column: "stage_start_time")
+            sample.endDate = try RecordTime.checked(millis: row.int64(2), offset: offset, table: childTable, row: parentRow, column: "stage_end_time")
+            guard sample.endDate >= sample.startDate else {
+                throw HealthConnectError(.invalidValue, "a stage that ends before it starts", table: childTable, row: parentRow, column: "stage_end_time")
+            }
+            let stage = row.int64(3)
+            sample.metadata.entries.append(MetadataEntry(key: HealthConnectMetadataKeys.sleepStage, value: .string(String(stage))))
+            return .categorySample(CategorySample(sample: sample, value: SleepStage.value(ofStage: stage)))
+        }
+    }
+
+    /// An exercise session as a workout: its activity type (`ExerciseType`), its duration, and
+    /// its title and notes.
+    private func workout(_ row: ReadOnlyDatabase.Statement, attributes: SampleAttributes, row id: Int64) throws -> Workout {
+        var sample = attributes
+        let code = row.int64(Int32(table.columns.firstIndex(of: "exercise_type")!))
+        let activity = ExerciseType.activity(ofCode: code)
+        sample.metadata.entries.append(MetadataEntry(key: HealthConnectMetadataKeys.exerciseType, value: .string(String(code))))
+        if activity.indoor { sample.metadata.entries.append(MetadataEntry(key: "HKIndoorWorkout", value: .number(ExportNumber(1)))) }
+        addSessionText(row, from: Int32(table.columns.firstIndex(of: "title")!), to: &sample)
+        let seconds = Double(sample.endDate.secondsSince1970 - sample.startDate.secondsSince1970)
+        return Workout(sample: sample, workoutActivityType: activity.type, duration: Quantity(value: ExportNumber(seconds / 60), unit: "min"))
+    }
+
+    /// A session's title and notes (the columns `title`, `notes` from `column` on), into metadata.
+    private func addSessionText(_ row: ReadOnlyDatabase.Statement, from column: Int32, to sample: inout SampleAttributes) {
+        if let title = row.text(column, limit: limits.textBytes), !title.isEmpty {
+            sample.metadata.entries.append(MetadataEntry(key: HealthConnectMetadataKeys.title, value: .string(title)))
+        }
+        if let notes = row.text(column + 1, limit: limits.textBytes), !notes.isEmpty {
+            sample.metadata.entries.append(MetadataEntry(key: HealthConnectMetadataKeys.notes, value: .string(notes)))
+        }
+    }
+
+    private func invalid(_ message: String, row: Int64, column: String?) -> HealthConnectError {
+        HealthConnectError(.invalidValue, message, table: table.name, row: row, column: column)
+    }
+
+    /// The record's uuid as stored: 16 bytes, most significant first (`java.util.UUID`'s order).
+    static func uuid(_ bytes: [UInt8]) -> ObjectUUID {
+        var high: UInt64 = 0, low: UInt64 = 0
+        for i in 0..<8 { high = high << 8 | UInt64(bytes[i]) }
+        for i in 8..<16 { low = low << 8 | UInt64(bytes[i]) }
+        return ObjectUUID(high: high, low: low)
+    }
+
+    /// A child's uuid: SHA-256 of its parent's uuid and its place among the parent's children
+    /// (`ObjectIdentity.digest`).
+    static func childUUID(of parent: ObjectUUID, index: Int) -> ObjectUUID {
+        var bytes: [UInt8] = []
+        for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: parent.high >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: parent.low >> UInt64(shift))) }
+        bytes += Array("healthconnect-child".utf8)
+        return bytes.withUnsafeBytes { ObjectIdentity.digest(of: $0, ordinal: index).0 }
+    }
+}

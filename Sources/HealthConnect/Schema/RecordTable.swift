@@ -1,0 +1,95 @@
+/// One of Health Connect's record tables as the reader maps it: its name, its layout, the
+/// column holding its value and what that value becomes in the model.
+///
+/// The names and layouts are AOSP's (`docs/health-connect.md` names the revision):
+/// - **instant** records have `time`, `zone_offset` (seconds) and `local_date`;
+/// - **interval** records have `start_time`, `start_zone_offset`, `end_time`,
+///   `end_zone_offset` and `local_date`;
+/// - **series** records are an interval parent with no value of its own and a child table of
+///   `parent_key` (the parent's `row_id`), a value and `epoch_millis`;
+/// - **sessions** (sleep, exercise) are intervals with children of their own (sleep stages).
+/// Every record also has `row_id`, a 16-byte `uuid`, `app_info_id`, `device_info_id`,
+/// `recording_method`, `client_record_id` and `last_modified_time`.
+struct RecordTable: Sendable {
+    enum Layout: Sendable {
+        case instant
+        case interval
+        /// The child table, its value column.
+        case series(child: String, value: String)
+        case sleepSession
+        case exerciseSession
+    }
+
+    let name: String
+    let layout: Layout
+    /// The parent's value column (instant and interval tables).
+    let valueColumn: String?
+    /// The HealthKit type the records become.
+    let typeIdentifier: String
+    /// The unit written, and the factor from the stored unit to it.
+    let unit: String
+    let factor: Double
+
+    /// The tables read, in the order they are read.
+    static let all: [RecordTable] = [
+        RecordTable(
+            name: "steps_record_table", layout: .interval, valueColumn: "count", typeIdentifier: "HKQuantityTypeIdentifierStepCount",
+            unit: "count", factor: 1),
+        RecordTable(
+            name: "distance_record_table", layout: .interval, valueColumn: "distance",
+            typeIdentifier: "HKQuantityTypeIdentifierDistanceWalkingRunning", unit: "m", factor: 1),
+        // Energy is stored in small calories (cal): a thousandth of HealthKit's kcal.
+        RecordTable(
+            name: "active_calories_burned_record_table", layout: .interval, valueColumn: "energy",
+            typeIdentifier: "HKQuantityTypeIdentifierActiveEnergyBurned", unit: "kcal", factor: 0.001),
+        // HealthKit has no total energy (it keeps active and basal apart): a type of its own.
+        RecordTable(
+            name: "total_calories_burned_record_table", layout: .interval, valueColumn: "energy",
+            typeIdentifier: HealthConnectTypes.totalCaloriesBurned, unit: "kcal", factor: 0.001),
+        // Weight is stored in grams.
+        RecordTable(
+            name: "weight_record_table", layout: .instant, valueColumn: "weight", typeIdentifier: "HKQuantityTypeIdentifierBodyMass",
+            unit: "kg", factor: 0.001),
+        RecordTable(
+            name: "heart_rate_record_table", layout: .series(child: "heart_rate_record_series_table", value: "beats_per_minute"),
+            valueColumn: nil, typeIdentifier: "HKQuantityTypeIdentifierHeartRate", unit: "count/min", factor: 1),
+        RecordTable(
+            name: "sleep_session_record_table", layout: .sleepSession, valueColumn: nil,
+            typeIdentifier: "HKCategoryTypeIdentifierSleepAnalysis", unit: "", factor: 1),
+        RecordTable(
+            name: "exercise_session_record_table", layout: .exerciseSession, valueColumn: nil, typeIdentifier: "HKWorkoutTypeIdentifier",
+            unit: "", factor: 1),
+    ]
+
+    /// The columns the reader selects from the table itself, in order (the common ones first).
+    var columns: [String] {
+        var columns = ["row_id", "uuid", "app_info_id", "device_info_id", "recording_method", "client_record_id", "last_modified_time"]
+        switch layout {
+        case .instant: columns += ["time", "zone_offset"]
+        case .interval, .series, .sleepSession, .exerciseSession:
+            columns += ["start_time", "start_zone_offset", "end_time", "end_zone_offset"]
+        }
+        if let valueColumn { columns.append(valueColumn) }
+        switch layout {
+        case .sleepSession: columns += ["title", "notes"]
+        case .exerciseSession: columns += ["exercise_type", "title", "notes"]
+        default: break
+        }
+        return columns
+    }
+
+    /// The child table and the columns read from it, for the layouts that have one.
+    var child: (table: String, columns: [String])? {
+        switch layout {
+        case .series(let child, let value): return (child, ["parent_key", value, "epoch_millis"])
+        case .sleepSession: return ("sleep_stages_table", ["parent_key", "stage_start_time", "stage_end_time", "stage_type"])
+        default: return nil
+        }
+    }
+}
+
+/// The types of the model that have no HealthKit equivalent, named for Health Connect.
+public enum HealthConnectTypes {
+    /// Total energy burned (active and basal together), in kcal.
+    public static let totalCaloriesBurned = "HealthConnectTotalCaloriesBurned"
+}

@@ -1,0 +1,83 @@
+import Foundation
+import HealthTestSupport
+import Testing
+
+/// A Health Connect export through the commands: recognised by content (the zip or the bare
+/// database), converted, and totalled as Health Connect totals, from its own priority list.
+/// The totals below are worked by hand from the fixture's rows (`make-fixture.py`), never by
+/// the code under test.
+@Suite struct HealthConnectCommandTests {
+    static func days(_ input: String) throws -> [String: [String: String]] {
+        let result = try healthport("days", input, "--format", "csv", "-q")
+        #expect(result.status == 0, "\(result.stderrText)")
+        let rows = parseCSV(result.stdoutText)
+        guard let header = rows.first else { return [:] }
+        var byDate: [String: [String: String]] = [:]
+        for row in rows.dropFirst() {
+            let fields = Dictionary(uniqueKeysWithValues: zip(header, row))
+            byDate[fields["date"] ?? ""] = fields
+        }
+        return byDate
+    }
+
+    /// Health Connect's rule (`PriorityRecordsAggregator`): over the segments between all
+    /// records' boundaries, the highest-priority app's record open there counts, pro-rated by
+    /// overlap; the pedometer, on no list, never counts. Activity: Samsung Health, then Fit.
+    @Test func stepsEnergyAndDistanceAreHealthConnectsTotals() throws {
+        let fixture = try HealthConnectFixture.make()
+        let days = try Self.days(fixture.zip)
+        // 2026-01-05:
+        //   08:00–08:30 Samsung alone, 600 × 30/60 = 300
+        //   08:30–09:00 Samsung over Fit,  600 × 30/60 = 300
+        //   09:00–09:30 Fit alone,         900 × 30/60 = 450
+        //   10:00–11:00 pedometer, not on the list: 0 (Apple's merge would add 5,000)
+        //   12:00–12:30 Samsung 300;  18:00–18:20 Fit 200
+        //   23:30–24:00 Samsung, 120 × 30/60 = 60 (the rest falls on the 6th)
+        //   300 + 300 + 450 + 300 + 200 + 60 = 1,610
+        #expect(Double(days["2026-01-05"]?["steps"] ?? "") == 1610)
+        // 2026-01-06: 00:00–00:30 the same record's other 60; 07:00–07:40 both apps, Samsung's
+        // 350 counts and Fit's 400 does not: 60 + 350 = 410.
+        #expect(Double(days["2026-01-06"]?["steps"] ?? "") == 410)
+        // 2026-01-07: Fit 1,000; Samsung 15:00–15:30 alone, 100 × 30/60 = 50; 15:30–16:00 two
+        // Samsung records, the one modified last (80 steps, all in that half hour) counts:
+        // 1,000 + 50 + 80 = 1,130.
+        #expect(Double(days["2026-01-07"]?["steps"] ?? "") == 1130)
+        // Active energy on the 5th: 45 kcal over 08:00–09:00 (Samsung), 60 kcal over
+        // 08:30–09:30 (Fit): 45 × 30/60 + 45 × 30/60 + 60 × 30/60 = 22.5 + 22.5 + 30 = 75.
+        #expect(Double(days["2026-01-05"]?["active_energy_kcal"] ?? "") == 75)
+        // Distance: 4,200 m and 5,000 m over the same hours: 2,100 + 2,100 + 2,500 = 6,700 m.
+        #expect(Double(days["2026-01-05"]?["distance_km"] ?? "") == 6.7)
+    }
+
+    /// The night ending on the 6th: in bed 23:00–07:00 (480 min); asleep in the light, deep
+    /// and REM stages: 23:15–01:00 (105) + 01:00–02:30 (90) + 02:30–03:30 (60) + 03:30–06:30
+    /// (180) = 435 min.
+    @Test func theNightFromItsStages() throws {
+        let fixture = try HealthConnectFixture.make()
+        let days = try Self.days(fixture.database)
+        #expect(Double(days["2026-01-06"]?["asleep_min"] ?? "") == 435)
+        #expect(Double(days["2026-01-06"]?["in_bed_min"] ?? "") == 480)
+    }
+
+    /// `convert` takes the zip, recognised by content (renamed, it is still read), and writes
+    /// every record, uuids kept.
+    @Test func convertReadsTheZipByContent() throws {
+        let fixture = try HealthConnectFixture.make()
+        let renamed = try Fixtures.temporaryDirectory().appendingPathComponent("phone-backup.bin").path
+        try FileManager.default.copyItem(atPath: fixture.zip, toPath: renamed)
+        let result = try healthport("convert", renamed, "--format", "ndjson", "-o", "-", "-q")
+        #expect(result.status == 0, "\(result.stderrText)")
+        let lines = result.stdoutText.split(separator: "\n").filter { $0.contains("\"uuid\"") }
+        #expect(lines.count == 28)
+        #expect(result.stdoutText.contains("ED31C3CF-3F56-5394-94F1-4B8E9822C2AB"))
+    }
+
+    /// A database that is not Health Connect's is refused as no export, naming the table.
+    @Test func aForeignDatabaseIsRefused() throws {
+        let fixture = try HealthConnectFixture.make()
+        let foreign = try HealthConnectFixture.altered(fixture.database, sql: "DROP TABLE device_info_table;")
+        let result = try healthport("convert", foreign, "--format", "ndjson", "-o", "-", "-q")
+        #expect(result.status != 0)
+        #expect(result.stderrText.contains("device_info_table"))
+    }
+}
