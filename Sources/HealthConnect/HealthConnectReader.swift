@@ -52,7 +52,7 @@ public final class HealthConnectReader {
                 throw HealthConnectError(.notHealthConnect, "an SQLite database without Health Connect's \(table)", table: table)
             }
             if let missing = columns.first(where: { !present.contains($0) }) {
-                throw HealthConnectError(.notHealthConnect, "no column \(missing): not Health Connect's layout", table: table, column: missing)
+                throw HealthConnectError(.notHealthConnect, "not Health Connect's layout (the column is missing)", table: table, column: missing)
             }
         }
         var tables: [RecordTable] = []
@@ -64,7 +64,7 @@ public final class HealthConnectReader {
                 continue
             }
             if let missing = table.columns.first(where: { !present.contains($0) }) {
-                throw HealthConnectError(.notHealthConnect, "no column \(missing): not Health Connect's layout", table: table.name, column: missing)
+                throw HealthConnectError(.notHealthConnect, "not Health Connect's layout (the column is missing)", table: table.name, column: missing)
             }
             if let child = table.child {
                 let childColumns = try database.columns(of: child.table)
@@ -72,7 +72,7 @@ public final class HealthConnectReader {
                     throw HealthConnectError(.notHealthConnect, "\(table.name) without its \(child.table)", table: child.table)
                 }
                 if let missing = child.columns.first(where: { !childColumns.contains($0) }) {
-                    throw HealthConnectError(.notHealthConnect, "no column \(missing): not Health Connect's layout", table: child.table, column: missing)
+                    throw HealthConnectError(.notHealthConnect, "not Health Connect's layout (the column is missing)", table: child.table, column: missing)
                 }
             }
             tables.append(table)
