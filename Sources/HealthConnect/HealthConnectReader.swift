@@ -129,7 +129,7 @@ public final class HealthConnectReader {
         summary.header = try header()
         try sink.exportDidBegin(summary.header)
         for table in tables where types == nil || types!.contains(table.typeIdentifier) {
-            var reader = TableReader(table: table, database: database, provenance: provenance, limits: limits)
+            let reader = TableReader(table: table, database: database, provenance: provenance, limits: limits)
             let count = try reader.read { object in
                 summary.objectCount += 1
                 try sink.consume(object)

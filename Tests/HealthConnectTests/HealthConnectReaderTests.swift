@@ -1,5 +1,6 @@
 import HealthConnect
 import HealthModel
+import Foundation
 import HealthTestSupport
 import Testing
 
@@ -58,7 +59,7 @@ import Testing
         #expect(sample.sample.sourceRevision.source.bundleIdentifier == "com.google.android.apps.fitness")
         #expect(sample.sample.device?.manufacturer == "Google")
         #expect(sample.sample.device?.model == "Pixel 8")
-        #expect(sample.uuid == ObjectUUID(uuidString: "EB121E51-EDA9-5BD1-95A5-98FA5769F4DF"))
+        #expect(sample.sample.uuid == ObjectUUID(uuidString: "EB121E51-EDA9-5BD1-95A5-98FA5769F4DF"))
         // 2026-01-05 07:00 at +01:00 is 06:00 UTC: 1,767,592,800 s.
         #expect(sample.sample.startDate == ExportTimestamp(secondsSince1970: 1_767_592_800, utcOffsetSeconds: 3600))
 
@@ -120,34 +121,27 @@ import Testing
     @Test func refusesWhatIsNotItsSchema() throws {
         let fixture = try HealthConnectFixture.make()
         let foreign = try HealthConnectFixture.altered(fixture.database, sql: "DROP TABLE application_info_table;")
-        #expect {
-            _ = try HealthConnectReader(path: foreign)
-        } throws: { error in
-            guard let error = error as? HealthConnectError else { return false }
-            return error.code == .notHealthConnect && error.table == "application_info_table"
-        }
+        let noApps = #expect(throws: HealthConnectError.self) { try HealthConnectReader(path: foreign) }
+        #expect(noApps?.code == .notHealthConnect)
+        #expect(noApps?.table == "application_info_table")
+
         let noColumn = try HealthConnectFixture.altered(fixture.database, sql: "ALTER TABLE steps_record_table DROP COLUMN count;")
-        #expect {
-            _ = try HealthConnectReader(path: noColumn)
-        } throws: { error in
-            (error as? HealthConnectError).map { $0.code == .notHealthConnect && $0.table == "steps_record_table" && $0.column == "count" } ?? false
-        }
-        let shortUUID = try HealthConnectFixture.altered(
-            fixture.database, sql: "UPDATE steps_record_table SET uuid = X'0102' WHERE row_id = 3;")
-        #expect {
-            _ = try Self.read(shortUUID)
-        } throws: { error in
-            (error as? HealthConnectError).map { $0.code == .invalidValue && $0.table == "steps_record_table" && $0.row == 3 && $0.column == "uuid" }
-                ?? false
-        }
-        let text = try HealthConnectFixture.altered(fixture.database, sql: "SELECT 1;")
+        let noCount = #expect(throws: HealthConnectError.self) { try HealthConnectReader(path: noColumn) }
+        #expect(noCount?.code == .notHealthConnect)
+        #expect(noCount?.table == "steps_record_table")
+        #expect(noCount?.column == "count")
+
+        let shortUUID = try HealthConnectFixture.altered(fixture.database, sql: "UPDATE steps_record_table SET uuid = X'0102' WHERE row_id = 3;")
+        let badUUID = #expect(throws: HealthConnectError.self) { try Self.read(shortUUID) }
+        #expect(badUUID?.code == .invalidValue)
+        #expect(badUUID?.table == "steps_record_table")
+        #expect(badUUID?.row == 3)
+        #expect(badUUID?.column == "uuid")
+
+        let text = try Fixtures.temporaryDirectory().appendingPathComponent("text.db").path
         try "not a database at all, though long enough".write(toFile: text, atomically: true, encoding: .utf8)
-        #expect {
-            _ = try HealthConnectReader(path: text)
-        } throws: { error in
-            guard let error = error as? HealthConnectError else { return false }
-            return error.code == .notADatabase || error.code == .notHealthConnect
-        }
+        let notSQLite = #expect(throws: HealthConnectError.self) { try HealthConnectReader(path: text) }
+        #expect(notSQLite?.code == .notADatabase)
     }
 
     /// A text value larger than the limit is refused, not held.
@@ -155,10 +149,9 @@ import Testing
         let fixture = try HealthConnectFixture.make()
         let long = try HealthConnectFixture.altered(
             fixture.database, sql: "UPDATE exercise_session_record_table SET client_record_id = hex(zeroblob(40000));")
-        #expect {
-            _ = try Self.read(long)
-        } throws: { error in
-            (error as? HealthConnectError).map { $0.code == .limitExceeded && $0.table == "exercise_session_record_table" } ?? false
-        }
+        let error = #expect(throws: HealthConnectError.self) { try Self.read(long) }
+        #expect(error?.code == .limitExceeded)
+        #expect(error?.table == "exercise_session_record_table")
+        #expect(error?.column == "client_record_id")
     }
 }

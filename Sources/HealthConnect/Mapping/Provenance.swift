@@ -38,7 +38,7 @@ struct Provenance {
             }
             let manufacturer = rows.text(1, limit: 1024)
             let model = rows.text(2, limit: 1024)
-            let kind = rows.optionalInt64(3).flatMap(Self.deviceName)
+            let kind = rows.optionalInt64(3).flatMap { Self.deviceName(ofType: $0) }
             devices[rows.int64(0)] = Device(name: kind, manufacturer: manufacturer, model: model)
         }
     }
@@ -77,7 +77,7 @@ struct Provenance {
             var list: [String] = []
             var listed: Set<String> = []
             for item in text.split(separator: ",") {
-                guard let id = Int64(item.trimmingCharacters(in: " ")) else {
+                guard let id = Int64(item.trimmed(of: " ")) else {
                     throw HealthConnectError(.invalidValue, "an app id that is not a number", table: table, row: row, column: "app_id_priority_order")
                 }
                 if let package = packages[id], listed.insert(package).inserted { list.append(package) }
@@ -89,7 +89,7 @@ struct Provenance {
 }
 
 extension Substring {
-    fileprivate func trimmingCharacters(in character: Character) -> Substring {
+    fileprivate func trimmed(of character: Character) -> Substring {
         var text = self
         while text.first == character { text = text.dropFirst() }
         while text.last == character { text = text.dropLast() }

@@ -17,7 +17,7 @@ struct TableReader {
     }
 
     /// Reads every row, handing each object to `deliver`; returns the number of records.
-    mutating func read(_ deliver: (HealthObject) throws -> Void) throws -> Int {
+    func read(_ deliver: (HealthObject) throws -> Void) throws -> Int {
         let parents = try database.prepare(
             "SELECT \(table.columns.joined(separator: ", ")) FROM \(table.name) ORDER BY row_id", table: table.name)
         var children: ReadOnlyDatabase.Statement? = nil
@@ -69,11 +69,11 @@ struct TableReader {
         let instant = table.layout.isInstant
         let start = try RecordTime.checked(
             millis: row.int64(Column.time), offset: row.int64(Column.offset), table: table.name, row: id, column: instant ? "time" : "start_time")
-        let end =
-            instant
-            ? start
-            : try RecordTime.checked(
+        var end = start
+        if !instant {
+            end = try RecordTime.checked(
                 millis: row.int64(Column.end), offset: row.int64(Column.endOffset), table: table.name, row: id, column: "end_time")
+        }
         guard end >= start else { throw invalid("an end before its start", row: id, column: "end_time") }
         let app = row.int64(Column.app)
         var metadata: [MetadataEntry] = []

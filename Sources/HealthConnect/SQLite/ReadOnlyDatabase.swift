@@ -18,11 +18,18 @@ final class ReadOnlyDatabase {
             self.handle = nil
             throw HealthConnectError(.notADatabase, "SQLite cannot open it: \(text)")
         }
-        // Defensive settings for a stranger's file: no triggers or views run code of its own,
-        // and a damaged file fails instead of being read past its end.
-        sqlite3_db_config(handle, SQLITE_DBCONFIG_TRUSTED_SCHEMA, Int32(0), nil as UnsafeMutablePointer<Int32>?)
-        sqlite3_db_config(handle, SQLITE_DBCONFIG_DEFENSIVE, Int32(1), nil as UnsafeMutablePointer<Int32>?)
+        // No value SQLite hands back may be larger than this (a row's text or blob): a file that
+        // claims a gigabyte-long value is an error (SQLITE_TOOBIG), not an allocation.
+        sqlite3_limit(handle, SQLITE_LIMIT_LENGTH, Self.largestValue)
+        // The file's schema is not trusted: no function in it (a view's, a generated column's)
+        // runs with side effects; damaged cells are checked as they are read.
+        for pragma in ["PRAGMA trusted_schema = OFF", "PRAGMA cell_size_check = ON"] {
+            sqlite3_exec(handle, pragma, nil, nil, nil)
+        }
     }
+
+    /// The largest value SQLite may hand back: 16 MiB.
+    static let largestValue: Int32 = 16 << 20
 
     deinit { sqlite3_close(handle) }
 
@@ -101,6 +108,9 @@ final class ReadOnlyDatabase {
             switch sqlite3_step(statement) {
             case SQLITE_ROW: return true
             case SQLITE_DONE: return false
+            case SQLITE_NOTADB:
+                // SQLite reads the file's header at the first step, not at the opening.
+                throw HealthConnectError(.notADatabase, "not an SQLite database", table: table)
             default:
                 throw HealthConnectError(.readFailed, "SQLite failed: \(String(cString: sqlite3_errmsg(database)))", table: table)
             }

@@ -27,7 +27,13 @@ extension ExportReader {
     /// Opens the Health Connect database in the zip at `url`, or returns `nil` when the zip
     /// holds none (it is then looked at as Apple's export).
     static func openHealthConnectZip(url: URL, displayName: String, maximumExpansion: UInt64) throws -> (Source, ExportLayout)? {
-        guard let archive = try? Archive(url: url, accessMode: .read) else { return nil }
+        let archive: Archive
+        do {
+            archive = try Archive(url: url, accessMode: .read)
+        } catch {
+            // Not a readable zip: the reader of Apple's exports says why (or salvages it).
+            return nil
+        }
         struct SniffDone: Error {}
         for entry in archive where entry.type == .file && isDatabaseCandidate(entry.path) {
             var prefix: [UInt8] = []

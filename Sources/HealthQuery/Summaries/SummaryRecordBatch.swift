@@ -18,12 +18,12 @@ public final class SummaryRecordBatch {
         var tier: Int32
         /// On the explicit priority list: ranked by its place there, not by appearance.
         var listed: Bool
-        /// A listed record's order within its tier (0, or a Health Connect record's recency:
-        /// `HealthConnectRanking`).
-        var order: Int32 = 0
         var start: Double
         var end: Double
         var value: Double
+        /// A listed record's order within its tier (0, or a Health Connect record's recency:
+        /// `HealthConnectRanking`).
+        var order: Int32 = 0
     }
 
     private let tiers: SourcePriority.Tiers
