@@ -13,8 +13,9 @@ What it holds (times in UTC+01:00, the offset every record carries):
     Google Fit alone on the list for sleep;
   * 2026-01-05 to 2026-01-07: overlapping steps from the two apps, one record across midnight,
     two overlapping records of one app modified at different times; a heart-rate series of
-    three readings; a manually entered weight; active and total calories; distance; a night
-    of sleep with stages; a run (an exercise session).
+    three readings; a manually entered weight and body fat; a resting heart rate, an RMSSD, a
+    glass of water, three floors; active and total calories; distance; a night of sleep with
+    stages; a run (an exercise session).
 
 Usage: make-fixture.py OUTPUT_FOLDER [--schema current|v9]
   v9 writes the layout from before database version 10 (no generated local-time columns),
@@ -99,6 +100,25 @@ def create_schema(db, schema):
         "FOREIGN KEY (parent_key) REFERENCES sleep_session_record_table(row_id) ON DELETE CASCADE)",
         f"CREATE TABLE exercise_session_record_table ({common}, {interval}, notes TEXT, exercise_type INTEGER, "
         f"title TEXT, has_route INTEGER{interval_generated}{foreign})",
+        # Single-value tables; most empty here, as on a phone whose apps write few types.
+        f"CREATE TABLE body_fat_record_table ({common}, {instant}, percentage REAL{instant_generated}{foreign})",
+        f"CREATE TABLE oxygen_saturation_record_table ({common}, {instant}, percentage REAL{instant_generated}{foreign})",
+        f"CREATE TABLE resting_heart_rate_record_table ({common}, {instant}, beats_per_minute INTEGER{instant_generated}{foreign})",
+        f"CREATE TABLE respiratory_rate_record_table ({common}, {instant}, rate REAL{instant_generated}{foreign})",
+        f"CREATE TABLE height_record_table ({common}, {instant}, height REAL{instant_generated}{foreign})",
+        f"CREATE TABLE lean_body_mass_record_table ({common}, {instant}, mass REAL{instant_generated}{foreign})",
+        f"CREATE TABLE body_temperature_record_table ({common}, {instant}, measurement_location INTEGER, "
+        f"temperature REAL{instant_generated}{foreign})",
+        f"CREATE TABLE blood_glucose_record_table ({common}, {instant}, specimen_source INTEGER, level REAL, "
+        f"relation_to_meal INTEGER, meal_type INTEGER{instant_generated}{foreign})",
+        f"CREATE TABLE vo2_max_record_table ({common}, {instant}, measurement_method INTEGER, "
+        f"vo2_milliliters_per_minute_kilogram REAL{instant_generated}{foreign})",
+        f"CREATE TABLE heart_rate_variability_rmssd_record_table ({common}, {instant}, "
+        f"heart_rate_variability_millis REAL{instant_generated}{foreign})",
+        f"CREATE TABLE hydration_record_table ({common}, {interval}, volume REAL{interval_generated}{foreign})",
+        f"CREATE TABLE floors_climbed_record_table ({common}, {interval}, floors REAL{interval_generated}{foreign})",
+        f"CREATE TABLE wheelchair_pushes_record_table ({common}, {interval}, count INTEGER{interval_generated}{foreign})",
+        f"CREATE TABLE elevation_gained_record_table ({common}, {interval}, elevation REAL{interval_generated}{foreign})",
         # A series type whose parent is named in CamelCase; empty here.
         f"CREATE TABLE SpeedRecordTable ({common}, {interval}{interval_generated}{foreign})",
         "CREATE TABLE speed_record_table (parent_key INTEGER, speed REAL, epoch_millis INTEGER, "
@@ -177,6 +197,20 @@ def fill(db):
         "recording_method, time, zone_offset, local_date, weight) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (record_uuid("weight-1"), millis(5, 7, 1), None, PHONE, FIT, MANUAL, millis(5, 7), OFFSET, epoch_day(millis(5, 7)), 72500.0),
     )
+
+    def instant(table, name, app, device, time, column, value, method=AUTOMATIC):
+        db.execute(
+            f"INSERT INTO {table} (uuid, last_modified_time, client_record_id, device_info_id, app_info_id, "
+            f"recording_method, time, zone_offset, local_date, {column}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (record_uuid(name), time + 60_000, name, device, app, method, time, OFFSET, epoch_day(time), value),
+        )
+
+    # Percentages from 0 to 100; hydration in litres; RMSSD in milliseconds.
+    instant("body_fat_record_table", "body-fat-1", FIT, PHONE, millis(5, 7), "percentage", 21.5, method=MANUAL)
+    instant("resting_heart_rate_record_table", "resting-1", SAMSUNG, WATCH, millis(6, 6), "beats_per_minute", 54)
+    instant("heart_rate_variability_rmssd_record_table", "rmssd-1", SAMSUNG, WATCH, millis(6, 3), "heart_rate_variability_millis", 41.5)
+    interval("hydration_record_table", "water-1", FIT, PHONE, millis(5, 10), millis(5, 10, 5), ["volume"], [0.25], method=MANUAL)
+    interval("floors_climbed_record_table", "floors-1", SAMSUNG, WATCH, millis(6, 9), millis(6, 9, 10), ["floors"], [3.0])
 
     parent = interval("heart_rate_record_table", "heart-1", SAMSUNG, WATCH, millis(5, 8), millis(5, 8, 2))
     db.executemany(

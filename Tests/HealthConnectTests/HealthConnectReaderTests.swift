@@ -24,8 +24,9 @@ import Testing
         return nil
     }
 
-    /// 11 steps, 2 distances, 2 active and 1 total energy, 1 weight, 3 heart-rate readings
-    /// (one series of three), the sleep session and its 6 stages, 1 exercise session: 28.
+    /// 11 steps, 2 distances, 2 active and 1 total energy, 1 weight, 1 body fat, 1 resting
+    /// heart rate, 1 RMSSD, 1 water, 1 floors, 3 heart-rate readings (one series of three), the
+    /// sleep session and its 6 stages, 1 exercise session: 33.
     @Test func everyRecordBecomesAnObject() throws {
         let fixture = try HealthConnectFixture.make()
         let objects = try Self.read(fixture.database).objects
@@ -38,9 +39,14 @@ import Testing
         #expect(count("HKQuantityTypeIdentifierHeartRate") == 3)
         #expect(count("HKCategoryTypeIdentifierSleepAnalysis") == 7)
         #expect(count("HKWorkoutTypeIdentifier") == 1)
-        #expect(objects.count == 28)
+        #expect(count("HKQuantityTypeIdentifierBodyFatPercentage") == 1)
+        #expect(count("HKQuantityTypeIdentifierRestingHeartRate") == 1)
+        #expect(count(HealthConnectTypes.heartRateVariabilityRMSSD) == 1)
+        #expect(count("HKQuantityTypeIdentifierDietaryWater") == 1)
+        #expect(count("HKQuantityTypeIdentifierFlightsClimbed") == 1)
+        #expect(objects.count == 33)
         // Every uuid distinct: the children's derived ones too.
-        #expect(Set(objects.map(\.uuid)).count == 28)
+        #expect(Set(objects.map(\.uuid)).count == 33)
     }
 
     /// Grams to kilograms, small calories to kcal, metres kept; a manual entry is user-entered;
@@ -71,6 +77,11 @@ import Testing
         #expect(steps.sampleAttributes?.metadata["HKWasUserEntered"] == nil)
         let heart = Self.samples(objects, of: "HKQuantityTypeIdentifierHeartRate").compactMap(Self.quantity)
         #expect(heart == [72, 75, 80])
+        // 21.5 % is stored as 21.5 and held as HealthKit holds percentages, 0.215; a quarter
+        // litre of water is 250 mL.
+        let fat = Self.samples(objects, of: "HKQuantityTypeIdentifierBodyFatPercentage").compactMap(Self.quantity)
+        #expect(fat.count == 1 && abs(fat[0] - 0.215) < 1e-12)
+        #expect(Self.samples(objects, of: "HKQuantityTypeIdentifierDietaryWater").compactMap(Self.quantity) == [250])
     }
 
     /// The session is the time in bed; each stage a sample of HealthKit's value for it

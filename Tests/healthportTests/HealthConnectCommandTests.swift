@@ -68,7 +68,7 @@ import Testing
         let result = try healthport("convert", renamed, "--format", "ndjson", "-o", "-", "-q")
         #expect(result.status == 0, "\(result.stderrText)")
         let lines = result.stdoutText.split(separator: "\n").filter { $0.contains("\"uuid\"") }
-        #expect(lines.count == 28)
+        #expect(lines.count == 33)
         #expect(result.stdoutText.contains("ED31C3CF-3F56-5394-94F1-4B8E9822C2AB"))
     }
 
@@ -79,5 +79,44 @@ import Testing
         let result = try healthport("convert", foreign, "--format", "ndjson", "-o", "-", "-q")
         #expect(result.status != 0)
         #expect(result.stderrText.contains("device_info_table"))
+    }
+
+    /// Two exports of one phone: the second lost the pedometer's record (row 3, `steps-3`) and
+    /// gained one. Health Connect keeps a record's uuid across exports, so `diff` lists exactly
+    /// those two, and nothing that stayed.
+    @Test func diffListsTheRecordsAddedAndDeleted() throws {
+        let fixture = try HealthConnectFixture.make()
+        let later = try HealthConnectFixture.altered(
+            fixture.database,
+            sql: """
+                DELETE FROM steps_record_table WHERE row_id = 3;
+                INSERT INTO steps_record_table (uuid, last_modified_time, device_info_id, app_info_id, recording_method,
+                    start_time, start_zone_offset, end_time, end_zone_offset, local_date, count)
+                VALUES (X'00112233445566778899AABBCCDDEEFF', 1767812400000, 2, 2, 2, 1767808800000, 3600, 1767812400000, 3600, 20460, 777);
+                """)
+        let result = try healthport("diff", fixture.zip, later, "-q")
+        #expect(result.status == 0, "\(result.stderrText)")
+        var added: [String] = []
+        var deleted: [String] = []
+        for line in try ndjsonObjects(result.stdout) {
+            switch line["type"] as? String {
+            case "added": added.append(((line["object"] as? [String: Any])?["uuid"] as? String) ?? "")
+            case "deleted": deleted.append((line["uuid"] as? String) ?? "")
+            default: break
+            }
+        }
+        #expect(added.map { $0.uppercased() } == ["00112233-4455-6677-8899-AABBCCDDEEFF"])
+        #expect(deleted.map { $0.uppercased() } == ["0739B3E7-0993-5C9D-BAD6-D6507EAB03F0"])
+    }
+
+    /// Standard input holds either the zip or the database.
+    @Test func standardInputTakesTheZipOrTheDatabase() throws {
+        let fixture = try HealthConnectFixture.make()
+        for path in [fixture.zip, fixture.database] {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+            let result = try healthport("convert", "-", "--format", "ndjson", "-o", "-", "-q", stdin: bytes)
+            #expect(result.status == 0, "\(path): \(result.stderrText)")
+            #expect(result.stdoutText.contains("ED31C3CF-3F56-5394-94F1-4B8E9822C2AB"), "\(path)")
+        }
     }
 }

@@ -51,6 +51,54 @@ struct RecordTable: Sendable {
             name: "weight_record_table", layout: .instant, valueColumn: "weight", typeIdentifier: "HKQuantityTypeIdentifierBodyMass",
             unit: "kg", factor: 0.001),
         RecordTable(
+            name: "lean_body_mass_record_table", layout: .instant, valueColumn: "mass", typeIdentifier: "HKQuantityTypeIdentifierLeanBodyMass",
+            unit: "kg", factor: 0.001),
+        RecordTable(
+            name: "height_record_table", layout: .instant, valueColumn: "height", typeIdentifier: "HKQuantityTypeIdentifierHeight", unit: "m",
+            factor: 1),
+        // Percentages are stored from 0 to 100; HealthKit holds them as fractions of 1, in "%".
+        RecordTable(
+            name: "body_fat_record_table", layout: .instant, valueColumn: "percentage",
+            typeIdentifier: "HKQuantityTypeIdentifierBodyFatPercentage", unit: "%", factor: 0.01),
+        RecordTable(
+            name: "oxygen_saturation_record_table", layout: .instant, valueColumn: "percentage",
+            typeIdentifier: "HKQuantityTypeIdentifierOxygenSaturation", unit: "%", factor: 0.01),
+        RecordTable(
+            name: "resting_heart_rate_record_table", layout: .instant, valueColumn: "beats_per_minute",
+            typeIdentifier: "HKQuantityTypeIdentifierRestingHeartRate", unit: "count/min", factor: 1),
+        RecordTable(
+            name: "respiratory_rate_record_table", layout: .instant, valueColumn: "rate",
+            typeIdentifier: "HKQuantityTypeIdentifierRespiratoryRate", unit: "count/min", factor: 1),
+        RecordTable(
+            name: "vo2_max_record_table", layout: .instant, valueColumn: "vo2_milliliters_per_minute_kilogram",
+            typeIdentifier: "HKQuantityTypeIdentifierVO2Max", unit: "mL/min·kg", factor: 1),
+        RecordTable(
+            name: "body_temperature_record_table", layout: .instant, valueColumn: "temperature",
+            typeIdentifier: "HKQuantityTypeIdentifierBodyTemperature", unit: "degC", factor: 1),
+        // Blood glucose is stored in mmol/L; HealthKit's exports write mg/dL (glucose's molar
+        // mass, 180.15588 g/mol, makes 1 mmol/L 18.015588 mg/dL).
+        RecordTable(
+            name: "blood_glucose_record_table", layout: .instant, valueColumn: "level",
+            typeIdentifier: "HKQuantityTypeIdentifierBloodGlucose", unit: "mg/dL", factor: 18.015588),
+        // RMSSD, not HealthKit's SDNN: a different measure, so a type of its own.
+        RecordTable(
+            name: "heart_rate_variability_rmssd_record_table", layout: .instant, valueColumn: "heart_rate_variability_millis",
+            typeIdentifier: HealthConnectTypes.heartRateVariabilityRMSSD, unit: "ms", factor: 1),
+        // Hydration is stored in litres.
+        RecordTable(
+            name: "hydration_record_table", layout: .interval, valueColumn: "volume", typeIdentifier: "HKQuantityTypeIdentifierDietaryWater",
+            unit: "mL", factor: 1000),
+        RecordTable(
+            name: "floors_climbed_record_table", layout: .interval, valueColumn: "floors",
+            typeIdentifier: "HKQuantityTypeIdentifierFlightsClimbed", unit: "count", factor: 1),
+        RecordTable(
+            name: "wheelchair_pushes_record_table", layout: .interval, valueColumn: "count",
+            typeIdentifier: "HKQuantityTypeIdentifierPushCount", unit: "count", factor: 1),
+        // HealthKit keeps elevation only as a workout's metadata: a type of its own.
+        RecordTable(
+            name: "elevation_gained_record_table", layout: .interval, valueColumn: "elevation",
+            typeIdentifier: HealthConnectTypes.elevationGained, unit: "m", factor: 1),
+        RecordTable(
             name: "heart_rate_record_table", layout: .series(child: "heart_rate_record_series_table", value: "beats_per_minute"),
             valueColumn: nil, typeIdentifier: "HKQuantityTypeIdentifierHeartRate", unit: "count/min", factor: 1),
         RecordTable(
@@ -92,4 +140,8 @@ struct RecordTable: Sendable {
 public enum HealthConnectTypes {
     /// Total energy burned (active and basal together), in kcal.
     public static let totalCaloriesBurned = "HealthConnectTotalCaloriesBurned"
+    /// Heart rate variability as RMSSD, in ms (HealthKit's is SDNN, another measure).
+    public static let heartRateVariabilityRMSSD = "HealthConnectHeartRateVariabilityRMSSD"
+    /// Elevation gained, in m.
+    public static let elevationGained = "HealthConnectElevationGained"
 }

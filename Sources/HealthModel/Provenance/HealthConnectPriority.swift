@@ -32,7 +32,7 @@ public struct HealthConnectPriority: Hashable, Sendable {
         switch identifier {
         case "HKQuantityTypeIdentifierStepCount", "HKQuantityTypeIdentifierActiveEnergyBurned",
             "HKQuantityTypeIdentifierDistanceWalkingRunning", "HKQuantityTypeIdentifierFlightsClimbed",
-            "HKQuantityTypeIdentifierPushCount", "HKWorkoutTypeIdentifier":
+            "HKQuantityTypeIdentifierPushCount", "HKWorkoutTypeIdentifier", "HealthConnectElevationGained":
             return .activity
         case "HKCategoryTypeIdentifierSleepAnalysis":
             return .sleep
