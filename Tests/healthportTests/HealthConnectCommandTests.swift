@@ -49,6 +49,19 @@ import Testing
         #expect(Double(days["2026-01-05"]?["distance_km"] ?? "") == 6.7)
     }
 
+    /// `stats` totals the same way: the days' sums are the ones worked above (1,610, 410,
+    /// 1,130), where Apple's merge would give 6,610 (the pedometer's 5,000 counted) and 1,180
+    /// (both Samsung records of the 7th counted: 50 + 50 + 80 beside Fit's 1,000).
+    @Test func statsTotalsAsHealthConnectDoes() throws {
+        let fixture = try HealthConnectFixture.make()
+        let result = try healthport("stats", fixture.zip, "--type", "StepCount", "--interval", "day", "--format", "csv", "-q")
+        #expect(result.status == 0, "\(result.stderrText)")
+        let rows = parseCSV(result.stdoutText)
+        let header = try #require(rows.first)
+        let sumColumn = try #require(header.firstIndex { $0.hasPrefix("sum") })
+        #expect(rows.dropFirst().map { Double($0[sumColumn]) } == [1610, 410, 1130])
+    }
+
     /// The night ending on the 6th: in bed 23:00–07:00 (480 min); asleep in the light, deep
     /// and REM stages: 23:15–01:00 (105) + 01:00–02:30 (90) + 02:30–03:30 (60) + 03:30–06:30
     /// (180) = 435 min.
