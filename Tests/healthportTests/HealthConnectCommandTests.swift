@@ -72,6 +72,17 @@ import Testing
         #expect(Double(days["2026-01-06"]?["in_bed_min"] ?? "") == 480)
     }
 
+    /// A session without stages is all sleep, as Health Connect counts it: 23:00–07:00 is
+    /// 480 minutes asleep, and no time in bed is claimed.
+    @Test func aSessionWithoutStagesIsSleep() throws {
+        let fixture = try HealthConnectFixture.make()
+        let stageless = try HealthConnectFixture.altered(fixture.database, sql: "DELETE FROM sleep_stages_table;")
+        let days = try Self.days(stageless)
+        #expect(Double(days["2026-01-06"]?["asleep_min"] ?? "") == 480)
+        let inBed = days["2026-01-06"]?["in_bed_min"] ?? ""
+        #expect(inBed.isEmpty)
+    }
+
     /// `convert` takes the zip, recognised by content (renamed, it is still read), and writes
     /// every record, uuids kept.
     @Test func convertReadsTheZipByContent() throws {

@@ -42,14 +42,17 @@ struct TableReader {
                 }
                 try deliver(.quantitySample(QuantitySample(sample: attributes, quantity: quantity(stored))))
             case .series, .sleepSession:
+                // Children of rows before this one belong to no parent read: passed over.
+                if let children {
+                    while childPending && children.int64(0) < row { childPending = try children.step() }
+                }
                 if case .sleepSession = table.layout {
                     var session = attributes
                     addSessionText(parents, from: Int32(table.columns.firstIndex(of: "title")!), to: &session)
-                    try deliver(.categorySample(CategorySample(sample: session, value: SleepStage.inBed)))
+                    let hasStages = childPending && children?.int64(0) == row
+                    try deliver(.categorySample(CategorySample(sample: session, value: SleepStage.session(hasStages: hasStages))))
                 }
                 guard let children else { break }
-                // Children of rows before this one belong to no parent read: passed over.
-                while childPending && children.int64(0) < row { childPending = try children.step() }
                 var index = 0
                 while childPending && children.int64(0) == row {
                     try deliver(try child(children, of: attributes, index: index, parentRow: row))
