@@ -15,7 +15,7 @@ What it holds (times in UTC+01:00, the offset every record carries):
     two overlapping records of one app modified at different times; a heart-rate series of
     three readings; a manually entered weight and body fat; a resting heart rate, an RMSSD, a
     glass of water, three floors; active and total calories; distance; a night of sleep with
-    stages; a run (an exercise session).
+    stages; a run (an exercise session) with its route and two laps.
 
 Usage: make-fixture.py OUTPUT_FOLDER [--schema current|v9]
   v9 writes the layout from before database version 10 (no generated local-time columns),
@@ -100,6 +100,12 @@ def create_schema(db, schema):
         "FOREIGN KEY (parent_key) REFERENCES sleep_session_record_table(row_id) ON DELETE CASCADE)",
         f"CREATE TABLE exercise_session_record_table ({common}, {interval}, notes TEXT, exercise_type INTEGER, "
         f"title TEXT, has_route INTEGER{interval_generated}{foreign})",
+        "CREATE TABLE exercise_route_table (parent_key INTEGER NOT NULL, timestamp_millis INTEGER NOT NULL, "
+        "longitude REAL NOT NULL, latitude REAL NOT NULL, horizontal_accuracy REAL NOT NULL, vertical_accuracy REAL NOT NULL, "
+        "altitude REAL NOT NULL, FOREIGN KEY (parent_key) REFERENCES exercise_session_record_table(row_id) ON DELETE CASCADE)",
+        "CREATE TABLE exercise_laps_table (parent_key INTEGER NOT NULL, lap_start_time INTEGER NOT NULL, "
+        "lap_end_time INTEGER NOT NULL, lap_length REAL NOT NULL, "
+        "FOREIGN KEY (parent_key) REFERENCES exercise_session_record_table(row_id) ON DELETE CASCADE)",
         # Single-value tables; most empty here, as on a phone whose apps write few types.
         f"CREATE TABLE body_fat_record_table ({common}, {instant}, percentage REAL{instant_generated}{foreign})",
         f"CREATE TABLE oxygen_saturation_record_table ({common}, {instant}, percentage REAL{instant_generated}{foreign})",
@@ -234,8 +240,18 @@ def fill(db):
     )
 
     # A run: 33 is running in the platform's ExerciseSessionType, whose codes the database holds.
-    interval("exercise_session_record_table", "exercise-1", SAMSUNG, WATCH, millis(6, 18), millis(6, 18, 45),
-             ["notes", "exercise_type", "title", "has_route"], [None, 33, "Evening run", 0], method=ACTIVE)
+    run = interval("exercise_session_record_table", "exercise-1", SAMSUNG, WATCH, millis(6, 18), millis(6, 18, 45),
+                   ["notes", "exercise_type", "title", "has_route"], [None, 33, "Evening run", 1], method=ACTIVE)
+    # Its route: four points a minute apart along a street, and two laps of a kilometre.
+    db.executemany(
+        "INSERT INTO exercise_route_table (parent_key, timestamp_millis, longitude, latitude, horizontal_accuracy, "
+        "vertical_accuracy, altitude) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [(run, millis(6, 18, minute), round(13.4050 + 0.002 * minute, 6), 52.5200, 5.0, 3.0, 34.0 + minute) for minute in range(4)],
+    )
+    db.executemany(
+        "INSERT INTO exercise_laps_table (parent_key, lap_start_time, lap_end_time, lap_length) VALUES (?, ?, ?, ?)",
+        [(run, millis(6, 18), millis(6, 18, 6), 1000.0), (run, millis(6, 18, 6), millis(6, 18, 12), 1000.0)],
+    )
 
 
 def main():

@@ -11,6 +11,11 @@ public struct HealthConnectLimits: Sendable {
     public var textBytes = 64 * 1024
     /// Bytes of one category's priority list (`app_id_priority_order`).
     public var priorityListBytes = 64 * 1024
+    /// Points of one exercise session's route, held with its workout (a day's run at one point
+    /// a second is 86,400).
+    public var routePoints = 500_000
+    /// Laps of one exercise session.
+    public var laps = 10_000
 
     public init() {}
 }

@@ -24,6 +24,8 @@ public final class HealthConnectReader {
     private let provenance: Provenance
     /// The record tables the database has, in reading order.
     private let tables: [RecordTable]
+    /// Each record table's child tables that the database has.
+    private let children: [String: [RecordTable.ChildTable]]
     /// The tables the reader knows that this database does not have (older versions).
     public let absentTables: [String]
 
@@ -57,6 +59,7 @@ public final class HealthConnectReader {
         }
         var tables: [RecordTable] = []
         var absent: [String] = []
+        var presentChildren: [String: [RecordTable.ChildTable]] = [:]
         for table in RecordTable.all {
             let present = try database.columns(of: table.name)
             guard !present.isEmpty else {
@@ -66,18 +69,26 @@ public final class HealthConnectReader {
             if let missing = table.columns.first(where: { !present.contains($0) }) {
                 throw HealthConnectError(.notHealthConnect, "not Health Connect's layout (the column is missing)", table: table.name, column: missing)
             }
-            if let child = table.child {
-                let childColumns = try database.columns(of: child.table)
+            var children: [RecordTable.ChildTable] = []
+            for child in table.children {
+                let childColumns = try database.columns(of: child.name)
                 guard !childColumns.isEmpty else {
-                    throw HealthConnectError(.notHealthConnect, "\(table.name) without its \(child.table)", table: child.table)
+                    if child.required {
+                        throw HealthConnectError(.notHealthConnect, "\(table.name) without its \(child.name)", table: child.name)
+                    }
+                    absent.append(child.name)
+                    continue
                 }
                 if let missing = child.columns.first(where: { !childColumns.contains($0) }) {
-                    throw HealthConnectError(.notHealthConnect, "not Health Connect's layout (the column is missing)", table: child.table, column: missing)
+                    throw HealthConnectError(.notHealthConnect, "not Health Connect's layout (the column is missing)", table: child.name, column: missing)
                 }
+                children.append(child)
             }
+            presentChildren[table.name] = children
             tables.append(table)
         }
         self.tables = tables
+        self.children = presentChildren
         absentTables = absent
         provenance = try Provenance(database, limits: limits)
     }
@@ -129,7 +140,8 @@ public final class HealthConnectReader {
         summary.header = try header()
         try sink.exportDidBegin(summary.header)
         for table in tables where types == nil || types!.contains(table.typeIdentifier) {
-            let reader = TableReader(table: table, database: database, provenance: provenance, limits: limits)
+            let reader = TableReader(
+                table: table, children: children[table.name] ?? [], database: database, provenance: provenance, limits: limits)
             let count = try reader.read { object in
                 summary.objectCount += 1
                 try sink.consume(object)

@@ -103,6 +103,14 @@ import Testing
         #expect(run.workoutActivityType.name == "HKWorkoutActivityTypeRunning")
         #expect(run.duration?.value.value == 45)
         #expect(run.sample.metadata["HealthConnectTitle"] == .string("Evening run"))
+        // Its route, four points inline, and its two laps of six minutes and 1,000 m.
+        #expect(run.routes.count == 1)
+        #expect(run.routes.first?.locations.map { $0.latitude?.value } == [52.52, 52.52, 52.52, 52.52])
+        #expect(run.routes.first?.locations.map { $0.altitude?.value } == [34, 35, 36, 37])
+        #expect(run.routes.first?.sample.sampleType == .workoutRoute)
+        #expect(run.workoutEvents.map(\.type.name) == ["HKWorkoutEventTypeLap", "HKWorkoutEventTypeLap"])
+        #expect(run.workoutEvents.map { $0.duration?.value.value } == [6, 6])
+        #expect(run.workoutEvents.first?.metadata["HealthConnectLapLength"] == .quantity(Quantity(value: ExportNumber(1000), unit: "m")))
     }
 
     /// The priority list: activity is Samsung Health, then Fit (the pedometer is not on it);

@@ -16,4 +16,6 @@ public enum HealthConnectMetadataKeys {
     /// A session's title and notes.
     public static let title = "HealthConnectTitle"
     public static let notes = "HealthConnectNotes"
+    /// A lap's length (`lap_length`, in metres), on its workout event.
+    public static let lapLength = "HealthConnectLapLength"
 }

@@ -1,11 +1,11 @@
 import HealthModel
 
-/// Reads one record table (with its child table, for series and sessions) into model objects,
-/// one row at a time: parents in `row_id` order, children in `parent_key` order beside them
-/// (a merge of two ordered scans, so a parent's children are found without an index the file
-/// may not have, and none is held).
+/// Reads one record table (with its child tables, for series and sessions) into model objects,
+/// one row at a time: records in `row_id` order, their children beside them (`ChildScan`).
 struct TableReader {
     let table: RecordTable
+    /// The child tables the database has.
+    let children: [RecordTable.ChildTable]
     let database: ReadOnlyDatabase
     let provenance: Provenance
     let limits: HealthConnectLimits
@@ -20,15 +20,8 @@ struct TableReader {
     func read(_ deliver: (HealthObject) throws -> Void) throws -> Int {
         let parents = try database.prepare(
             "SELECT \(table.columns.joined(separator: ", ")) FROM \(table.name) ORDER BY row_id", table: table.name)
-        var children: ReadOnlyDatabase.Statement? = nil
-        var childPending = false
-        if let child = table.child {
-            let order = child.columns[child.columns.count - 1] == "epoch_millis" ? "epoch_millis" : "stage_start_time"
-            children = try database.prepare(
-                "SELECT \(child.columns.joined(separator: ", ")) FROM \(child.table) WHERE parent_key IS NOT NULL ORDER BY parent_key, \(order)",
-                table: child.table)
-            childPending = try children!.step()
-        }
+        var scans: [String: ChildScan] = [:]
+        for child in children { scans[child.name] = try ChildScan(child, database: database) }
         var count = 0
         while try parents.step() {
             count += 1
@@ -41,26 +34,21 @@ struct TableReader {
                     throw invalid("no value, or not a number", row: row, column: table.valueColumn)
                 }
                 try deliver(.quantitySample(QuantitySample(sample: attributes, quantity: quantity(stored))))
-            case .series, .sleepSession:
-                // Children of rows before this one belong to no parent read: passed over.
-                if let children {
-                    while childPending && children.int64(0) < row { childPending = try children.step() }
-                }
-                if case .sleepSession = table.layout {
-                    var session = attributes
-                    addSessionText(parents, from: Int32(table.columns.firstIndex(of: "title")!), to: &session)
-                    let hasStages = childPending && children?.int64(0) == row
-                    try deliver(.categorySample(CategorySample(sample: session, value: SleepStage.session(hasStages: hasStages))))
-                }
-                guard let children else { break }
-                var index = 0
-                while childPending && children.int64(0) == row {
-                    try deliver(try child(children, of: attributes, index: index, parentRow: row))
-                    index += 1
-                    childPending = try children.step()
-                }
+            case .series:
+                guard let scan = children.first.flatMap({ scans[$0.name] }) else { break }
+                try scan.forEach(of: row) { child, index in try deliver(try reading(child, of: attributes, index: index, row: row)) }
+            case .sleepSession:
+                let scan = children.first.flatMap { scans[$0.name] }
+                var session = attributes
+                addSessionText(parents, from: Int32(table.columns.firstIndex(of: "title")!), to: &session)
+                let hasStages = try scan?.move(to: row) ?? false
+                try deliver(.categorySample(CategorySample(sample: session, value: SleepStage.session(hasStages: hasStages))))
+                try scan?.forEach(of: row) { child, index in try deliver(try stage(child, of: attributes, index: index, row: row)) }
             case .exerciseSession:
-                try deliver(.workout(try workout(parents, attributes: attributes, row: row)))
+                var workout = try workout(parents, attributes: attributes, row: row)
+                if let routes = scans["exercise_route_table"] { try addRoute(routes, to: &workout, row: row) }
+                if let laps = scans["exercise_laps_table"] { try addLaps(laps, to: &workout, row: row) }
+                try deliver(.workout(workout))
             }
         }
         return count
@@ -111,33 +99,89 @@ struct TableReader {
         return Quantity(value: ExportNumber(value), unit: table.unit)
     }
 
-    /// A series reading or a sleep stage, as a sample of its own: the parent's source, device
-    /// and metadata, its own time, and a uuid derived from the parent's and its place among the
-    /// parent's children (so it too is the same in every export).
-    private func child(_ row: ReadOnlyDatabase.Statement, of parent: SampleAttributes, index: Int, parentRow: Int64) throws -> HealthObject {
-        guard let childTable = table.child?.table else { preconditionFailure("a child of a table without children") }
+    /// A series reading as a sample of its own: the record's source, device and metadata, its
+    /// own time, and a uuid derived from the record's and its place among the readings (so it
+    /// too is the same in every export).
+    private func reading(_ child: ReadOnlyDatabase.Statement, of parent: SampleAttributes, index: Int, row: Int64) throws -> HealthObject {
+        let name = children[0].name
+        var sample = parent
+        sample.uuid = Self.childUUID(of: parent.uuid, index: index)
+        let time = try RecordTime.checked(
+            millis: child.int64(2), offset: Int64(parent.startDate.utcOffsetSeconds), table: name, row: row, column: "epoch_millis")
+        guard let stored = child.optionalDouble(1), stored.isFinite else {
+            throw HealthConnectError(.invalidValue, "no value, or not a number", table: name, row: row, column: children[0].columns[1])
+        }
+        sample.startDate = time
+        sample.endDate = time
+        return .quantitySample(QuantitySample(sample: sample, quantity: quantity(stored)))
+    }
+
+    /// A sleep stage as a sample of its own (`SleepStage`), its uuid made as a reading's.
+    private func stage(_ child: ReadOnlyDatabase.Statement, of parent: SampleAttributes, index: Int, row: Int64) throws -> HealthObject {
+        let name = children[0].name
         var sample = parent
         sample.uuid = Self.childUUID(of: parent.uuid, index: index)
         let offset = Int64(parent.startDate.utcOffsetSeconds)
-        switch table.layout {
-        case .series:
-            let time = try RecordTime.checked(millis: row.int64(2), offset: offset, table: childTable, row: parentRow, column: "epoch_millis")
-            guard let stored = row.optionalDouble(1), stored.isFinite else {
-                throw HealthConnectError(.invalidValue, "no value, or not a number", table: childTable, row: parentRow, column: table.child?.columns[1])
+        sample.startDate = try RecordTime.checked(millis: child.int64(1), offset: offset, table: name, row: row, column: "stage_start_time")
+        sample.endDate = try RecordTime.checked(millis: child.int64(2), offset: offset, table: name, row: row, column: "stage_end_time")
+        guard sample.endDate >= sample.startDate else {
+            throw HealthConnectError(.invalidValue, "a stage that ends before it starts", table: name, row: row, column: "stage_end_time")
+        }
+        let code = child.int64(3)
+        sample.metadata.entries.append(MetadataEntry(key: HealthConnectMetadataKeys.sleepStage, value: .string(String(code))))
+        return .categorySample(CategorySample(sample: sample, value: SleepStage.value(ofStage: code)))
+    }
+
+    /// The session's route (`exercise_route_table`) as the workout's one route, its points
+    /// inline, at most `limits.routePoints` of them.
+    private func addRoute(_ scan: ChildScan, to workout: inout Workout, row: Int64) throws {
+        var locations: [RouteLocation] = []
+        let offset = Int64(workout.sample.startDate.utcOffsetSeconds)
+        try scan.forEach(of: row) { point, _ in
+            guard locations.count < limits.routePoints else {
+                throw HealthConnectError(.limitExceeded, "a route of more than \(limits.routePoints) points", table: scan.table.name, row: row)
             }
-            sample.startDate = time
-            sample.endDate = time
-            return .quantitySample(QuantitySample(sample: sample, quantity: quantity(stored)))
-        default:
-            sample.startDate = try RecordTime.checked(
-                millis: row.int64(1), offset: offset, table: childTable, row: parentRow, column: "stage_start_time")
-            sample.endDate = try RecordTime.checked(millis: row.int64(2), offset: offset, table: childTable, row: parentRow, column: "stage_end_time")
-            guard sample.endDate >= sample.startDate else {
-                throw HealthConnectError(.invalidValue, "a stage that ends before it starts", table: childTable, row: parentRow, column: "stage_end_time")
+            let time = try RecordTime.checked(millis: point.int64(1), offset: offset, table: scan.table.name, row: row, column: "timestamp_millis")
+            guard let latitude = point.optionalDouble(2), let longitude = point.optionalDouble(3), abs(latitude) <= 90, abs(longitude) <= 180 else {
+                throw HealthConnectError(.invalidValue, "a point off the globe", table: scan.table.name, row: row, column: "latitude")
             }
-            let stage = row.int64(3)
-            sample.metadata.entries.append(MetadataEntry(key: HealthConnectMetadataKeys.sleepStage, value: .string(String(stage))))
-            return .categorySample(CategorySample(sample: sample, value: SleepStage.value(ofStage: stage)))
+            func number(_ column: Int32) -> ExportNumber? { point.optionalDouble(column).flatMap { $0.isFinite ? ExportNumber($0) : nil } }
+            locations.append(
+                RouteLocation(
+                    date: time, latitude: ExportNumber(latitude), longitude: ExportNumber(longitude), altitude: number(4),
+                    horizontalAccuracy: number(5), verticalAccuracy: number(6)))
+        }
+        guard !locations.isEmpty else { return }
+        var sample = workout.sample
+        sample.uuid = Self.childUUID(of: workout.sample.uuid, index: 0, kind: "route")
+        sample.sampleType = .workoutRoute
+        sample.startDate = locations.first?.date ?? sample.startDate
+        sample.endDate = locations.last?.date ?? sample.endDate
+        workout.routes.append(WorkoutRoute(sample: sample, locations: locations))
+    }
+
+    /// The session's laps (`exercise_laps_table`) as the workout's lap events, each with its
+    /// duration and, in metadata, its length in metres.
+    private func addLaps(_ scan: ChildScan, to workout: inout Workout, row: Int64) throws {
+        let offset = Int64(workout.sample.startDate.utcOffsetSeconds)
+        try scan.forEach(of: row) { lap, index in
+            guard index < limits.laps else {
+                throw HealthConnectError(.limitExceeded, "more than \(limits.laps) laps", table: scan.table.name, row: row)
+            }
+            let start = try RecordTime.checked(millis: lap.int64(1), offset: offset, table: scan.table.name, row: row, column: "lap_start_time")
+            let end = try RecordTime.checked(millis: lap.int64(2), offset: offset, table: scan.table.name, row: row, column: "lap_end_time")
+            guard end >= start else {
+                throw HealthConnectError(.invalidValue, "a lap that ends before it starts", table: scan.table.name, row: row, column: "lap_end_time")
+            }
+            var metadata: [MetadataEntry] = []
+            if let length = lap.optionalDouble(3), length.isFinite {
+                metadata.append(MetadataEntry(key: HealthConnectMetadataKeys.lapLength, value: .quantity(Quantity(value: ExportNumber(length), unit: "m"))))
+            }
+            let minutes = Double(end.secondsSince1970 - start.secondsSince1970) / 60
+            workout.workoutEvents.append(
+                WorkoutEvent(
+                    type: WorkoutEventType(name: "HKWorkoutEventTypeLap"), date: start, duration: Quantity(value: ExportNumber(minutes), unit: "min"),
+                    metadata: Metadata(metadata)))
         }
     }
 
@@ -176,13 +220,13 @@ struct TableReader {
         return ObjectUUID(high: high, low: low)
     }
 
-    /// A child's uuid: SHA-256 of its parent's uuid and its place among the parent's children
-    /// (`ObjectIdentity.digest`).
-    static func childUUID(of parent: ObjectUUID, index: Int) -> ObjectUUID {
+    /// A child's uuid: SHA-256 of its record's uuid, what kind of child it is, and its place
+    /// among the record's children of that kind (`ObjectIdentity.digest`).
+    static func childUUID(of parent: ObjectUUID, index: Int, kind: String = "child") -> ObjectUUID {
         var bytes: [UInt8] = []
         for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: parent.high >> UInt64(shift))) }
         for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: parent.low >> UInt64(shift))) }
-        bytes += Array("healthconnect-child".utf8)
+        bytes += Array("healthconnect-\(kind)".utf8)
         return bytes.withUnsafeBytes { ObjectIdentity.digest(of: $0, ordinal: index).0 }
     }
 }

@@ -126,12 +126,41 @@ struct RecordTable: Sendable {
         return columns
     }
 
-    /// The child table and the columns read from it, for the layouts that have one.
-    var child: (table: String, columns: [String])? {
+    /// A table of rows that belong to a record (`parent_key` is the record's `row_id`).
+    struct ChildTable: Sendable {
+        let name: String
+        /// The columns read, `parent_key` first.
+        let columns: [String]
+        /// The column the rows of one record are read in order of.
+        let order: String
+        /// Whether the record table cannot be without it (older databases lack a route or lap
+        /// table; none lacks a series' values or a session's stages).
+        let required: Bool
+    }
+
+    /// The child tables read beside the records, for the layouts that have them.
+    var children: [ChildTable] {
         switch layout {
-        case .series(let child, let value): return (child, ["parent_key", value, "epoch_millis"])
-        case .sleepSession: return ("sleep_stages_table", ["parent_key", "stage_start_time", "stage_end_time", "stage_type"])
-        default: return nil
+        case .series(let child, let value):
+            return [ChildTable(name: child, columns: ["parent_key", value, "epoch_millis"], order: "epoch_millis", required: true)]
+        case .sleepSession:
+            return [
+                ChildTable(
+                    name: "sleep_stages_table", columns: ["parent_key", "stage_start_time", "stage_end_time", "stage_type"],
+                    order: "stage_start_time", required: true)
+            ]
+        case .exerciseSession:
+            return [
+                ChildTable(
+                    name: "exercise_route_table",
+                    columns: ["parent_key", "timestamp_millis", "latitude", "longitude", "altitude", "horizontal_accuracy", "vertical_accuracy"],
+                    order: "timestamp_millis", required: false),
+                ChildTable(
+                    name: "exercise_laps_table", columns: ["parent_key", "lap_start_time", "lap_end_time", "lap_length"], order: "lap_start_time",
+                    required: false),
+            ]
+        case .instant, .interval:
+            return []
         }
     }
 }
