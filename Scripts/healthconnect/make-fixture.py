@@ -17,9 +17,13 @@ What it holds (times in UTC+01:00, the offset every record carries):
     glass of water, three floors; active and total calories; distance; a night of sleep with
     stages; a run (an exercise session) with its route and two laps.
 
-Usage: make-fixture.py OUTPUT_FOLDER [--schema current|v9]
+Usage: make-fixture.py OUTPUT_FOLDER [--schema current|v9] [--days N [--seed S]]
   v9 writes the layout from before database version 10 (no generated local-time columns),
   the "older schema" a second fixture needs.
+  --days writes, instead of the fixture, N generated days from 2025-01-01 for benchmarks
+  (Benchmarks/healthconnect.sh): two apps' steps, distance and active energy every quarter
+  hour, a heart-rate series every five minutes, a night of sleep with stages and a weight a
+  day, about 1,900 records a day.
 
 Python 3 standard library only.
 """
@@ -254,10 +258,80 @@ def fill(db):
     )
 
 
+def generate(db, days, seed):
+    """`days` generated days from 2025-01-01 (UTC+01:00), deterministic for one seed."""
+    import random
+
+    rng = random.Random(seed)
+    db.executemany(
+        "INSERT INTO application_info_table (row_id, package_name, app_name) VALUES (?, ?, ?)",
+        [(SAMSUNG, "com.sec.android.app.shealth", "Samsung Health"), (FIT, "com.google.android.apps.fitness", "Fit")],
+    )
+    db.executemany(
+        "INSERT INTO device_info_table (row_id, manufacturer, model, device_type) VALUES (?, ?, ?, ?)",
+        [(WATCH, "Samsung", "SM-R930", 1), (PHONE, "Google", "Pixel 8", 2)],
+    )
+    db.executemany(
+        "INSERT INTO health_data_category_priority_table (health_data_category, app_id_priority_order) VALUES (?, ?)",
+        [(ACTIVITY, f"{SAMSUNG},{FIT}"), (SLEEP, f"{FIT}")],
+    )
+    start = int(datetime.datetime(2025, 1, 1, tzinfo=ZONE).timestamp() * 1000)
+    minute = 60_000
+    counter = [0]
+
+    def common(app, device, begin, end):
+        counter[0] += 1
+        return [uuid.uuid5(NAMESPACE, f"generated-{seed}-{counter[0]}").bytes, end + minute, None, device, app, AUTOMATIC,
+                begin, OFFSET, end, OFFSET, epoch_day(begin)]
+
+    head = ("uuid, last_modified_time, client_record_id, device_info_id, app_info_id, recording_method, "
+            "start_time, start_zone_offset, end_time, end_zone_offset, local_date")
+    for day in range(days):
+        midnight = start + day * 1440 * minute
+        steps, distance, energy = [], [], []
+        for app, device in ((SAMSUNG, WATCH), (FIT, PHONE)):
+            for quarter in range(96):
+                begin = midnight + quarter * 15 * minute + (0 if app == SAMSUNG else 5 * minute)
+                end = begin + 15 * minute
+                count = rng.randint(0, 400) if 28 <= quarter < 92 else rng.randint(0, 20)
+                steps.append(common(app, device, begin, end) + [count])
+                distance.append(common(app, device, begin, end) + [count * 0.75])
+                energy.append(common(app, device, begin, end) + [count * 40.0])
+        db.executemany(f"INSERT INTO steps_record_table ({head}, count) VALUES ({', '.join('?' * 12)})", steps)
+        db.executemany(f"INSERT INTO distance_record_table ({head}, distance) VALUES ({', '.join('?' * 12)})", distance)
+        db.executemany(f"INSERT INTO active_calories_burned_record_table ({head}, energy) VALUES ({', '.join('?' * 12)})", energy)
+        for slot in range(288):
+            begin = midnight + slot * 5 * minute
+            cursor = db.execute(f"INSERT INTO heart_rate_record_table ({head}) VALUES ({', '.join('?' * 11)})",
+                                common(SAMSUNG, WATCH, begin, begin + 4 * minute))
+            db.executemany(
+                "INSERT INTO heart_rate_record_series_table (parent_key, beats_per_minute, epoch_millis) VALUES (?, ?, ?)",
+                [(cursor.lastrowid, rng.randint(55, 120), begin + reading * minute) for reading in range(5)],
+            )
+        weight = common(FIT, PHONE, midnight + 7 * 60 * minute, midnight + 7 * 60 * minute)
+        db.execute(
+            "INSERT INTO weight_record_table (uuid, last_modified_time, client_record_id, device_info_id, app_info_id, "
+            "recording_method, time, zone_offset, local_date, weight) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            weight[:7] + [OFFSET, weight[10], 72000.0 + rng.randint(-500, 500)],
+        )
+        night = midnight + 23 * 60 * minute
+        cursor = db.execute(f"INSERT INTO sleep_session_record_table ({head}) VALUES ({', '.join('?' * 11)})",
+                            common(FIT, PHONE, night, night + 480 * minute))
+        stages, at = [], night
+        while at < night + 480 * minute:
+            length = min(rng.choice([10, 15, 20, 30]) * minute, night + 480 * minute - at)
+            stages.append((cursor.lastrowid, at, at + length, rng.choice([1, 4, 4, 5, 6])))
+            at += length
+        db.executemany(
+            "INSERT INTO sleep_stages_table (parent_key, stage_start_time, stage_end_time, stage_type) VALUES (?, ?, ?, ?)", stages)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("output", help="folder to write health_connect_export.db and .zip into")
     parser.add_argument("--schema", choices=["current", "v9"], default="current")
+    parser.add_argument("--days", type=int, help="write this many generated days instead of the fixture")
+    parser.add_argument("--seed", type=int, default=1)
     arguments = parser.parse_args()
     os.makedirs(arguments.output, exist_ok=True)
     path = os.path.join(arguments.output, "health_connect_export.db")
@@ -265,7 +339,10 @@ def main():
         os.remove(path)
     db = sqlite3.connect(path)
     create_schema(db, arguments.schema)
-    fill(db)
+    if arguments.days:
+        generate(db, arguments.days, arguments.seed)
+    else:
+        fill(db)
     db.commit()
     db.execute("VACUUM")
     db.close()
