@@ -62,6 +62,22 @@ import Testing
         #expect(rows.dropFirst().map { Double($0[sumColumn]) } == [1610, 410, 1130])
     }
 
+    /// A `--source-priority` of the person's own replaces the export's list, and the merge is
+    /// then healthport's usual one (unlisted sources after the listed, every source counted).
+    /// With Fit first on the 5th: 08:00–08:30 Samsung alone 300; 08:30–09:30 Fit 900 (over
+    /// Samsung's other 300); the pedometer's 5,000 now counts; Samsung 300 at noon; Fit 200;
+    /// Samsung's 60 before midnight: 300 + 900 + 5,000 + 300 + 200 + 60 = 6,760.
+    @Test func aPriorityListOfOnesOwnReplacesTheExports() throws {
+        let fixture = try HealthConnectFixture.make()
+        let result = try healthport("days", fixture.zip, "--source-priority", "Fit", "--format", "csv", "-q")
+        #expect(result.status == 0, "\(result.stderrText)")
+        let rows = parseCSV(result.stdoutText)
+        let header = try #require(rows.first)
+        let steps = try #require(header.firstIndex(of: "steps"))
+        let fifth = rows.first { $0.first == "2026-01-05" }
+        #expect(fifth.map { Double($0[steps]) } == 6760)
+    }
+
     /// The night ending on the 6th: in bed 23:00–07:00 (480 min); asleep in the light, deep
     /// and REM stages: 23:15–01:00 (105) + 01:00–02:30 (90) + 02:30–03:30 (60) + 03:30–06:30
     /// (180) = 435 min.
