@@ -13,7 +13,7 @@ What it holds (times in UTC+01:00, the offset every record carries):
     Google Fit alone on the list for sleep;
   * 2026-01-05 to 2026-01-07: overlapping steps from the two apps, one record across midnight,
     two overlapping records of one app modified at different times; a heart-rate series of
-    three readings; a manually entered weight and body fat; a resting heart rate, an RMSSD, a
+    three readings; a manually entered weight, body fat and blood pressure; a resting heart rate, an RMSSD, a
     glass of water, three floors; active and total calories; distance; a night of sleep with
     stages; a run (an exercise session) with its route and two laps.
 
@@ -110,6 +110,8 @@ def create_schema(db, schema):
         "CREATE TABLE exercise_laps_table (parent_key INTEGER NOT NULL, lap_start_time INTEGER NOT NULL, "
         "lap_end_time INTEGER NOT NULL, lap_length REAL NOT NULL, "
         "FOREIGN KEY (parent_key) REFERENCES exercise_session_record_table(row_id) ON DELETE CASCADE)",
+        f"CREATE TABLE blood_pressure_record_table ({common}, {instant}, measurement_location INTEGER, systolic REAL, "
+        f"diastolic REAL, body_position INTEGER{instant_generated}{foreign})",
         # Single-value tables; most empty here, as on a phone whose apps write few types.
         f"CREATE TABLE body_fat_record_table ({common}, {instant}, percentage REAL{instant_generated}{foreign})",
         f"CREATE TABLE oxygen_saturation_record_table ({common}, {instant}, percentage REAL{instant_generated}{foreign})",
@@ -217,6 +219,13 @@ def fill(db):
 
     # Percentages from 0 to 100; hydration in litres; RMSSD in milliseconds.
     instant("body_fat_record_table", "body-fat-1", FIT, PHONE, millis(5, 7), "percentage", 21.5, method=MANUAL)
+    db.execute(
+        "INSERT INTO blood_pressure_record_table (uuid, last_modified_time, client_record_id, device_info_id, app_info_id, "
+        "recording_method, time, zone_offset, local_date, measurement_location, systolic, diastolic, body_position) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (record_uuid("pressure-1"), millis(6, 8, 1), "pressure-1", PHONE, FIT, MANUAL, millis(6, 8), OFFSET, epoch_day(millis(6, 8)),
+         3, 121.0, 79.0, 1),
+    )
     instant("resting_heart_rate_record_table", "resting-1", SAMSUNG, WATCH, millis(6, 6), "beats_per_minute", 54)
     instant("heart_rate_variability_rmssd_record_table", "rmssd-1", SAMSUNG, WATCH, millis(6, 3), "heart_rate_variability_millis", 41.5)
     interval("hydration_record_table", "water-1", FIT, PHONE, millis(5, 10), millis(5, 10, 5), ["volume"], [0.25], method=MANUAL)

@@ -139,7 +139,7 @@ public final class HealthConnectReader {
         var summary = Summary()
         summary.header = try header()
         try sink.exportDidBegin(summary.header)
-        for table in tables where types == nil || types!.contains(table.typeIdentifier) {
+        for table in tables where types == nil || !types!.isDisjoint(with: table.producedTypes) {
             let reader = TableReader(
                 table: table, children: children[table.name] ?? [], database: database, provenance: provenance, limits: limits)
             let count = try reader.read { object in
@@ -154,7 +154,9 @@ public final class HealthConnectReader {
 
 extension RecordTable.Layout {
     var isInstant: Bool {
-        if case .instant = self { return true }
-        return false
+        switch self {
+        case .instant, .bloodPressure: return true
+        default: return false
+        }
     }
 }

@@ -26,7 +26,8 @@ import Testing
 
     /// 11 steps, 2 distances, 2 active and 1 total energy, 1 weight, 1 body fat, 1 resting
     /// heart rate, 1 RMSSD, 1 water, 1 floors, 3 heart-rate readings (one series of three), the
-    /// sleep session and its 6 stages, 1 exercise session: 33.
+    /// sleep session and its 6 stages, 1 exercise session, and a blood pressure as a systolic, a
+    /// diastolic and their correlation: 36.
     @Test func everyRecordBecomesAnObject() throws {
         let fixture = try HealthConnectFixture.make()
         let objects = try Self.read(fixture.database).objects
@@ -44,9 +45,12 @@ import Testing
         #expect(count(HealthConnectTypes.heartRateVariabilityRMSSD) == 1)
         #expect(count("HKQuantityTypeIdentifierDietaryWater") == 1)
         #expect(count("HKQuantityTypeIdentifierFlightsClimbed") == 1)
-        #expect(objects.count == 33)
+        #expect(count("HKCorrelationTypeIdentifierBloodPressure") == 1)
+        #expect(count("HKQuantityTypeIdentifierBloodPressureSystolic") == 1)
+        #expect(count("HKQuantityTypeIdentifierBloodPressureDiastolic") == 1)
+        #expect(objects.count == 36)
         // Every uuid distinct: the children's derived ones too.
-        #expect(Set(objects.map(\.uuid)).count == 33)
+        #expect(Set(objects.map(\.uuid)).count == 36)
     }
 
     /// Grams to kilograms, small calories to kcal, metres kept; a manual entry is user-entered;
@@ -82,6 +86,15 @@ import Testing
         let fat = Self.samples(objects, of: "HKQuantityTypeIdentifierBodyFatPercentage").compactMap(Self.quantity)
         #expect(fat.count == 1 && abs(fat[0] - 0.215) < 1e-12)
         #expect(Self.samples(objects, of: "HKQuantityTypeIdentifierDietaryWater").compactMap(Self.quantity) == [250])
+        // The blood pressure's correlation refers to the very samples listed beside it.
+        guard case .correlation(let pressure)? = Self.samples(objects, of: "HKCorrelationTypeIdentifierBloodPressure").first else {
+            Issue.record("no blood pressure")
+            return
+        }
+        let systolic = try #require(Self.samples(objects, of: "HKQuantityTypeIdentifierBloodPressureSystolic").first)
+        #expect(pressure.objects.map(\.sample.uuid).first == systolic.uuid)
+        #expect(Self.quantity(systolic) == 121)
+        #expect(pressure.sample.metadata["HKWasUserEntered"] == .number(ExportNumber(1)))
     }
 
     /// The session is the time in bed; each stage a sample of HealthKit's value for it

@@ -14,8 +14,8 @@ import Testing
         #expect(reader.layout.documentPath == (zipped ? "health_connect_export.db" : nil))
         let collector = ObjectCollector()
         let summary = try reader.read(QueryExecutor.everything, into: collector)
-        #expect(collector.objects.count == 33)
-        #expect(summary.objectCount == 33)
+        #expect(collector.objects.count == 36)
+        #expect(summary.objectCount == 36)
         #expect(collector.header.healthConnectPriority?.apps[.sleep] == ["com.google.android.apps.fitness"])
     }
 

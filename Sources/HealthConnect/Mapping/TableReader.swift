@@ -44,6 +44,8 @@ struct TableReader {
                 let hasStages = try scan?.move(to: row) ?? false
                 try deliver(.categorySample(CategorySample(sample: session, value: SleepStage.session(hasStages: hasStages))))
                 try scan?.forEach(of: row) { child, index in try deliver(try stage(child, of: attributes, index: index, row: row)) }
+            case .bloodPressure:
+                for object in try bloodPressure(parents, attributes: attributes, row: row) { try deliver(object) }
             case .exerciseSession:
                 var workout = try workout(parents, attributes: attributes, row: row)
                 if let routes = scans["exercise_route_table"] { try addRoute(routes, to: &workout, row: row) }
@@ -84,6 +86,7 @@ struct TableReader {
         switch table.layout {
         case .sleepSession: type = ObjectType(identifier: table.typeIdentifier, kind: .category)
         case .exerciseSession: type = .workout
+        case .bloodPressure: type = ObjectType(identifier: table.typeIdentifier, kind: .correlation)
         default: type = ObjectType(identifier: table.typeIdentifier, kind: .quantity)
         }
         return SampleAttributes(
@@ -130,6 +133,25 @@ struct TableReader {
         let code = child.int64(3)
         sample.metadata.entries.append(MetadataEntry(key: HealthConnectMetadataKeys.sleepStage, value: .string(String(code))))
         return .categorySample(CategorySample(sample: sample, value: SleepStage.value(ofStage: code)))
+    }
+
+    /// A blood pressure record as HealthKit keeps one: its systolic and diastolic samples (uuids
+    /// made from the record's), then the correlation, with the record's uuid, that holds them,
+    /// as Apple's exports list them.
+    private func bloodPressure(_ row: ReadOnlyDatabase.Statement, attributes: SampleAttributes, row id: Int64) throws -> [HealthObject] {
+        func member(_ column: String, type: String) throws -> QuantitySample {
+            guard let value = row.optionalDouble(Int32(table.columns.firstIndex(of: column)!)), value.isFinite else {
+                throw invalid("no value, or not a number", row: id, column: column)
+            }
+            var sample = attributes
+            sample.uuid = Self.childUUID(of: attributes.uuid, index: 0, kind: column)
+            sample.sampleType = ObjectType(identifier: type, kind: .quantity)
+            return QuantitySample(sample: sample, quantity: quantity(value))
+        }
+        let systolic = try member("systolic", type: RecordTable.BloodPressure.systolic)
+        let diastolic = try member("diastolic", type: RecordTable.BloodPressure.diastolic)
+        let correlation = Correlation(sample: attributes, objects: [.quantity(systolic), .quantity(diastolic)])
+        return [.quantitySample(systolic), .quantitySample(diastolic), .correlation(correlation)]
     }
 
     /// The session's route (`exercise_route_table`) as the workout's one route, its points

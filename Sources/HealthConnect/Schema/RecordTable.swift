@@ -18,6 +18,9 @@ struct RecordTable: Sendable {
         case series(child: String, value: String)
         case sleepSession
         case exerciseSession
+        /// An instant with a systolic and a diastolic value: HealthKit's blood pressure
+        /// correlation and its two samples.
+        case bloodPressure
     }
 
     let name: String
@@ -99,6 +102,9 @@ struct RecordTable: Sendable {
             name: "elevation_gained_record_table", layout: .interval, valueColumn: "elevation",
             typeIdentifier: HealthConnectTypes.elevationGained, unit: "m", factor: 1),
         RecordTable(
+            name: "blood_pressure_record_table", layout: .bloodPressure, valueColumn: nil,
+            typeIdentifier: "HKCorrelationTypeIdentifierBloodPressure", unit: "mmHg", factor: 1),
+        RecordTable(
             name: "heart_rate_record_table", layout: .series(child: "heart_rate_record_series_table", value: "beats_per_minute"),
             valueColumn: nil, typeIdentifier: "HKQuantityTypeIdentifierHeartRate", unit: "count/min", factor: 1),
         RecordTable(
@@ -113,7 +119,7 @@ struct RecordTable: Sendable {
     var columns: [String] {
         var columns = ["row_id", "uuid", "app_info_id", "device_info_id", "recording_method", "client_record_id", "last_modified_time"]
         switch layout {
-        case .instant: columns += ["time", "zone_offset"]
+        case .instant, .bloodPressure: columns += ["time", "zone_offset"]
         case .interval, .series, .sleepSession, .exerciseSession:
             columns += ["start_time", "start_zone_offset", "end_time", "end_zone_offset"]
         }
@@ -121,6 +127,7 @@ struct RecordTable: Sendable {
         switch layout {
         case .sleepSession: columns += ["title", "notes"]
         case .exerciseSession: columns += ["exercise_type", "title", "notes"]
+        case .bloodPressure: columns += ["systolic", "diastolic"]
         default: break
         }
         return columns
@@ -159,9 +166,25 @@ struct RecordTable: Sendable {
                     name: "exercise_laps_table", columns: ["parent_key", "lap_start_time", "lap_end_time", "lap_length"], order: "lap_start_time",
                     required: false),
             ]
-        case .instant, .interval:
+        case .instant, .interval, .bloodPressure:
             return []
         }
+    }
+
+    /// The types the table's records become: a query selecting any of them reads the table.
+    var producedTypes: Set<String> {
+        switch layout {
+        case .bloodPressure:
+            return [typeIdentifier, BloodPressure.systolic, BloodPressure.diastolic]
+        default:
+            return [typeIdentifier]
+        }
+    }
+
+    /// The two members of a blood pressure correlation.
+    enum BloodPressure {
+        static let systolic = "HKQuantityTypeIdentifierBloodPressureSystolic"
+        static let diastolic = "HKQuantityTypeIdentifierBloodPressureDiastolic"
     }
 }
 
