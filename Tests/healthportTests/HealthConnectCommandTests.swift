@@ -78,6 +78,18 @@ import Testing
         #expect(fifth.map { Double($0[steps]) } == 6760)
     }
 
+    /// The report's days are the same Health Connect totals: the 5th's 1,610 steps, never the
+    /// 6,610 of adding the pedometer in.
+    @Test func theReportShowsHealthConnectsTotals() throws {
+        let fixture = try HealthConnectFixture.make()
+        let output = try Fixtures.temporaryDirectory().appendingPathComponent("report.html").path
+        let result = try healthport("report", fixture.zip, "--output", output, "-q")
+        #expect(result.status == 0, "\(result.stderrText)")
+        let html = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(html.contains("1610"))
+        #expect(!html.contains("6610"))
+    }
+
     /// The night ending on the 6th: in bed 23:00–07:00 (480 min); asleep in the light, deep
     /// and REM stages: 23:15–01:00 (105) + 01:00–02:30 (90) + 02:30–03:30 (60) + 03:30–06:30
     /// (180) = 435 min.
