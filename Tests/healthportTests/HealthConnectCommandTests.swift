@@ -90,6 +90,17 @@ import Testing
         #expect(!html.contains("6610"))
     }
 
+    /// An export whose priority table has no activity list (none set yet) is not totalled to
+    /// zero: its steps merge as Apple's exports do, every app counted. The 7th: Fit's 1,000 and
+    /// Samsung's two records, both counted (one source): 50 + 50 + 80 = 180; 1,180.
+    @Test func noListMergesAsForApplesExports() throws {
+        let fixture = try HealthConnectFixture.make()
+        let unlisted = try HealthConnectFixture.altered(
+            fixture.database, sql: "DELETE FROM health_data_category_priority_table WHERE health_data_category = 1;")
+        let days = try Self.days(unlisted)
+        #expect(Double(days["2026-01-07"]?["steps"] ?? "") == 1180)
+    }
+
     /// The night ending on the 6th: in bed 23:00–07:00 (480 min); asleep in the light, deep
     /// and REM stages: 23:15–01:00 (105) + 01:00–02:30 (90) + 02:30–03:30 (60) + 03:30–06:30
     /// (180) = 435 min.

@@ -42,10 +42,12 @@ public struct HealthConnectPriority: Hashable, Sendable {
     }
 
     /// Where `app` stands for `type`'s totals: 0 is the highest priority. `nil` when the type is
-    /// not totalled by priority, and `.some(nil)` when it is and the app is not on the list, so
-    /// its records are left out of the totals, as Health Connect leaves them out.
+    /// not totalled by priority, or its category has no list in the export (an empty list would
+    /// leave every record out; healthport then merges as for Apple's exports); `.some(nil)`
+    /// when the app is not on the category's list, so its records are left out of the totals,
+    /// as Health Connect leaves them out.
     public func rank(ofApp app: String, forType type: String) -> Int?? {
-        guard let category = Self.category(ofType: type) else { return nil }
-        return .some(apps[category]?.firstIndex(of: app))
+        guard let category = Self.category(ofType: type), let list = apps[category], !list.isEmpty else { return nil }
+        return .some(list.firstIndex(of: app))
     }
 }
