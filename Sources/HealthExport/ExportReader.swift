@@ -115,12 +115,15 @@ public final class ExportReader {
             if ContentSniffer.isZip(prefix) {
                 let url = try Self.spool(prefix: prefix, rest: stdin)
                 defer { unlink(url.path) }
-                if let healthConnect = try Self.openHealthConnectZip(
-                    url: url, displayName: input.displayName, maximumExpansion: opening.maximumExpansion)
-                {
-                    (source, layout) = healthConnect
+                let healthConnect = try Self.openHealthConnectZip(url: url, displayName: input.displayName, maximumExpansion: opening.maximumExpansion)
+                if let opened = healthConnect.opened {
+                    (source, layout) = opened
                 } else {
-                    (source, layout) = try Self.openZip(url: url, displayName: input.displayName, maximumExpansion: opening.maximumExpansion)
+                    do {
+                        (source, layout) = try Self.openZip(url: url, displayName: input.displayName, maximumExpansion: opening.maximumExpansion)
+                    } catch let error as ExportError where error.code == .noExportDocument && healthConnect.refusal != nil {
+                        throw healthConnect.refusal!
+                    }
                     attachmentArchive = try? Archive(url: url, accessMode: .read, pathEncoding: nil)
                 }
             } else if HealthConnectReader.isSQLite(prefix) {
@@ -148,11 +151,13 @@ public final class ExportReader {
             } else {
                 let file = try FileByteSource.opening(path)
                 let prefix = try file.readPrefix(4096)
-                if ContentSniffer.isZip(prefix),
-                    let healthConnect = try Self.openHealthConnectZip(
+                var healthConnect = HealthConnectZip()
+                if ContentSniffer.isZip(prefix) {
+                    healthConnect = try Self.openHealthConnectZip(
                         url: URL(fileURLWithPath: path), displayName: path, maximumExpansion: opening.maximumExpansion)
-                {
-                    (source, layout) = healthConnect
+                }
+                if let opened = healthConnect.opened {
+                    (source, layout) = opened
                 } else if HealthConnectReader.isSQLite(prefix) {
                     source = .healthConnect(try Self.openHealthConnect(path: path, location: SourceLocation(file: path)))
                     layout = ExportLayout(container: .healthConnect, documentPath: nil, exportRoot: "", sideFiles: [], documentSize: FileSize.of(path))
@@ -160,6 +165,9 @@ public final class ExportReader {
                     do {
                         (source, layout) = try Self.openZip(url: URL(fileURLWithPath: path), displayName: path, maximumExpansion: opening.maximumExpansion)
                         attachmentArchive = try? Archive(url: URL(fileURLWithPath: path), accessMode: .read, pathEncoding: nil)
+                    } catch let error as ExportError where error.code == .noExportDocument && healthConnect.refusal != nil {
+                        // A database that is not Health Connect's, and no Apple export beside it.
+                        throw healthConnect.refusal!
                     } catch let error as ExportError where error.code == .malformedArchive {
                         // Only a zip without a readable central directory is cut off; any other
                         // refusal stands.

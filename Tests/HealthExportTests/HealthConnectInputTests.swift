@@ -1,3 +1,4 @@
+import Foundation
 import HealthExport
 import HealthModel
 import HealthQuery
@@ -38,5 +39,20 @@ import Testing
         let error = #expect(throws: ExportError.self) { try ExportReader(.path(foreign)) }
         #expect(error?.code == .notAnExport)
         #expect(error?.message.contains("health_data_category_priority_table") == true)
+    }
+
+    /// A zip holding some other program's SQLite database and nothing else is refused with the
+    /// database's fault (the table it lacks), not as an empty zip.
+    @Test func aForeignDatabaseZippedIsRefusedForWhatItLacks() throws {
+        let fixture = try HealthConnectFixture.make()
+        let foreign = try HealthConnectFixture.altered(fixture.database, sql: "DROP TABLE device_info_table;")
+        let zip = try Fixtures.temporaryDirectory().appendingPathComponent("other.zip").path
+        let program = "import sys, zipfile\nzipfile.ZipFile(sys.argv[1], 'w').write(sys.argv[2], 'app.db')\n"
+        let made = try CommandRunner.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", program, zip, foreign])
+        #expect(made.status == 0)
+        let error = #expect(throws: ExportError.self) { try ExportReader(.path(zip)) }
+        #expect(error?.code == .notAnExport)
+        #expect(error?.message.contains("device_info_table") == true)
+        #expect(error?.location?.member == "app.db")
     }
 }

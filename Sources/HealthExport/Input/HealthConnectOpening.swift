@@ -24,16 +24,25 @@ extension ExportReader {
         return name.lowercased().hasSuffix(".db")
     }
 
-    /// Opens the Health Connect database in the zip at `url`, or returns `nil` when the zip
-    /// holds none (it is then looked at as Apple's export).
-    static func openHealthConnectZip(url: URL, displayName: String, maximumExpansion: UInt64) throws -> (Source, ExportLayout)? {
+    /// What a zip's look for a Health Connect database found: the database opened, or none,
+    /// with why a database that is SQLite's was not Health Connect's (said when the zip holds no
+    /// Apple export either, rather than "no export document").
+    struct HealthConnectZip {
+        var opened: (Source, ExportLayout)?
+        var refusal: ExportError?
+    }
+
+    /// Opens the Health Connect database in the zip at `url`; when the zip holds none it is then
+    /// looked at as Apple's export.
+    static func openHealthConnectZip(url: URL, displayName: String, maximumExpansion: UInt64) throws -> HealthConnectZip {
         let archive: Archive
         do {
             archive = try Archive(url: url, accessMode: .read)
         } catch {
             // Not a readable zip: the reader of Apple's exports says why (or salvages it).
-            return nil
+            return HealthConnectZip()
         }
+        var refusal: ExportError? = nil
         struct SniffDone: Error {}
         for entry in archive where entry.type == .file && isDatabaseCandidate(entry.path) {
             var prefix: [UInt8] = []
@@ -62,13 +71,20 @@ extension ExportReader {
                 }
             }
             defer { unlink(path) }
-            let reader = try openHealthConnect(path: path, location: location)
+            let reader: HealthConnectReader
+            do {
+                reader = try openHealthConnect(path: path, location: location)
+            } catch let error as ExportError where error.code == .notAnExport {
+                // Some other program's database: the zip may still hold an export.
+                refusal = refusal ?? error
+                continue
+            }
             let layout = ExportLayout(
                 container: .healthConnect, documentPath: entry.path, exportRoot: "", sideFiles: [],
                 documentSize: Int64(exactly: entry.uncompressedSize))
-            return (.healthConnect(reader), layout)
+            return HealthConnectZip(opened: (.healthConnect(reader), layout))
         }
-        return nil
+        return HealthConnectZip(refusal: refusal)
     }
 
     /// Opens a database given as a file (or spooled from standard input), mapping the
