@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "HealthModel", targets: ["HealthModel"]),
         .library(name: "HealthJSON", targets: ["HealthJSON"]),
         .library(name: "HealthExport", targets: ["HealthExport"]),
+        .library(name: "HealthConnect", targets: ["HealthConnect"]),
         .library(name: "HealthTables", targets: ["HealthTables"]),
         .library(name: "HealthOutput", targets: ["HealthOutput"]),
         .library(name: "HealthQuery", targets: ["HealthQuery"]),
@@ -63,9 +64,16 @@ let package = Package(
         // healthport's own NDJSON through the JSON codec (HealthOutput/JSON). Objects and side
         // files leave it only through a query's gate (HealthQuery), installed by the reader.
         .target(name: "HealthJSON", dependencies: ["HealthModel"]),
+        // Android's Health Connect export (`health_connect_export.db`, SQLite) read into the same
+        // model, through SQLite's C API as the store reaches it (GRDB's SQLite): opened
+        // read-only, checked against AOSP's layout, bounded. Knows nothing of zips or readers.
+        .target(
+            name: "HealthConnect",
+            dependencies: ["HealthModel", .product(name: "GRDBSQLite", package: "GRDB.swift")]
+        ),
         .target(
             name: "HealthExport",
-            dependencies: ["HealthModel", "HealthQuery", "HealthJSON", "CLibXML2", "ZIPFoundation", "CZlibShim"]
+            dependencies: ["HealthModel", "HealthQuery", "HealthJSON", "HealthConnect", "CLibXML2", "ZIPFoundation", "CZlibShim"]
         ),
         // De-identification (issue 43): the key file, the per-person date shift, keyed
         // pseudonyms (HMAC-SHA256) and uuids (SipHash-2-4-128), the metadata allow-list, Safe
@@ -181,6 +189,7 @@ let package = Package(
         ),
         .executableTarget(name: "generate-export", dependencies: ["HealthTestSupport", "HealthModel"]),
         .testTarget(name: "HealthModelTests", dependencies: ["HealthModel"]),
+        .testTarget(name: "HealthConnectTests", dependencies: ["HealthConnect", "HealthModel", "HealthTestSupport"]),
         .testTarget(
             name: "HealthJSONTests",
             dependencies: [

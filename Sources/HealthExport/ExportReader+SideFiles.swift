@@ -61,7 +61,7 @@ extension ExportReader {
                 throw ExportError(.limitExceeded, "\(relative) is larger than \(Self.maximumAttachmentSize >> 20) MiB")
             }
             return FileManager.default.contents(atPath: resolved)
-        case .standardInputXML, .ndjsonFile, .standardInputNDJSON, .cutOffZip, .documentBytes:
+        case .standardInputXML, .ndjsonFile, .standardInputNDJSON, .cutOffZip, .documentBytes, .healthConnect:
             return nil
         }
     }
@@ -93,7 +93,7 @@ extension ExportReader {
             let path = URL(fileURLWithPath: documentPath).deletingLastPathComponent().appendingPathComponent(relative).path
             guard let file = FileByteSource.open(path: path) else { return }
             try stream(file, prefix: []) { bytes, isLast in try body(bytes, isLast) }
-        case .standardInputXML, .ndjsonFile, .standardInputNDJSON, .cutOffZip, .documentBytes:
+        case .standardInputXML, .ndjsonFile, .standardInputNDJSON, .cutOffZip, .documentBytes, .healthConnect:
             return
         }
     }

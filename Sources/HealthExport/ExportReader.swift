@@ -1,4 +1,5 @@
 import Foundation
+import HealthConnect
 import HealthModel
 import ZIPFoundation
 
@@ -39,6 +40,8 @@ public final class ExportReader {
         case cutOffZip(CutOffZip)
         /// An XML document in memory, pushed in pieces of `chunkSize` bytes (tests, fuzzing).
         case documentBytes([UInt8], chunkSize: Int)
+        /// A Health Connect database, open (`HealthConnectOpening.swift`).
+        case healthConnect(HealthConnectReader)
     }
 
     /// Threads the read may use (the CLI's `--jobs`, by default the cores). With two or more, a
@@ -112,8 +115,22 @@ public final class ExportReader {
             if ContentSniffer.isZip(prefix) {
                 let url = try Self.spool(prefix: prefix, rest: stdin)
                 defer { unlink(url.path) }
-                (source, layout) = try Self.openZip(url: url, displayName: input.displayName, maximumExpansion: opening.maximumExpansion)
-                attachmentArchive = try? Archive(url: url, accessMode: .read, pathEncoding: nil)
+                let healthConnect = try Self.openHealthConnectZip(url: url, displayName: input.displayName, maximumExpansion: opening.maximumExpansion)
+                if let opened = healthConnect.opened {
+                    (source, layout) = opened
+                } else {
+                    do {
+                        (source, layout) = try Self.openZip(url: url, displayName: input.displayName, maximumExpansion: opening.maximumExpansion)
+                    } catch let error as ExportError where error.code == .noExportDocument && healthConnect.refusal != nil {
+                        throw healthConnect.refusal!
+                    }
+                    attachmentArchive = try? Archive(url: url, accessMode: .read, pathEncoding: nil)
+                }
+            } else if HealthConnectReader.isSQLite(prefix) {
+                let path = try Self.spoolDatabase(prefix: prefix, rest: stdin)
+                defer { unlink(path) }
+                source = .healthConnect(try Self.openHealthConnect(path: path, location: SourceLocation(file: input.displayName)))
+                layout = ExportLayout(container: .healthConnect, documentPath: nil, exportRoot: "", sideFiles: [], documentSize: nil)
             } else if NDJSONObjectReader.recognizes(prefix) {
                 source = .standardInputNDJSON(prefix: prefix)
                 layout = ExportLayout(container: .ndjson, documentPath: nil, exportRoot: "", sideFiles: [], documentSize: nil)
@@ -134,10 +151,23 @@ public final class ExportReader {
             } else {
                 let file = try FileByteSource.opening(path)
                 let prefix = try file.readPrefix(4096)
+                var healthConnect = HealthConnectZip()
                 if ContentSniffer.isZip(prefix) {
+                    healthConnect = try Self.openHealthConnectZip(
+                        url: URL(fileURLWithPath: path), displayName: path, maximumExpansion: opening.maximumExpansion)
+                }
+                if let opened = healthConnect.opened {
+                    (source, layout) = opened
+                } else if HealthConnectReader.isSQLite(prefix) {
+                    source = .healthConnect(try Self.openHealthConnect(path: path, location: SourceLocation(file: path)))
+                    layout = ExportLayout(container: .healthConnect, documentPath: nil, exportRoot: "", sideFiles: [], documentSize: FileSize.of(path))
+                } else if ContentSniffer.isZip(prefix) {
                     do {
                         (source, layout) = try Self.openZip(url: URL(fileURLWithPath: path), displayName: path, maximumExpansion: opening.maximumExpansion)
                         attachmentArchive = try? Archive(url: URL(fileURLWithPath: path), accessMode: .read, pathEncoding: nil)
+                    } catch let error as ExportError where error.code == .noExportDocument && healthConnect.refusal != nil {
+                        // A database that is not Health Connect's, and no Apple export beside it.
+                        throw healthConnect.refusal!
                     } catch let error as ExportError where error.code == .malformedArchive {
                         // Only a zip without a readable central directory is cut off; any other
                         // refusal stands.
@@ -304,6 +334,8 @@ public final class ExportReader {
             return try readNDJSON(
                 FileByteSource(descriptor: streamDescriptor, ownsDescriptor: false), prefix: prefix, into: sink, types: types, progress: progress,
                 warnings: warnings)
+        case .healthConnect(let reader):
+            return try readHealthConnect(reader, into: sink, types: types)
         default:
             break
         }
@@ -319,6 +351,8 @@ public final class ExportReader {
                 try stream(FileByteSource(descriptor: streamDescriptor, ownsDescriptor: false), prefix: prefix, push: push)
             case .ndjsonFile, .standardInputNDJSON:
                 preconditionFailure("NDJSON is read by readNDJSON")
+            case .healthConnect:
+                preconditionFailure("a Health Connect database is read by readHealthConnect")
             case .documentBytes(let bytes, let chunkSize):
                 try bytes.withUnsafeBytes { all in
                     var offset = 0

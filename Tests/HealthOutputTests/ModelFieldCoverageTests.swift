@@ -313,7 +313,8 @@ import Testing
         characteristics.other = [GenericAttribute(name: "HKFutureCharacteristic", value: m.text("Characteristics.other"))]
         let header = ExportHeader(
             locale: "fr_FR", exportDate: m.date("ExportHeader.exportDate"), exportVersion: 13, characteristics: characteristics,
-            timeZone: m.text("ExportHeader.timeZone"))
+            timeZone: m.text("ExportHeader.timeZone"),
+            healthConnectPriority: HealthConnectPriority(apps: [.activity: [m.text("HealthConnectPriority.apps")]]))
         let objects: [HealthObject] = [
             .quantitySample(heartRate), .categorySample(sleep), .correlation(pressure), .workout(workout), .activitySummary(summary),
             .clinicalRecord(record), .audiogram(audiogram), .visionPrescription(prescription), .electrocardiogram(ecg), .unknown(unknown),
@@ -354,7 +355,7 @@ import Testing
     /// Properties kept for HealthKit's shape that no export holds, so healthport leaves them nil
     /// (`SourceRevision.swift`) and no format writes them.
     static let neverSet: [Field: String] = [
-        "Source.bundleIdentifier": "not exported; healthport never invents one",
+        "Source.bundleIdentifier": "not in Apple's exports, and healthport never invents one (a Health Connect record's package name, which no format writes)",
         "SourceRevision.productType": "not exported",
         "SourceRevision.operatingSystemVersion": "not exported",
     ]
@@ -413,6 +414,7 @@ import Testing
         "Electrocardiogram": "an ECG is a CSV file of its own in the archive (electrocardiograms/), not an element of export.xml",
         "InstantaneousBeatsPerMinute.date": "written as the beat's `time` of day only; the reader derives the date from it and the sample",
         "ExportHeader.timeZone": "healthport's own: the zone its outputs' local times are in; Apple's export has no such field",
+        "HealthConnectPriority": "a Health Connect export's priority list (docs/health-connect.md); Apple's export has no such field",
     ]
 
     // MARK: Tables
@@ -421,6 +423,7 @@ import Testing
     static let notInTables: [String: String] = [
         "Electrocardiogram": "no table: ECGs are written as JSON only, a voltage array has no flat row (TableRouting)",
         "InstantaneousBeatsPerMinute.date": "the beat's date is printed with its hundredths (checked below)",
+        "HealthConnectPriority": "the header's priority list, which decides totals; no sample's row holds it",
     ]
 
     @Test func everyFieldHasAColumnInTheTables() throws {
@@ -452,6 +455,7 @@ import Testing
     static let typesNotInPredicates: [String: String] = [
         "ExportHeader": "the export's header is not an object a predicate selects",
         "Characteristics": "characteristics are the header's, read with `healthport info`, not objects",
+        "HealthConnectPriority": "a Health Connect export's priority list is the header's, not an object a predicate selects",
         "InstantaneousBeatsPerMinute": "a part of a heartbeat series sample; HealthKit's key paths do not reach into it",
         "RouteLocation": "a point of a route; HealthKit's key paths do not reach into routes",
         "SensitivityPoint": "a point of an audiogram; HealthKit's key paths do not reach into it",

@@ -55,7 +55,13 @@ final class ReportSink: ObjectSink {
 
     func exportDidBegin(_ header: ExportHeader) throws {
         exportOffset = header.exportDate?.utcOffsetSeconds
+        // A Health Connect export's days and series total as Health Connect does.
+        days.adopt(header)
+        healthConnectPriority = header.healthConnectPriority
     }
+
+    /// A Health Connect export's priority list (`ExportHeader.healthConnectPriority`).
+    private var healthConnectPriority: HealthConnectPriority?
 
     /// The run's own date window, where the read is wider (`DaySelection.reading`), so that
     /// days and nights are whole: everything else is kept to it here.
@@ -86,7 +92,9 @@ final class ReportSink: ObjectSink {
         // A priority of its own per type, as `stats` has per run: sources rank by first
         // appearance among this type's samples.
         let entry = Quantities(
-            collector: StatisticsCollector(style: style, options: options, intervals: placeholder, priority: SourcePriority()), unit: unit,
+            collector: StatisticsCollector(
+                style: style, options: options, intervals: placeholder, priority: SourcePriority(healthConnect: healthConnectPriority)),
+            unit: unit,
             kind: kind)
         quantities[identifier] = entry
         return entry

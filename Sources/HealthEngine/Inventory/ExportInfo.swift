@@ -45,7 +45,8 @@ public struct ExportInfo: Sendable {
         }
 
         init?(reader: ExportReader, summary: ExportReader.Summary) {
-            guard reader.layout.container != .ndjson else { return nil }
+            // NDJSON and a Health Connect database are not XML: no parser to tell of.
+            guard reader.layout.container != .ndjson, reader.layout.container != .healthConnect else { return nil }
             let parsing = summary.parsing
             name = parsing.requested.rawValue
             guard parsing.requested == .scanner else { return }
@@ -195,7 +196,10 @@ public struct ExportInfo: Sendable {
         if let size = d.documentSize { lines.append("Size:           \(ByteCount.text(size))") }
         lines.append("Export date:    \(d.exportDate ?? "-")")
         lines.append("Locale:         \(d.locale ?? "-")")
-        lines.append("Export version: \(d.exportVersion.map(String.init) ?? "- (no DTD)")")
+        // Apple's DTD version; a Health Connect database has no DTD to have one.
+        if d.container != ExportLayout.Container.healthConnect.rawValue {
+            lines.append("Export version: \(d.exportVersion.map(String.init) ?? "- (no DTD)")")
+        }
         if let parser = d.parser {
             if let handover = parser.libxml2From {
                 let from = handover.line.map { " from line \($0)" } ?? ""

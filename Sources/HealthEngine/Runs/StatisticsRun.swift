@@ -188,6 +188,8 @@ final class StatisticsSink: ObjectSink {
 
     func exportDidBegin(_ header: ExportHeader) throws {
         exportOffset = header.exportDate?.utcOffsetSeconds
+        // A Health Connect export totals as Health Connect does, from its own priority list.
+        collector.adopt(header)
     }
 
     func consume(_ object: HealthObject) throws {

@@ -186,7 +186,11 @@ final class SummarySink: ObjectSink {
 
     init(collector: SummaryCollector) { self.collector = collector }
 
-    func exportDidBegin(_ header: ExportHeader) throws { exportOffset = header.exportDate?.utcOffsetSeconds }
+    func exportDidBegin(_ header: ExportHeader) throws {
+        exportOffset = header.exportDate?.utcOffsetSeconds
+        // A Health Connect export totals as Health Connect does, from its own priority list.
+        collector.adopt(header)
+    }
 
     func consume(_ object: HealthObject) throws { try collector.add(object) }
 }

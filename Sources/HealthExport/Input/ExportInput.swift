@@ -29,6 +29,8 @@ public struct ExportLayout: Sendable {
         case xml
         /// healthport's own NDJSON (`convert --format ndjson`), read back.
         case ndjson
+        /// Android's Health Connect export: its SQLite database, alone or in its zip.
+        case healthConnect
     }
 
     public var container: Container

@@ -14,11 +14,15 @@ public struct ExportHeader: Hashable, Sendable {
     /// says so, and reading such a file back gives the same local times. `nil` for Apple's
     /// exports, which have no such zone.
     public var timeZone: String?
+    /// A Health Connect export's priority list (`HealthConnectPriority`), which decides its
+    /// totals; `nil` for Apple's exports, whose totals follow the Health app's tiers.
+    public var healthConnectPriority: HealthConnectPriority?
 
     public init(
         locale: String? = nil, exportDate: ExportTimestamp? = nil, exportVersion: Int? = nil,
-        characteristics: Characteristics? = nil, timeZone: String? = nil
+        characteristics: Characteristics? = nil, timeZone: String? = nil, healthConnectPriority: HealthConnectPriority? = nil
     ) {
+        self.healthConnectPriority = healthConnectPriority
         self.locale = locale
         self.exportDate = exportDate
         self.exportVersion = exportVersion

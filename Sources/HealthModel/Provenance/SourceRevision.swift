@@ -1,11 +1,12 @@
 /// The app or device that saved an object (HealthKit: `HKSource`).
 ///
-/// Exports carry only the name. The bundle identifier is not exported, so it is always `nil`
-/// here: healthport never invents one.
+/// Apple's exports carry only the name. Their bundle identifier is not exported, so it is `nil`
+/// for them: healthport never invents one. A Health Connect export names each app by its
+/// package (`com.google.android.apps.fitness`), which is kept here.
 public struct Source: Hashable, Sendable {
     /// The user-visible name, byte-exact as exported (`Simon’s iPhone` keeps its U+2019).
     public var name: String
-    /// Never exported; kept for HealthKit's shape.
+    /// Not in Apple's exports (kept for HealthKit's shape); a Health Connect app's package name.
     public var bundleIdentifier: String?
 
     public init(name: String, bundleIdentifier: String? = nil) {

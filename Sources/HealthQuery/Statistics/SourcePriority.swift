@@ -21,8 +21,8 @@ public final class SourcePriority {
     ///   - knownOrder: sources already met, in the order they first appeared. A computation
     ///     over part of the data (the store's, recomputing the days an import touched) ranks
     ///     sources as one over all of it would, instead of by which it happens to meet first.
-    public init(explicit: [String] = [], knownOrder: [String] = []) {
-        tiers = Tiers(explicit: explicit)
+    public init(explicit: [String] = [], knownOrder: [String] = [], healthConnect: HealthConnectPriority? = nil) {
+        tiers = Tiers(explicit: explicit, healthConnect: explicit.isEmpty ? healthConnect : nil)
         for name in knownOrder where firstSeen[name] == nil { firstSeen[name] = firstSeen.count }
     }
 
@@ -51,8 +51,17 @@ public final class SourcePriority {
     /// A sample's tier, which needs nothing but the sample and the explicit list: lower wins.
     public struct Tiers: Sendable {
         private let explicit: [String]
+        /// A Health Connect export's own priority list, which decides the types Health Connect
+        /// totals by priority (`HealthConnectRanking`); `nil` for Apple's exports.
+        let healthConnect: HealthConnectPriority?
 
-        init(explicit: [String]) { self.explicit = explicit.map(SourceName.normalized) }
+        init(explicit: [String], healthConnect: HealthConnectPriority? = nil) {
+            self.explicit = explicit.map(SourceName.normalized)
+            self.healthConnect = healthConnect
+        }
+
+        /// Whether a person's own `--source-priority` list was given (it wins over an export's).
+        var hasExplicitList: Bool { !explicit.isEmpty }
 
         /// The tier, and whether the source is on the explicit list (a listed source's tier is
         /// its place on the list, and it needs no order within it).

@@ -56,7 +56,7 @@ public final class StatisticsCollector {
     /// The intervals; may be replaced until `results()` (when the time zone is decided from the
     /// samples themselves).
     public var intervals: CalendarIntervals
-    private let priority: SourcePriority
+    private var priority: SourcePriority
     private var samples: [RawSample] = []
     /// The `HKTimeZone`s the samples named (and the witnesses read beside them: `vote`), to
     /// choose a default time zone.
@@ -78,6 +78,17 @@ public final class StatisticsCollector {
 
     /// Adds one sample whose value is already in the output unit (1 for a category sample).
     public func add(_ sample: SampleAttributes, value: Double) {
+        var rank: SourceRank? = nil
+        if let list = priority.tiers.healthConnect {
+            switch HealthConnectRanking.rank(sample, type: sample.sampleType.identifier, priority: list) {
+            case .ranked(let tier, let order): rank = SourceRank(tier: tier, order: Int(order))
+            case .leftOut:
+                // An app the export's priority list leaves out: Health Connect does not count it.
+                timeZones.count(sample)
+                return
+            case .unranked: break
+            }
+        }
         sampleCount += 1
         let name = sample.sourceRevision.source.name
         let source: Int
@@ -91,7 +102,15 @@ public final class StatisticsCollector {
         timeZones.count(sample)
         let s = Double(sample.startDate.secondsSince1970)
         samples.append(RawSample(start: s, end: max(s, Double(sample.endDate.secondsSince1970)), value: value,
-                                 rank: priority.rank(of: sample), source: source))
+                                 rank: rank ?? priority.rank(of: sample), source: source))
+    }
+
+    /// Takes what an export's header says about its totals: a Health Connect export's priority
+    /// list ranks its samples as Health Connect does (`HealthConnectRanking`), unless the person
+    /// gave a list of their own. Called at the header, before any sample.
+    public func adopt(_ header: ExportHeader) {
+        guard let list = header.healthConnectPriority, !priority.tiers.hasExplicitList, samples.isEmpty else { return }
+        priority = SourcePriority(healthConnect: list)
     }
 
     /// A sample read only for its zone (a witness, `TimeZoneTally.reading`): counted there,

@@ -17,10 +17,10 @@ import HealthModel
 /// offset, unless the person names one), which is why the records keep instants, and why a
 /// date window selects its days and nights at `finish` (`DaySelection`), in that zone.
 public final class SummaryCollector {
-    private let priority: SourcePriority
+    private var priority: SourcePriority
     private let sorter: SummaryRecordSorter
     /// The records `add` makes, absorbed every `batchSize` samples.
-    private let own: SummaryRecordBatch
+    private var own: SummaryRecordBatch
     private var types: [String] = []
     private var typeIndex: [String: Int32] = [:]
     /// Per type: its aggregation style (`nil` for categories and workouts) and unit.
@@ -102,6 +102,22 @@ public final class SummaryCollector {
         if own.records.count >= Self.batchSize { try absorbOwn() }
     }
 
+    /// Takes what an export's header says about its totals: a Health Connect export's priority
+    /// list makes its samples rank as Health Connect ranks them (`HealthConnectRanking`),
+    /// unless the person gave a list of their own. Called at the header, before any object.
+    public func adopt(_ header: ExportHeader) {
+        guard let list = header.healthConnectPriority, !priority.tiers.hasExplicitList, recordCount == 0, absorbedTooLong == 0 else {
+            return
+        }
+        priority = SourcePriority(healthConnect: list)
+        own = SummaryRecordBatch(tiers: priority.tiers, counted: counted)
+    }
+
+    /// Samples a Health Connect export's priority list left out of the totals (from apps it
+    /// does not list).
+    public var leftOutByPriority: Int { own.leftOutByPriority + absorbedLeftOut }
+    private var absorbedLeftOut = 0
+
     /// A batch for a parallel read's chunk, ranking sources as this collector does; made on
     /// the chunk's thread.
     public var makeBatch: @Sendable () -> SummaryRecordBatch {
@@ -121,6 +137,7 @@ public final class SummaryCollector {
         absorbedTimeZones.merge(batch.timeZones)
         absorbedUnconvertible += batch.unconvertible
         absorbedTooLong += batch.tooLong
+        absorbedLeftOut += batch.leftOutByPriority
     }
 
     private func absorbOwn() throws {
@@ -174,7 +191,7 @@ public final class SummaryCollector {
             }
             try sorter.append(
                 SummaryRecord(
-                    type: type, source: sourceMap[local], tier: record.tier, order: record.listed ? 0 : orderMap[local], start: record.start,
+                    type: type, source: sourceMap[local], tier: record.tier, order: record.listed ? record.order : orderMap[local], start: record.start,
                     end: record.end, value: value))
         }
     }

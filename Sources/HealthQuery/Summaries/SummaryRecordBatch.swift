@@ -21,6 +21,9 @@ public final class SummaryRecordBatch {
         var start: Double
         var end: Double
         var value: Double
+        /// A listed record's order within its tier (0, or a Health Connect record's recency:
+        /// `HealthConnectRanking`).
+        var order: Int32 = 0
     }
 
     private let tiers: SourcePriority.Tiers
@@ -48,6 +51,9 @@ public final class SummaryRecordBatch {
     private(set) var unconvertible = 0
     /// Samples spanning more than `SummaryCollector.longestSample` (left out, counted).
     private(set) var tooLong = 0
+    /// A Health Connect export's samples from apps its priority list leaves out (left out of
+    /// the totals, as Health Connect leaves them out; counted).
+    private(set) var leftOutByPriority = 0
 
     init(tiers: SourcePriority.Tiers, counted: Set<String>?) {
         self.tiers = tiers
@@ -170,11 +176,24 @@ public final class SummaryRecordBatch {
             return false
         }
         timeZones.count(sample)
-        let tier = tiers.tier(of: sample)
+        var tier = tiers.tier(of: sample)
+        var order: Int32 = 0
+        if let priority = tiers.healthConnect {
+            switch HealthConnectRanking.rank(sample, type: types[Int(type)].identifier, priority: priority) {
+            case .ranked(let place, let recency):
+                tier = (place, true)
+                order = recency
+            case .leftOut:
+                leftOutByPriority += 1
+                return false
+            case .unranked:
+                break
+            }
+        }
         records.append(
             Record(
                 type: type, source: source, tier: Int32(tier.tier), listed: tier.listed, start: start,
-                end: max(start, Double(sample.endDate.secondsSince1970)), value: value))
+                end: max(start, Double(sample.endDate.secondsSince1970)), value: value, order: order))
         return true
     }
 }

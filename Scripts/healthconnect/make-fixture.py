@@ -1,0 +1,370 @@
+#!/usr/bin/env python3
+"""Writes a small Health Connect export, as Android's Settings → Health Connect → "Export and
+import" makes it: `health_connect_export.db` (SQLite) and `health_connect_export.zip` holding it.
+
+The tables, columns and codes follow AOSP's HealthFitness module as docs/health-connect.md
+describes them (the revision it names); the rows are made up and deterministic (same bytes on
+every run, so tests can compare totals worked by hand, and the uuids are the same in every
+export, as Health Connect's are).
+
+What it holds (times in UTC+01:00, the offset every record carries):
+  * two apps on Health Connect's priority list for activity (Samsung Health above Google Fit)
+    and one app that is not on it (its steps are left out of Health Connect's totals);
+    Google Fit alone on the list for sleep;
+  * 2026-01-05 to 2026-01-07: overlapping steps from the two apps, one record across midnight,
+    two overlapping records of one app modified at different times; a heart-rate series of
+    three readings; a manually entered weight, body fat and blood pressure; a resting heart rate, an RMSSD, a
+    glass of water, three floors; active and total calories; distance; a night of sleep with
+    stages; a run (an exercise session) with its route and two laps.
+
+Usage: make-fixture.py OUTPUT_FOLDER [--schema current|v9] [--days N [--seed S]]
+  v9 writes the layout from before database version 10 (no generated local-time columns),
+  the "older schema" a second fixture needs.
+  --days writes, instead of the fixture, N generated days from 2025-01-01 for benchmarks
+  (Benchmarks/healthconnect.sh): two apps' steps, distance and active energy every quarter
+  hour, a heart-rate series every five minutes, a night of sleep with stages and a weight a
+  day, about 1,900 records a day.
+
+Python 3 standard library only.
+"""
+
+import argparse
+import datetime
+import os
+import sqlite3
+import sys
+import uuid
+import zipfile
+
+OFFSET = 3600  # seconds east of UTC, as `zone_offset` stores it
+ZONE = datetime.timezone(datetime.timedelta(seconds=OFFSET))
+# A fixed namespace: record uuids are derived from a name per record, so they never change.
+NAMESPACE = uuid.UUID("7b0c1f3e-52a1-4c11-9d3b-0e6f1c2a4d10")
+
+
+def millis(day, hour, minute=0, second=0):
+    """Epoch milliseconds of a local time on 2026-01-`day` (day 8 means the 8th)."""
+    local = datetime.datetime(2026, 1, day, 0, 0, tzinfo=ZONE) + datetime.timedelta(hours=hour, minutes=minute, seconds=second)
+    return int(local.timestamp() * 1000)
+
+
+def epoch_day(ms):
+    """The local date of an instant, as days since 1970-01-01 (`local_date`)."""
+    local = datetime.datetime.fromtimestamp(ms / 1000, tz=ZONE).date()
+    return (local - datetime.date(1970, 1, 1)).days
+
+
+def record_uuid(name):
+    return uuid.uuid5(NAMESPACE, name).bytes
+
+
+def create_schema(db, schema):
+    generated = schema != "v9"
+    common = (
+        "row_id INTEGER PRIMARY KEY AUTOINCREMENT, uuid BLOB NOT NULL UNIQUE, last_modified_time INTEGER, "
+        "client_record_id TEXT, client_record_version TEXT, device_info_id INTEGER, app_info_id INTEGER, "
+        "recording_method INTEGER, dedupe_hash BLOB UNIQUE"
+    )
+    instant = "time INTEGER, zone_offset INTEGER, local_date INTEGER"
+    interval = "start_time INTEGER, start_zone_offset INTEGER, end_time INTEGER, end_zone_offset INTEGER, local_date INTEGER"
+    instant_generated = ", local_date_time INTEGER AS (time + 1000 * zone_offset)" if generated else ""
+    interval_generated = (
+        ", local_date_time_start_time INTEGER AS (start_time + 1000 * start_zone_offset)"
+        ", local_date_time_end_time INTEGER AS (end_time + 1000 * end_zone_offset)"
+        if generated
+        else ""
+    )
+    foreign = (
+        ", FOREIGN KEY (app_info_id) REFERENCES application_info_table(row_id) ON DELETE CASCADE"
+        ", FOREIGN KEY (device_info_id) REFERENCES device_info_table(row_id)"
+    )
+    statements = [
+        "CREATE TABLE android_metadata (locale TEXT)",
+        "CREATE TABLE application_info_table (row_id INTEGER PRIMARY KEY, package_name TEXT NOT NULL UNIQUE, "
+        "app_name TEXT, app_icon BLOB, record_types_used TEXT)",
+        "CREATE TABLE device_info_table (row_id INTEGER PRIMARY KEY, manufacturer TEXT, model TEXT, device_type INTEGER)",
+        "CREATE TABLE health_data_category_priority_table (row_id INTEGER PRIMARY KEY, "
+        "health_data_category INTEGER UNIQUE, app_id_priority_order TEXT NOT NULL)",
+        # Emptied by the export (the change and access logs).
+        "CREATE TABLE change_logs_table (row_id INTEGER PRIMARY KEY AUTOINCREMENT, record_type INTEGER, "
+        "app_id INTEGER, uuids BLOB NOT NULL, operation_type INTEGER NOT NULL, change_log_time_stamp INTEGER)",
+        "CREATE TABLE access_logs_table (row_id INTEGER PRIMARY KEY AUTOINCREMENT, app_id INTEGER NOT NULL, "
+        "access_time INTEGER NOT NULL, operation_type INTEGER NOT NULL, record_type TEXT NOT NULL)",
+        f"CREATE TABLE steps_record_table ({common}, {interval}, count INTEGER{interval_generated}{foreign})",
+        f"CREATE TABLE distance_record_table ({common}, {interval}, distance REAL{interval_generated}{foreign})",
+        f"CREATE TABLE active_calories_burned_record_table ({common}, {interval}, energy REAL{interval_generated}{foreign})",
+        f"CREATE TABLE total_calories_burned_record_table ({common}, {interval}, energy REAL{interval_generated}{foreign})",
+        f"CREATE TABLE weight_record_table ({common}, {instant}, weight REAL{instant_generated}{foreign})",
+        f"CREATE TABLE heart_rate_record_table ({common}, {interval}{interval_generated}{foreign})",
+        "CREATE TABLE heart_rate_record_series_table (parent_key INTEGER, beats_per_minute INTEGER, epoch_millis INTEGER, "
+        "FOREIGN KEY (parent_key) REFERENCES heart_rate_record_table(row_id) ON DELETE CASCADE)",
+        f"CREATE TABLE sleep_session_record_table ({common}, {interval}, notes TEXT, title TEXT{interval_generated}{foreign})",
+        "CREATE TABLE sleep_stages_table (parent_key INTEGER NOT NULL, stage_start_time INTEGER NOT NULL, "
+        "stage_end_time INTEGER NOT NULL, stage_type INTEGER NOT NULL, "
+        "FOREIGN KEY (parent_key) REFERENCES sleep_session_record_table(row_id) ON DELETE CASCADE)",
+        f"CREATE TABLE exercise_session_record_table ({common}, {interval}, notes TEXT, exercise_type INTEGER, "
+        f"title TEXT, has_route INTEGER{interval_generated}{foreign})",
+        "CREATE TABLE exercise_route_table (parent_key INTEGER NOT NULL, timestamp_millis INTEGER NOT NULL, "
+        "longitude REAL NOT NULL, latitude REAL NOT NULL, horizontal_accuracy REAL NOT NULL, vertical_accuracy REAL NOT NULL, "
+        "altitude REAL NOT NULL, FOREIGN KEY (parent_key) REFERENCES exercise_session_record_table(row_id) ON DELETE CASCADE)",
+        "CREATE TABLE exercise_laps_table (parent_key INTEGER NOT NULL, lap_start_time INTEGER NOT NULL, "
+        "lap_end_time INTEGER NOT NULL, lap_length REAL NOT NULL, "
+        "FOREIGN KEY (parent_key) REFERENCES exercise_session_record_table(row_id) ON DELETE CASCADE)",
+        f"CREATE TABLE blood_pressure_record_table ({common}, {instant}, measurement_location INTEGER, systolic REAL, "
+        f"diastolic REAL, body_position INTEGER{instant_generated}{foreign})",
+        # Single-value tables; most empty here, as on a phone whose apps write few types.
+        f"CREATE TABLE body_fat_record_table ({common}, {instant}, percentage REAL{instant_generated}{foreign})",
+        f"CREATE TABLE oxygen_saturation_record_table ({common}, {instant}, percentage REAL{instant_generated}{foreign})",
+        f"CREATE TABLE resting_heart_rate_record_table ({common}, {instant}, beats_per_minute INTEGER{instant_generated}{foreign})",
+        f"CREATE TABLE respiratory_rate_record_table ({common}, {instant}, rate REAL{instant_generated}{foreign})",
+        f"CREATE TABLE height_record_table ({common}, {instant}, height REAL{instant_generated}{foreign})",
+        f"CREATE TABLE lean_body_mass_record_table ({common}, {instant}, mass REAL{instant_generated}{foreign})",
+        f"CREATE TABLE body_temperature_record_table ({common}, {instant}, measurement_location INTEGER, "
+        f"temperature REAL{instant_generated}{foreign})",
+        f"CREATE TABLE blood_glucose_record_table ({common}, {instant}, specimen_source INTEGER, level REAL, "
+        f"relation_to_meal INTEGER, meal_type INTEGER{instant_generated}{foreign})",
+        f"CREATE TABLE vo2_max_record_table ({common}, {instant}, measurement_method INTEGER, "
+        f"vo2_milliliters_per_minute_kilogram REAL{instant_generated}{foreign})",
+        f"CREATE TABLE heart_rate_variability_rmssd_record_table ({common}, {instant}, "
+        f"heart_rate_variability_millis REAL{instant_generated}{foreign})",
+        f"CREATE TABLE hydration_record_table ({common}, {interval}, volume REAL{interval_generated}{foreign})",
+        f"CREATE TABLE floors_climbed_record_table ({common}, {interval}, floors REAL{interval_generated}{foreign})",
+        f"CREATE TABLE wheelchair_pushes_record_table ({common}, {interval}, count INTEGER{interval_generated}{foreign})",
+        f"CREATE TABLE elevation_gained_record_table ({common}, {interval}, elevation REAL{interval_generated}{foreign})",
+        # A series type whose parent is named in CamelCase; empty here.
+        f"CREATE TABLE SpeedRecordTable ({common}, {interval}{interval_generated}{foreign})",
+        "CREATE TABLE speed_record_table (parent_key INTEGER, speed REAL, epoch_millis INTEGER, "
+        "FOREIGN KEY (parent_key) REFERENCES SpeedRecordTable(row_id) ON DELETE CASCADE)",
+    ]
+    for statement in statements:
+        db.execute(statement)
+    db.execute("INSERT INTO android_metadata VALUES ('en_GB')")
+    # SQLiteOpenHelper keeps the schema version in user_version.
+    db.execute(f"PRAGMA user_version = {9 if schema == 'v9' else 10}")
+
+
+SAMSUNG, FIT, OTHER = 1, 2, 3
+WATCH, PHONE = 1, 2
+ACTIVITY, SLEEP = 1, 5  # HealthDataCategory
+AUTOMATIC, ACTIVE, MANUAL = 2, 1, 3  # recording_method
+
+
+def fill(db):
+    db.executemany(
+        "INSERT INTO application_info_table (row_id, package_name, app_name, app_icon, record_types_used) VALUES (?, ?, ?, ?, ?)",
+        [
+            (SAMSUNG, "com.sec.android.app.shealth", "Samsung Health", b"\x89PNG-icon", None),
+            (FIT, "com.google.android.apps.fitness", "Fit", None, None),
+            (OTHER, "org.example.pedometer", "Pedometer", None, None),
+        ],
+    )
+    db.executemany(
+        "INSERT INTO device_info_table (row_id, manufacturer, model, device_type) VALUES (?, ?, ?, ?)",
+        [(WATCH, "Samsung", "SM-R930", 1), (PHONE, "Google", "Pixel 8", 2)],
+    )
+    # Activity: Samsung Health above Fit; the pedometer is not listed. Sleep: Fit alone.
+    db.executemany(
+        "INSERT INTO health_data_category_priority_table (health_data_category, app_id_priority_order) VALUES (?, ?)",
+        [(ACTIVITY, f"{SAMSUNG},{FIT}"), (SLEEP, f"{FIT}")],
+    )
+
+    def interval(table, name, app, device, start, end, columns=(), values=(), method=AUTOMATIC, modified=None):
+        names = ", ".join(
+            ["uuid", "last_modified_time", "client_record_id", "device_info_id", "app_info_id", "recording_method",
+             "start_time", "start_zone_offset", "end_time", "end_zone_offset", "local_date"] + list(columns))
+        row = [record_uuid(name), modified if modified is not None else end + 60_000, f"{name}", device, app, method,
+               start, OFFSET, end, OFFSET, epoch_day(start)] + list(values)
+        cursor = db.execute(f"INSERT INTO {table} ({names}) VALUES ({', '.join('?' * len(row))})", row)
+        return cursor.lastrowid
+
+    steps = [
+        # (name, app, device, start, end, count[, modified])
+        ("steps-1", SAMSUNG, WATCH, millis(5, 8), millis(5, 9), 600),
+        ("steps-2", FIT, PHONE, millis(5, 8, 30), millis(5, 9, 30), 900),
+        ("steps-3", OTHER, PHONE, millis(5, 10), millis(5, 11), 5000),
+        ("steps-4", SAMSUNG, WATCH, millis(5, 12), millis(5, 12, 30), 300),
+        ("steps-5", FIT, PHONE, millis(5, 18), millis(5, 18, 20), 200),
+        ("steps-6", SAMSUNG, WATCH, millis(5, 23, 30), millis(6, 0, 30), 120),
+        ("steps-7", FIT, PHONE, millis(6, 7), millis(6, 7, 40), 400),
+        ("steps-8", SAMSUNG, WATCH, millis(6, 7), millis(6, 7, 40), 350),
+        ("steps-9", FIT, PHONE, millis(7, 10), millis(7, 11), 1000),
+        # Two records of one app over the same half hour, the second modified later.
+        ("steps-10", SAMSUNG, WATCH, millis(7, 15), millis(7, 16), 100, millis(7, 16, 5)),
+        ("steps-11", SAMSUNG, WATCH, millis(7, 15, 30), millis(7, 16), 80, millis(7, 17)),
+    ]
+    for name, app, device, start, end, count, *modified in steps:
+        interval("steps_record_table", name, app, device, start, end, ["count"], [count],
+                 modified=modified[0] if modified else None)
+
+    interval("distance_record_table", "distance-1", SAMSUNG, WATCH, millis(5, 8), millis(5, 9), ["distance"], [4200.0])
+    interval("distance_record_table", "distance-2", FIT, PHONE, millis(5, 8, 30), millis(5, 9, 30), ["distance"], [5000.0])
+    # Energy in small calories (cal): 45,000 cal is 45 kcal.
+    interval("active_calories_burned_record_table", "active-1", SAMSUNG, WATCH, millis(5, 8), millis(5, 9), ["energy"], [45000.0])
+    interval("active_calories_burned_record_table", "active-2", FIT, PHONE, millis(5, 8, 30), millis(5, 9, 30), ["energy"], [60000.0])
+    interval("total_calories_burned_record_table", "total-1", SAMSUNG, WATCH, millis(5, 0), millis(6, 0), ["energy"], [2100000.0])
+
+    # Weight in grams, entered by hand.
+    db.execute(
+        "INSERT INTO weight_record_table (uuid, last_modified_time, client_record_id, device_info_id, app_info_id, "
+        "recording_method, time, zone_offset, local_date, weight) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (record_uuid("weight-1"), millis(5, 7, 1), None, PHONE, FIT, MANUAL, millis(5, 7), OFFSET, epoch_day(millis(5, 7)), 72500.0),
+    )
+
+    def instant(table, name, app, device, time, column, value, method=AUTOMATIC):
+        db.execute(
+            f"INSERT INTO {table} (uuid, last_modified_time, client_record_id, device_info_id, app_info_id, "
+            f"recording_method, time, zone_offset, local_date, {column}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (record_uuid(name), time + 60_000, name, device, app, method, time, OFFSET, epoch_day(time), value),
+        )
+
+    # Percentages from 0 to 100; hydration in litres; RMSSD in milliseconds.
+    instant("body_fat_record_table", "body-fat-1", FIT, PHONE, millis(5, 7), "percentage", 21.5, method=MANUAL)
+    db.execute(
+        "INSERT INTO blood_pressure_record_table (uuid, last_modified_time, client_record_id, device_info_id, app_info_id, "
+        "recording_method, time, zone_offset, local_date, measurement_location, systolic, diastolic, body_position) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (record_uuid("pressure-1"), millis(6, 8, 1), "pressure-1", PHONE, FIT, MANUAL, millis(6, 8), OFFSET, epoch_day(millis(6, 8)),
+         3, 121.0, 79.0, 1),
+    )
+    instant("resting_heart_rate_record_table", "resting-1", SAMSUNG, WATCH, millis(6, 6), "beats_per_minute", 54)
+    instant("heart_rate_variability_rmssd_record_table", "rmssd-1", SAMSUNG, WATCH, millis(6, 3), "heart_rate_variability_millis", 41.5)
+    interval("hydration_record_table", "water-1", FIT, PHONE, millis(5, 10), millis(5, 10, 5), ["volume"], [0.25], method=MANUAL)
+    interval("floors_climbed_record_table", "floors-1", SAMSUNG, WATCH, millis(6, 9), millis(6, 9, 10), ["floors"], [3.0])
+
+    parent = interval("heart_rate_record_table", "heart-1", SAMSUNG, WATCH, millis(5, 8), millis(5, 8, 2))
+    db.executemany(
+        "INSERT INTO heart_rate_record_series_table (parent_key, beats_per_minute, epoch_millis) VALUES (?, ?, ?)",
+        [(parent, 72, millis(5, 8)), (parent, 75, millis(5, 8, 1)), (parent, 80, millis(5, 8, 2))],
+    )
+
+    session = interval("sleep_session_record_table", "sleep-1", FIT, PHONE, millis(5, 23), millis(6, 7),
+                       ["notes", "title"], [None, "Night"])
+    stages = [
+        (millis(5, 23), millis(5, 23, 15), 1),  # awake
+        (millis(5, 23, 15), millis(6, 1), 4),  # light
+        (millis(6, 1), millis(6, 2, 30), 5),  # deep
+        (millis(6, 2, 30), millis(6, 3, 30), 6),  # REM
+        (millis(6, 3, 30), millis(6, 6, 30), 4),  # light
+        (millis(6, 6, 30), millis(6, 7), 7),  # awake in bed
+    ]
+    db.executemany(
+        "INSERT INTO sleep_stages_table (parent_key, stage_start_time, stage_end_time, stage_type) VALUES (?, ?, ?, ?)",
+        [(session, start, end, kind) for start, end, kind in stages],
+    )
+
+    # A run: 33 is running in the platform's ExerciseSessionType, whose codes the database holds.
+    run = interval("exercise_session_record_table", "exercise-1", SAMSUNG, WATCH, millis(6, 18), millis(6, 18, 45),
+                   ["notes", "exercise_type", "title", "has_route"], [None, 33, "Evening run", 1], method=ACTIVE)
+    # Its route: four points a minute apart along a street, and two laps of a kilometre.
+    db.executemany(
+        "INSERT INTO exercise_route_table (parent_key, timestamp_millis, longitude, latitude, horizontal_accuracy, "
+        "vertical_accuracy, altitude) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [(run, millis(6, 18, minute), round(13.4050 + 0.002 * minute, 6), 52.5200, 5.0, 3.0, 34.0 + minute) for minute in range(4)],
+    )
+    db.executemany(
+        "INSERT INTO exercise_laps_table (parent_key, lap_start_time, lap_end_time, lap_length) VALUES (?, ?, ?, ?)",
+        [(run, millis(6, 18), millis(6, 18, 6), 1000.0), (run, millis(6, 18, 6), millis(6, 18, 12), 1000.0)],
+    )
+
+
+def generate(db, days, seed):
+    """`days` generated days from 2025-01-01 (UTC+01:00), deterministic for one seed."""
+    import random
+
+    rng = random.Random(seed)
+    db.executemany(
+        "INSERT INTO application_info_table (row_id, package_name, app_name) VALUES (?, ?, ?)",
+        [(SAMSUNG, "com.sec.android.app.shealth", "Samsung Health"), (FIT, "com.google.android.apps.fitness", "Fit")],
+    )
+    db.executemany(
+        "INSERT INTO device_info_table (row_id, manufacturer, model, device_type) VALUES (?, ?, ?, ?)",
+        [(WATCH, "Samsung", "SM-R930", 1), (PHONE, "Google", "Pixel 8", 2)],
+    )
+    db.executemany(
+        "INSERT INTO health_data_category_priority_table (health_data_category, app_id_priority_order) VALUES (?, ?)",
+        [(ACTIVITY, f"{SAMSUNG},{FIT}"), (SLEEP, f"{FIT}")],
+    )
+    start = int(datetime.datetime(2025, 1, 1, tzinfo=ZONE).timestamp() * 1000)
+    minute = 60_000
+    counter = [0]
+
+    def common(app, device, begin, end):
+        counter[0] += 1
+        return [uuid.uuid5(NAMESPACE, f"generated-{seed}-{counter[0]}").bytes, end + minute, None, device, app, AUTOMATIC,
+                begin, OFFSET, end, OFFSET, epoch_day(begin)]
+
+    head = ("uuid, last_modified_time, client_record_id, device_info_id, app_info_id, recording_method, "
+            "start_time, start_zone_offset, end_time, end_zone_offset, local_date")
+    for day in range(days):
+        midnight = start + day * 1440 * minute
+        steps, distance, energy = [], [], []
+        for app, device in ((SAMSUNG, WATCH), (FIT, PHONE)):
+            for quarter in range(96):
+                begin = midnight + quarter * 15 * minute + (0 if app == SAMSUNG else 5 * minute)
+                end = begin + 15 * minute
+                count = rng.randint(0, 400) if 28 <= quarter < 92 else rng.randint(0, 20)
+                steps.append(common(app, device, begin, end) + [count])
+                distance.append(common(app, device, begin, end) + [count * 0.75])
+                energy.append(common(app, device, begin, end) + [count * 40.0])
+        db.executemany(f"INSERT INTO steps_record_table ({head}, count) VALUES ({', '.join('?' * 12)})", steps)
+        db.executemany(f"INSERT INTO distance_record_table ({head}, distance) VALUES ({', '.join('?' * 12)})", distance)
+        db.executemany(f"INSERT INTO active_calories_burned_record_table ({head}, energy) VALUES ({', '.join('?' * 12)})", energy)
+        for slot in range(288):
+            begin = midnight + slot * 5 * minute
+            cursor = db.execute(f"INSERT INTO heart_rate_record_table ({head}) VALUES ({', '.join('?' * 11)})",
+                                common(SAMSUNG, WATCH, begin, begin + 4 * minute))
+            db.executemany(
+                "INSERT INTO heart_rate_record_series_table (parent_key, beats_per_minute, epoch_millis) VALUES (?, ?, ?)",
+                [(cursor.lastrowid, rng.randint(55, 120), begin + reading * minute) for reading in range(5)],
+            )
+        weight = common(FIT, PHONE, midnight + 7 * 60 * minute, midnight + 7 * 60 * minute)
+        db.execute(
+            "INSERT INTO weight_record_table (uuid, last_modified_time, client_record_id, device_info_id, app_info_id, "
+            "recording_method, time, zone_offset, local_date, weight) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            weight[:7] + [OFFSET, weight[10], 72000.0 + rng.randint(-500, 500)],
+        )
+        night = midnight + 23 * 60 * minute
+        cursor = db.execute(f"INSERT INTO sleep_session_record_table ({head}) VALUES ({', '.join('?' * 11)})",
+                            common(FIT, PHONE, night, night + 480 * minute))
+        stages, at = [], night
+        while at < night + 480 * minute:
+            length = min(rng.choice([10, 15, 20, 30]) * minute, night + 480 * minute - at)
+            stages.append((cursor.lastrowid, at, at + length, rng.choice([1, 4, 4, 5, 6])))
+            at += length
+        db.executemany(
+            "INSERT INTO sleep_stages_table (parent_key, stage_start_time, stage_end_time, stage_type) VALUES (?, ?, ?, ?)", stages)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("output", help="folder to write health_connect_export.db and .zip into")
+    parser.add_argument("--schema", choices=["current", "v9"], default="current")
+    parser.add_argument("--days", type=int, help="write this many generated days instead of the fixture")
+    parser.add_argument("--seed", type=int, default=1)
+    arguments = parser.parse_args()
+    os.makedirs(arguments.output, exist_ok=True)
+    path = os.path.join(arguments.output, "health_connect_export.db")
+    if os.path.exists(path):
+        os.remove(path)
+    db = sqlite3.connect(path)
+    create_schema(db, arguments.schema)
+    if arguments.days:
+        generate(db, arguments.days, arguments.seed)
+    else:
+        fill(db)
+    db.commit()
+    db.execute("VACUUM")
+    db.close()
+    archive = os.path.join(arguments.output, "health_connect_export.zip")
+    with zipfile.ZipFile(archive, "w", compression=zipfile.ZIP_DEFLATED) as zipped:
+        info = zipfile.ZipInfo("health_connect_export.db", date_time=(2026, 1, 8, 9, 0, 0))
+        info.compress_type = zipfile.ZIP_DEFLATED
+        with open(path, "rb") as handle:
+            zipped.writestr(info, handle.read())
+    print(path)
+    print(archive)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,199 @@
+/// One of Health Connect's record tables as the reader maps it: its name, its layout, the
+/// column holding its value and what that value becomes in the model.
+///
+/// The names and layouts are AOSP's (`docs/health-connect.md` names the revision):
+/// - **instant** records have `time`, `zone_offset` (seconds) and `local_date`;
+/// - **interval** records have `start_time`, `start_zone_offset`, `end_time`,
+///   `end_zone_offset` and `local_date`;
+/// - **series** records are an interval parent with no value of its own and a child table of
+///   `parent_key` (the parent's `row_id`), a value and `epoch_millis`;
+/// - **sessions** (sleep, exercise) are intervals with children of their own (sleep stages).
+/// Every record also has `row_id`, a 16-byte `uuid`, `app_info_id`, `device_info_id`,
+/// `recording_method`, `client_record_id` and `last_modified_time`.
+struct RecordTable: Sendable {
+    enum Layout: Sendable {
+        case instant
+        case interval
+        /// The child table, its value column.
+        case series(child: String, value: String)
+        case sleepSession
+        case exerciseSession
+        /// An instant with a systolic and a diastolic value: HealthKit's blood pressure
+        /// correlation and its two samples.
+        case bloodPressure
+    }
+
+    let name: String
+    let layout: Layout
+    /// The parent's value column (instant and interval tables).
+    let valueColumn: String?
+    /// The HealthKit type the records become.
+    let typeIdentifier: String
+    /// The unit written, and the factor from the stored unit to it.
+    let unit: String
+    let factor: Double
+
+    /// The tables read, in the order they are read.
+    static let all: [RecordTable] = [
+        RecordTable(
+            name: "steps_record_table", layout: .interval, valueColumn: "count", typeIdentifier: "HKQuantityTypeIdentifierStepCount",
+            unit: "count", factor: 1),
+        RecordTable(
+            name: "distance_record_table", layout: .interval, valueColumn: "distance",
+            typeIdentifier: "HKQuantityTypeIdentifierDistanceWalkingRunning", unit: "m", factor: 1),
+        // Energy is stored in small calories (cal): a thousandth of HealthKit's kcal.
+        RecordTable(
+            name: "active_calories_burned_record_table", layout: .interval, valueColumn: "energy",
+            typeIdentifier: "HKQuantityTypeIdentifierActiveEnergyBurned", unit: "kcal", factor: 0.001),
+        // HealthKit has no total energy (it keeps active and basal apart): a type of its own.
+        RecordTable(
+            name: "total_calories_burned_record_table", layout: .interval, valueColumn: "energy",
+            typeIdentifier: HealthConnectTypes.totalCaloriesBurned, unit: "kcal", factor: 0.001),
+        // Weight is stored in grams.
+        RecordTable(
+            name: "weight_record_table", layout: .instant, valueColumn: "weight", typeIdentifier: "HKQuantityTypeIdentifierBodyMass",
+            unit: "kg", factor: 0.001),
+        RecordTable(
+            name: "lean_body_mass_record_table", layout: .instant, valueColumn: "mass", typeIdentifier: "HKQuantityTypeIdentifierLeanBodyMass",
+            unit: "kg", factor: 0.001),
+        RecordTable(
+            name: "height_record_table", layout: .instant, valueColumn: "height", typeIdentifier: "HKQuantityTypeIdentifierHeight", unit: "m",
+            factor: 1),
+        // Percentages are stored from 0 to 100; HealthKit holds them as fractions of 1, in "%".
+        RecordTable(
+            name: "body_fat_record_table", layout: .instant, valueColumn: "percentage",
+            typeIdentifier: "HKQuantityTypeIdentifierBodyFatPercentage", unit: "%", factor: 0.01),
+        RecordTable(
+            name: "oxygen_saturation_record_table", layout: .instant, valueColumn: "percentage",
+            typeIdentifier: "HKQuantityTypeIdentifierOxygenSaturation", unit: "%", factor: 0.01),
+        RecordTable(
+            name: "resting_heart_rate_record_table", layout: .instant, valueColumn: "beats_per_minute",
+            typeIdentifier: "HKQuantityTypeIdentifierRestingHeartRate", unit: "count/min", factor: 1),
+        RecordTable(
+            name: "respiratory_rate_record_table", layout: .instant, valueColumn: "rate",
+            typeIdentifier: "HKQuantityTypeIdentifierRespiratoryRate", unit: "count/min", factor: 1),
+        RecordTable(
+            name: "vo2_max_record_table", layout: .instant, valueColumn: "vo2_milliliters_per_minute_kilogram",
+            typeIdentifier: "HKQuantityTypeIdentifierVO2Max", unit: "mL/min·kg", factor: 1),
+        RecordTable(
+            name: "body_temperature_record_table", layout: .instant, valueColumn: "temperature",
+            typeIdentifier: "HKQuantityTypeIdentifierBodyTemperature", unit: "degC", factor: 1),
+        // Blood glucose is stored in mmol/L; HealthKit's exports write mg/dL (glucose's molar
+        // mass, 180.15588 g/mol, makes 1 mmol/L 18.015588 mg/dL).
+        RecordTable(
+            name: "blood_glucose_record_table", layout: .instant, valueColumn: "level",
+            typeIdentifier: "HKQuantityTypeIdentifierBloodGlucose", unit: "mg/dL", factor: 18.015588),
+        // RMSSD, not HealthKit's SDNN: a different measure, so a type of its own.
+        RecordTable(
+            name: "heart_rate_variability_rmssd_record_table", layout: .instant, valueColumn: "heart_rate_variability_millis",
+            typeIdentifier: HealthConnectTypes.heartRateVariabilityRMSSD, unit: "ms", factor: 1),
+        // Hydration is stored in litres.
+        RecordTable(
+            name: "hydration_record_table", layout: .interval, valueColumn: "volume", typeIdentifier: "HKQuantityTypeIdentifierDietaryWater",
+            unit: "mL", factor: 1000),
+        RecordTable(
+            name: "floors_climbed_record_table", layout: .interval, valueColumn: "floors",
+            typeIdentifier: "HKQuantityTypeIdentifierFlightsClimbed", unit: "count", factor: 1),
+        RecordTable(
+            name: "wheelchair_pushes_record_table", layout: .interval, valueColumn: "count",
+            typeIdentifier: "HKQuantityTypeIdentifierPushCount", unit: "count", factor: 1),
+        // HealthKit keeps elevation only as a workout's metadata: a type of its own.
+        RecordTable(
+            name: "elevation_gained_record_table", layout: .interval, valueColumn: "elevation",
+            typeIdentifier: HealthConnectTypes.elevationGained, unit: "m", factor: 1),
+        RecordTable(
+            name: "blood_pressure_record_table", layout: .bloodPressure, valueColumn: nil,
+            typeIdentifier: "HKCorrelationTypeIdentifierBloodPressure", unit: "mmHg", factor: 1),
+        RecordTable(
+            name: "heart_rate_record_table", layout: .series(child: "heart_rate_record_series_table", value: "beats_per_minute"),
+            valueColumn: nil, typeIdentifier: "HKQuantityTypeIdentifierHeartRate", unit: "count/min", factor: 1),
+        RecordTable(
+            name: "sleep_session_record_table", layout: .sleepSession, valueColumn: nil,
+            typeIdentifier: "HKCategoryTypeIdentifierSleepAnalysis", unit: "", factor: 1),
+        RecordTable(
+            name: "exercise_session_record_table", layout: .exerciseSession, valueColumn: nil, typeIdentifier: "HKWorkoutTypeIdentifier",
+            unit: "", factor: 1),
+    ]
+
+    /// The columns the reader selects from the table itself, in order (the common ones first).
+    var columns: [String] {
+        var columns = ["row_id", "uuid", "app_info_id", "device_info_id", "recording_method", "client_record_id", "last_modified_time"]
+        switch layout {
+        case .instant, .bloodPressure: columns += ["time", "zone_offset"]
+        case .interval, .series, .sleepSession, .exerciseSession:
+            columns += ["start_time", "start_zone_offset", "end_time", "end_zone_offset"]
+        }
+        if let valueColumn { columns.append(valueColumn) }
+        switch layout {
+        case .sleepSession: columns += ["title", "notes"]
+        case .exerciseSession: columns += ["exercise_type", "title", "notes"]
+        case .bloodPressure: columns += ["systolic", "diastolic"]
+        default: break
+        }
+        return columns
+    }
+
+    /// A table of rows that belong to a record (`parent_key` is the record's `row_id`).
+    struct ChildTable: Sendable {
+        let name: String
+        /// The columns read, `parent_key` first.
+        let columns: [String]
+        /// The column the rows of one record are read in order of.
+        let order: String
+        /// Whether the record table cannot be without it (older databases lack a route or lap
+        /// table; none lacks a series' values or a session's stages).
+        let required: Bool
+    }
+
+    /// The child tables read beside the records, for the layouts that have them.
+    var children: [ChildTable] {
+        switch layout {
+        case .series(let child, let value):
+            return [ChildTable(name: child, columns: ["parent_key", value, "epoch_millis"], order: "epoch_millis", required: true)]
+        case .sleepSession:
+            return [
+                ChildTable(
+                    name: "sleep_stages_table", columns: ["parent_key", "stage_start_time", "stage_end_time", "stage_type"],
+                    order: "stage_start_time", required: true)
+            ]
+        case .exerciseSession:
+            return [
+                ChildTable(
+                    name: "exercise_route_table",
+                    columns: ["parent_key", "timestamp_millis", "latitude", "longitude", "altitude", "horizontal_accuracy", "vertical_accuracy"],
+                    order: "timestamp_millis", required: false),
+                ChildTable(
+                    name: "exercise_laps_table", columns: ["parent_key", "lap_start_time", "lap_end_time", "lap_length"], order: "lap_start_time",
+                    required: false),
+            ]
+        case .instant, .interval, .bloodPressure:
+            return []
+        }
+    }
+
+    /// The types the table's records become: a query selecting any of them reads the table.
+    var producedTypes: Set<String> {
+        switch layout {
+        case .bloodPressure:
+            return [typeIdentifier, BloodPressure.systolic, BloodPressure.diastolic]
+        default:
+            return [typeIdentifier]
+        }
+    }
+
+    /// The two members of a blood pressure correlation.
+    enum BloodPressure {
+        static let systolic = "HKQuantityTypeIdentifierBloodPressureSystolic"
+        static let diastolic = "HKQuantityTypeIdentifierBloodPressureDiastolic"
+    }
+}
+
+/// The types of the model that have no HealthKit equivalent, named for Health Connect.
+public enum HealthConnectTypes {
+    /// Total energy burned (active and basal together), in kcal.
+    public static let totalCaloriesBurned = "HealthConnectTotalCaloriesBurned"
+    /// Heart rate variability as RMSSD, in ms (HealthKit's is SDNN, another measure).
+    public static let heartRateVariabilityRMSSD = "HealthConnectHeartRateVariabilityRMSSD"
+    /// Elevation gained, in m.
+    public static let elevationGained = "HealthConnectElevationGained"
+}
