@@ -68,7 +68,8 @@ import Testing
         #expect(sample.sample.sourceRevision.source.name == "Fit")
         #expect(sample.sample.sourceRevision.source.bundleIdentifier == "com.google.android.apps.fitness")
         #expect(sample.sample.device?.manufacturer == "Google")
-        #expect(sample.sample.device?.model == "Pixel 8")
+        #expect(sample.sample.device?.hardwareVersion == "Pixel 8")
+        #expect(sample.sample.device?.model == "Phone" && sample.sample.device?.name == "Phone")
         #expect(sample.sample.uuid == ObjectUUID(uuidString: "EB121E51-EDA9-5BD1-95A5-98FA5769F4DF"))
         // 2026-01-05 07:00 at +01:00 is 06:00 UTC: 1,767,592,800 s.
         #expect(sample.sample.startDate == ExportTimestamp(secondsSince1970: 1_767_592_800, utcOffsetSeconds: 3600))

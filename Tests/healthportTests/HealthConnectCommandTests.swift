@@ -182,4 +182,31 @@ import Testing
             #expect(result.stdoutText.contains("ED31C3CF-3F56-5394-94F1-4B8E9822C2AB"), "\(path)")
         }
     }
+
+    /// De-identified, a Health Connect export keeps no app package, no device's product model
+    /// and no app or device name of its own, in any format: the same rule as an Apple Watch's
+    /// hardware version.
+    @Test func deidentifiedOutputKeepsNoPackageOrDeviceModel() throws {
+        let fixture = try HealthConnectFixture.make()
+        let directory = try Fixtures.temporaryDirectory()
+        let key = directory.appendingPathComponent("study.key").path
+        for format in ["ndjson", "csv", "fhir", "omh"] {
+            let output = directory.appendingPathComponent("out-\(format)").path
+            let result = try healthport("convert", fixture.zip, "--format", format, "--deidentify", key, "--output", output, "-q")
+            #expect(result.status == 0, "\(format): \(result.stderrText)")
+            var written = ""
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: output, isDirectory: &isFolder), isFolder.boolValue {
+                for name in try FileManager.default.subpathsOfDirectory(atPath: output) {
+                    written += (try? String(contentsOfFile: output + "/" + name, encoding: .utf8)) ?? ""
+                }
+            } else {
+                written = try String(contentsOfFile: output, encoding: .utf8)
+            }
+            #expect(!written.isEmpty, "\(format)")
+            for secret in ["SM-R930", "Pixel 8", "com.google.android.apps.fitness", "com.sec.android", "Samsung Health"] {
+                #expect(!written.contains(secret), "\(format) keeps \(secret)")
+            }
+        }
+    }
 }

@@ -39,7 +39,11 @@ struct Provenance {
             let manufacturer = rows.text(1, limit: 1024)
             let model = rows.text(2, limit: 1024)
             let kind = rows.optionalInt64(3).flatMap { Self.deviceName(ofType: $0) }
-            devices[rows.int64(0)] = Device(name: kind, manufacturer: manufacturer, model: model)
+            // Android's model ("Pixel 8", "SM-R930") names the product, as HealthKit's hardware
+            // version does ("Watch6,2"); HealthKit's model is the kind of device ("Watch"). So
+            // de-identification, which keeps the kind and removes the hardware, treats both
+            // phones' devices alike.
+            devices[rows.int64(0)] = Device(name: kind, manufacturer: manufacturer, model: kind, hardwareVersion: model)
         }
     }
 
