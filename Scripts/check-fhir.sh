@@ -32,6 +32,9 @@ inputs=(SampleData/export.zip Tests/Fixtures/clinical-records/apple_health_expor
 "$GEN" --days 30 --zip "$work/generated-30d.zip" >/dev/null
 "$GEN" --days 365 --seed 7 --output "$work/generated-1y.xml" >/dev/null
 inputs+=("$work/generated-30d.zip" "$work/generated-1y.xml")
+# Android's Health Connect export (the repository's fixture, made by its script).
+python3 Scripts/healthconnect/make-fixture.py "$work/health-connect" > /dev/null
+inputs+=("$work/health-connect/health_connect_export.zip")
 if [ ${#SAMPLE_DIRS[@]} -gt 0 ]; then
     while IFS= read -r -d '' f; do inputs+=("$f"); done < <(find "${SAMPLE_DIRS[@]}" -type f \( -name '*.xml' -o -name '*.zip' \) ! -name '*.dtd' -print0 | sort -z)
     inputs+=("$SAMPLES/dogsheep-healthkit-to-sqlite/zip_contents")

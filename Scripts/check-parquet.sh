@@ -60,6 +60,9 @@ compare generated-gzip "$WORK/exports/bob.zip" --compression gzip
 compare generated-none "$WORK/exports/cy.zip" --compression none
 HEALTHPORT_PARQUET_ROW_GROUP_ROWS=333 compare generated-small-row-groups "$WORK/exports/ada.zip"
 compare sample SampleData/export.zip
+# Android's Health Connect export (the repository's fixture, made by its script), the same way.
+python3 Scripts/healthconnect/make-fixture.py "$WORK/health-connect" > /dev/null
+compare health-connect "$WORK/health-connect/health_connect_export.zip"
 n=0
 while IFS= read -r -d '' input; do
     n=$((n + 1))
