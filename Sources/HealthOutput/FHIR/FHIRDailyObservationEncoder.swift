@@ -35,7 +35,7 @@ struct FHIRDailyObservationEncoder {
     static let steps = Measure(code: "41950-7", display: "Number of steps in 24 hour Measured", unit: "steps/day", ucum: "/d")
     static let exercise = Measure(code: "55411-3", display: "Exercise duration", unit: "min/d", ucum: "min/d")
     static let calories = Measure(code: "41979-6", display: "Calories burned in 24 hour Calculated", unit: "kcal/d", ucum: "kcal/d")
-    static let restingHeartRate = Measure(code: "40443-4", display: "Heart rate --resting", unit: "beats/min", ucum: "/min")
+    static let restingHeartRate = Measure(code: "40443-4", display: "Resting heart rate", unit: "beats/min", ucum: "/min")
 
     /// The columns with a code, by name; calories are the sum of two columns.
     static let columns: [String: Measure] = [

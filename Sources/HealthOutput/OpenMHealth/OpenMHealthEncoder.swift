@@ -83,12 +83,12 @@ final class OpenMHealthEncoder {
         case .categorySample(let c):
             let identifier = c.sample.sampleType.identifier
             if identifier == Self.sleepAnalysis {
-                tally.leaveOut("sleep samples (stages of a night, not episodes: healthport sleep --format omh writes each night's sleep episode)")
+                tally.leaveOut("sleep samples (stages of a night, not episodes: the nights are written as sleep episodes)")
             } else {
                 leaveOutWithoutSchema(identifier)
             }
-        case .activitySummary: tally.leaveOut("activity summaries (no Open mHealth schema; healthport days --format omh writes daily figures)")
-        case .clinicalRecord: tally.leaveOut("clinical records (FHIR resources: --format fhir passes them through)")
+        case .activitySummary: tally.leaveOut("activity summaries (no Open mHealth schema; the day table's figures are written per day)")
+        case .clinicalRecord: tally.leaveOut("clinical records (FHIR resources, which the FHIR format passes through)")
         case .audiogram: tally.leaveOut("audiograms (no Open mHealth schema)")
         case .visionPrescription: tally.leaveOut("vision prescriptions (no Open mHealth schema)")
         case .electrocardiogram: tally.leaveOut("electrocardiograms (no Open mHealth schema)")

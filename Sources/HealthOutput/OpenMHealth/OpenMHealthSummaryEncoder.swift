@@ -102,7 +102,7 @@ struct OpenMHealthSummaryEncoder {
             guard let value = day.values[index] else { continue }
             let column = DayColumn.all[index]
             guard let measure = Self.dayMeasures[column.name] else {
-                tally.leaveOut("days' \(column.name) (no Open mHealth schema\(column.type == "HKCategoryTypeIdentifierSleepAnalysis" ? "; healthport sleep --format omh writes nights" : ""))")
+                tally.leaveOut("days' \(column.name) (no Open mHealth schema\(column.type == "HKCategoryTypeIdentifierSleepAnalysis" ? "; the nights are written as sleep episodes" : ""))")
                 continue
             }
             let uuid = FHIRResourceID.derive("OMH day", [day.date.text, column.name, String(value), timeZone.identifier])

@@ -20,12 +20,12 @@ public final class SummaryTableWriter {
 
     /// The message for `fhir` asked of a table other than the days.
     public static let fhirDaysOnly =
-        "FHIR Observations are written per day (healthport days, without --period) and per night (healthport sleep); healthport convert --format fhir writes samples"
+        "FHIR Observations are written per sample, per day (the day table, not its weeks or months) and per night; this table has none"
 
     /// The message for `omh` asked of a table that has no data points (the daily summary,
     /// workouts, weeks and months).
     public static let omhTablesOnly =
-        "Open mHealth data points are written for nights (healthport sleep) and days (healthport days, without --period); healthport convert --format omh writes workouts and samples"
+        "Open mHealth data points are written per sample and workout, per day (the day table, not its weeks or months) and per night; this table has none"
 
     /// Which table (`SummaryTable`, with the columns the store shares).
     public typealias Table = SummaryTable

@@ -186,7 +186,7 @@ import Testing
         #expect(
             encoder.tally.leftOut == [
                 "HKQuantityTypeIdentifierHeartRateVariabilitySDNN (no Open mHealth schema)": 2,
-                "sleep samples (stages of a night, not episodes: healthport sleep --format omh writes each night's sleep episode)": 1,
+                "sleep samples (stages of a night, not episodes: the nights are written as sleep episodes)": 1,
                 "HKQuantityTypeIdentifierHeartRate in kg (does not convert to beats/min, the unit omh:heart-rate:2.0 takes)": 1,
             ])
         #expect(encoder.tally.lines == ["heart-rate 2.0: 1 data points"])
