@@ -209,4 +209,20 @@ import Testing
             }
         }
     }
+
+    /// Health Connect's total calories (a type of its own: HealthKit has none) is summed, as the
+    /// Health Connect app shows a day's total: the fixture's one record, 2,100,000 small calories
+    /// over the 5th, is 2,100 kcal in the sum column, and no average is given.
+    @Test func totalCaloriesAreASum() throws {
+        let fixture = try HealthConnectFixture.make()
+        let result = try healthport("summary", fixture.zip, "--type", "HealthConnectTotalCaloriesBurned", "--format", "json", "-q")
+        #expect(result.status == 0, "\(result.stderrText)")
+        let rows = result.stdoutText.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        let days = rows.filter { ($0["sum"] as? Double) != nil }
+        #expect(days.count == 1, "\(result.stdoutText)")
+        #expect(days.first?["sum"] as? Double == 2100, "\(result.stdoutText)")
+        #expect(days.first?["average"] == nil || days.first?["average"] is NSNull, "\(result.stdoutText)")
+    }
 }

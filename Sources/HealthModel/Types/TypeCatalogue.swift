@@ -72,6 +72,16 @@ public enum TypeCatalogue {
                     identifier: "HKQuantityTypeIdentifier" + parts[0], kind: .quantity,
                     aggregationStyle: styles[String(parts[1])], canonicalUnit: String(parts[2])))
         }
+        // Health Connect's measures with no HealthKit type (`HealthConnectTypes`, named for it):
+        // summed or averaged as Health Connect aggregates them, so a day's total calories is
+        // a sum, as the Health Connect app shows it, not an average of records.
+        for (identifier, style, unit) in [
+            ("HealthConnectTotalCaloriesBurned", AggregationStyle.cumulative, "kcal"),
+            ("HealthConnectElevationGained", .cumulative, "m"),
+            ("HealthConnectHeartRateVariabilityRMSSD", .discreteArithmetic, "ms"),
+        ] {
+            entries.append(Entry(identifier: identifier, kind: .quantity, aggregationStyle: style, canonicalUnit: unit))
+        }
         for name in categoryNames.split(whereSeparator: { $0 == " " || $0 == "\n" }) {
             entries.append(
                 Entry(
