@@ -77,6 +77,10 @@ seed() {
             { find "$SHARED" -name '*.xml' -size -200k 2>/dev/null | head -n 20 | while read -r f; do cp "$f" "$corpus/$(basename "$(dirname "$f")")-$(basename "$f")"; done; } || true
             { unzip -p SampleData/export.zip apple_health_export/export.xml | head -c 60000 > "$corpus/generated-head.xml"; } || true
             "$HEALTHPORT" convert SampleData/export.zip -q 2>/dev/null | head -n 40 > "$corpus/healthport.ndjson" || true
+            # Android's Health Connect export (the repository's fixture): its zip, which the reader
+            # recognises by content (the database itself is larger than -max_len).
+            { python3 Scripts/healthconnect/make-fixture.py "$WORK/health-connect" > /dev/null &&
+                cp "$WORK/health-connect/health_connect_export.zip" "$corpus/health_connect_export.zip"; } || true
             # Cut-off zips, for the salvage path.
             head -c 90000 SampleData/export.zip > "$corpus/cut-off.zip"
             head -c 4000 SampleData/export-older.zip > "$corpus/cut-early.zip"

@@ -55,4 +55,33 @@ import Testing
         #expect(error?.message.contains("device_info_table") == true)
         #expect(error?.location?.member == "app.db")
     }
+
+    /// A zip whose database's deflate data is damaged (its compressed bytes cut short) is
+    /// refused as a damaged archive, at once: the zip library's inflate looped on such data for
+    /// minutes (found by the export harness, `Fuzz/regressions/export/healthconnect-damaged-deflate`),
+    /// so the database is inflated by the export document's own bounded path.
+    @Test func aDamagedDatabaseInAZipIsRefusedAtOnce() throws {
+        let fixture = try HealthConnectFixture.make()
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: fixture.zip)))
+        // The local header (30 bytes and the name) stays; a run of the deflate data is zeroed.
+        let start = 30 + "health_connect_export.db".utf8.count + 200
+        for i in start..<min(start + 400, bytes.count - 100) { bytes[i] = 0 }
+        let damaged = try Fixtures.temporaryDirectory().appendingPathComponent("damaged.zip")
+        try Data(bytes).write(to: damaged)
+        let started = Date()
+        let error = #expect(throws: ExportError.self) {
+            let reader = try ExportReader(.path(damaged.path))
+            _ = try reader.read(.everything, into: CollectingSink())
+        }
+        // Damaged (bad deflate data) or inflating past the size its header declares: refused
+        // either way, before any object.
+        #expect(error?.code == .malformedArchive || error?.code == .limitExceeded, "\(String(describing: error))")
+        #expect(Date().timeIntervalSince(started) < 30)
+        let found = Fixtures.packageRoot.appendingPathComponent("Fuzz/regressions/export/healthconnect-damaged-deflate").path
+        let again = #expect(throws: ExportError.self) {
+            let reader = try ExportReader(.path(found))
+            _ = try reader.read(.everything, into: CollectingSink())
+        }
+        #expect(again?.code == .malformedArchive, "\(String(describing: again))")
+    }
 }

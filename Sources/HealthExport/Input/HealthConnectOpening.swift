@@ -44,31 +44,28 @@ extension ExportReader {
         }
         var refusal: ExportError? = nil
         struct SniffDone: Error {}
+        // Inflated by the export document's own path (`ZipDocumentStream`: zlib, bounded by the
+        // size the directory declares, CRC checked), never the zip library's: on damaged deflate
+        // data the library's loop ran for minutes (a finding of the export harness).
+        let directory = ZipDirectory(path: url.path)
         for entry in archive where entry.type == .file && isDatabaseCandidate(entry.path) {
+            let location = SourceLocation(file: displayName, member: entry.path)
+            guard let stream = directory?.entries.first(where: { $0.name == entry.path }).flatMap({ ZipDocumentStream(path: url.path, entry: $0) })
+            else {
+                throw ExportError(.malformedArchive, "the zip archive is damaged or cut off (no directory entry for the database)", at: location)
+            }
             var prefix: [UInt8] = []
             do {
-                _ = try archive.extract(entry, bufferSize: 4096, skipCRC32: true) { data in
-                    prefix.append(contentsOf: data)
+                try stream.stream(chunkSize: 4096, location: location) { bytes in
+                    prefix.append(contentsOf: bytes)
                     if prefix.count >= 16 { throw SniffDone() }
                 }
             } catch is SniffDone {
-            } catch {
-                throw ExportError(
-                    .malformedArchive, "the zip archive is damaged or cut off (\(error))", at: SourceLocation(file: displayName, member: entry.path))
             }
             guard HealthConnectReader.isSQLite(prefix) else { continue }
             try checkExpansion(entry, displayName: displayName, ratio: maximumExpansion)
-            let location = SourceLocation(file: displayName, member: entry.path)
             let path = try temporaryFile(named: "healthport-healthconnect") { fd in
-                do {
-                    _ = try archive.extract(entry, bufferSize: chunkSize, skipCRC32: false) { data in
-                        try data.withUnsafeBytes { try writeAll(fd, $0) }
-                    }
-                } catch let error as ExportError {
-                    throw error
-                } catch {
-                    throw ExportError(.malformedArchive, "the zip entry is damaged (\(error))", at: location)
-                }
+                try stream.stream(chunkSize: chunkSize, location: location) { bytes in try writeAll(fd, bytes) }
             }
             defer { unlink(path) }
             let reader: HealthConnectReader
