@@ -175,38 +175,8 @@ extension ExportReader {
         return files
     }
 
-    /// Copies a zip arriving on standard input to a private temporary file.
+    /// Copies a zip arriving on standard input to a private temporary file (`spoolStandardInput`).
     static func spool(prefix: [UInt8], rest: FileByteSource) throws -> URL {
-        // The system's temporary folder (`TMPDIR` on Unix), as every program's temporary files.
-        let directory = FileManager.default.temporaryDirectory.path
-        var template = Array((directory + "/healthport-stdin-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else {
-            throw ExportError(.ioError, "cannot create a temporary file for the zip on standard input: \(String(cString: strerror(errno)))")
-        }
-        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        fchmod(fd, 0o600)
-        defer { close(fd) }
-        func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
-            var offset = 0
-            while offset < bytes.count {
-                let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    unlink(path)
-                    throw ExportError(.ioError, "cannot spool standard input: \(String(cString: strerror(errno)))")
-                }
-                offset += n
-            }
-        }
-        try prefix.withUnsafeBytes { try writeAll($0) }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
-        defer { buffer.deallocate() }
-        while true {
-            let n = try rest.read(into: buffer)
-            if n == 0 { break }
-            try writeAll(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
-        }
-        return URL(fileURLWithPath: path)
+        URL(fileURLWithPath: try spoolStandardInput(prefix: prefix, rest: rest))
     }
 }

@@ -127,7 +127,7 @@ public final class ExportReader {
                     attachmentArchive = try? Archive(url: url, accessMode: .read, pathEncoding: nil)
                 }
             } else if HealthConnectReader.isSQLite(prefix) {
-                let path = try Self.spoolDatabase(prefix: prefix, rest: stdin)
+                let path = try Self.spoolStandardInput(prefix: prefix, rest: stdin)
                 defer { unlink(path) }
                 source = .healthConnect(try Self.openHealthConnect(path: path, location: SourceLocation(file: input.displayName)))
                 layout = ExportLayout(container: .healthConnect, documentPath: nil, exportRoot: "", sideFiles: [], documentSize: nil)

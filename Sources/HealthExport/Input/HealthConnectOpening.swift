@@ -94,8 +94,9 @@ extension ExportReader {
         }
     }
 
-    /// Copies standard input (an SQLite database) to a private temporary file.
-    static func spoolDatabase(prefix: [UInt8], rest: FileByteSource) throws -> String {
+    /// Copies standard input (a zip, or an SQLite database) to a private temporary file in the
+    /// system's temporary folder, removed again if the copy fails.
+    static func spoolStandardInput(prefix: [UInt8], rest: FileByteSource) throws -> String {
         try temporaryFile(named: "healthport-stdin") { fd in
             try prefix.withUnsafeBytes { try writeAll(fd, $0) }
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
@@ -115,7 +116,7 @@ extension ExportReader {
         var template = Array((directory + "/\(prefix)-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {
-            throw ExportError(.ioError, "cannot create a temporary file for the database: \(String(cString: strerror(errno)))")
+            throw ExportError(.ioError, "cannot create a temporary file (\(prefix)): \(String(cString: strerror(errno)))")
         }
         let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         fchmod(fd, 0o600)
@@ -135,7 +136,7 @@ extension ExportReader {
             let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
             if n < 0 {
                 if errno == EINTR { continue }
-                throw ExportError(.ioError, "cannot write the temporary copy of the database: \(String(cString: strerror(errno)))")
+                throw ExportError(.ioError, "cannot write a temporary file: \(String(cString: strerror(errno)))")
             }
             offset += n
         }
