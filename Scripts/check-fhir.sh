@@ -7,7 +7,8 @@
 # the bundled sample, generated exports (30 days and a year), every real export in
 # ../shared/samples, the clinical-record fixture (R4 passed through, DSTU2 carried in a
 # DocumentReference), the Observations on standard output, a diff with deletions, a
-# partitioned conversion, the daily Observations of `days --format fhir` (with a day worked
+# partitioned conversion, a de-identified conversion and one under a policy that hides the
+# characteristics (every Observation's subject the folder's one Patient), the daily Observations of `days --format fhir` (with a day worked
 # by hand, against `days`) and the nights of `sleep --format fhir`.
 #
 #   Scripts/check-fhir.sh [HEALTHPORT] [GENERATE_EXPORT]
@@ -59,6 +60,17 @@ outputs+=("$work/diff-added" "$work/diff-deleted")
 # Partitions: one resource type per file.
 "$BIN" convert SampleData/export.zip Tests/Fixtures/clinical-records/apple_health_export --partition person,type --format fhir --output "$work/lake" -q
 while IFS= read -r -d '' f; do outputs+=("$f"); done < <(find "$work/lake" -name 'part-*.ndjson' -print0 | sort -z)
+
+# Whose data: a de-identified conversion (the Patient is the person's pseudonym) and one under a
+# policy that hides the characteristics (a Patient that shows nothing): every Observation still
+# has the Patient as its subject, the folder's one Patient.
+"$BIN" convert "$work/generated-30d.zip" --format fhir --deidentify "$work/study.key" --output "$work/deidentified" -q 2>/dev/null
+printf '{"version": 1, "consumer": {"name": "Steps"}, "read": {"HKQuantityTypeIdentifierStepCount": "granted"}}\n' > "$work/steps-policy.json"
+"$BIN" convert SampleData/export.zip --format fhir --policy "$work/steps-policy.json" --output "$work/hidden" -q
+outputs+=("$work/deidentified" "$work/hidden")
+grep -q '"id":"person-' "$work/deidentified/Patient.ndjson" || { echo "FAIL: the de-identified Patient is not the person's pseudonym"; exit 1; }
+[ "$(cat "$work/hidden/Patient.ndjson")" = '{"resourceType":"Patient","id":"D6568933-1984-8699-8A74-AD094ED81941"}' ] \
+    || { echo "FAIL: the Patient under a policy that hides the characteristics is not the one that shows nothing"; exit 1; }
 
 # Daily Observations (days --format fhir) and nights (sleep --format fhir): the sample's and a year's.
 "$BIN" days SampleData/export.zip --format fhir -q > "$work/days-sample.ndjson"

@@ -5,7 +5,7 @@
 # names another place; never copied into this repository). Every data point of every output
 # must validate (Scripts/omh/validate_points.py: the body against the schema its header names,
 # references resolved offline; the header's IEEE 1752.1 members; RFC 3339 date-times; unique
-# uuids): convert, query, days and sleep on the bundled sample and a generated export (60 days),
+# uuids; one user_id per file, the FHIR Patient's id): convert, query, days and sleep on the bundled sample and a generated export (60 days),
 # de-identified convert, and every real export in ../shared/samples. Then a night worked by hand
 # below must be the episode `healthport sleep --format omh` writes, and the night `sleep --format
 # json` gives; and each day's step-count point must be the steps `days --format json` gives.
@@ -65,6 +65,9 @@ for name in "Apple Watch de Nicol" "iPhone de Nicol" "Watch6,2"; do
     if grep -q "$name" "$work/deidentified.ndjson"; then echo "FAIL: de-identified data points name $name"; exit 1; fi
 done
 grep -q "Apple Watch de Nicol" "$work/convert-1.ndjson" || { echo "FAIL: the sample's own points lack its source name (the check above proves nothing)"; exit 1; }
+# Whose data: every de-identified point's user_id is the person's pseudonym (validate_points.py
+# has checked it is the same on every line), never the id derived from the birth date.
+grep -q '"user_id":"person-' "$work/deidentified.ndjson" || { echo "FAIL: the de-identified points' user_id is not the person's pseudonym"; exit 1; }
 
 # One night worked by hand (a watch's stages in Paris, in bed 22:30 to 06:45):
 #   core 23:00-01:00 7200 s, deep 01:00-02:00 3600 s, awake 02:00-02:15 900 s,

@@ -7,6 +7,9 @@ Every line of every NDJSON file is parsed as JSON and validated as the resource 
 elements). In a folder, each file holds only the type it is named after (`deleted.ndjson`:
 transaction Bundles of DELETE requests), every reference healthport writes to a Device or the
 Patient resolves to a resource in the folder (clinical records keep the provider's), ids are unique per type, and `manifest.json` counts each file's lines.
+Every Observation and DocumentReference healthport writes, in a folder or on standard output,
+has a `subject` that is a Patient (issue 53: every resource says whose data it is); in a
+folder they all refer to one Patient, which is in it.
 Prints one line per path and every error; exits 1 if there is any.
 """
 import json
@@ -49,6 +52,10 @@ def validate_lines(path, expected_type, errors, seen, references):
                 target = data.get(reference, {}).get("reference") if isinstance(data.get(reference), dict) else None
                 if target:
                     references.append((where, target))
+            if not passed_through and kind in ("Observation", "DocumentReference"):
+                subject = data.get("subject", {}).get("reference", "") if isinstance(data.get("subject"), dict) else ""
+                if not subject.startswith("Patient/"):
+                    errors.append(f"{where}: a {kind} without a Patient as its subject")
             if kind == "Bundle":
                 entries = data.get("entry", [])
                 if data.get("type") != "transaction" or not entries or any(
@@ -76,6 +83,9 @@ def validate(path):
             listed = {entry["url"]: entry.get("count") for entry in manifest.get("output", []) + manifest.get("deleted", [])}
             if listed != counts:
                 errors.append(f"{manifest_path}: lists {listed}, the folder holds {counts}")
+        subjects = {target for _, target in references if target.startswith("Patient/")}
+        if len(subjects) > 1:
+            errors.append(f"{path}: the resources refer to {len(subjects)} Patients, where a folder is one person's")
         for where, target in references:
             kind, _, ident = target.partition("/")
             if kind in ("Device", "Patient") and (kind, ident) not in seen:

@@ -7,8 +7,11 @@ SCHEMAS is a copy of openmhealth/schemas laid out as ../shared/schemas/openmheal
 and ieee/ folders); FILE is NDJSON, one data point per line. Every line must be an object of
 exactly a header and a body; the body must validate against the schema its header names
 (omh/NAME-VERSION.json), every reference resolved offline; the header must have the IEEE 1752.1
-members healthport writes (a uuid, a schema_id valid against omh's schema-id schema, the
-source's creation time, the modality from its enum, the datasheets), with no other member;
+members healthport writes (a uuid, the user_id, a schema_id valid against omh's schema-id
+schema, the source's creation time, the modality from its enum, the datasheets), with no other
+member; the user_id, whose data point it is, is the member Open mHealth's header-1.1 and
+header-1.2 define (a string, checked against header-1.2's definition), the same on every line
+of a file;
 every date-time must be RFC 3339 with an offset; uuids must not repeat within a file.
 healthport's own body member (healthport_sleep_stages) must hold duration values.
 Prints the data points per schema; exits 1 at the first file with an invalid line.
@@ -75,10 +78,13 @@ registry = Registry(retrieve=retrieve).with_resources(resources).crawl()
 HEADER = {
     "$schema": "http://json-schema.org/draft-07/schema#",
     "type": "object",
-    "required": ["uuid", "schema_id", "source_creation_date_time"],
+    "required": ["uuid", "user_id", "schema_id", "source_creation_date_time"],
     "additionalProperties": False,
     "properties": {
         "uuid": {"type": "string", "pattern": UUID.pattern},
+        # Open mHealth's own member for it (omh/header-1.2.json: "The user this data point
+        # belongs to"), checked against that schema's definition below as well.
+        "user_id": {"type": "string", "minLength": 1},
         "schema_id": {"$ref": OMH + "schema-id-1.x.json"},
         "source_creation_date_time": {"$ref": IEEE + "date-time-1.0.json"},
         "modality": {"enum": ["sensed", "self-reported"]},
@@ -108,6 +114,8 @@ def validator(schema):
 
 
 header_validator = validator(HEADER)
+# The user_id as Open mHealth's newest header defines it, read from the schema itself.
+user_id_validator = validator(load(omh, "header-1.2.json")["properties"]["user_id"])
 stages_validator = validator(STAGES)
 
 
@@ -137,6 +145,7 @@ def dates(value, path=""):
 def check(path):
     counts = Counter()
     seen = set()
+    users = set()
     with open(path, encoding="utf-8") as f:
         for number, line in enumerate(f, 1):
             where = f"{path}:{number}"
@@ -164,6 +173,11 @@ def check(path):
                     if uuid in seen:
                         errors.append(f"uuid {uuid} repeats")
                     seen.add(uuid)
+                    user = point["header"]["user_id"]
+                    errors += [f"user_id: {e.message}" for e in user_id_validator.iter_errors(user)]
+                    users.add(user)
+                    if len(users) > 1:
+                        errors.append(f"user_id {user} after {sorted(users - {user})[0]}: a file is one person's")
                 for at, value in dates(point):
                     if not isinstance(value, str) or not DATE_TIME.match(value):
                         errors.append(f"{at}: {value!r} is not an RFC 3339 date-time with an offset")

@@ -29,7 +29,9 @@ import HealthModel
 ///
 /// The header: the export date shifted; the export format's version and the zone's name
 /// removed (the version dates the export); the characteristics only when a policy grants them,
-/// and then cut to the year of birth or "90 or older" (`SafeHarborCharacteristics`).
+/// and then cut to the year of birth or "90 or older" (`SafeHarborCharacteristics`); the
+/// person named by a keyed pseudonym of the person's key (`personID`, `person-…`), which FHIR's
+/// Patient and Open mHealth's `user_id` carry.
 ///
 /// Every date is written in UTC (`DateShift`): the offsets an export prints mark the Sundays
 /// the clocks changed, which would date the shift.
@@ -65,6 +67,11 @@ public final class Deidentifier {
         result.exportDate = shift.shifted(header.exportDate)
         result.exportVersion = nil
         result.timeZone = nil
+        // The pseudonym of the person's key (the empty string for one export converted alone,
+        // whose key is that person's): the same person under the same key every time, unrelated
+        // under another key, and in a lake whose person keys are file names, the name of the
+        // person's folder (`person=person-…`). Never derived from a characteristic.
+        result.personID = pseudonyms.pseudonym(deidentification.person, as: .person)
         if let characteristics = header.characteristics {
             result.characteristics =
                 grantsCharacteristics

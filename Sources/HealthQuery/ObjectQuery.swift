@@ -247,8 +247,17 @@ public struct QueryExecutor: Sendable {
     /// format), and the policy leaves out those it does not grant. Writers leave out an empty
     /// set of characteristics, but Apple's format, whose `Me` is kept (empty) when the export had
     /// one.
+    ///
+    /// The person is named (`personID`) from the characteristics the policy lets the consumer
+    /// see, whatever the type filter shows (`PersonIdentity`): the same Patient for a conversion
+    /// of everything, of one type, and for the days and nights of the same export.
+    /// De-identification then names the person by a pseudonym instead.
     public func header(_ header: ExportHeader) -> ExportHeader {
         var header = header
+        if header.personID == nil {
+            header.personID = PersonIdentity.derivedID(
+                header.characteristics?.keeping { enforcer?.mayReadCharacteristic($0) ?? true })
+        }
         // Left out, a characteristic looks unset: an export that had `Me` still has one (Apple's
         // DTD requires it), with nothing in it.
         header.characteristics = header.characteristics?.keeping(admitsCharacteristic)

@@ -126,6 +126,28 @@ struct DeidentifierTests {
         #expect(SafeHarborCharacteristics.cut(me, shift: shift, asOf: asOf).dateOfBirth == SafeHarborCharacteristics.ninetyOrOlder)
     }
 
+    /// The header names the person by the pseudonym of the person's key, worked by hand (Python's
+    /// hmac and hashlib): with the secret 00 01 … 1f, the pseudonym key is HMAC-SHA256(secret,
+    /// "healthport-deidentify-v1/pseudonym"), and the person's pseudonym the first six bytes of
+    /// HMAC-SHA256(that key, "person" 00 person), in hex after `person-`.
+    @Test func theHeaderNamesThePersonByTheKeyedPseudonymOfThePersonsKey() throws {
+        let handKey = try #require(DeidentificationKey(secret: (0..<32).map { UInt8($0) }))
+        var me = Characteristics()
+        me.dateOfBirth = "1985-06-15"
+        me.biologicalSex = "HKBiologicalSexFemale"
+        let header = ExportHeader(exportDate: ExportTimestamp.parse("2024-06-01 08:15:00 +0200"), characteristics: me)
+        let alone = Deidentifier(Deidentification(key: handKey)).header(header, grantsCharacteristics: true)
+        #expect(alone.personID == "person-74da8f5ba603")
+        #expect(Deidentifier(Deidentification(key: handKey, person: "p017")).header(header, grantsCharacteristics: false).personID == "person-a943d6038503")
+        // Never from a characteristic: another birth date, the same pseudonym; another key, another.
+        me.dateOfBirth = "1950-01-01"
+        let older = ExportHeader(exportDate: header.exportDate, characteristics: me)
+        #expect(Deidentifier(Deidentification(key: handKey)).header(older, grantsCharacteristics: true).personID == alone.personID)
+        #expect(Deidentifier(Deidentification(key: key)).header(header, grantsCharacteristics: true).personID != alone.personID)
+        // Without de-identification nothing names the person.
+        #expect(header.personID == nil)
+    }
+
     @Test func theKeyFileIsMadeOnceWithMode0600AndReadBack() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("key-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -240,6 +240,82 @@ import ZIPFoundation
         for (file, data) in try contents(lake) { #expect(!String(decoding: data, as: UTF8.self).contains("valueSampledData"), "\(file)") }
     }
 
+    /// Issue 53, item 3: every resource says whose data it is. A de-identified FHIR conversion
+    /// of a generated export (born 1985-06-15, female) has one Patient, whose id is the keyed
+    /// pseudonym of the person, and every Observation's subject is that Patient, in the folder
+    /// and on standard output; every Open mHealth point's `user_id` is that id. The same key
+    /// gives the same id for two exports of the person; another key another; a policy that
+    /// grants the birth date changes what the Patient shows, never its id; no birth date, and
+    /// not the id the identified Patient has (derived from the birth date), is anywhere.
+    @Test func everyDeidentifiedObservationAndDataPointRefersToThePseudonymousPatient() throws {
+        let early = try writeGeneratedExport(days: 3, to: folder.appendingPathComponent("early.xml"))
+        let later = try writeGeneratedExport(days: 5, to: folder.appendingPathComponent("later.xml"))
+        let key = folder.appendingPathComponent("one.key").path
+        let other = folder.appendingPathComponent("other.key").path
+        let policy = folder.appendingPathComponent("policy.json")
+        try Data(#"{"version": 1, "consumer": {"name": "Study"}, "read": {"StepCount": "granted", "HeartRate": "granted", "DateOfBirth": "granted", "BiologicalSex": "granted"}}"#.utf8).write(to: policy)
+        // The identified Patient's id, derived from the birth date and sex it shows.
+        let plainFolder = folder.appendingPathComponent("plain-fhir")
+        #expect(try healthport("convert", early, "--format", "fhir", "--output", plainFolder.path, "-q").status == 0)
+        let plainPatients = try ndjsonObjects(Data(contentsOf: plainFolder.appendingPathComponent("Patient.ndjson")))
+        #expect(plainPatients.first?["birthDate"] as? String == "1985-06-15")
+        let identified = try #require(plainPatients.first?["id"] as? String)
+
+        func patient(_ export: String, _ key: String, policy: [String] = []) throws -> (id: String, patient: [String: Any]) {
+            let out = folder.appendingPathComponent("fhir-\(UUID().uuidString)")
+            let run = try healthport(["convert", export, "--format", "fhir", "--deidentify", key, "--output", out.path, "-q"] + policy)
+            #expect(run.status == 0, "\(run.stderrText)")
+            let patients = try ndjsonObjects(Data(contentsOf: out.appendingPathComponent("Patient.ndjson")))
+            #expect(patients.count == 1)
+            let id = try #require(patients.first?["id"] as? String)
+            #expect(id.hasPrefix("person-") && id.count == "person-".count + 12, "\(id)")
+            let observations = try ndjsonObjects(Data(contentsOf: out.appendingPathComponent("Observation.ndjson")))
+            #expect(observations.count > 50)
+            #expect(observations.allSatisfy { ($0["subject"] as? [String: String])?["reference"] == "Patient/" + id })
+            for (file, data) in try contents(out.path) {
+                let text = String(decoding: data, as: UTF8.self)
+                #expect(!text.contains("1985-06-15") && !text.contains(identified), "\(file)")
+            }
+            // Standard output carries the Observations alone, each still naming the Patient.
+            let stdout = try healthport(["convert", export, "--format", "fhir", "--deidentify", key, "-q"] + policy)
+            #expect(stdout.status == 0, "\(stdout.stderrText)")
+            let lines = try ndjsonObjects(stdout.stdout)
+            #expect(lines.count == observations.count)
+            #expect(lines.allSatisfy { ($0["subject"] as? [String: String])?["reference"] == "Patient/" + id })
+            // Open mHealth: every data point's header names the same id.
+            let points = try ndjsonObjects(try healthport(["convert", export, "--format", "omh", "--deidentify", key, "-q"] + policy).stdout)
+            #expect(!points.isEmpty)
+            #expect(points.allSatisfy { ($0["header"] as? [String: Any])?["user_id"] as? String == id })
+            return (id, patients[0])
+        }
+        let first = try patient(early, key)
+        // Without a policy no characteristic: the Patient is its id alone.
+        #expect(Set(first.patient.keys) == ["resourceType", "id"])
+        #expect(try patient(later, key).id == first.id)
+        #expect(try patient(early, other).id != first.id)
+        let granted = try patient(early, key, policy: ["--policy", policy.path])
+        #expect(granted.id == first.id)
+        #expect(granted.patient["gender"] as? String == "female")
+        let year = try #require(Int(granted.patient["birthDate"] as? String ?? ""))
+        #expect((1964...1985).contains(year))
+    }
+
+    /// In a lake whose person keys are file names, the Patient's id is the person's folder name.
+    @Test func aLakesPatientIsNamedAsThePersonsFolder() throws {
+        let exports = folder.appendingPathComponent("people")
+        try FileManager.default.createDirectory(at: exports, withIntermediateDirectories: true)
+        let simon = try writeGeneratedExport(days: 2, to: exports.appendingPathComponent("simon.xml"))
+        let key = folder.appendingPathComponent("lake.key").path
+        let lake = folder.appendingPathComponent("lake").path
+        let run = try healthport("convert", simon, "--format", "fhir", "--partition", "person,type", "--deidentify", key, "--output", lake, "-q")
+        #expect(run.status == 0, "\(run.stderrText)")
+        let person = try #require(try FileManager.default.contentsOfDirectory(atPath: lake).first { $0.hasPrefix("person=") })
+        let patients = try ndjsonObjects(Data(contentsOf: URL(fileURLWithPath: lake + "/" + person + "/type=Patient/part-0.ndjson")))
+        #expect(patients.count == 1 && patients.first?["id"] as? String == String(person.dropFirst("person=".count)))
+        let observations = try ndjsonObjects(Data(contentsOf: URL(fileURLWithPath: lake + "/" + person + "/type=Observation/part-0.ndjson")))
+        #expect(!observations.isEmpty && observations.allSatisfy { ($0["subject"] as? [String: String])?["reference"] == "Patient/" + person.dropFirst("person=".count) })
+    }
+
     @Test func theSameKeyGivesTheSameShiftAndPseudonymsAcrossExportsAndAnotherKeyOthers() throws {
         let early = try write(Self.document(days: 2), "early.xml")
         let later = try write(Self.document(days: 4), "later.xml")

@@ -141,6 +141,55 @@ import HealthTestSupport
         #expect(!manifest.contains("categorySample") && !manifest.contains("DocumentReference"))
     }
 
+    /// Issue 53, item 3: whatever the characteristics show, there is a Patient and every
+    /// Observation (per sample, per day, per night) refers to it. Identified with the sample's
+    /// characteristics, its id is derived from them, the same in `convert`, `convert --type`,
+    /// `days` and `sleep`;
+    /// under a policy that hides them, the Patient shows nothing and has the id every such
+    /// Patient has (healthport-formats(5)); Open mHealth's `user_id` is the same id.
+    @Test func everyObservationHasASubjectEvenWhenAPolicyHidesTheCharacteristics() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let policy = directory.appendingPathComponent("policy.json")
+        try Data(
+            """
+            {"version": 1, "consumer": {"name": "Sleep Study"},
+             "read": {"HKQuantityTypeIdentifierStepCount": "granted", "HKCategoryTypeIdentifierSleepAnalysis": "granted"}}
+            """.utf8
+        ).write(to: policy)
+        for (arguments, expected) in [([String](), nil), (["--policy", policy.path], "D6568933-1984-8699-8A74-AD094ED81941")] {
+            let out = directory.appendingPathComponent("fhir-\(arguments.count)")
+            let run = try healthport(["convert", sampleZip, "--format", "fhir", "--output", out.path, "-q"] + arguments)
+            #expect(run.status == 0, "\(run.stderrText)")
+            let patients = try ndjsonObjects(Data(contentsOf: out.appendingPathComponent("Patient.ndjson")))
+            #expect(patients.count == 1)
+            let id = try #require(patients.first?["id"] as? String)
+            if let expected {
+                #expect(id == expected)
+                #expect(Set(patients[0].keys) == ["resourceType", "id"])
+            } else {
+                #expect(id != "D6568933-1984-8699-8A74-AD094ED81941" && patients[0]["birthDate"] != nil)
+            }
+            let reference = "Patient/" + id
+            let observations = try ndjsonObjects(Data(contentsOf: out.appendingPathComponent("Observation.ndjson")))
+            #expect(!observations.isEmpty && observations.allSatisfy { ($0["subject"] as? [String: String])?["reference"] == reference })
+            for command in ["days", "sleep"] {
+                let table = try healthport([command, sampleZip, "--format", "fhir", "-q"] + arguments)
+                #expect(table.status == 0, "\(command): \(table.stderrText)")
+                let lines = try ndjsonObjects(table.stdout)
+                #expect(!lines.isEmpty && lines.allSatisfy { ($0["subject"] as? [String: String])?["reference"] == reference }, "\(command)")
+                let points = try ndjsonObjects(try healthport([command, sampleZip, "--format", "omh", "-q"] + arguments).stdout)
+                #expect(!points.isEmpty && points.allSatisfy { ($0["header"] as? [String: Any])?["user_id"] as? String == id }, "\(command)")
+            }
+            let points = try ndjsonObjects(try healthport(["convert", sampleZip, "--format", "omh", "-q"] + arguments).stdout)
+            #expect(!points.isEmpty && points.allSatisfy { ($0["header"] as? [String: Any])?["user_id"] as? String == id })
+            // A type filter leaves the characteristics out of the output, not the person: the
+            // same Patient, on standard output too.
+            let steps = try healthport(["convert", sampleZip, "--type", "StepCount", "--format", "fhir", "-q"] + arguments)
+            let stepLines = try ndjsonObjects(steps.stdout)
+            #expect(!stepLines.isEmpty && stepLines.allSatisfy { ($0["subject"] as? [String: String])?["reference"] == reference })
+        }
+    }
+
     @Test func diffsAreUpdatesAndDeletionsOfTheSameUuids() throws {
         let older = Fixtures.sampleData.appendingPathComponent("export-older.zip").path
         let directory = try Fixtures.temporaryDirectory()

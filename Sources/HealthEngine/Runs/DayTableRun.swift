@@ -47,6 +47,9 @@ public struct DayTableRun: Sendable {
         public var omh: OpenMHealthTally? = nil
         /// Written as `fhir`: the Observations, and the day values with no code.
         public var fhir: FHIRCodingTally? = nil
+        /// The header as the gate passed it: whose the days are (FHIR's subject, Open
+        /// mHealth's `user_id`).
+        var header = ExportHeader()
     }
 
     /// The type Apple's rings are (`ActivitySummary`).
@@ -68,8 +71,10 @@ public struct DayTableRun: Sendable {
         if query.types == nil, let policy = query.policy { read = read.filter { policy.read[$0] != nil } }
         summaryRun.query.types = query.types.map { $0.intersection(read) } ?? read
         let builder = DayTableBuilder()
+        var header = ExportHeader()
         let summary = try summaryRun.execute(
-            reporter: reporter, cancellation: cancellation, daily: builder.add, night: builder.add, workout: { _ in })
+            reporter: reporter, cancellation: cancellation, header: { header = $0 }, daily: builder.add, night: builder.add,
+            workout: { _ in })
         for rings in summary.rings { builder.add(rings: rings) }
         let table = builder.table(selection: summary.selection)
         if table.rows.isEmpty {
@@ -81,7 +86,7 @@ public struct DayTableRun: Sendable {
             // last days do.
             periods = DayPeriods.rows(of: table, period: period, first: summary.selection?.first, end: summary.selection?.end)
         }
-        return Result(table: table, periods: periods, timeZone: summary.timeZone, warnings: summary.warnings)
+        return Result(table: table, periods: periods, timeZone: summary.timeZone, warnings: summary.warnings, header: header)
     }
 
     /// Writes the days (or the periods) to `output` (`-` is standard output) in `format`: what
@@ -113,6 +118,7 @@ public struct DayTableRun: Sendable {
             let writer = try SummaryTableWriter(
                 table: table, format: format, to: OutputDestination(output), parquet: parquet, byteOrderMark: byteOrderMark)
             writer.timeZone = result.timeZone
+            writer.begin(result.header)
             do {
                 if period == nil {
                     for day in result.table.rows { try writer.write(day) }

@@ -104,7 +104,7 @@ public struct SummaryRun: Sendable {
                 table: table, format: format, to: OutputDestination(output), parquet: parquet, byteOrderMark: byteOrderMark)
             do {
                 var summary = try run.execute(
-                    reporter: reporter, cancellation: cancellation,
+                    reporter: reporter, cancellation: cancellation, header: writer.begin,
                     daily: { if table == .daily { try writer.write($0) } },
                     night: { if table == .nights { try writer.write($0) } },
                     workout: { if table == .workouts { try writer.write($0) } })
@@ -119,9 +119,11 @@ public struct SummaryRun: Sendable {
         }
     }
 
+    /// - Parameter header: given the header as the gate passed it, once the read is done and
+    ///   before the first row: whose the rows are (a writer's FHIR subject).
     func execute(
-        reporter: RunReporter, cancellation: RunCancellation?, daily: (DailySummary) throws -> Void, night: (SleepNight) throws -> Void,
-        workout: (WorkoutSummary) throws -> Void
+        reporter: RunReporter, cancellation: RunCancellation?, header: (ExportHeader) -> Void = { _ in },
+        daily: (DailySummary) throws -> Void, night: (SleepNight) throws -> Void, workout: (WorkoutSummary) throws -> Void
     ) throws -> Summary {
         var query = self.query
         // Values in each type's own unit: the summary converts to the canonical one.
@@ -162,6 +164,7 @@ public struct SummaryRun: Sendable {
         case .store(let store):
             try store.read(query: context.executor, into: pass.sink, isCancelled: cancellation?.check)
         }
+        header(pass.sink.header)
         let counts = try pass.finish(
             window: window, reporter: context.reporter, disclosesExportFacts: context.disclosure.exportFacts, cancellation: cancellation,
             daily: daily, night: night, workout: workout)

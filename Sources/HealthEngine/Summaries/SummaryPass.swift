@@ -183,10 +183,14 @@ final class SummarySink: ObjectSink {
     let collector: SummaryCollector
     /// The export's UTC offset (its export date's).
     private(set) var exportOffset: Int32?
+    /// The header as the gate passed it: whose the rows are, for the writers that say so
+    /// (FHIR's subject, Open mHealth's `user_id`).
+    private(set) var header = ExportHeader()
 
     init(collector: SummaryCollector) { self.collector = collector }
 
     func exportDidBegin(_ header: ExportHeader) throws {
+        self.header = header
         exportOffset = header.exportDate?.utcOffsetSeconds
         // A Health Connect export totals as Health Connect does, from its own priority list.
         collector.adopt(header)

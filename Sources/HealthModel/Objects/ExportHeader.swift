@@ -17,10 +17,19 @@ public struct ExportHeader: Hashable, Sendable {
     /// A Health Connect export's priority list (`HealthConnectPriority`), which decides its
     /// totals; `nil` for Apple's exports, whose totals follow the Health app's tiers.
     public var healthConnectPriority: HealthConnectPriority?
+    /// Who the objects are of, as an output may name the person; set by the query's gate, `nil`
+    /// in what a reader delivers (an export names no one). Under `--deidentify`, the person's
+    /// keyed pseudonym (`person-3f9a1c2b7d04`), never derived from a characteristic (a birth
+    /// date hashed into an id could be found again by trying every date); otherwise derived
+    /// from the sex and birth date the consumer may see (`PersonIdentity`). FHIR's Patient takes
+    /// it as its id and Open mHealth's data points as their `user_id`, so every resource says
+    /// whose data it is even when it shows no characteristic.
+    public var personID: String?
 
     public init(
         locale: String? = nil, exportDate: ExportTimestamp? = nil, exportVersion: Int? = nil,
-        characteristics: Characteristics? = nil, timeZone: String? = nil, healthConnectPriority: HealthConnectPriority? = nil
+        characteristics: Characteristics? = nil, timeZone: String? = nil, healthConnectPriority: HealthConnectPriority? = nil,
+        personID: String? = nil
     ) {
         self.healthConnectPriority = healthConnectPriority
         self.locale = locale
@@ -28,5 +37,6 @@ public struct ExportHeader: Hashable, Sendable {
         self.exportVersion = exportVersion
         self.characteristics = characteristics
         self.timeZone = timeZone
+        self.personID = personID
     }
 }

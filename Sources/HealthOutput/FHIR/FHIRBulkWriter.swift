@@ -8,8 +8,9 @@ import HealthModel
 /// shape of a Bulk Data export's; or, on standard output, the Observations alone.
 ///
 /// Every object becomes one resource whose id is the object's uuid (`FHIRObservationEncoder`,
-/// `FHIRClinicalResource`); the Patient comes from the header's characteristics (already
-/// filtered by the policy), the Devices from the Observations written, so what the gate keeps
+/// `FHIRClinicalResource`); the Patient, which every Observation refers to, comes from the
+/// header (its characteristics already filtered by the policy, its id as `FHIRPatient` says;
+/// always written, on standard output referred to only), the Devices from the Observations written, so what the gate keeps
 /// out leaves no resource, no Device of its own and no count. In a folder, files are written
 /// into a private staging folder and the folder changes as a whole when the run completes
 /// (`StagingFolder`), as CSV's tables do.
@@ -78,16 +79,17 @@ public final class FHIRBulkWriter: ObjectWriter {
 
     public func begin(_ header: ExportHeader) throws {
         exportDate = header.exportDate
-        patient = FHIRPatient(header.characteristics)
-        if let patient {
-            encoder.subject = patient.subjectMember
-            if let out = try file("Patient") {
-                patient.write(to: out)
-                lineCounts["Patient.ndjson", default: 0] += 1
-                try out.endRecord()
-            } else {
-                encoder.tally.leftOut["resources other than Observations (standard output carries Observations only)", default: 0] += 1
-            }
+        // Always a Patient, so every Observation says whose it is, even when no characteristic
+        // is shown (a policy hides them, a de-identified output has none, the export has none).
+        let patient = FHIRPatient(header)
+        self.patient = patient
+        encoder.subject = patient.subjectMember
+        if let out = try file("Patient") {
+            patient.write(to: out)
+            lineCounts["Patient.ndjson", default: 0] += 1
+            try out.endRecord()
+        } else {
+            encoder.tally.leftOut["resources other than Observations (standard output carries Observations only)", default: 0] += 1
         }
     }
 

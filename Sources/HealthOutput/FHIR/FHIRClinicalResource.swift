@@ -100,7 +100,7 @@ enum FHIRClinicalResource {
             [.healthKit(record.clinicalType.identifier)], text: "FHIR \(version) \(resourceType) (HealthKit clinical record)", to: &json)
         if let subject {
             json.key("subject")
-            FHIRJSON.reference("Patient", subject.id, to: &json)
+            subject.writeReference(to: &json)
         }
         json.field("date", record.receivedDate)
         if let name = record.sourceName {

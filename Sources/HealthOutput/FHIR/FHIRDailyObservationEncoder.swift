@@ -15,7 +15,8 @@ import HealthModel
 ///   resting energy, written only when the day has both (either alone is not the day's burn);
 /// - resting heart rate: 40443-4 "Heart rate --resting", `/min`, the day's average.
 ///
-/// Every Observation has the category `activity`, `effectiveDateTime` the day (a date, in the
+/// Every Observation has the category `activity`, the Patient as its `subject` (`FHIRPatient`,
+/// from the header the read passed), `effectiveDateTime` the day (a date, in the
 /// zone the table cut its days in), the value the table's (rounded as the table rounds it) and
 /// an id derived from the date, the measure and the value (`FHIRResourceID`), so a rerun gives
 /// the same ids. The other columns have no code here and are left out, counted.
@@ -24,6 +25,8 @@ struct FHIRDailyObservationEncoder {
     var leftOut: [String: Int] = [:]
     /// Observations written, by LOINC code.
     var written: [String: Int] = [:]
+    /// Whose days these are: every Observation's `subject` (`SummaryTableWriter.begin`).
+    var patient = FHIRPatient(nil)
 
     struct Measure {
         let code: String
@@ -87,6 +90,8 @@ struct FHIRDailyObservationEncoder {
         json.endArray()
         json.key("code")
         FHIRJSON.codeableConcept([FHIRCoding(system: FHIRCoding.loincSystem, code: measure.code, display: measure.display)], to: &json)
+        json.key("subject")
+        patient.writeReference(to: &json)
         json.key("effectiveDateTime")
         json.string(date.text)
         json.key("valueQuantity")

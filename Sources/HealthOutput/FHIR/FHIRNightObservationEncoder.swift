@@ -9,7 +9,8 @@ import HealthModel
 /// sleep: the Observation's code is `HKCategoryTypeIdentifierSleepAnalysis` in HealthKit's code
 /// system (`FHIRCodeTable`), each component's code the `HKCategoryValueSleepAnalysis` case it
 /// sums (in bed, asleep unspecified, core, deep, REM, awake), with HealthKitOnFHIR's system and
-/// display. The value is the time asleep and each component a duration, in seconds (UCUM `s`),
+/// display. The subject is the Patient (`FHIRPatient`, from the header the read passed). The
+/// value is the time asleep and each component a duration, in seconds (UCUM `s`),
 /// as the sleep table gives them; `effectivePeriod` runs from sleep onset to final awakening. A
 /// night with time in bed only has no onset and is left out, counted. The id is derived from the
 /// night (its date, times and sources), so a rerun gives the same ids.
@@ -18,6 +19,8 @@ struct FHIRNightObservationEncoder {
     var leftOut: [String: Int] = [:]
     /// Observations written.
     var written = 0
+    /// Whose nights these are: every Observation's `subject` (`SummaryTableWriter.begin`).
+    var patient = FHIRPatient(nil)
 
     private static let mapping = FHIRMapping.healthKitOnFHIR
     private static let sleepType = "HKCategoryTypeIdentifierSleepAnalysis"
@@ -52,6 +55,8 @@ struct FHIRNightObservationEncoder {
         }
         json.key("code")
         FHIRJSON.codeableConcept(table?.codings ?? [.healthKit(Self.sleepType)], to: &json)
+        json.key("subject")
+        patient.writeReference(to: &json)
         json.key("effectivePeriod")
         json.beginObject()
         json.key("start")

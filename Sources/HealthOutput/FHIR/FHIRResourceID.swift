@@ -7,9 +7,9 @@ import HealthModel
 ///
 /// An object's resource takes the object's own uuid (`ObjectIdentity`); these take the first 16
 /// bytes of SHA-256 over a domain name and the resource's fields, in the same uuid form (RFC 9562
-/// version 8). The Patient's id is derived only from what the Patient resource shows, so it
-/// reveals nothing the resource does not (an id derived from a date of birth the policy hides
-/// could be reversed by trying every date).
+/// version 8). The Patient's id is `PersonIdentity`'s, the same algorithm over the sex and birth
+/// date the consumer may see (an id derived from a date of birth the policy hides could be
+/// reversed by trying every date), or a de-identified output's pseudonym.
 enum FHIRResourceID {
     /// The id for `fields` in `domain` (`Device`, `Source`, `Patient`).
     static func derive(_ domain: String, _ fields: [String?]) -> ObjectUUID {

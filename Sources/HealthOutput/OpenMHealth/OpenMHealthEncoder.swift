@@ -21,7 +21,7 @@ import HealthModel
 ///
 /// For example (a heart rate sample of 72 count/min):
 /// ```json
-/// {"header":{"uuid":"…","schema_id":{"namespace":"omh","name":"heart-rate","version":"2.0"},
+/// {"header":{"uuid":"…","user_id":"…","schema_id":{"namespace":"omh","name":"heart-rate","version":"2.0"},
 ///  "source_creation_date_time":"…","modality":"sensed","external_datasheets":[…]},
 ///  "body":{"heart_rate":{"value":72,"unit":"beats/min"},"effective_time_frame":{"date_time":"…"}}}
 /// ```
@@ -71,6 +71,9 @@ final class OpenMHealthEncoder {
     static let sleepAnalysis = "HKCategoryTypeIdentifierSleepAnalysis"
 
     var tally = OpenMHealthTally()
+    /// Every header's `user_id`: the FHIR Patient's id of the header the writer received
+    /// (`OpenMHealthWriter.begin`).
+    var userID = FHIRPatient(nil).id
 
     /// Writes one object's data point line, or counts why it has none. Returns whether a line
     /// was written.
@@ -210,7 +213,7 @@ final class OpenMHealthEncoder {
     func begin(_ header: OpenMHealthHeader, to out: OutputBuffer) -> JSONEmitter {
         var json = JSONEmitter(out)
         json.beginObject()
-        header.write(to: &json)
+        header.write(to: &json, userID: userID)
         json.key("body")
         json.beginObject()
         return json

@@ -1,9 +1,9 @@
 import HealthJSON
 import HealthModel
 
-/// An IEEE 1752.1 data point's header: what it is (`uuid`, `schema_id`), when its source made
-/// it (`source_creation_date_time`), how it was obtained (`modality`) and on what
-/// (`external_datasheets`).
+/// An IEEE 1752.1 data point's header: what it is (`uuid`, `schema_id`), whose (`user_id`, the
+/// FHIR Patient's id), when its source made it (`source_creation_date_time`), how it was
+/// obtained (`modality`) and on what (`external_datasheets`).
 ///
 /// The uuid is the object's own (`ObjectIdentity`), so a point written twice is the same point;
 /// a day's or a night's, which no object has, is derived from what it sums
@@ -94,12 +94,21 @@ struct OpenMHealthHeader {
         }
     }
 
-    /// `"header":{…}`.
-    func write(to json: inout JSONEmitter) {
+    /// `"header":{…}`, with `user_id`, whose data point it is: the FHIR Patient's id
+    /// (`FHIRPatient`), so a point and a Patient of the same person carry the same id.
+    ///
+    /// `user_id` is Open mHealth's header member for this ("The user this data point belongs
+    /// to", `header-1.1` and `header-1.2`, which forbid no other member). The rest are IEEE
+    /// 1752.1's members, whose header schema is not among the schemas `Scripts/check-omh.sh`
+    /// reads (it checks the members itself); a platform whose header schema forbids other
+    /// members drops `user_id`.
+    func write(to json: inout JSONEmitter, userID: String) {
         json.key("header")
         json.beginObject()
         json.key("uuid")
         json.uuid(uuid)
+        json.key("user_id")
+        json.string(userID)
         json.key("schema_id")
         json.beginObject()
         json.key("namespace")

@@ -25,6 +25,8 @@ import HealthModel
 /// night's final awakening).
 struct OpenMHealthSummaryEncoder {
     var tally = OpenMHealthTally()
+    /// Every header's `user_id`: the FHIR Patient's id (`SummaryTableWriter.begin`).
+    var userID = FHIRPatient(nil).id
 
     /// One night's sleep episode.
     mutating func write(_ night: SleepNight, to out: OutputBuffer) -> Bool {
@@ -35,7 +37,7 @@ struct OpenMHealthSummaryEncoder {
         let uuid = FHIRResourceID.derive(
             "OMH sleep-episode",
             [night.night.text, Self.text(start), Self.text(end), String(night.asleep), night.sources.joined(separator: "\n")])
-        var json = Self.begin(OpenMHealthHeader(uuid: uuid, schema: .sleepEpisode, sourceCreation: end, modality: nil), to: out)
+        var json = begin(OpenMHealthHeader(uuid: uuid, schema: .sleepEpisode, sourceCreation: end, modality: nil), to: out)
         OpenMHealthEncoder.timeFrame(start: start, end: end, interval: true, to: &json)
         json.key("total_sleep_time")
         OpenMHealthEncoder.unitValue(night.asleep, unit: "sec", to: &json)
@@ -106,7 +108,7 @@ struct OpenMHealthSummaryEncoder {
                 continue
             }
             let uuid = FHIRResourceID.derive("OMH day", [day.date.text, column.name, String(value), timeZone.identifier])
-            var json = Self.begin(OpenMHealthHeader(uuid: uuid, schema: measure.schema, sourceCreation: end, modality: nil), to: out)
+            var json = begin(OpenMHealthHeader(uuid: uuid, schema: measure.schema, sourceCreation: end, modality: nil), to: out)
             json.key(measure.key)
             OpenMHealthEncoder.unitValue(value, unit: measure.unit, to: &json)
             OpenMHealthEncoder.timeFrame(start: start, end: end, interval: true, to: &json)
@@ -138,10 +140,10 @@ struct OpenMHealthSummaryEncoder {
         "\(t.secondsSince1970) \(t.utcOffsetSeconds)"
     }
 
-    private static func begin(_ header: OpenMHealthHeader, to out: OutputBuffer) -> JSONEmitter {
+    private func begin(_ header: OpenMHealthHeader, to out: OutputBuffer) -> JSONEmitter {
         var json = JSONEmitter(out)
         json.beginObject()
-        header.write(to: &json)
+        header.write(to: &json, userID: userID)
         json.key("body")
         json.beginObject()
         return json

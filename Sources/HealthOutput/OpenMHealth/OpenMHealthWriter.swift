@@ -29,7 +29,11 @@ public final class OpenMHealthWriter: StreamingObjectWriter {
         out = destination.buffer
     }
 
-    public func begin(_ header: ExportHeader) throws {}
+    /// Takes whose the points are: every header's `user_id` is the FHIR Patient's id
+    /// (`FHIRPatient`: the pseudonym when de-identified, else derived from what the Patient shows).
+    public func begin(_ header: ExportHeader) throws {
+        encoder.userID = FHIRPatient(header).id
+    }
 
     public func write(_ object: HealthObject) throws {
         if encoder.write(object, to: out) { try out.endRecord() }

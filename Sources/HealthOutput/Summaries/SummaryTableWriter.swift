@@ -109,6 +109,17 @@ public final class SummaryTableWriter {
         }
     }
 
+    /// Takes whose the rows are, from the header the read passed (after the gate): the FHIR
+    /// Observations' `subject` and the Open mHealth points' `user_id` (`FHIRPatient`). Call it
+    /// before the first row; without it, they name the Patient that shows no characteristic.
+    /// The tables themselves name no one.
+    public func begin(_ header: ExportHeader) {
+        let patient = FHIRPatient(header)
+        fhirDays.patient = patient
+        fhirNights.patient = patient
+        omh.userID = patient.id
+    }
+
     public func write(_ day: DailySummary) throws { try write(row: day) }
 
     public func write(_ night: SleepNight) throws {

@@ -82,25 +82,53 @@ import HealthTestSupport
         #expect(coding == ["quantitySample": ["loinc": 4]])
     }
 
-    @Test func withoutCharacteristicsThereIsNoPatientAndNoSubject() throws {
+    @Test func withoutCharacteristicsThePatientShowsNothingAndEveryObservationStillRefersToIt() throws {
         let folder = try Fixtures.temporaryDirectory().appendingPathComponent("fhir")
         let writer = try FHIRBulkWriter(folder: folder.path)
         try writer.begin(Self.header(sex: "HKBiologicalSexNotSet", birth: nil))
         try writer.write(Self.heartRate(1))
         try writer.finish()
-        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("Patient.ndjson").path))
-        #expect(try Self.lines(folder.appendingPathComponent("Observation.ndjson")).first?["subject"] == nil)
+        let patients = try Self.lines(folder.appendingPathComponent("Patient.ndjson"))
+        #expect(patients.count == 1)
+        #expect(Set(try #require(patients.first).keys) == ["resourceType", "id"])
+        // The id every Patient showing nothing has, worked by hand (Python's hashlib): SHA-256 of
+        // "healthport FHIR Patient" and two absent fields (00 00), its first 16 bytes with the
+        // version nibble 8 and the variant bits 10.
+        #expect(patients.first?["id"] as? String == "D6568933-1984-8699-8A74-AD094ED81941")
+        #expect(FHIRPatient.noCharacteristicsID == "D6568933-1984-8699-8A74-AD094ED81941")
+        let observation = try #require(try Self.lines(folder.appendingPathComponent("Observation.ndjson")).first)
+        #expect((observation["subject"] as? [String: String])?["reference"] == "Patient/D6568933-1984-8699-8A74-AD094ED81941")
     }
 
     @Test func thePatientsIdShowsNothingTheResourceDoesNot() throws {
         // The same sex with and without a birth date the policy hides: the id changes with what
         // is shown only, so it cannot be used to try birth dates.
-        let shown = try #require(FHIRPatient(Self.header(birth: nil).characteristics))
+        let shown = FHIRPatient(Self.header(birth: nil).characteristics)
         var hidden = Characteristics()
         hidden.biologicalSex = "HKBiologicalSexFemale"
-        #expect(FHIRPatient(hidden)?.id == shown.id)
-        #expect(FHIRPatient(Self.header().characteristics)?.id != shown.id)
+        #expect(FHIRPatient(hidden).id == shown.id)
+        #expect(FHIRPatient(Self.header().characteristics).id != shown.id)
         #expect(FHIRPatient.gender("2") == "male")
+    }
+
+    @Test func aDeidentifiedHeadersPersonIsThePatientsIdWhateverItShows() throws {
+        var header = Self.header(birth: "1985")
+        header.personID = "person-74da8f5ba603"
+        let folder = try Fixtures.temporaryDirectory().appendingPathComponent("fhir")
+        let writer = try FHIRBulkWriter(folder: folder.path)
+        try writer.begin(header)
+        try writer.write(Self.heartRate(1))
+        try writer.finish()
+        let patients = try Self.lines(folder.appendingPathComponent("Patient.ndjson"))
+        #expect(patients.count == 1)
+        #expect(patients.first?["id"] as? String == "person-74da8f5ba603")
+        #expect(patients.first?["birthDate"] as? String == "1985")
+        let observation = try #require(try Self.lines(folder.appendingPathComponent("Observation.ndjson")).first)
+        #expect((observation["subject"] as? [String: String])?["reference"] == "Patient/person-74da8f5ba603")
+        // The same pseudonym with another birth year: the same id. An id FHIR refuses is not taken.
+        #expect(FHIRPatient(Self.header(birth: "1950").characteristics, personID: "person-74da8f5ba603").id == "person-74da8f5ba603")
+        #expect(FHIRPatient(nil, personID: "person/1").id == FHIRPatient.noCharacteristicsID)
+        #expect(FHIRPatient(nil, personID: String(repeating: "a", count: 65)).id == FHIRPatient.noCharacteristicsID)
     }
 
     @Test func standardOutputCarriesObservationsAlone() throws {
@@ -116,6 +144,8 @@ import HealthTestSupport
         let text = String(decoding: out.takeBytes(), as: UTF8.self)
         #expect(text.split(separator: "\n").count == 1)
         #expect(text.hasPrefix("{\"resourceType\":\"Observation\""))
+        // The Patient is not written here, but the Observation still says whose it is.
+        #expect(text.contains("\"subject\":{\"reference\":\"Patient/\(FHIRPatient(Self.header()).id)\"}"))
         #expect(writer.tally.leftOut.values.reduce(0, +) == 2)  // the Patient and the Condition
     }
 

@@ -104,3 +104,51 @@ import Testing
         #expect(encoder.leftOut.values.reduce(0, +) == 1 && encoder.written == 1)
     }
 }
+
+/// The days' and nights' Observations and data points say whose they are: the Patient of the
+/// header the read passed (`SummaryTableWriter.begin`), as the per-sample ones do.
+@Suite struct SummarySubjectTests {
+    static let night = SleepNight(
+        night: CalendarDate(year: 2024, month: 1, day: 16), inBed: 29_700, asleepUnspecified: 0, asleepCore: 19_800, asleepDeep: 3_600,
+        asleepREM: 2_700, awake: 900, sleepStart: ExportTimestamp.parse("2024-01-15 23:00:00 +0100"),
+        sleepEnd: ExportTimestamp.parse("2024-01-16 06:30:00 +0100"), sources: ["W"])
+
+    /// Every line `format` writes for a day of steps (`days`) or the night (`sleep`).
+    static func lines(_ format: SummaryTableWriter.Format, nights: Bool, header: ExportHeader?) throws -> [[String: Any]] {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("subject-\(UUID().uuidString).ndjson")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let steps = try FHIRDailyObservationEncoderTests.column("steps")
+        let writer = try SummaryTableWriter(
+            table: nights ? .nights : .days(columns: [steps]), format: format, to: OutputDestination(file.path))
+        if let header { writer.begin(header) }
+        if nights {
+            try writer.write(Self.night)
+        } else {
+            var day = DayRow(date: CalendarDate(year: 2024, month: 1, day: 16))
+            day.values[steps] = 4_850
+            try writer.write(day)
+        }
+        try writer.finish()
+        return try String(contentsOf: file, encoding: .utf8).split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+    }
+
+    @Test(arguments: [false, true]) func daysAndNightsReferToThePatient(nights: Bool) throws {
+        var header = ExportHeader()
+        header.personID = "person-74da8f5ba603"
+        let fhir = try Self.lines(.fhir, nights: nights, header: header)
+        #expect(fhir.count == 1)
+        #expect((fhir.first?["subject"] as? [String: String])?["reference"] == "Patient/person-74da8f5ba603")
+        let omh = try Self.lines(.omh, nights: nights, header: header)
+        #expect(omh.count == 1)
+        #expect((omh.first?["header"] as? [String: Any])?["user_id"] as? String == "person-74da8f5ba603")
+        // Without a header (or one that shows nothing): the Patient that shows nothing.
+        let plain = try Self.lines(.fhir, nights: nights, header: nil)
+        #expect((plain.first?["subject"] as? [String: String])?["reference"] == "Patient/" + FHIRPatient.noCharacteristicsID)
+        var me = Characteristics()
+        me.biologicalSex = "HKBiologicalSexMale"
+        let shown = try Self.lines(.omh, nights: nights, header: ExportHeader(characteristics: me))
+        #expect((shown.first?["header"] as? [String: Any])?["user_id"] as? String == FHIRPatient(me).id)
+    }
+}

@@ -58,7 +58,8 @@ import Testing
         let line = Self.encode([Self.quantity("HeartRate", "72", "count/min")]).text
         #expect(
             line
-                == #"{"header":{"uuid":"00000000-0000-0001-0000-000000000002","schema_id":{"namespace":"omh","name":"heart-rate","version":"2.0"},"#
+                == #"{"header":{"uuid":"00000000-0000-0001-0000-000000000002","user_id":"D6568933-1984-8699-8A74-AD094ED81941","#
+                + #""schema_id":{"namespace":"omh","name":"heart-rate","version":"2.0"},"#
                 + #""source_creation_date_time":"2024-03-01T08:00:30+01:00","modality":"sensed","external_datasheets":["#
                 + #"{"datasheet_type":"source","datasheet_reference":"Watch"},{"datasheet_type":"device","datasheet_reference":"Apple Watch"},"#
                 + #"{"datasheet_type":"manufacturer","datasheet_reference":"Apple Inc."},{"datasheet_type":"model","datasheet_reference":"Watch"},"#

@@ -1,0 +1,77 @@
+import Crypto
+
+/// How an output names the person whose export it is, when it is not de-identified: an export
+/// names no one, so the id is derived from the sex and the date of birth the consumer may see,
+/// and from nothing else (FHIR's Patient id, Open mHealth's `user_id`; healthport-formats(5),
+/// "FHIR").
+///
+/// Derived from what the consumer may see rather than from what one output shows: a `--type`
+/// filter or a summary that reads no characteristic leaves the Patient showing nothing, yet
+/// names the same person as the conversion of everything, so `convert`, `days` and `sleep`
+/// agree. What a policy hides is never used: an id derived from a hidden birth date could be
+/// found again by trying every date. A de-identified output names the person by a keyed
+/// pseudonym instead (`Deidentifier.header`).
+///
+/// The id is the first 16 bytes of SHA-256 over `healthport FHIR Patient` and the two FHIR
+/// values, each tagged and length-prefixed, as a version 8 uuid: the Patient id healthport has
+/// always written for those values. Two people with the same birth date and sex share it, and
+/// everyone whose characteristics are hidden or unknown shares `noCharacteristics`.
+public enum PersonIdentity {
+    /// The id of a person of whom neither the sex nor the date of birth is known or visible.
+    public static let noCharacteristics = derivedID(gender: nil, birthDate: nil)
+
+    /// The id for the characteristics the consumer may see.
+    public static func derivedID(_ characteristics: Characteristics?) -> String {
+        derivedID(
+            gender: characteristics?.biologicalSex.flatMap(gender),
+            birthDate: characteristics?.dateOfBirth.flatMap(birthDate))
+    }
+
+    /// The id for FHIR's gender and birth date (`gender(_:)`, `birthDate(_:)`).
+    public static func derivedID(gender: String?, birthDate: String?) -> String {
+        var hasher = SHA256()
+        hasher.update(data: Array("healthport FHIR Patient".utf8))
+        for field in [gender, birthDate] {
+            // A tag byte tells an absent field from an empty one; the length keeps fields apart.
+            if let field {
+                let bytes = Array(field.utf8)
+                hasher.update(data: [1])
+                withUnsafeBytes(of: UInt64(bytes.count).bigEndian) { hasher.update(bufferPointer: $0) }
+                hasher.update(data: bytes)
+            } else {
+                hasher.update(data: [0])
+            }
+        }
+        return hasher.finalize().withUnsafeBytes { raw in
+            var high = UInt64(0)
+            var low = UInt64(0)
+            for i in 0..<8 { high = (high << 8) | UInt64(raw[i]) }
+            for i in 8..<16 { low = (low << 8) | UInt64(raw[i]) }
+            high = (high & ~UInt64(0xF000)) | 0x8000
+            low = (low & ~(UInt64(0xC0) << 56)) | (UInt64(0x80) << 56)
+            return ObjectUUID(high: high, low: low).uuidString
+        }
+    }
+
+    /// FHIR's `AdministrativeGender` of an exported sex: `HKBiologicalSexFemale` (or iOS 8's raw
+    /// `1`) is `female`; not set is none.
+    public static func gender(_ exported: String) -> String? {
+        switch exported {
+        case "HKBiologicalSexFemale", "1": return "female"
+        case "HKBiologicalSexMale", "2": return "male"
+        case "HKBiologicalSexOther", "3": return "other"
+        default: return nil
+        }
+    }
+
+    /// A date of birth as FHIR's `date` takes it: `yyyy-MM-dd`, or a year alone (a de-identified
+    /// export keeps only the year); anything else (`90+`, a malformed value) is none.
+    public static func birthDate(_ exported: String) -> String? {
+        CalendarDate.parse(exported) != nil || isYear(exported) ? exported : nil
+    }
+
+    /// Four digits, not `0000`: a year as FHIR writes one (0001 to 9999).
+    public static func isYear(_ text: String) -> Bool {
+        text.utf8.count == 4 && text.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } && text != "0000"
+    }
+}
