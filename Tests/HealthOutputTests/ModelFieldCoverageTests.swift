@@ -314,7 +314,8 @@ import Testing
         let header = ExportHeader(
             locale: "fr_FR", exportDate: m.date("ExportHeader.exportDate"), exportVersion: 13, characteristics: characteristics,
             timeZone: m.text("ExportHeader.timeZone"),
-            healthConnectPriority: HealthConnectPriority(apps: [.activity: [m.text("HealthConnectPriority.apps")]]))
+            healthConnectPriority: HealthConnectPriority(apps: [.activity: [m.text("HealthConnectPriority.apps")]]),
+            personID: m.text("ExportHeader.personID"))
         let objects: [HealthObject] = [
             .quantitySample(heartRate), .categorySample(sleep), .correlation(pressure), .workout(workout), .activitySummary(summary),
             .clinicalRecord(record), .audiogram(audiogram), .visionPrescription(prescription), .electrocardiogram(ecg), .unknown(unknown),
@@ -415,6 +416,7 @@ import Testing
         "InstantaneousBeatsPerMinute.date": "written as the beat's `time` of day only; the reader derives the date from it and the sample",
         "ExportHeader.timeZone": "healthport's own: the zone its outputs' local times are in; Apple's export has no such field",
         "HealthConnectPriority": "a Health Connect export's priority list (docs/health-connect.md); Apple's export has no such field",
+        "ExportHeader.personID": "the gate's name for the person (FHIR's Patient id, Open mHealth's user_id); Apple's export names no one",
     ]
 
     // MARK: Tables
@@ -424,6 +426,7 @@ import Testing
         "Electrocardiogram": "no table: ECGs are written as JSON only, a voltage array has no flat row (TableRouting)",
         "InstantaneousBeatsPerMinute.date": "the beat's date is printed with its hundredths (checked below)",
         "HealthConnectPriority": "the header's priority list, which decides totals; no sample's row holds it",
+        "ExportHeader.personID": "the gate's name for the person, which FHIR's Patient and Open mHealth's user_id carry; in a lake the person is the partition (person=…)",
     ]
 
     @Test func everyFieldHasAColumnInTheTables() throws {
