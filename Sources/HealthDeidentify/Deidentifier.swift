@@ -72,6 +72,13 @@ public final class Deidentifier {
         // under another key, and in a lake whose person keys are file names, the name of the
         // person's folder (`person=person-…`). Never derived from a characteristic.
         result.personID = pseudonyms.pseudonym(deidentification.person, as: .person)
+        // A Health Connect export's priority list names apps by their package names, as the
+        // samples' pseudonymized identifiers now are (`app-…`): the same pseudonyms, so the
+        // de-identified output totals as the export does (`HealthConnectRanking`).
+        if let priority = header.healthConnectPriority {
+            result.healthConnectPriority = HealthConnectPriority(
+                apps: priority.apps.mapValues { apps in apps.map { pseudonyms.pseudonym($0, as: .app) } })
+        }
         if let characteristics = header.characteristics {
             result.characteristics =
                 grantsCharacteristics
@@ -195,7 +202,11 @@ public final class Deidentifier {
         sample.uuid = uuids.rederive(sample.uuid)
         let name = sample.sourceRevision.source.name
         if !Pseudonyms.sameBytes(name, "Health") { sample.sourceRevision.source.name = pseudonyms.pseudonym(name, as: .source) }
-        sample.sourceRevision.source.bundleIdentifier = nil
+        // An app's identifier (a Health Connect record's package name) names the app as its
+        // name does: a pseudonym, which the header's priority list shares (`header(_:)`).
+        if let app = sample.sourceRevision.source.bundleIdentifier {
+            sample.sourceRevision.source.bundleIdentifier = pseudonyms.pseudonym(app, as: .app)
+        }
         sample.sourceRevision.version = nil
         sample.sourceRevision.productType = nil
         sample.sourceRevision.operatingSystemVersion = nil
@@ -203,8 +214,21 @@ public final class Deidentifier {
         sample.creationDate = shift.shifted(sample.creationDate)
         sample.startDate = shift.shifted(sample.startDate)
         sample.endDate = shift.shifted(sample.endDate)
-        if !sample.metadata.isEmpty { sample.metadata = MetadataAllowList.filter(sample.metadata) }
+        if !sample.metadata.isEmpty { sample.metadata = deidentify(sample.metadata) }
         if !sample.extensions.isEmpty { sample.extensions = .none }
+    }
+
+    /// The metadata entries kept (`MetadataAllowList`), and a Health Connect record's last
+    /// modification shifted like every date: it decides which of an app's overlapping records
+    /// counts (`HealthConnectRanking`), so without it de-identified totals would differ from
+    /// the export's. A shifted time says no more than the sample's shifted dates beside it.
+    @inline(__always)
+    private func deidentify(_ metadata: Metadata) -> Metadata {
+        var kept = MetadataAllowList.filter(metadata)
+        for entry in metadata.entries where entry.key == MetadataAllowList.healthConnectLastModifiedKey {
+            if case .date(let modified) = entry.value { kept.entries.append(MetadataEntry(key: entry.key, value: .date(shift.shifted(modified)))) }
+        }
+        return kept
     }
 
     private func deidentify(_ device: Device) -> Device {

@@ -30,6 +30,11 @@ public enum MetadataAllowList {
         }
     }
 
+    /// A Health Connect record's last modification (HealthConnect's
+    /// `HealthConnectMetadataKeys.lastModifiedDate`, which this module does not link): a date,
+    /// so not kept here, but kept shifted by the de-identifier (`Deidentifier`).
+    public static let healthConnectLastModifiedKey = "HealthConnectLastModifiedDate"
+
     static func isSyncVersion(_ key: String) -> Bool {
         key == "HKMetadataKeySyncVersion" || key == "HKSyncVersion"
     }

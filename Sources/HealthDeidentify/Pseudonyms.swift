@@ -15,9 +15,11 @@ import HealthModel
 /// Remembers the last texts it was asked for: an export holds millions of samples from a
 /// handful of sources, and a hit costs a string comparison instead of a MAC.
 public final class Pseudonyms {
-    /// What a pseudonym stands for; its prefix.
+    /// What a pseudonym stands for; its prefix. `app` is an app's identifier (a Health Connect
+    /// record's Android package name, `Source.bundleIdentifier`), which a Health Connect
+    /// export's priority list names apps by.
     public enum Kind: String, Sendable, CaseIterable {
-        case source, device, person, file
+        case source, device, person, file, app
     }
 
     private let key: SymmetricKey

@@ -210,6 +210,34 @@ import Testing
         }
     }
 
+    /// De-identified, a Health Connect export still totals as Health Connect does: its samples'
+    /// package names and its priority list's are the same pseudonyms (`app-…`), and each record's
+    /// last modification is kept, shifted. Before, the list named real packages that no sample
+    /// carried any more, and every step was left out of the daily summary.
+    ///
+    /// A de-identified output cuts days in UTC (the zones are gone), so the days are the ones
+    /// worked above moved an hour earlier (the fixture's records are at +01:00), then shifted:
+    /// the 5th keeps the whole late Samsung record (23:30–00:30 local is 22:30–23:30 UTC), 300 +
+    /// 300 + 450 + 300 + 200 + 120 = 1,670; the 6th is Samsung's 350 alone; the 7th 1,130.
+    @Test func deidentifiedTotalsAreHealthConnectsTotals() throws {
+        let fixture = try HealthConnectFixture.make()
+        let directory = try Fixtures.temporaryDirectory()
+        let output = directory.appendingPathComponent("out").path
+        let result = try healthport(
+            "convert", fixture.zip, "--format", "csv", "--summaries", "--deidentify", directory.appendingPathComponent("study.key").path,
+            "--output", output, "-q")
+        #expect(result.status == 0, "\(result.stderrText)")
+        let rows = parseCSV(try String(contentsOfFile: output + "/daily-summary.csv", encoding: .utf8))
+        let header = try #require(rows.first)
+        let steps = rows.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
+            .filter { $0["sampleType"] == "HKQuantityTypeIdentifierStepCount" }
+            .sorted { ($0["date"] ?? "") < ($1["date"] ?? "") }
+            .map { Double($0["sum"] ?? "") }
+        #expect(steps == [1670, 350, 1130], "\(rows)")
+        let ndjson = try healthport("convert", fixture.zip, "--deidentify", directory.appendingPathComponent("study.key").path, "-q")
+        #expect(ndjson.stdoutText.contains("\"bundleIdentifier\":\"app-"), "the packages are pseudonyms")
+    }
+
     /// Health Connect's total calories (a type of its own: HealthKit has none) is summed, as the
     /// Health Connect app shows a day's total: the fixture's one record, 2,100,000 small calories
     /// over the 5th, is 2,100 kcal in the sum column, and no average is given.
