@@ -9,7 +9,9 @@
 # DocumentReference), the Observations on standard output, a diff with deletions, a
 # partitioned conversion, a de-identified conversion and one under a policy that hides the
 # characteristics (every Observation's subject the folder's one Patient), the daily Observations of `days --format fhir` (with a day worked
-# by hand, against `days`) and the nights of `sleep --format fhir`.
+# by hand, against `days`) and the nights of `sleep --format fhir`, of Apple's exports and of Health
+# Connect's (a day's steps under its priority rule worked by hand), and the days and nights beside
+# the samples (`convert --format fhir --summaries`, in a folder and in a lake).
 #
 #   Scripts/check-fhir.sh [HEALTHPORT] [GENERATE_EXPORT]
 set -euo pipefail
@@ -78,6 +80,20 @@ grep -q '"id":"person-' "$work/deidentified/Patient.ndjson" || { echo "FAIL: the
 "$BIN" sleep SampleData/export.zip --format fhir -q > "$work/nights-sample.ndjson"
 "$BIN" sleep "$work/generated-1y.xml" --format fhir -q > "$work/nights-1y.ndjson"
 outputs+=("$work/days-sample.ndjson" "$work/days-1y.ndjson" "$work/nights-sample.ndjson" "$work/nights-1y.ndjson")
+# Health Connect's days and night.
+hc="$work/health-connect/health_connect_export.zip"
+"$BIN" days "$hc" --format fhir -q > "$work/days-hc.ndjson"
+"$BIN" sleep "$hc" --format fhir -q > "$work/nights-hc.ndjson"
+[ -s "$work/nights-hc.ndjson" ] || { echo "FAIL: Health Connect's night wrote no Observation"; exit 1; }
+outputs+=("$work/days-hc.ndjson" "$work/nights-hc.ndjson")
+# The days and nights beside the samples: a folder (the sample's, Health Connect's, de-identified)
+# and a lake.
+"$BIN" convert SampleData/export.zip --format fhir --summaries --output "$work/summaries-sample" -q
+"$BIN" convert "$hc" --format fhir --summaries --output "$work/summaries-hc" -q
+"$BIN" convert "$work/generated-30d.zip" --format fhir --summaries --deidentify "$work/study.key" --output "$work/summaries-deidentified" -q 2>/dev/null
+"$BIN" convert SampleData/export.zip SampleData/export-older.zip --partition person,type --format fhir --summaries --output "$work/summaries-lake" -q
+outputs+=("$work/summaries-sample" "$work/summaries-hc" "$work/summaries-deidentified")
+while IFS= read -r -d '' f; do outputs+=("$f"); done < <(find "$work/summaries-lake" -name 'part-*.ndjson' -print0 | sort -z)
 
 "$VENV/bin/python" Scripts/fhir/validate_bulk.py "${outputs[@]}"
 
@@ -110,4 +126,28 @@ if [c["code"] for c in day["category"][0]["coding"]] != ["activity"] or table.ge
 if {d: o["valueQuantity"]["value"] for d, o in steps.items()} != table:
     sys.exit(f"FAIL: the daily Observations differ from days: {steps.keys()} {table}")
 print("ok: the day worked by hand is days' steps and its Physical Activity IG Observation")
+PY
+
+# Health Connect's days, worked by hand from the fixture's rows (Scripts/healthconnect/make-fixture.py,
+# as HealthConnectCommandTests works them): on 2026-01-05 Samsung Health (first on the priority list)
+# 600 steps over 08:00-09:00 and Google Fit 900 over 08:30-09:30 give 300 + 300 + 450; the pedometer's
+# 5000 (no list) counts nothing; Samsung 300 at noon, Fit 200 at 18:00, Samsung's 60 before midnight:
+# 1610. The 6th: 60 + 350 = 410; the 7th: 1000 + 50 + 80 = 1130. The daily Observations (days and
+# convert --summaries alike) carry these, as healthport days does.
+"$BIN" days "$hc" --format json -q > "$work/days-hc.json"
+"$VENV/bin/python" - "$work/days-hc.ndjson" "$work/summaries-hc/Observation.ndjson" "$work/days-hc.json" <<'PY'
+import json, sys
+expected = {"2026-01-05": 1610, "2026-01-06": 410, "2026-01-07": 1130}
+table = {row["date"]: row["steps"] for row in json.load(open(sys.argv[3])) if row.get("steps") is not None}
+if table != expected:
+    sys.exit(f"FAIL: healthport days' Health Connect steps are not the ones worked by hand: {table}")
+for path in sys.argv[1:3]:
+    steps = {}
+    for line in open(path):
+        o = json.loads(line)
+        if o["code"]["coding"][0]["code"] == "41950-7":
+            steps[o["effectiveDateTime"]] = o["valueQuantity"]["value"]
+    if steps != expected:
+        sys.exit(f"FAIL: {path}: the days' steps Observations are not the ones worked by hand: {steps}")
+print("ok: Health Connect's days worked by hand are days' steps and their daily Observations, alone and beside the samples")
 PY

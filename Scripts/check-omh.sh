@@ -5,10 +5,12 @@
 # names another place; never copied into this repository). Every data point of every output
 # must validate (Scripts/omh/validate_points.py: the body against the schema its header names,
 # references resolved offline; the header's IEEE 1752.1 members; RFC 3339 date-times; unique
-# uuids; one user_id per file, the FHIR Patient's id): convert, query, days and sleep on the bundled sample and a generated export (60 days),
-# de-identified convert, and every real export in ../shared/samples. Then a night worked by hand
-# below must be the episode `healthport sleep --format omh` writes, and the night `sleep --format
-# json` gives; and each day's step-count point must be the steps `days --format json` gives.
+# uuids; one user_id per file, the FHIR Patient's id): convert, query, days and sleep on the bundled sample, a generated export (60 days)
+# and Health Connect's fixture (Scripts/healthconnect/make-fixture.py), de-identified convert, and
+# every real export in ../shared/samples. Then a night worked by hand below must be the episode
+# `healthport sleep --format omh` writes, and the night `sleep --format json` gives; each day's
+# step-count point must be the steps `days --format json` gives; and Health Connect's days' steps
+# and night, worked by hand from the fixture's rows, must be its points'.
 #
 #   Scripts/check-omh.sh [HEALTHPORT] [GENERATE_EXPORT]
 set -euo pipefail
@@ -34,9 +36,11 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
 "$GEN" --days 60 --seed 7 --zip "$work/generated.zip" >/dev/null
+python3 Scripts/healthconnect/make-fixture.py "$work/health-connect" > /dev/null
+hc="$work/health-connect/health_connect_export.zip"
 outputs=()
 n=0
-for input in SampleData/export.zip "$work/generated.zip"; do
+for input in SampleData/export.zip "$work/generated.zip" "$hc"; do
     n=$((n + 1))
     "$BIN" convert "$input" --format omh --output "$work/convert-$n.ndjson" -q 2>/dev/null
     "$BIN" days "$input" --format omh --output "$work/days-$n.ndjson" -q 2>/dev/null
@@ -131,4 +135,35 @@ table = {row["date"]: row["steps"] for row in json.load(open(sys.argv[2])) if ro
 if not table or steps != table:
     sys.exit(f"FAIL: the step-count points ({len(steps)} days) differ from days' steps ({len(table)} days)")
 print(f"ok: {len(steps)} days' step-count points equal healthport days' steps")
+PY
+
+# Health Connect's fixture, worked by hand from its rows (as HealthConnectCommandTests works them):
+# steps under its priority rule (Samsung Health above Google Fit, the pedometer on no list) are
+# 1610 on 2026-01-05, 410 on the 6th, 1130 on the 7th; the night's session 23:00-07:00 (+01:00) has
+# light 23:15-01:00 and 03:30-06:30 (17100 s), deep 01:00-02:30 (5400 s), REM 02:30-03:30 (3600 s),
+# awake 23:00-23:15 and 06:30-07:00 (2700 s): 26100 s asleep from onset 23:15 to awakening 06:30,
+# a span of 26100 s, 100 %. (convert-3, days-3 and sleep-3 are Health Connect's, validated above.)
+"$VENV/bin/python" - "$work/days-3.ndjson" "$work/sleep-3.ndjson" "$work/convert-3.ndjson" <<'PY'
+import json, sys
+steps = {}
+for line in open(sys.argv[1]):
+    point = json.loads(line)
+    if point["header"]["schema_id"]["name"] == "step-count":
+        steps[point["body"]["effective_time_frame"]["time_interval"]["start_date_time"]] = point["body"]["step_count"]["value"]
+expected = {"2026-01-05T00:00:00+01:00": 1610, "2026-01-06T00:00:00+01:00": 410, "2026-01-07T00:00:00+01:00": 1130}
+if steps != expected:
+    sys.exit(f"FAIL: Health Connect's days' step-count points are not the ones worked by hand: {steps}")
+episodes = [json.loads(line) for line in open(sys.argv[2])]
+body = episodes[0]["body"] if len(episodes) == 1 else {}
+frame = body.get("effective_time_frame", {}).get("time_interval")
+if (frame != {"start_date_time": "2026-01-05T23:15:00+01:00", "end_date_time": "2026-01-06T06:30:00+01:00"}
+        or body.get("total_sleep_time") != {"value": 26100, "unit": "sec"}
+        or body.get("sleep_maintenance_efficiency_percentage") != {"value": 100, "unit": "%"}):
+    sys.exit(f"FAIL: Health Connect's night is not the episode worked by hand: {json.dumps(episodes)}")
+# A record keeps Health Connect's uuid: steps-1, Samsung Health's 600 steps over 08:00-09:00.
+points = {json.loads(line)["header"]["uuid"].upper(): json.loads(line) for line in open(sys.argv[3])}
+first = points.get("ED31C3CF-3F56-5394-94F1-4B8E9822C2AB", {}).get("body", {})
+if first.get("step_count") != {"value": 600, "unit": "steps"}:
+    sys.exit(f"FAIL: Health Connect's steps-1 is not a 600-step point: {first}")
+print("ok: Health Connect's days, night and a record worked by hand are its Open mHealth points")
 PY

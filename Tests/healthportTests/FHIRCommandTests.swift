@@ -413,6 +413,128 @@ import HealthTestSupport
         }
     }
 
+    /// `convert --format fhir --summaries` writes the days' and nights' Observations into the
+    /// same `Observation.ndjson` as the samples' (Bulk Data: one resource type per file), through
+    /// the same policy: the file is, line for line, the conversion's Observations,
+    /// `days --format fhir`'s and `sleep --format fhir`'s with the same options.
+    @Test(arguments: [false, true])
+    func convertSummariesWritesTheDaysAndNightsBesideTheSamples(underPolicy: Bool) throws {
+        let folder = try Fixtures.temporaryDirectory()
+        var options: [String] = []
+        if underPolicy {
+            let policy = folder.appendingPathComponent("steps.json")
+            try Data(
+                #"{"version": 1, "consumer": {"name": "Steps"}, "read": {"HKQuantityTypeIdentifierStepCount": "granted", "HKCategoryTypeIdentifierSleepAnalysis": "granted"}}"#
+                    .utf8
+            ).write(to: policy)
+            options = ["--policy", policy.path]
+        }
+        let out = folder.appendingPathComponent("fhir")
+        let (written, samples, days, nights) = try Self.summaries(out, options: options)
+        #expect(!days.isEmpty && !nights.isEmpty)
+        #expect(written.count == samples.count + days.count + nights.count)
+        let same = Set(written) == Set(samples + days + nights)
+        #expect(same)
+        // The manifest counts them; the folder's one Patient is every day's subject.
+        let manifest = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("manifest.json"))) as? [String: Any])
+        let observations = (manifest["output"] as? [[String: Any]])?.first { $0["type"] as? String == "Observation" }
+        #expect((observations?["count"] as? NSNumber)?.intValue == written.count)
+        let patient = try #require(try ndjsonObjects(Data(contentsOf: out.appendingPathComponent("Patient.ndjson"))).first?["id"] as? String)
+        #expect(days.allSatisfy { $0.contains("\"subject\":{\"reference\":\"Patient/\(patient)\"}") })
+        if underPolicy {
+            // The policy grants steps and sleep alone: the days hold steps and nothing else.
+            #expect(days.allSatisfy { $0.contains("\"41950-7\"") })
+        }
+    }
+
+    /// The Observations `convert --format fhir --summaries` writes into `out`, and the lines of
+    /// the conversion without `--summaries`, of `days` and of `sleep`, each with `options`.
+    static func summaries(_ out: URL, options: [String]) throws -> (written: [Substring], samples: [Substring], days: [Substring], nights: [Substring]) {
+        func lines(_ arguments: [String], _ extra: [String]) throws -> [Substring] {
+            let run = try healthport(arguments + extra + ["-q"])
+            #expect(run.status == 0, "\(arguments): \(run.stderrText)")
+            return run.stdoutText.split(separator: "\n")
+        }
+        let run = try healthport(["convert", sampleZip, "--format", "fhir", "--summaries", "--output", out.path] + options + ["-q"])
+        #expect(run.status == 0, "\(run.stderrText)")
+        let written = try String(contentsOf: out.appendingPathComponent("Observation.ndjson"), encoding: .utf8).split(separator: "\n")
+        return (
+            written, try lines(["convert", sampleZip, "--format", "fhir"], options), try lines(["days", sampleZip, "--format", "fhir"], options),
+            try lines(["sleep", sampleZip, "--format", "fhir"], options)
+        )
+    }
+
+    /// De-identified (which `days` and `sleep` do not offer), the days and nights are those of
+    /// the day and sleep tables a CSV conversion with the same key writes (`--summaries`: dates
+    /// moved by the person's shift, days cut in UTC since de-identification drops `HKTimeZone`),
+    /// and name the person's pseudonymous Patient.
+    @Test func deidentifiedSummariesAreTheDeidentifiedTables() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let key = folder.appendingPathComponent("study.key").path
+        let out = folder.appendingPathComponent("fhir")
+        let run = try healthport("convert", sampleZip, "--format", "fhir", "--summaries", "--deidentify", key, "--output", out.path, "-q")
+        #expect(run.status == 0, "\(run.stderrText)")
+        let tables = folder.appendingPathComponent("csv")
+        let csv = try healthport("convert", sampleZip, "--format", "csv", "--summaries", "--deidentify", key, "--output", tables.path, "-q")
+        #expect(csv.status == 0, "\(csv.stderrText)")
+        let observations = try ndjsonObjects(Data(contentsOf: out.appendingPathComponent("Observation.ndjson")))
+        let patient = try #require(try ndjsonObjects(Data(contentsOf: out.appendingPathComponent("Patient.ndjson"))).first?["id"] as? String)
+        #expect(patient.hasPrefix("person-"))
+        func code(_ observation: [String: Any]) -> String? {
+            ((observation["code"] as? [String: Any])?["coding"] as? [[String: Any]])?.first?["code"] as? String
+        }
+        func value(_ observation: [String: Any]) -> Double? {
+            ((observation["valueQuantity"] as? [String: Any])?["value"] as? NSNumber)?.doubleValue
+        }
+        var steps: [String: Double] = [:]
+        for observation in observations where code(observation) == "41950-7" {
+            #expect((observation["subject"] as? [String: String])?["reference"] == "Patient/" + patient)
+            steps[observation["effectiveDateTime"] as? String ?? "?"] = value(observation)
+        }
+        let days = parseCSV(try String(contentsOf: tables.appendingPathComponent("days.csv"), encoding: .utf8))
+        let header = try #require(days.first)
+        let column = try #require(header.firstIndex(of: "steps"))
+        var table: [String: Double] = [:]
+        for row in days.dropFirst() where !row[column].isEmpty { table[row[0]] = Double(row[column]) }
+        #expect(!table.isEmpty && steps == table)
+        // The nights: one Observation per night of the table with an onset, the same time asleep.
+        let nights = parseCSV(try String(contentsOf: tables.appendingPathComponent("sleep-nights.csv"), encoding: .utf8))
+        let nightHeader = try #require(nights.first)
+        let asleep = try #require(nightHeader.firstIndex(of: "asleep"))
+        let onset = try #require(nightHeader.firstIndex(of: "sleepStart"))
+        let expected = nights.dropFirst().filter { !$0[onset].isEmpty }.compactMap { Double($0[asleep]) }.sorted()
+        let written = observations.filter { $0["component"] != nil }.compactMap(value).sorted()
+        #expect(!expected.isEmpty && written == expected)
+    }
+
+    /// On standard output, the days and nights follow the samples' Observations; a FHIR lake
+    /// holds them in each person's `type=Observation`.
+    @Test func summariesInFHIROnStandardOutputAndInALake() throws {
+        let days = try healthport("days", sampleZip, "--format", "fhir", "-q").stdoutText.split(separator: "\n")
+        let nights = try healthport("sleep", sampleZip, "--format", "fhir", "-q").stdoutText.split(separator: "\n")
+        let samples = try healthport("convert", sampleZip, "--format", "fhir", "-q").stdoutText.split(separator: "\n")
+        let stdout = try healthport("convert", sampleZip, "--format", "fhir", "--summaries", "-q")
+        #expect(stdout.status == 0, "\(stdout.stderrText)")
+        let written = stdout.stdoutText.split(separator: "\n")
+        let samplesFirst = Array(written.prefix(samples.count)) == samples
+        let summariesAfter = Set(written.dropFirst(samples.count)) == Set(days + nights)
+        #expect(samplesFirst && summariesAfter && written.count == samples.count + days.count + nights.count)
+
+        let lake = try Fixtures.temporaryDirectory().appendingPathComponent("lake")
+        let batch = try healthport(
+            "convert", sampleZip, Fixtures.sampleData.appendingPathComponent("export-older.zip").path, "--partition", "person,type", "--format", "fhir", "--summaries", "--output", lake.path, "-q")
+        #expect(batch.status == 0, "\(batch.stderrText)")
+        let file = try String(
+            contentsOf: lake.appendingPathComponent("person=export/type=Observation/part-0.ndjson"), encoding: .utf8
+        ).split(separator: "\n")
+        let same = Set(file) == Set(samples + days + nights)
+        #expect(same && file.count == samples.count + days.count + nights.count)
+        let manifest = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: lake.appendingPathComponent("_manifest.json"))) as? [String: Any])
+        #expect(manifest["summaryRules"] != nil)
+    }
+
     @Test func everyNightIsAnObservationWithItsStagesAsComponents() throws {
         let table = try ndjsonObjects(try healthport("sleep", sampleZip, "--format", "ndjson", "-q").stdout)
         let run = try healthport("sleep", sampleZip, "--format", "fhir", "-q")

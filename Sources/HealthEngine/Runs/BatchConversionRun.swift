@@ -35,7 +35,8 @@ public struct BatchConversionRun: Sendable {
     /// Recorded in the manifest.
     public var healthportVersion: String
     /// Also write each person's summary tables (`daily-summary`, `sleep-nights`), published as
-    /// tables of their own (`type=daily-summary`); CSV or Parquet. (The `coverage` table is in
+    /// tables of their own (`type=daily-summary`); CSV or Parquet. In a FHIR lake, the days and
+    /// nights as Observations in the person's `type=Observation`. (The `coverage` table is in
     /// every CSV and Parquet lake.)
     public var summaries: SummarySettings?
     /// The person's zone, for the local times samples that name none are given in (`--tz`);
@@ -93,10 +94,11 @@ public struct BatchConversionRun: Sendable {
                     "\(format == .csv ? "CSV" : "Parquet") holds one table per file: partition by type too (\(argument: .partition, "person,type", neutral: "person,type"))",
                     argument: .partition)
             }
-            if summaries != nil && !format.isTabular {
+            // FHIR's lake holds the days and nights as Observations (`LakeWriter`).
+            if summaries != nil && !format.isTabular && format != .fhir {
                 throw QueryError(
                     .errorInvalidArgument,
-                    "\(argument: .summaries) are tables: write csv or parquet to a folder (\(argument: .format, "csv", neutral: "CSV"))",
+                    "\(argument: .summaries) are tables or FHIR Observations: write csv or parquet to a folder (\(argument: .format, "csv", neutral: "CSV")), or fhir",
                     argument: .summaries)
             }
             try ConversionRun.checkRoutes(includeRoutes, query: query)

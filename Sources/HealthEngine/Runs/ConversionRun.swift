@@ -29,7 +29,8 @@ public struct ConversionRun: Sendable {
     /// How Parquet files are written (`--format parquet`).
     public var parquet = ParquetOptions()
     /// Also write the summary tables (`daily-summary`, `sleep-nights`) into the folder of
-    /// tables, made from the objects written (`convert --summaries`); CSV or Parquet folders.
+    /// tables, made from the objects written (`convert --summaries`); CSV or Parquet folders, or
+    /// FHIR, whose days and nights are Observations beside the samples'.
     /// The person's zone, for the local times samples that name none are given in (`--tz`);
     /// `nil`: decided as every summary decides it (`PersonZone`).
     public var timeZone: TimeZone?
@@ -82,10 +83,12 @@ public struct ConversionRun: Sendable {
             var tables: (pass: SummaryPass, destination: any SummaryTableDestination)? = nil
             if let summaries {
                 let folder = output != "-" && !(format == .parquet && ParquetWriter.isSingleFile(output))
-                guard format.isTabular, folder, let destination = writer as? any SummaryTableDestination else {
+                // FHIR writes the days and nights as Observations beside the samples', in a
+                // folder (Observation.ndjson) or on standard output.
+                guard (format.isTabular && folder) || format == .fhir, let destination = writer as? any SummaryTableDestination else {
                     throw QueryError(
                         .errorInvalidArgument,
-                        "\(argument: .summaries) are tables: write csv or parquet to a folder (\(argument: .format, "csv", neutral: "CSV"))",
+                        "\(argument: .summaries) are tables or FHIR Observations: write csv or parquet to a folder (\(argument: .format, "csv", neutral: "CSV")), or fhir",
                         argument: .summaries)
                 }
                 tables = (SummaryPass(settings: summaries), destination)
@@ -108,11 +111,6 @@ public struct ConversionRun: Sendable {
                 summary = try read.run(into: sink, salvage: salvage)
             }
             if summary.salvageStop != nil && !objects.hasBegun { try objects.exportDidBegin(executor.visibleHeader(summary.header)) }
-            if let tables {
-                try tables.pass.finish(
-                    into: tables.destination, window: query.dateWindow, reporter: reporter, disclosesExportFacts: context.disclosure.exportFacts,
-                    cancellation: cancellation)
-            }
             var recordings = 0
             if let fhir = writer as? FHIRBulkWriter, summary.salvageStop == nil {
                 // FHIR is the whole record: the ECG recordings beside the document too, as
@@ -121,6 +119,12 @@ public struct ConversionRun: Sendable {
                     try fhir.write(.electrocardiogram(recording))
                     recordings += 1
                 }
+            }
+            // After every object's resource: FHIR's days and nights follow the samples'.
+            if let tables {
+                try tables.pass.finish(
+                    into: tables.destination, window: query.dateWindow, reporter: reporter, disclosesExportFacts: context.disclosure.exportFacts,
+                    cancellation: cancellation)
             }
             try writer.finish()
             try DeidentificationManifestFile.write(

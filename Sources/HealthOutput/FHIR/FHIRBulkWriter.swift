@@ -11,7 +11,11 @@ import HealthModel
 /// `FHIRClinicalResource`); the Patient, which every Observation refers to, comes from the
 /// header (its characteristics already filtered by the policy, its id as `FHIRPatient` says;
 /// always written, on standard output referred to only), the Devices from the Observations written, so what the gate keeps
-/// out leaves no resource, no Device of its own and no count. In a folder, files are written
+/// out leaves no resource, no Device of its own and no count. With the summary tables
+/// (`convert --summaries`, a lake's), the day table's days and the sleep nights are written as
+/// the daily and nightly Observations `days` and `sleep --format fhir` write
+/// (`FHIRDailyObservationEncoder`, `FHIRNightObservationEncoder`), after the samples' in the same
+/// `Observation.ndjson`: Bulk Data holds one resource type per file. In a folder, files are written
 /// into a private staging folder and the folder changes as a whole when the run completes
 /// (`StagingFolder`), as CSV's tables do.
 ///
@@ -30,6 +34,9 @@ public final class FHIRBulkWriter: ObjectWriter {
 
     private let destination: Destination
     private let encoder = FHIRObservationEncoder()
+    /// The day table's days and the nights, with `--summaries`.
+    private var days = FHIRDailyObservationEncoder()
+    private var nights = FHIRNightObservationEncoder()
     /// The Observations' buffer: a file of the folder, created on first use, or standard output.
     private var observations: OutputBuffer?
     private var files: [String: OutputBuffer] = [:]
@@ -50,8 +57,13 @@ public final class FHIRBulkWriter: ObjectWriter {
     /// stream's new anchor); the coding tally is always there.
     public var manifestExtension: ((inout ManifestExtension) -> Void)? = nil
 
-    /// How the resources were coded, per kind.
-    public var tally: FHIRCodingTally { encoder.tally }
+    /// How the resources were coded, per kind (the days' and nights' Observations as `day` and
+    /// `night`), and what was left out.
+    public var tally: FHIRCodingTally {
+        var tally = encoder.tally
+        tally.add(days: days, nights: nights)
+        return tally
+    }
 
     /// Writes a folder of NDJSON files, created if missing.
     ///
@@ -84,6 +96,8 @@ public final class FHIRBulkWriter: ObjectWriter {
         let patient = FHIRPatient(header)
         self.patient = patient
         encoder.subject = patient.subjectMember
+        days.patient = patient
+        nights.patient = patient
         if let out = try file("Patient") {
             patient.write(to: out)
             lineCounts["Patient.ndjson", default: 0] += 1
@@ -128,6 +142,22 @@ public final class FHIRBulkWriter: ObjectWriter {
             encoder.tally.add(kind: "clinicalRecord", .clinical)
             try out.endRecord()
         }
+    }
+
+    /// A day of the day table as its daily Observations, one per measure with a code, beside the
+    /// samples' (`convert --summaries`).
+    func write(day: DayRow, columns: [Int]) throws {
+        let out = try observationBuffer()
+        let written = days.write(day, columns: columns, to: out)
+        lineCounts["Observation.ndjson", default: 0] += written
+        try out.endRecord()
+    }
+
+    /// A night as its Observation, its stages as components (`convert --summaries`).
+    func write(night: SleepNight) throws {
+        let out = try observationBuffer()
+        if nights.write(night, to: out) { lineCounts["Observation.ndjson", default: 0] += 1 }
+        try out.endRecord()
     }
 
     /// A deleted object as a Bulk Data deletion: a transaction `Bundle` with one `DELETE` of the
@@ -323,12 +353,13 @@ public final class FHIRBulkWriter: ObjectWriter {
             json.endObject()
         }
         json.endObject()
+        let tally = self.tally
         if !tally.leftOut.isEmpty {
             json.key("leftOut")
             json.beginObject()
             for reason in tally.leftOut.keys.sorted() {
                 json.key(string: reason)
-                json.int(encoder.tally.leftOut[reason] ?? 0)
+                json.int(tally.leftOut[reason] ?? 0)
             }
             json.endObject()
         }

@@ -32,6 +32,15 @@ public struct FHIRCodingTally: Sendable, Equatable {
         counts[kind, default: [:]][coding, default: 0] += 1
     }
 
+    /// Adds the Observations of the day table's days (`day`, all LOINC) and of the nights
+    /// (`night`, HealthKit's code), and what each left out.
+    mutating func add(days: FHIRDailyObservationEncoder, nights: FHIRNightObservationEncoder) {
+        let daysWritten = days.written.values.reduce(0, +)
+        if daysWritten > 0 { counts["day", default: [:]][.loinc, default: 0] += daysWritten }
+        if nights.written > 0 { counts["night", default: [:]][.healthKit, default: 0] += nights.written }
+        for (reason, count) in days.leftOut.merging(nights.leftOut, uniquingKeysWith: +) { leftOut[reason, default: 0] += count }
+    }
+
     /// Adds another tally (a chunk's, or a batch's).
     public mutating func merge(_ other: FHIRCodingTally) {
         for (kind, byCoding) in other.counts {

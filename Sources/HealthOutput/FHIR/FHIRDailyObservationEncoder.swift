@@ -18,8 +18,10 @@ import HealthModel
 /// Every Observation has the category `activity`, the Patient as its `subject` (`FHIRPatient`,
 /// from the header the read passed), `effectiveDateTime` the day (a date, in the
 /// zone the table cut its days in), the value the table's (rounded as the table rounds it) and
-/// an id derived from the date, the measure and the value (`FHIRResourceID`), so a rerun gives
-/// the same ids. The other columns have no code here and are left out, counted.
+/// an id derived from the person (the Patient's id), the date, the measure and the value
+/// (`FHIRResourceID`), so a rerun gives the same ids and two people with the same day do not
+/// share one on a server that holds many people's data. The other columns have no code here and
+/// are left out, counted.
 struct FHIRDailyObservationEncoder {
     /// What the days' Observations left out, by reason, with counts.
     var leftOut: [String: Int] = [:]
@@ -72,7 +74,7 @@ struct FHIRDailyObservationEncoder {
     }
 
     private mutating func write(_ measure: Measure, value: Double, date: CalendarDate, to out: OutputBuffer) {
-        let id = FHIRResourceID.derive("Daily Observation", [date.text, measure.code, String(value)])
+        let id = FHIRResourceID.derive("Daily Observation", [patient.id, date.text, measure.code, String(value)])
         var json = JSONEmitter(out)
         json.beginObject()
         json.key("resourceType")

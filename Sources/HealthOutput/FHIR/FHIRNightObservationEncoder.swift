@@ -13,7 +13,8 @@ import HealthModel
 /// value is the time asleep and each component a duration, in seconds (UCUM `s`),
 /// as the sleep table gives them; `effectivePeriod` runs from sleep onset to final awakening. A
 /// night with time in bed only has no onset and is left out, counted. The id is derived from the
-/// night (its date, times and sources), so a rerun gives the same ids.
+/// person (the Patient's id) and the night (its date, times and sources), so a rerun gives the
+/// same ids and two people's identical nights do not share one.
 struct FHIRNightObservationEncoder {
     /// What was left out, by reason, with counts.
     var leftOut: [String: Int] = [:]
@@ -34,7 +35,7 @@ struct FHIRNightObservationEncoder {
         let table = Self.mapping.categoryTypes[Self.sleepType]
         let id = FHIRResourceID.derive(
             "Night Observation",
-            [night.night.text, "\(start.secondsSince1970) \(start.utcOffsetSeconds)", "\(end.secondsSince1970) \(end.utcOffsetSeconds)",
+            [patient.id, night.night.text, "\(start.secondsSince1970) \(start.utcOffsetSeconds)", "\(end.secondsSince1970) \(end.utcOffsetSeconds)",
              night.sources.joined(separator: "\n")])
         var json = JSONEmitter(out)
         json.beginObject()

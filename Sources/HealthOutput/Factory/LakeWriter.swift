@@ -4,15 +4,17 @@ import HealthModel
 
 /// One export's writer in a `--partition` lake (`BatchConversionRun`): a folder of tables in the
 /// lake's format, what it wrote (for the lake's manifest), and where its summary tables go
-/// (CSV and Parquet lakes only). Made here, beside the writers of every other output
-/// (`ObjectWriterFactory`), so that a run never picks a writer class itself.
+/// (CSV and Parquet lakes as tables, FHIR lakes as Observations). Made here, beside the writers
+/// of every other output (`ObjectWriterFactory`), so that a run never picks a writer class
+/// itself.
 public struct LakeWriter {
     public let writer: any ObjectWriter
     /// The files written, relative to the folder.
     public let writtenFiles: () -> [String]
     /// Rows per file where the writer knows them without reading its files again (Parquet).
     public let rowCounts: () -> [String: Int64]
-    /// Where the daily summary and the sleep nights go, when the format holds them.
+    /// Where the daily summary, the sleep nights and the day table go, when the format holds
+    /// them (FHIR: the days and nights as Observations).
     public let summaryDestination: (any SummaryTableDestination)?
 
     /// - Parameters:
@@ -34,7 +36,8 @@ public struct LakeWriter {
             // The lake's manifest records the files; the resources' own files are the output.
             fhir.writesManifest = false
             fhir.clinicalResource = clinicalResource
-            return LakeWriter(writer: fhir, writtenFiles: { fhir.writtenFiles }, rowCounts: { [:] }, summaryDestination: nil)
+            // The days and nights as Observations, in the same Observation.ndjson.
+            return LakeWriter(writer: fhir, writtenFiles: { fhir.writtenFiles }, rowCounts: { [:] }, summaryDestination: fhir)
         case .parquet:
             let writer = try ParquetWriter(folder: folder, options: parquet)
             writer.localTimes = localTimes.makeLocalTimes()

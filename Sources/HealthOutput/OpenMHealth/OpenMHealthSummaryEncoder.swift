@@ -18,9 +18,10 @@ import HealthModel
 /// person's day, local midnight to local midnight in the table's zone; each value is the
 /// table's, rounded as the table rounds it. The other columns are left out and counted.
 ///
-/// These points summarise samples and have no object's uuid: theirs is derived from what they
-/// say (the date, the measure, the value; a night's times and sources), as FHIR derives its
-/// Devices' ids (`FHIRResourceID`), so a rerun gives the same uuids. A day has no single source
+/// These points summarise samples and have no object's uuid: theirs is derived from whose they
+/// are (`userID`) and what they say (the date, the measure, the value; a night's times and
+/// sources), as FHIR derives its Devices' ids (`FHIRResourceID`), so a rerun gives the same uuids
+/// and two people with the same day do not share one. A day has no single source
 /// or modality; its `source_creation_date_time` is the end of what it sums (the day's end, the
 /// night's final awakening).
 struct OpenMHealthSummaryEncoder {
@@ -36,7 +37,7 @@ struct OpenMHealthSummaryEncoder {
         }
         let uuid = FHIRResourceID.derive(
             "OMH sleep-episode",
-            [night.night.text, Self.text(start), Self.text(end), String(night.asleep), night.sources.joined(separator: "\n")])
+            [userID, night.night.text, Self.text(start), Self.text(end), String(night.asleep), night.sources.joined(separator: "\n")])
         var json = begin(OpenMHealthHeader(uuid: uuid, schema: .sleepEpisode, sourceCreation: end, modality: nil), to: out)
         OpenMHealthEncoder.timeFrame(start: start, end: end, interval: true, to: &json)
         json.key("total_sleep_time")
@@ -107,7 +108,7 @@ struct OpenMHealthSummaryEncoder {
                 tally.leaveOut("days' \(column.name) (no Open mHealth schema\(column.type == "HKCategoryTypeIdentifierSleepAnalysis" ? "; the nights are written as sleep episodes" : ""))")
                 continue
             }
-            let uuid = FHIRResourceID.derive("OMH day", [day.date.text, column.name, String(value), timeZone.identifier])
+            let uuid = FHIRResourceID.derive("OMH day", [userID, day.date.text, column.name, String(value), timeZone.identifier])
             var json = begin(OpenMHealthHeader(uuid: uuid, schema: measure.schema, sourceCreation: end, modality: nil), to: out)
             json.key(measure.key)
             OpenMHealthEncoder.unitValue(value, unit: measure.unit, to: &json)

@@ -48,11 +48,7 @@ public final class SummaryTableWriter {
     /// The days' Observations, as FHIR's coding tally (`fhir`): all LOINC, and what was left out.
     public var fhirTally: FHIRCodingTally {
         var tally = FHIRCodingTally()
-        for count in fhirDays.written.values {
-            for _ in 0..<count { tally.add(kind: "day", .loinc) }
-        }
-        for _ in 0..<fhirNights.written { tally.add(kind: "night", .healthKit) }
-        tally.leftOut = fhirDays.leftOut.merging(fhirNights.leftOut, uniquingKeysWith: +)
+        tally.add(days: fhirDays, nights: fhirNights)
         return tally
     }
 

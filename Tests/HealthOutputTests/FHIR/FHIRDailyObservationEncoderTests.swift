@@ -114,13 +114,16 @@ import Testing
         sleepEnd: ExportTimestamp.parse("2024-01-16 06:30:00 +0100"), sources: ["W"])
 
     /// Every line `format` writes for a day of steps (`days`) or the night (`sleep`).
-    static func lines(_ format: SummaryTableWriter.Format, nights: Bool, header: ExportHeader?) throws -> [[String: Any]] {
+    static func lines(
+        _ format: SummaryTableWriter.Format, nights: Bool, header: ExportHeader?, timeZone: TimeZone? = nil
+    ) throws -> [[String: Any]] {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("subject-\(UUID().uuidString).ndjson")
         defer { try? FileManager.default.removeItem(at: file) }
         let steps = try FHIRDailyObservationEncoderTests.column("steps")
         let writer = try SummaryTableWriter(
             table: nights ? .nights : .days(columns: [steps]), format: format, to: OutputDestination(file.path))
         if let header { writer.begin(header) }
+        if let timeZone { writer.timeZone = timeZone }
         if nights {
             try writer.write(Self.night)
         } else {
@@ -150,5 +153,63 @@ import Testing
         me.biologicalSex = "HKBiologicalSexMale"
         let shown = try Self.lines(.omh, nights: nights, header: ExportHeader(characteristics: me))
         #expect((shown.first?["header"] as? [String: Any])?["user_id"] as? String == FHIRPatient(me).id)
+    }
+}
+
+/// The days' and nights' ids name the person: two people with an identical day or night get
+/// different Observation ids and data point uuids. The expected ids are worked outside the code
+/// under test: SHA-256 over `"healthport FHIR " + domain`, then per field a byte 1, its UTF-8
+/// length as a big-endian UInt64 and its bytes; the first 16 bytes, version nibble 8 and variant
+/// bits 10 (RFC 9562 version 8). In Python:
+///
+/// ```python
+/// h = hashlib.sha256(b"healthport FHIR " + domain.encode())
+/// for f in fields: b = f.encode(); h.update(b"\1" + struct.pack(">Q", len(b)) + b)
+/// d = bytearray(h.digest()[:16]); d[6] = d[6] & 0x0F | 0x80; d[8] = d[8] & 0x3F | 0x80
+/// ```
+///
+/// For example, `("Daily Observation", ["person-74da8f5ba603", "2024-01-16", "41950-7", "4850.0"])`.
+/// The night's onset and final awakening are 2024-01-15 23:00 and 2024-01-16 06:30 at +01:00:
+/// 1705356000 and 1705383000 seconds, `"1705356000 3600"` and `"1705383000 3600"`; a day's
+/// Open mHealth point also names its zone, `"Europe/Paris"`, after the value.
+@Suite struct SummaryIdentityTests {
+    static let people = ["person-74da8f5ba603", "person-0b1c2d3e4f50"]
+
+    /// Per person: the day's FHIR id, the night's, the day's Open mHealth uuid, the night's.
+    static let expected: [String: [String]] = [
+        "person-74da8f5ba603": [
+            "BCA3BA8F-3EFA-88C6-A0CF-0537BC6F54B5", "36448035-A78C-81F5-BBC8-38FB1C4BE6D6",
+            "5F8A9A94-5481-838A-88C5-4EAD5DD99110", "D4DEA2C5-F071-8F10-A1AB-874B3D9082DA",
+        ],
+        "person-0b1c2d3e4f50": [
+            "96C10B98-7594-8DF6-AAA9-EE2409BE121F", "A26859ED-FB26-8B76-BC00-26BD5CA22823",
+            "6FF4DD2C-5F9A-8152-A98B-80B46F4AF5D8", "ACDF00F5-108F-848F-B34A-A4F4B5A097D9",
+        ],
+    ]
+
+    static func id(_ format: SummaryTableWriter.Format, nights: Bool, person: String) throws -> String? {
+        var header = ExportHeader()
+        header.personID = person
+        // A zone named the same on every platform (Foundation names UTC `GMT` on some).
+        let paris = try #require(TimeZone(identifier: "Europe/Paris"))
+        let line = try #require(try SummarySubjectTests.lines(format, nights: nights, header: header, timeZone: paris).first)
+        return format == .fhir ? line["id"] as? String : (line["header"] as? [String: Any])?["uuid"] as? String
+    }
+
+    @Test(arguments: people) func theDaysAndNightsIdsAreDerivedFromThePersonToo(person: String) throws {
+        let ids = [
+            try Self.id(.fhir, nights: false, person: person), try Self.id(.fhir, nights: true, person: person),
+            try Self.id(.omh, nights: false, person: person), try Self.id(.omh, nights: true, person: person),
+        ]
+        #expect(ids == Self.expected[person])
+    }
+
+    @Test func twoPeopleWithTheSameDayHaveDifferentIds() throws {
+        for format in [SummaryTableWriter.Format.fhir, .omh] {
+            for nights in [false, true] {
+                let ids = try Self.people.map { try Self.id(format, nights: nights, person: $0) }
+                #expect(ids[0] != nil && ids[0] != ids[1], "\(format) nights: \(nights)")
+            }
+        }
     }
 }
