@@ -1,5 +1,3 @@
-import Crypto
-
 /// How an output names the person whose export it is, when it is not de-identified: an export
 /// names no one, so the id is derived from the sex and the date of birth the consumer may see,
 /// and from nothing else (FHIR's Patient id, Open mHealth's `user_id`; healthport-formats(5),
@@ -12,9 +10,8 @@ import Crypto
 /// found again by trying every date. A de-identified output names the person by a keyed
 /// pseudonym instead (`Deidentifier.header`).
 ///
-/// The id is the first 16 bytes of SHA-256 over `healthport FHIR Patient` and the two FHIR
-/// values, each tagged and length-prefixed, as a version 8 uuid: the Patient id healthport has
-/// always written for those values. Two people with the same birth date and sex share it, and
+/// The id is `DerivedResourceID`'s for `Patient` and the two FHIR values: the Patient id
+/// healthport has always written for those values. Two people with the same birth date and sex share it, and
 /// everyone whose characteristics are hidden or unknown shares `noCharacteristics`.
 public enum PersonIdentity {
     /// The id of a person of whom neither the sex nor the date of birth is known or visible.
@@ -29,28 +26,7 @@ public enum PersonIdentity {
 
     /// The id for FHIR's gender and birth date (`gender(_:)`, `birthDate(_:)`).
     public static func derivedID(gender: String?, birthDate: String?) -> String {
-        var hasher = SHA256()
-        hasher.update(data: Array("healthport FHIR Patient".utf8))
-        for field in [gender, birthDate] {
-            // A tag byte tells an absent field from an empty one; the length keeps fields apart.
-            if let field {
-                let bytes = Array(field.utf8)
-                hasher.update(data: [1])
-                withUnsafeBytes(of: UInt64(bytes.count).bigEndian) { hasher.update(bufferPointer: $0) }
-                hasher.update(data: bytes)
-            } else {
-                hasher.update(data: [0])
-            }
-        }
-        return hasher.finalize().withUnsafeBytes { raw in
-            var high = UInt64(0)
-            var low = UInt64(0)
-            for i in 0..<8 { high = (high << 8) | UInt64(raw[i]) }
-            for i in 8..<16 { low = (low << 8) | UInt64(raw[i]) }
-            high = (high & ~UInt64(0xF000)) | 0x8000
-            low = (low & ~(UInt64(0xC0) << 56)) | (UInt64(0x80) << 56)
-            return ObjectUUID(high: high, low: low).uuidString
-        }
+        DerivedResourceID.derive("Patient", [gender, birthDate]).uuidString
     }
 
     /// FHIR's `AdministrativeGender` of an exported sex: `HKBiologicalSexFemale` (or iOS 8's raw

@@ -76,24 +76,10 @@ struct FHIRDailyObservationEncoder {
     private mutating func write(_ measure: Measure, value: Double, date: CalendarDate, to out: OutputBuffer) {
         let id = FHIRResourceID.derive("Daily Observation", [patient.id, date.text, measure.code, String(value)])
         var json = JSONEmitter(out)
-        json.beginObject()
-        json.key("resourceType")
-        json.literal("Observation")
-        json.key("id")
-        json.uuid(id)
-        json.key("status")
-        json.literal("final")
-        json.key("category")
-        json.beginArray()
-        json.element()
-        FHIRJSON.codeableConcept(
-            [FHIRCoding(system: "http://terminology.hl7.org/CodeSystem/observation-category", code: "activity", display: "Activity")],
-            to: &json)
-        json.endArray()
-        json.key("code")
-        FHIRJSON.codeableConcept([FHIRCoding(system: FHIRCoding.loincSystem, code: measure.code, display: measure.display)], to: &json)
-        json.key("subject")
-        patient.writeReference(to: &json)
+        FHIRJSON.beginObservation(
+            id: id,
+            categories: [FHIRCoding(system: "http://terminology.hl7.org/CodeSystem/observation-category", code: "activity", display: "Activity")],
+            codings: [FHIRCoding(system: FHIRCoding.loincSystem, code: measure.code, display: measure.display)], subject: patient, to: &json)
         json.key("effectiveDateTime")
         json.string(date.text)
         json.key("valueQuantity")

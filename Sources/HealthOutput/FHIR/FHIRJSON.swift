@@ -118,4 +118,37 @@ enum FHIRJSON {
         }
         return text
     }
+
+    /// `"category":[…]`, one CodeableConcept per coding; nothing for none (FHIR has no empty
+    /// arrays).
+    static func categories(_ categories: [FHIRCoding], to json: inout JSONEmitter) {
+        guard !categories.isEmpty else { return }
+        json.key("category")
+        json.beginArray()
+        for category in categories {
+            json.element()
+            codeableConcept([category], to: &json)
+        }
+        json.endArray()
+    }
+
+    /// `{"resourceType":"Observation","id":…,"status":"final"`, its categories, its code and its
+    /// subject: how a day's and a night's Observation begin (a sample's begins the same way,
+    /// from bytes made once per type: `FHIRObservationEncoder.begin`).
+    static func beginObservation(
+        id: ObjectUUID, categories: [FHIRCoding], codings: [FHIRCoding], subject: FHIRPatient, to json: inout JSONEmitter
+    ) {
+        json.beginObject()
+        json.key("resourceType")
+        json.literal("Observation")
+        json.key("id")
+        json.uuid(id)
+        json.key("status")
+        json.literal("final")
+        Self.categories(categories, to: &json)
+        json.key("code")
+        codeableConcept(codings, to: &json)
+        json.key("subject")
+        subject.writeReference(to: &json)
+    }
 }

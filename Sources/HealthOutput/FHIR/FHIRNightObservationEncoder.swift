@@ -38,26 +38,8 @@ struct FHIRNightObservationEncoder {
             [patient.id, night.night.text, "\(start.secondsSince1970) \(start.utcOffsetSeconds)", "\(end.secondsSince1970) \(end.utcOffsetSeconds)",
              night.sources.joined(separator: "\n")])
         var json = JSONEmitter(out)
-        json.beginObject()
-        json.key("resourceType")
-        json.literal("Observation")
-        json.key("id")
-        json.uuid(id)
-        json.key("status")
-        json.literal("final")
-        if let categories = table?.categories, !categories.isEmpty {
-            json.key("category")
-            json.beginArray()
-            for category in categories {
-                json.element()
-                FHIRJSON.codeableConcept([category], to: &json)
-            }
-            json.endArray()
-        }
-        json.key("code")
-        FHIRJSON.codeableConcept(table?.codings ?? [.healthKit(Self.sleepType)], to: &json)
-        json.key("subject")
-        patient.writeReference(to: &json)
+        FHIRJSON.beginObservation(
+            id: id, categories: table?.categories ?? [], codings: table?.codings ?? [.healthKit(Self.sleepType)], subject: patient, to: &json)
         json.key("effectivePeriod")
         json.beginObject()
         json.key("start")

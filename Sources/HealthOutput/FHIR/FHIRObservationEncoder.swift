@@ -51,15 +51,7 @@ final class FHIRObservationEncoder {
             self.valueEnum = valueEnum
             let scratch = OutputBuffer(descriptor: -1, capacity: 1024)
             var json = JSONEmitter(scratch)
-            if !categories.isEmpty {
-                json.key("category")
-                json.beginArray()
-                for category in categories {
-                    json.element()
-                    FHIRJSON.codeableConcept([category], to: &json)
-                }
-                json.endArray()
-            }
+            FHIRJSON.categories(categories, to: &json)
             json.key("code")
             FHIRJSON.codeableConcept(codings, to: &json)
             // The emitter starts without a comma; every head follows `"status":"final"`.

@@ -119,14 +119,7 @@ final class OpenMHealthEncoder {
         json.key(rule.key)
         Self.unitValue(sample.quantity.value, plan, to: &json)
         Self.timeFrame(start: sample.sample.startDate, end: sample.sample.endDate, interval: rule.requiresInterval, to: &json)
-        if let statistic = rule.statistic {
-            json.key("descriptive_statistic")
-            json.literal(statistic)
-        }
-        if let activity = rule.activity {
-            json.key("temporal_relationship_to_physical_activity")
-            json.literal(activity)
-        }
+        Self.qualifiers(statistic: rule.statistic, activity: rule.activity, to: &json)
         end(rule.schema, json: &json)
         return true
     }
@@ -247,6 +240,19 @@ final class OpenMHealthEncoder {
         json.key("unit")
         json.string(unit)
         json.endObject()
+    }
+
+    /// `descriptive_statistic` and `temporal_relationship_to_physical_activity`, when the measure
+    /// has them (a day's average heart rate, a resting one).
+    static func qualifiers(statistic: StaticString?, activity: StaticString?, to json: inout JSONEmitter) {
+        if let statistic {
+            json.key("descriptive_statistic")
+            json.literal(statistic)
+        }
+        if let activity {
+            json.key("temporal_relationship_to_physical_activity")
+            json.literal(activity)
+        }
     }
 
     /// `"effective_time_frame"`: a `date_time` for an instant (unless the schema takes intervals

@@ -113,14 +113,7 @@ struct OpenMHealthSummaryEncoder {
             json.key(measure.key)
             OpenMHealthEncoder.unitValue(value, unit: measure.unit, to: &json)
             OpenMHealthEncoder.timeFrame(start: start, end: end, interval: true, to: &json)
-            if let statistic = measure.statistic {
-                json.key("descriptive_statistic")
-                json.literal(statistic)
-            }
-            if let activity = measure.activity {
-                json.key("temporal_relationship_to_physical_activity")
-                json.literal(activity)
-            }
+            OpenMHealthEncoder.qualifiers(statistic: measure.statistic, activity: measure.activity, to: &json)
             Self.end(measure.schema, json: &json, tally: &tally)
             written += 1
         }
