@@ -15,7 +15,8 @@ import HealthModel
 ///   resting energy, written only when the day has both (either alone is not the day's burn);
 /// - resting heart rate: 40443-4 "Heart rate --resting", `/min`, the day's average.
 ///
-/// Every Observation has the category `activity`, the Patient as its `subject` (`FHIRPatient`,
+/// Every Observation has the category `activity` (steps, exercise and calories also the guide's
+/// `PhysicalActivity`, as its `PAObservationBase` profile requires), the Patient as its `subject` (`FHIRPatient`,
 /// from the header the read passed), `effectiveDateTime` the day (a date, in the
 /// zone the table cut its days in), the value the table's (rounded as the table rounds it) and
 /// an id derived from the person (the Patient's id), the date, the measure and the value
@@ -35,12 +36,24 @@ struct FHIRDailyObservationEncoder {
         let display: String
         let unit: String
         let ucum: String
+        /// Whether the measure is one of the guide's physical activity measures, whose profiles
+        /// (`PAObservationBase`) take a second category, the guide's `PhysicalActivity`.
+        var physicalActivity = true
     }
 
     static let steps = Measure(code: "41950-7", display: "Number of steps in 24 hour Measured", unit: "steps/day", ucum: "/d")
     static let exercise = Measure(code: "55411-3", display: "Exercise duration", unit: "min/d", ucum: "min/d")
     static let calories = Measure(code: "41979-6", display: "Calories burned in 24 hour Calculated", unit: "kcal/d", ucum: "kcal/d")
-    static let restingHeartRate = Measure(code: "40443-4", display: "Resting heart rate", unit: "beats/min", ucum: "/min")
+    static let restingHeartRate = Measure(
+        code: "40443-4", display: "Resting heart rate", unit: "beats/min", ucum: "/min", physicalActivity: false)
+
+    /// FHIR's `activity` category, which every day's Observation has.
+    static let activityCategory = FHIRCoding(
+        system: "http://terminology.hl7.org/CodeSystem/observation-category", code: "activity", display: "Activity")
+    /// The Physical Activity guide's own category (its `pa-temporary-codes` code system), which
+    /// its activity measures carry beside `activity`.
+    static let physicalActivityCategory = FHIRCoding(
+        system: "http://hl7.org/fhir/us/physical-activity/CodeSystem/pa-temporary-codes", code: "PhysicalActivity", display: "Physical Activity")
 
     /// The columns with a code, by name; calories are the sum of two columns.
     static let columns: [String: Measure] = [
@@ -78,7 +91,7 @@ struct FHIRDailyObservationEncoder {
         var json = JSONEmitter(out)
         FHIRJSON.beginObservation(
             id: id,
-            categories: [FHIRCoding(system: "http://terminology.hl7.org/CodeSystem/observation-category", code: "activity", display: "Activity")],
+            categories: measure.physicalActivity ? [Self.activityCategory, Self.physicalActivityCategory] : [Self.activityCategory],
             codings: [FHIRCoding(system: FHIRCoding.loincSystem, code: measure.code, display: measure.display)], subject: patient, to: &json)
         json.key("effectiveDateTime")
         json.string(date.text)

@@ -34,9 +34,15 @@ import Testing
         #expect(observation["status"] as? String == "final")
         #expect(Self.code(observation) == "41950-7")
         #expect(observation["effectiveDateTime"] as? String == "2024-01-16")
-        let category = ((observation["category"] as? [[String: Any]])?.first?["coding"] as? [[String: Any]])?.first
-        #expect(category?["code"] as? String == "activity")
-        #expect(category?["system"] as? String == "http://terminology.hl7.org/CodeSystem/observation-category")
+        // The two categories the guide's PAObservationBase requires of an activity measure:
+        // FHIR's `activity` and the guide's own `PhysicalActivity`.
+        let categories = ((observation["category"] as? [[String: Any]]) ?? []).compactMap { ($0["coding"] as? [[String: Any]])?.first }
+        #expect(categories.map { $0["code"] as? String } == ["activity", "PhysicalActivity"])
+        #expect(
+            categories.map { $0["system"] as? String } == [
+                "http://terminology.hl7.org/CodeSystem/observation-category",
+                "http://hl7.org/fhir/us/physical-activity/CodeSystem/pa-temporary-codes",
+            ])
         let value = try #require(observation["valueQuantity"] as? [String: Any])
         #expect((value["value"] as? NSNumber)?.intValue == 4_850)
         #expect(value["code"] as? String == "/d")
