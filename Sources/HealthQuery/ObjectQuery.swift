@@ -261,6 +261,13 @@ public struct QueryExecutor: Sendable {
         // Left out, a characteristic looks unset: an export that had `Me` still has one (Apple's
         // DTD requires it), with nothing in it.
         header.characteristics = header.characteristics?.keeping(admitsCharacteristic)
+        // A Health Connect export's priority list names the apps the person uses for each kind
+        // of data: only the categories of types the consumer reads are kept (the list decides
+        // those types' totals; an app named for data the policy hides would say too much).
+        if let priority = header.healthConnectPriority, let readable = typesToRead {
+            let apps = priority.apps.filter { category, _ in readable.contains { HealthConnectPriority.category(ofType: $0) == category } }
+            header.healthConnectPriority = apps.isEmpty ? nil : HealthConnectPriority(apps: apps)
+        }
         return header
     }
 

@@ -239,6 +239,49 @@ import Testing
         #expect(byDay == [1670, 350, 1130], "\(rows)")
     }
 
+    /// Converted to NDJSON and read back, a Health Connect export still totals as Health Connect
+    /// does: the header line keeps the priority list and each sample its app's package
+    /// (`bundleIdentifier`). Before, both were lost and the NDJSON merged as Apple's exports do
+    /// (6,610 steps on the 5th, the pedometer's 5,000 counted). The days are the ones worked above.
+    @Test func ndjsonReadBackTotalsAsTheExport() throws {
+        let fixture = try HealthConnectFixture.make()
+        let directory = try Fixtures.temporaryDirectory()
+        let ndjson = directory.appendingPathComponent("export.ndjson").path
+        let converted = try healthport("convert", fixture.zip, "--output", ndjson, "-q")
+        #expect(converted.status == 0, "\(converted.stderrText)")
+        let header = try String(contentsOfFile: ndjson, encoding: .utf8).split(separator: "\n").first.map(String.init) ?? ""
+        #expect(header.contains("\"healthConnectPriority\":{\"activity\":["), "\(header)")
+        let days = try Self.days(ndjson)
+        #expect(Double(days["2026-01-05"]?["steps"] ?? "") == 1610)
+        #expect(Double(days["2026-01-06"]?["steps"] ?? "") == 410)
+        #expect(Double(days["2026-01-07"]?["steps"] ?? "") == 1130)
+    }
+
+    /// Under a policy, the header's priority list keeps only the categories of types the
+    /// consumer reads: granted heart rate alone, no list (it names the apps the person uses for
+    /// activity and sleep); granted steps, the activity list alone, and the steps still total as
+    /// Health Connect's (1,610 on the 5th, worked above).
+    @Test func aPolicyKeepsThePriorityListOfWhatItGrants() throws {
+        let fixture = try HealthConnectFixture.make()
+        let directory = try Fixtures.temporaryDirectory()
+        func header(_ read: String) throws -> (line: String, output: String) {
+            let policy = directory.appendingPathComponent("policy-\(read.count).json")
+            try Data(#"{"version": 1, "consumer": {"name": "Study"}, "read": {\#(read)}}"#.utf8).write(to: policy)
+            let output = directory.appendingPathComponent("out-\(read.count).ndjson").path
+            let result = try healthport("convert", fixture.zip, "--policy", policy.path, "--output", output, "-q")
+            #expect(result.status == 0, "\(result.stderrText)")
+            let text = try String(contentsOfFile: output, encoding: .utf8)
+            return (text.split(separator: "\n").first.map(String.init) ?? "", output)
+        }
+        let heartRate = try header(#""HKQuantityTypeIdentifierHeartRate": "granted""#)
+        #expect(!heartRate.line.contains("healthConnectPriority"), "\(heartRate.line)")
+        #expect(!heartRate.line.contains("com."), "\(heartRate.line)")
+        let steps = try header(#""HKQuantityTypeIdentifierStepCount": "granted""#)
+        #expect(steps.line.contains("\"healthConnectPriority\":{\"activity\":["), "\(steps.line)")
+        #expect(!steps.line.contains("\"sleep\""), "\(steps.line)")
+        #expect(Double(try Self.days(steps.output)["2026-01-05"]?["steps"] ?? "") == 1610)
+    }
+
     /// Health Connect's total calories (a type of its own: HealthKit has none) is summed, as the
     /// Health Connect app shows a day's total: the fixture's one record, 2,100,000 small calories
     /// over the 5th, is 2,100 kcal in the sum column, and no average is given.

@@ -88,7 +88,26 @@ public enum ObjectDecoder {
             }
             header.characteristics = c
         }
+        if let priority = o.value("healthConnectPriority") {
+            header.healthConnectPriority = try healthConnectPriority(Members(priority, path: "healthConnectPriority."))
+        }
         return header
+    }
+
+    /// A Health Connect export's priority list: per category (by the names
+    /// `HealthConnectPriority.Category.name` gives), its apps' package names, highest priority
+    /// first. An unknown category is a schema error, not a list silently dropped.
+    static func healthConnectPriority(_ o: Members) throws -> HealthConnectPriority {
+        var apps: [HealthConnectPriority.Category: [String]] = [:]
+        for (key, value) in try o.members() {
+            guard let category = HealthConnectPriority.Category(name: key) else { throw SchemaError("\(o.path)\(key): not a Health Connect category") }
+            guard case .array(let list) = value else { throw SchemaError("\(o.path)\(key): expected an array") }
+            apps[category] = try list.map { element in
+                guard case .string(let app) = element else { throw SchemaError("\(o.path)\(key): expected package names") }
+                return app
+            }
+        }
+        return HealthConnectPriority(apps: apps)
     }
 
     // MARK: Kinds
@@ -107,8 +126,9 @@ public enum ObjectDecoder {
         if let revision = o.value("sourceRevision") {
             let r = Members(revision, path: o.path + "sourceRevision.")
             guard let source = r.value("source") else { throw SchemaError("\(r.path)source: missing") }
+            let fields = Members(source, path: r.path + "source.")
             s.sourceRevision = SourceRevision(
-                source: Source(name: try Members(source, path: r.path + "source.").requiredString("name")),
+                source: Source(name: try fields.requiredString("name"), bundleIdentifier: try fields.string("bundleIdentifier")),
                 version: try r.string("version"))
         }
         if let device = o.value("device") { s.device = try self.device(Members(device, path: o.path + "device.")) }

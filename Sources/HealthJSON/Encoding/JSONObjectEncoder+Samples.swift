@@ -70,6 +70,9 @@ extension JSONObjectEncoder {
         json.key("source")
         json.beginObject()
         json.field("name", s.sourceRevision.source.name)
+        // A Health Connect app's package name (Apple's exports have none): what its export's
+        // priority list names the app by, so NDJSON read back totals as the export does.
+        json.field("bundleIdentifier", s.sourceRevision.source.bundleIdentifier)
         json.endObject()
         json.field("version", s.sourceRevision.version)
         json.endObject()

@@ -88,5 +88,22 @@ package enum JSONObjectEncoder {
             }
             json.endObject()
         }
+        // A Health Connect export's priority list, which decides its totals (`HealthConnectRanking`):
+        // kept, so that NDJSON read back totals as the export does.
+        if let priority = header.healthConnectPriority, !priority.apps.isEmpty {
+            json.key("healthConnectPriority")
+            json.beginObject()
+            for category in HealthConnectPriority.Category.allCases {
+                guard let apps = priority.apps[category] else { continue }
+                json.key(string: category.name)
+                json.beginArray()
+                for app in apps {
+                    json.element()
+                    json.string(app)
+                }
+                json.endArray()
+            }
+            json.endObject()
+        }
     }
 }

@@ -15,6 +15,24 @@ public struct HealthConnectPriority: Hashable, Sendable {
         case nutrition = 4
         case sleep = 5
         case vitals = 6
+
+        /// The category's name in healthport's JSON (the export's header line).
+        public var name: String {
+            switch self {
+            case .activity: "activity"
+            case .bodyMeasurements: "bodyMeasurements"
+            case .cycleTracking: "cycleTracking"
+            case .nutrition: "nutrition"
+            case .sleep: "sleep"
+            case .vitals: "vitals"
+            }
+        }
+
+        /// The category of a name `name` gives; `nil` for any other text.
+        public init?(name: String) {
+            guard let category = Self.allCases.first(where: { $0.name == name }) else { return nil }
+            self = category
+        }
     }
 
     /// Package names by category, highest priority first.
