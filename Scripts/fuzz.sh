@@ -78,9 +78,14 @@ seed() {
             { unzip -p SampleData/export.zip apple_health_export/export.xml | head -c 60000 > "$corpus/generated-head.xml"; } || true
             "$HEALTHPORT" convert SampleData/export.zip -q 2>/dev/null | head -n 40 > "$corpus/healthport.ndjson" || true
             # Android's Health Connect export (the repository's fixture): its zip, which the reader
-            # recognises by content (the database itself is larger than -max_len).
+            # recognises by content, and the database itself in 512-byte pages (VACUUM: 72 KB,
+            # under -max_len, where Android's 4 KB pages make 385 KB), so that mutations reach
+            # SQLite's pages and the reader's checks of tables, columns and rows directly, not
+            # only through a deflate stream and its CRC, which refuse nearly every mutated zip.
             { python3 Scripts/healthconnect/make-fixture.py "$WORK/health-connect" > /dev/null &&
-                cp "$WORK/health-connect/health_connect_export.zip" "$corpus/health_connect_export.zip"; } || true
+                cp "$WORK/health-connect/health_connect_export.zip" "$corpus/health_connect_export.zip" &&
+                cp "$WORK/health-connect/health_connect_export.db" "$corpus/health_connect_export.db" &&
+                sqlite3 "$corpus/health_connect_export.db" "PRAGMA page_size = 512; VACUUM;"; } || true
             # Cut-off zips, for the salvage path.
             head -c 90000 SampleData/export.zip > "$corpus/cut-off.zip"
             head -c 4000 SampleData/export-older.zip > "$corpus/cut-early.zip"
