@@ -216,7 +216,14 @@ public final class HealthStore {
         let id = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
         let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0
         if id != StoreSchema.applicationID {
-            if allowEmpty && id == 0 && tables == 0 { return }
+            if id == 0 && tables == 0 {
+                if allowEmpty { return }
+                // An empty file: a store another process is creating at this moment (the file
+                // exists from its first import's start, its tables from the first migration), or
+                // one whose first import never finished. No store yet, rather than a file that
+                // is not one: a reader started beside the first import says so.
+                throw StoreError(.notFound, "\(path): no store here yet (the file is empty: its first import has not finished)")
+            }
             throw StoreError(.incompatible, "\(path): not a healthport store")
         }
         let applied = try StoreSchema.migrator.appliedIdentifiers(db)

@@ -353,6 +353,18 @@ import Testing
         let notStoreImport = try healthport("import", sampleZip, "--store", text, "-q")
         #expect(notStoreImport.status == 65)
         #expect(try Data(contentsOf: URL(fileURLWithPath: text)) == notes)
+
+        // An empty file, as a store is from its first import's start until its first migration
+        // commits: no store yet (status 66), not "not a healthport store" (65), for a reader
+        // started beside that import; and the import then makes the store in it.
+        let empty = directory.appendingPathComponent("new.sqlite").path
+        #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
+        for command in [["changes", "--store", empty], ["info", "--store", empty, "-q"], ["query", "--store", empty]] {
+            let early = try healthport(command)
+            #expect(early.status == 66 && early.stderrText.contains("no store here yet"), "\(command): \(early.stderrText)")
+        }
+        #expect(try healthport("import", sampleZip, "--store", empty, "-q").status == 0)
+        #expect(try healthport("info", "--store", empty, "-q").status == 0)
     }
 }
 
