@@ -115,7 +115,7 @@ final class OpenMHealthEncoder {
             tally.leaveOut("\(identifier) in \(sample.quantity.unit) (does not convert to \(rule.unit.targetName), the unit \(rule.schema.text) takes)")
             return false
         }
-        var json = begin(header(sample.sample, rule.schema), to: out)
+        var json = header(sample.sample, rule.schema).beginPoint(userID: userID, to: out)
         json.key(rule.key)
         Self.unitValue(sample.quantity.value, plan, to: &json)
         Self.timeFrame(start: sample.sample.startDate, end: sample.sample.endDate, interval: rule.requiresInterval, to: &json)
@@ -149,7 +149,7 @@ final class OpenMHealthEncoder {
             tally.leaveOut("blood pressure in a unit that does not convert to mmHg")
             return false
         }
-        var json = begin(header(correlation.sample, .bloodPressure), to: out)
+        var json = header(correlation.sample, .bloodPressure).beginPoint(userID: userID, to: out)
         json.key("systolic_blood_pressure")
         Self.unitValue(systolic.value, systolicPlan, to: &json)
         json.key("diastolic_blood_pressure")
@@ -162,7 +162,7 @@ final class OpenMHealthEncoder {
     /// A workout as a physical activity: its activity in words (`Running`), its interval, and
     /// its distance and energy when it has them.
     func write(_ workout: Workout, to out: OutputBuffer) -> Bool {
-        var json = begin(header(workout.sample, .physicalActivity), to: out)
+        var json = header(workout.sample, .physicalActivity).beginPoint(userID: userID, to: out)
         json.key("activity_name")
         json.string(workout.workoutActivityType.words)
         Self.timeFrame(start: workout.sample.startDate, end: workout.sample.endDate, interval: true, to: &json)
@@ -202,15 +202,6 @@ final class OpenMHealthEncoder {
             sample, schema: schema, datasheets: datasheets.bytes(source: sample.sourceRevision.source.name, device: sample.device))
     }
 
-    /// `{"header":{…},"body":{`: the body's members follow.
-    func begin(_ header: OpenMHealthHeader, to out: OutputBuffer) -> JSONEmitter {
-        var json = JSONEmitter(out)
-        json.beginObject()
-        header.write(to: &json, userID: userID)
-        json.key("body")
-        json.beginObject()
-        return json
-    }
 
     /// Closes the body and the data point, ends the line, counts it.
     func end(_ schema: OpenMHealthSchema, json: inout JSONEmitter) {

@@ -94,6 +94,18 @@ struct OpenMHealthHeader {
         }
     }
 
+    /// `{"header":{…},"body":{`: how every data point begins, a sample's
+    /// (`OpenMHealthEncoder`) or a day's and a night's (`OpenMHealthSummaryEncoder`); the body's
+    /// members follow.
+    func beginPoint(userID: String, to out: OutputBuffer) -> JSONEmitter {
+        var json = JSONEmitter(out)
+        json.beginObject()
+        write(to: &json, userID: userID)
+        json.key("body")
+        json.beginObject()
+        return json
+    }
+
     /// `"header":{…}`, with `user_id`, whose data point it is: the FHIR Patient's id
     /// (`FHIRPatient`), so a point and a Patient of the same person carry the same id.
     ///

@@ -38,7 +38,7 @@ struct OpenMHealthSummaryEncoder {
         let uuid = FHIRResourceID.derive(
             "OMH sleep-episode",
             [userID, night.night.text, Self.text(start), Self.text(end), String(night.asleep), night.sources.joined(separator: "\n")])
-        var json = begin(OpenMHealthHeader(uuid: uuid, schema: .sleepEpisode, sourceCreation: end, modality: nil), to: out)
+        var json = OpenMHealthHeader(uuid: uuid, schema: .sleepEpisode, sourceCreation: end, modality: nil).beginPoint(userID: userID, to: out)
         OpenMHealthEncoder.timeFrame(start: start, end: end, interval: true, to: &json)
         json.key("total_sleep_time")
         OpenMHealthEncoder.unitValue(night.asleep, unit: "sec", to: &json)
@@ -109,7 +109,7 @@ struct OpenMHealthSummaryEncoder {
                 continue
             }
             let uuid = FHIRResourceID.derive("OMH day", [userID, day.date.text, column.name, String(value), timeZone.identifier])
-            var json = begin(OpenMHealthHeader(uuid: uuid, schema: measure.schema, sourceCreation: end, modality: nil), to: out)
+            var json = OpenMHealthHeader(uuid: uuid, schema: measure.schema, sourceCreation: end, modality: nil).beginPoint(userID: userID, to: out)
             json.key(measure.key)
             OpenMHealthEncoder.unitValue(value, unit: measure.unit, to: &json)
             OpenMHealthEncoder.timeFrame(start: start, end: end, interval: true, to: &json)
@@ -134,14 +134,6 @@ struct OpenMHealthSummaryEncoder {
         "\(t.secondsSince1970) \(t.utcOffsetSeconds)"
     }
 
-    private func begin(_ header: OpenMHealthHeader, to out: OutputBuffer) -> JSONEmitter {
-        var json = JSONEmitter(out)
-        json.beginObject()
-        header.write(to: &json, userID: userID)
-        json.key("body")
-        json.beginObject()
-        return json
-    }
 
     private static func end(_ schema: OpenMHealthSchema, json: inout JSONEmitter, tally: inout OpenMHealthTally) {
         json.endObject()
