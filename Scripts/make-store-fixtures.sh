@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Writes Tests/Fixtures/stores/: a store made by each earlier release of healthport, one per
-# store layout (the tags v0.1.0 to v0.5.0, CHANGELOG.md), from the same two small exports, so
+# store layout (the tags v0.1.0 to v0.6.0, CHANGELOG.md), from the same two small exports, so
 # that StoreFixtureUpgradeTests can open each with today's healthport and compare its answers
 # with a fresh import (issue 51: old stores as fixtures, not stores made by today's migrator).
 #
-#   Scripts/make-store-fixtures.sh [TAG...]      # default: every tag v0.1.0 .. v0.5.0
+#   Scripts/make-store-fixtures.sh [TAG...]      # default: every tag v0.1.0 .. v0.6.0
 #
 # Each tag is checked out in one worktree (/work/fixtures by default, WORKTREE=...) and built
 # there (debug, the healthport product alone); one worktree keeps the dependencies' build from
@@ -22,7 +22,7 @@ repository="$PWD"
 fixtures="Tests/Fixtures/stores"
 worktree="${WORKTREE:-/work/fixtures}"
 tags=("$@")
-[ ${#tags[@]} -gt 0 ] || tags=(v0.1.0 v0.2.0 v0.3.0 v0.4.0 v0.5.0)
+[ ${#tags[@]} -gt 0 ] || tags=(v0.1.0 v0.2.0 v0.3.0 v0.4.0 v0.5.0 v0.6.0)
 healthport=".build/debug/healthport"
 [ -x "$healthport" ] || { echo "make-store-fixtures.sh: build this checkout first (swift build)" >&2; exit 69; }
 
@@ -77,7 +77,7 @@ done
     echo
     echo "| layout | release | commit that wrote it |"
     echo "| --- | --- | --- |"
-    for tag in v0.1.0 v0.2.0 v0.3.0 v0.4.0 v0.5.0; do
+    for tag in v0.1.0 v0.2.0 v0.3.0 v0.4.0 v0.5.0 v0.6.0; do
         layout="v${tag#v0.}"
         layout="${layout%.0}"
         [ -f "$fixtures/$layout.sqlite" ] || continue

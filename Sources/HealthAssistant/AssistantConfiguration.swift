@@ -30,7 +30,7 @@ public struct AssistantConfiguration: Sendable {
     /// Watch the store for imports and tell subscribed clients (`notifications/resources/updated`).
     public var watchesStore = true
     /// The version the server gives in its `initialize` answer (healthport's).
-    public var serverVersion = "0.6.0"
+    public var serverVersion = "0.7.0"
     /// How an export input is read (`healthport mcp --parser`): handed to every run a tool
     /// makes, explicitly. (A task-local once carried the parser; the tools run on threads that
     /// do not see it, and read with the scanner under `--parser libxml2`.)

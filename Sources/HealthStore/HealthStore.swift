@@ -313,11 +313,17 @@ public final class HealthStore {
     ///
     /// - Throws: `StoreError.incompatible` when the stored header cannot be decoded (a damaged
     ///   store), naming the position in it, never its text.
+    ///
+    /// Its Health Connect priority list is the store's (`StoreSummaries.healthConnectPriority`):
+    /// the latest import's that had one, so that totals computed from the store's objects rank
+    /// them as its summary tables do, whatever export came last.
     static func latestHeader(_ db: Database, path: String) throws -> ExportHeader {
         guard let text = try String.fetchOne(db, sql: "SELECT header FROM imports ORDER BY id DESC LIMIT 1") else {
             return ExportHeader()
         }
-        return try decodeHeader(text, path: path)
+        var header = try decodeHeader(text, path: path)
+        if header.healthConnectPriority == nil { header.healthConnectPriority = try StoreSummaries.healthConnectPriority(db, path: path) }
+        return header
     }
 
     /// The header of the import `id`, as the reader read it.
@@ -328,7 +334,7 @@ public final class HealthStore {
         return try decodeHeader(text, path: path)
     }
 
-    private static func decodeHeader(_ text: String, path: String) throws -> ExportHeader {
+    static func decodeHeader(_ text: String, path: String) throws -> ExportHeader {
         do {
             return try ObjectDecoder.decodeHeader(try JSONParser.parse(Array(text.utf8)))
         } catch let error as JSONSyntaxError {

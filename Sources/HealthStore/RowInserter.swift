@@ -39,8 +39,10 @@ final class RowInserter {
             try insertType!.execute(arguments: [row.typeID, type])
         }
         if let source = row.newSource, let id = row.sourceID {
-            if insertSource == nil { insertSource = try db.makeStatement(sql: "INSERT INTO sources (id, name, version, key) VALUES (?, ?, ?, ?)") }
-            try insertSource!.execute(arguments: [id, source.name, source.version, source.key])
+            if insertSource == nil {
+                insertSource = try db.makeStatement(sql: "INSERT INTO sources (id, name, version, bundle_identifier, key) VALUES (?, ?, ?, ?, ?)")
+            }
+            try insertSource!.execute(arguments: [id, source.name, source.version, source.bundle, source.key])
         }
         if let device = row.newDevice, let id = row.deviceID {
             if insertDevice == nil { insertDevice = try db.makeStatement(sql: "INSERT INTO devices (id, body) VALUES (?, ?)") }

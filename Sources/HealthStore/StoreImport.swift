@@ -72,8 +72,9 @@ extension HealthStore {
                     try importer.run(source, objectsRead: objectsRead)
                     let summary = try importer.finish()
                     result = summary
-                    // The same export again: leave the store exactly as it was.
-                    return summary.unchanged && !importer.reading.exportDateChanged ? .rollback : .commit
+                    // The same export again: leave the store exactly as it was. (Another
+                    // priority list is a change: it remade the summary tables.)
+                    return summary.unchanged && !importer.reading.exportDateChanged && !importer.priorityChanged ? .rollback : .commit
                 }
             }
             return result!
@@ -156,6 +157,12 @@ final class Importer {
     private var builtSummary: StoreSummaries.Built?
     /// Whether the store held nothing, not even tombstones: its indexes are made after the rows.
     private let emptyStore: Bool
+    /// The store's Health Connect priority list before this import
+    /// (`StoreSummaries.healthConnectPriority`).
+    private let previousPriority: HealthConnectPriority?
+    /// Whether the export's priority list is another than the store's: the summary tables are
+    /// remade by it (`finish`).
+    private(set) var priorityChanged = false
 
     /// How this import keeps the summary tables (`StoreSummaries`).
     enum SummaryMode {
@@ -186,6 +193,7 @@ final class Importer {
         self.storePath = storePath
         self.force = force
         previousAnchor = try HealthStore.anchor(db, path: storePath)
+        previousPriority = try StoreSummaries.healthConnectPriority(db, path: storePath)
         let base = try StoreIdentities(db: db, path: storePath)
         let tombstones = try Int.fetchOne(db, sql: "SELECT count(*) FROM deleted_objects") ?? 0
         emptyStore = base.count == 0 && tombstones == 0
@@ -199,12 +207,13 @@ final class Importer {
         var summaryCollector: SummaryCollector? = nil
         var tracksSummaryChanges = false
         if let zone = try StoreSummaries.timeZone(db, path: storePath) {
-            let collector = try StoreSummaries.updatingCollector(db)
+            let collector = try StoreSummaries.updatingCollector(db, path: storePath)
             summaryMode = .update(zone, collector)
             summaryCollector = collector
             tracksSummaryChanges = true
         } else if base.count == 0 {
-            let collector = SummaryCollector()
+            // The export's own list, if it has one, replaces the store's (`ReadingSide.exportDidBegin`).
+            let collector = SummaryCollector(priority: SourcePriority(healthConnect: previousPriority))
             summaryMode = .build(collector)
             summaryCollector = collector
         } else {
@@ -364,17 +373,8 @@ final class Importer {
                         max_inversion = max(max_inversion, excluded.max_inversion)
                     """, arguments: [type, extent.duration, extent.inversion])
         }
-        var summaryTimeZone: TimeZone? = nil
-        switch summaryMode {
-        case .build:
-            try StoreSummaries.build(db, builtSummary, firstAnchors: summaryChanges.firstAnchors)
-        case .update(let zone, let collector):
-            summaryTimeZone = try StoreSummaries.update(
-                db, path: storePath, zone: zone, collector: collector, previousAnchor: previousAnchor, changes: summaryChanges,
-                deletedSources: deletedSources)
-        case .rebuild:
-            if insertedRows > 0 || deleted > 0 { try StoreSummaries.rebuild(db, path: storePath) }
-        }
+        // The import is recorded before the summaries: its header's priority list is the
+        // store's from now on (`StoreSummaries.healthConnectPriority`), for any rebuild below.
         let anchor = nextAnchor - 1
         try db.execute(sql: "UPDATE store_info SET value = ? WHERE key = 'anchor'", arguments: [anchor])
         let headerBuffer = OutputBuffer(descriptor: -1)
@@ -390,6 +390,22 @@ final class Importer {
                 reading.header.exportDate?.iso8601, String(decoding: headerJSON, as: UTF8.self), reading.objectCount,
                 insertedRows, deleted, anchor, digest?.byteCount, digest?.result(), importID,
             ])
+        var summaryTimeZone: TimeZone? = nil
+        // Another priority list ranks every Health Connect sample anew: the tables are remade
+        // whole (as Health Connect's totals change everywhere when the person reorders apps).
+        priorityChanged = reading.header.healthConnectPriority.map { $0 != previousPriority } ?? false
+        switch summaryMode {
+        case .build:
+            try StoreSummaries.build(db, builtSummary, firstAnchors: summaryChanges.firstAnchors)
+        case .update where priorityChanged:
+            try StoreSummaries.rebuild(db, path: storePath)
+        case .update(let zone, let collector):
+            summaryTimeZone = try StoreSummaries.update(
+                db, path: storePath, zone: zone, collector: collector, previousAnchor: previousAnchor, changes: summaryChanges,
+                deletedSources: deletedSources)
+        case .rebuild:
+            if insertedRows > 0 || deleted > 0 || priorityChanged { try StoreSummaries.rebuild(db, path: storePath) }
+        }
         return HealthStore.ImportSummary(
             objects: reading.objectCount, added: insertedRows, deleted: deleted, anchor: anchorCipher.anchor(position: anchor),
             summaryTimeZone: summaryTimeZone?.identifier)
@@ -459,6 +475,9 @@ final class ReadingSide: ObjectSink, @unchecked Sendable {
 
     func exportDidBegin(_ header: ExportHeader) throws {
         self.header = header
+        // A first summary ranks as the export says (a Health Connect export's priority list);
+        // an update's collector has the store's list, and another one remakes the tables.
+        if !tracksSummaryChanges { summaryCollector?.adopt(header) }
         let date = header.exportDate?.secondsSince1970
         exportDateChanged = date != lastExportDate
         if !force, let date, let lastExportDate, date < lastExportDate {

@@ -282,6 +282,14 @@ enum StoreSchema {
                 DELETE FROM store_info WHERE key = 'summary_rules';
                 """)
         }
+        // Health Connect's apps by package (issue 52): a source's bundle identifier, which its
+        // priority list ranks by, so the store's totals are Health Connect's own. NULL for the
+        // sources of Apple's exports, which name no bundle; a source's identity is now its name,
+        // version and bundle. Nothing to fill: no release before this one stored a Health
+        // Connect export.
+        migrator.registerMigration("v7") { db in
+            try db.execute(sql: "ALTER TABLE sources ADD COLUMN bundle_identifier TEXT;")
+        }
         // Not a migration: rows kept as they were by `v5` are moved by today's code into today's
         // tables, after the last migration, in the same transaction.
         migrator.finish = { db in

@@ -79,13 +79,16 @@ struct StoredRow: Sendable {
     var typeIdentifier: String = ""
     var sourceName: String? = nil
     var sourceVersion: String? = nil
+    /// The source's bundle identifier: a Health Connect app's package name, which its priority
+    /// list ranks by (`HealthConnectRanking`); Apple's exports name none.
+    var sourceBundle: String? = nil
     var device: Device? = nil
     /// Whether the summary tables count it (`SummaryCollector.summarizes`).
     var summarized = false
     /// Rows of `sample_types`, `sources` and `devices` this row is the first to use, inserted
     /// before it.
     var newType: String?
-    var newSource: (name: String, version: String?, key: String)?
+    var newSource: (name: String, version: String?, bundle: String?, key: String)?
     var newDevice: [UInt8]?
 
     /// The uuid as the 16 bytes of `objects.uuid` (big-endian, so that byte order is uuid order).
@@ -170,6 +173,7 @@ final class StoredRowPreparer {
             } else if let s = object.sampleAttributes {
                 row.sourceName = s.sourceRevision.source.name
                 row.sourceVersion = s.sourceRevision.version
+                row.sourceBundle = s.sourceRevision.source.bundleIdentifier
                 row.device = s.device
             }
             row.summarized = SummaryCollector.summarizes(object)
@@ -189,13 +193,15 @@ final class StoredRowPreparer {
         row.end = s.endDate.secondsSince1970
         row.sourceName = s.sourceRevision.source.name
         row.sourceVersion = s.sourceRevision.version
+        row.sourceBundle = s.sourceRevision.source.bundleIdentifier
         row.device = s.device
         row.summarized = true
     }
 
     /// Whether a sample's fields other than its value all fit the columns: one UTC offset for
-    /// its dates, no pass-through attributes. (The source revision's bundle identifier,
-    /// product type and system version are not part of healthport's JSON either.)
+    /// its dates, no pass-through attributes. (The source revision's product type and system
+    /// version are not part of healthport's JSON either; its bundle identifier is a column of
+    /// `sources`.)
     private static func isPlain(_ s: SampleAttributes) -> Bool {
         let zone = s.startDate.utcOffsetSeconds
         return s.endDate.utcOffsetSeconds == zone && (s.creationDate.map { $0.utcOffsetSeconds == zone } ?? true)
@@ -217,6 +223,7 @@ final class StoredRowNumbering {
     private struct SourceKey: Hashable {
         var name: String
         var version: String?
+        var bundle: String?
     }
     private var types = DistinctValueIDs<String>()
     private var sources = DistinctValueIDs<SourceKey>()
@@ -229,8 +236,8 @@ final class StoredRowNumbering {
         for row in try Row.fetchAll(db, sql: "SELECT id, identifier FROM sample_types") {
             types.load(row[1], id: row[0])
         }
-        for row in try Row.fetchAll(db, sql: "SELECT id, name, version FROM sources") {
-            sources.load(SourceKey(name: row[1], version: row[2]), id: row[0])
+        for row in try Row.fetchAll(db, sql: "SELECT id, name, version, bundle_identifier FROM sources") {
+            sources.load(SourceKey(name: row[1], version: row[2], bundle: row[3]), id: row[0])
         }
         let deviceRows = try Row.fetchCursor(db, sql: "SELECT id, body FROM devices")
         while let row = try deviceRows.next() {
@@ -255,10 +262,10 @@ final class StoredRowNumbering {
         row.typeID = type.id
         if type.isNew { row.newType = identifier }
         if let name = row.sourceName {
-            let key = SourceKey(name: name, version: row.sourceVersion)
+            let key = SourceKey(name: name, version: row.sourceVersion, bundle: row.sourceBundle)
             let source = sources.id(of: key)
             row.sourceID = source.id
-            if source.isNew { row.newSource = (name, key.version, SourceName.normalized(name)) }
+            if source.isNew { row.newSource = (name, key.version, key.bundle, SourceName.normalized(name)) }
         }
         if let device = row.device {
             let stored = devices.id(of: device)
@@ -392,10 +399,10 @@ final class StoredObjectDecoder {
 
     private func source(_ id: Int64) throws -> SourceRevision {
         if let source = sources[id] { return source }
-        guard let row = try Row.fetchOne(db, sql: "SELECT name, version FROM sources WHERE id = ?", arguments: [id]) else {
+        guard let row = try Row.fetchOne(db, sql: "SELECT name, version, bundle_identifier FROM sources WHERE id = ?", arguments: [id]) else {
             throw StoreError(.incompatible, "\(path): the store is damaged (source \(id) is missing)")
         }
-        let source = SourceRevision(source: Source(name: row[0]), version: row[1])
+        let source = SourceRevision(source: Source(name: row[0], bundleIdentifier: row[2]), version: row[1])
         sources[id] = source
         return source
     }

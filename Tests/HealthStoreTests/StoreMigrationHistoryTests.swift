@@ -58,13 +58,25 @@ import Testing
         #expect(v5["legacy_objects"] != nil && v5["legacy_deleted_objects"] != nil)
         // `v6` then added to the summaries and made the day tables, and left `v5`'s as they were.
         let v6 = try Self.migrated(upTo: "v6")
-        #expect(v6["legacy_objects"] == nil && v6["legacy_deleted_objects"] == nil)
-        for (name, columns) in v5 where !["daily_summary", "sleep_nights", "legacy_objects", "legacy_deleted_objects"].contains(name) {
+        for (name, columns) in v5 where !["daily_summary", "sleep_nights"].contains(name) {
             #expect(v6[name] == columns, "\(name)")
         }
         #expect(v6["daily_summary"] == v5["daily_summary"]! + ["in_bed"])
         #expect(v6["sleep_nights"] == v5["sleep_nights"]! + ["naps"])
         #expect(Set(v6.keys).subtracting(v5.keys) == ["days", "workout_summary", "workout_summary_by_date"])
+        // `v7` gave the sources their bundle identifier (a Health Connect app's package) and
+        // changed nothing else.
+        // (`v5`'s kept rows stay until the last migration has run, whichever that is.)
+        let legacy: Set<String> = ["legacy_objects", "legacy_deleted_objects"]
+        let v7 = try Self.migrated(upTo: "v7")
+        #expect(v7["sources"] == ["id", "name", "version", "key", "bundle_identifier"])
+        for (name, columns) in v6 where name != "sources" && !legacy.contains(name) {
+            #expect(v7[name] == columns, "\(name)")
+        }
+        #expect(Set(v7.keys).subtracting(legacy) == Set(v6.keys).subtracting(legacy))
+        // Once the last migration has run, the rows kept are moved and their tables dropped.
+        let live = try Self.migrated(upTo: StoreSchema.knownMigrations.last!)
+        #expect(live["legacy_objects"] == nil && live["legacy_deleted_objects"] == nil)
     }
 
     /// The first import into an empty store drops `objects`' indexes to write faster, and makes

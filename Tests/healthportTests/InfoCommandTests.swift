@@ -76,10 +76,10 @@ import HealthTestSupport
         #expect(try healthport("import", sampleZip, "--store", store, "-q").status == 0)
         let text = try healthport("info", "--store", store, "-q")
         #expect(text.status == 0)
-        #expect(text.stdoutText.contains("\nStore layout:   v6, summary rules 2\n"), "\(text.stdoutText.prefix(300))")
+        #expect(text.stdoutText.contains("\nStore layout:   v7, summary rules 2\n"), "\(text.stdoutText.prefix(300))")
         let json = try JSONSerialization.jsonObject(with: try healthport("info", "--store", store, "--format", "json", "-q").stdout) as? [String: Any]
         let format = json?["store"] as? [String: Any]
-        #expect(format?["layout"] as? Int == 6 && format?["summaryRules"] as? Int == 2, "\(String(describing: format))")
+        #expect(format?["layout"] as? Int == 7 && format?["summaryRules"] as? Int == 2, "\(String(describing: format))")
         // An export has no layout.
         let export = try JSONSerialization.jsonObject(with: try healthport("info", sampleZip, "--format", "json", "-q").stdout) as? [String: Any]
         #expect(export != nil && export?["store"] == nil)

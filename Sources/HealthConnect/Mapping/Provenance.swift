@@ -12,7 +12,8 @@ struct Provenance {
     var packages: [Int64: String] = [:]
 
     /// A source for records whose app is missing from the table (it should not happen: the
-    /// database deletes an app's records with it).
+    /// database deletes an app's records with it). It names no package, so the priority list
+    /// does not rank its records (`HealthConnectRanking`): they merge by the default tiers.
     static let unknownSource = Source(name: "Health Connect")
 
     init(_ database: ReadOnlyDatabase, limits: HealthConnectLimits) throws(HealthConnectError) {

@@ -12,7 +12,12 @@ import HealthModel
 ///   date, to the second), which makes one record the winner of a segment where Apple's merge
 ///   would count every sample of the winning source.
 ///
-/// Types Health Connect does not total by priority keep the Health app's tiers.
+/// Types Health Connect does not total by priority keep the Health app's tiers, and so do
+/// samples that name no app's package (Apple's exports name none). One collection can hold
+/// both phones' samples (a store with both kinds of export): each platform's samples rank by
+/// its own rule, and where the two overlap Apple's tiers come first (the tiers of the list
+/// start after `SourcePriority.defaultTiers`), so a minute both phones recorded counts once,
+/// from Apple's side. A person's own `--source-priority` replaces both.
 enum HealthConnectRanking {
     /// The metadata key of the record's last modification (HealthConnect's
     /// `HealthConnectMetadataKeys.lastModifiedDate`; HealthQuery does not link that module).
@@ -28,10 +33,11 @@ enum HealthConnectRanking {
     }
 
     static func rank(_ sample: SampleAttributes, type: String, priority: HealthConnectPriority) -> Outcome {
-        let app = sample.sourceRevision.source.bundleIdentifier ?? sample.sourceRevision.source.name
-        guard let place = priority.rank(ofApp: app, forType: type) else { return .unranked }
+        guard let app = sample.sourceRevision.source.bundleIdentifier, let place = priority.rank(ofApp: app, forType: type) else {
+            return .unranked
+        }
         guard let tier = place else { return .leftOut }
-        return .ranked(tier: tier, order: recencyOrder(sample))
+        return .ranked(tier: SourcePriority.defaultTiers + tier, order: recencyOrder(sample))
     }
 
     /// Lower for a later modification: seconds before 2038 (the largest `Int32`), so the record

@@ -72,6 +72,9 @@ public final class SourcePriority {
         }
     }
 
+    /// How many tiers the Health app's default has (`tier(of:)`: 0 to 3).
+    static let defaultTiers = 4
+
     static func tier(of sample: SampleAttributes) -> Int {
         if case .number(let n)? = sample.metadata["HKWasUserEntered"], n.value == 1 { return 0 }
         if sample.sourceRevision.source.name == "Health" { return 0 }

@@ -23,7 +23,9 @@ import HealthQuery
 ///
 /// Days are cut in one zone, decided at the first summary as every summary decides it
 /// (`SummaryTimeZone`) and kept in `store_info` (`summary_time_zone`), so that later imports
-/// cut them where the first did; nights turn at 18:00; sources rank by the default priority.
+/// cut them where the first did; nights turn at 18:00; sources rank by the default priority,
+/// and a Health Connect export's samples by the store's Health Connect priority list
+/// (`healthConnectPriority`), as Health Connect ranks them.
 enum StoreSummaries {
     static let timeZoneKey = "summary_time_zone"
     static let evening = SummaryCollector.defaultEvening
@@ -60,6 +62,22 @@ enum StoreSummaries {
         try rebuild(db, path: path)
         try saveRules(db)
         return true
+    }
+
+    /// The Health Connect priority list the store's totals follow: the one of the latest import
+    /// that had one (an Apple export's import, which has none, leaves it as it was), as Health
+    /// Connect totals every record it holds by the person's current list. `nil` when no Health
+    /// Connect export was imported.
+    ///
+    /// Read from the imports' headers (`imports.header`), where each import's list is kept, so
+    /// the store holds it once; the text filter only skips the headers that cannot have one.
+    static func healthConnectPriority(_ db: Database, path: String) throws -> HealthConnectPriority? {
+        let headers = try String.fetchCursor(
+            db, sql: "SELECT header FROM imports WHERE header LIKE '%\"healthConnectPriority\"%' ORDER BY id DESC")
+        while let text = try headers.next() {
+            if let list = try HealthStore.decodeHeader(text, path: path).healthConnectPriority { return list }
+        }
+        return nil
     }
 
     /// The zone the store's days are cut in; `nil` until its first summary.
@@ -124,7 +142,7 @@ enum StoreSummaries {
     /// `healthport summary --store` reads them). Decides the zone if none was (from the samples,
     /// else the latest export's offset); leaves it undecided while the store has no sample.
     static func rebuild(_ db: Database, path: String) throws {
-        let collector = SummaryCollector()
+        let collector = SummaryCollector(priority: SourcePriority(healthConnect: try healthConnectPriority(db, path: path)))
         let decoder = StoredObjectDecoder(db: db, path: path)
         let cursor = try Row.fetchCursor(
             db, sql: "SELECT \(StoredObjectDecoder.columns) FROM objects WHERE kind IN (\(StoredKind.summarized)) ORDER BY anchor")
@@ -155,9 +173,12 @@ enum StoreSummaries {
     }
 
     /// A collector for an import into a store whose summary exists: sources ranked in the
-    /// store's order (`SummarySources`), the import's new ones after them as they come.
-    static func updatingCollector(_ db: Database) throws -> SummaryCollector {
-        SummaryCollector(priority: SourcePriority(knownOrder: try SummarySources.order(db)))
+    /// store's order (`SummarySources`), the import's new ones after them as they come, and
+    /// by the store's Health Connect priority list (an import that brings another list remakes
+    /// every table instead: `Importer.finish`).
+    static func updatingCollector(_ db: Database, path: String) throws -> SummaryCollector {
+        SummaryCollector(
+            priority: SourcePriority(knownOrder: try SummarySources.order(db), healthConnect: try healthConnectPriority(db, path: path)))
     }
 
     /// Recomputes the days and nights an import touched, with the store as the import left it
