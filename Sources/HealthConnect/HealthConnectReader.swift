@@ -97,7 +97,7 @@ public final class HealthConnectReader {
     /// and as its date the latest modification of any record, with that record's offset (the
     /// offset a summary cuts days at when the person names no zone).
     public func header() throws(HealthConnectError) -> ExportHeader {
-        var header = ExportHeader()
+        var header = ExportHeader(platform: .healthConnect)
         header.healthConnectPriority = try provenance.priority(database, limits: limits)
         if try !database.columns(of: "android_metadata").isEmpty {
             let locale = try database.prepare("SELECT locale FROM android_metadata LIMIT 1", table: "android_metadata")

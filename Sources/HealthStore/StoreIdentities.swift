@@ -29,11 +29,19 @@ final class StoreIdentities: @unchecked Sendable {
     /// The uuid at a position.
     func uuid(at index: Int) -> ObjectUUID { table[index] }
 
+    /// Parallel to the uuids, when loaded: the platform of the import that added each object
+    /// (`importPlatforms`' code), for a store holding both phones' objects, of which an import
+    /// replaces only its own platform's (`Importer.finish`). `nil` when not asked for: a store
+    /// of one platform needs no code per object.
+    private(set) var platforms: [UInt8]? = nil
+
     /// Loads every object's uuid and anchor, in anchor order (`index(of:after:)` counts on it),
     /// through SQLite's C API (a GRDB `Row` per object cost more than the read).
     ///
+    /// - Parameter importPlatforms: when given, each import's platform code by its id: each
+    ///   object's is kept (`platforms`); an import missing from it counts as code 255.
     /// - Throws: `StoreError.incompatible` for a uuid that is not 16 bytes.
-    init(db: Database, path: String) throws {
+    init(db: Database, path: String, importPlatforms: [Int64: UInt8]? = nil) throws {
         // Counted first (from the uuid index, the smallest), so the uuids go straight to their
         // buffer: no array of them beside it at the peak.
         let expected = try Int.fetchOne(db, sql: "SELECT count(*) FROM objects") ?? 0
@@ -45,8 +53,12 @@ final class StoreIdentities: @unchecked Sendable {
         table = .allocate(capacity: max(expected, 1))
         var anchors: [Int64] = []
         anchors.reserveCapacity(expected)
+        var platforms: [UInt8] = []
+        if importPlatforms != nil { platforms.reserveCapacity(expected) }
+        /// The last import met and its code: objects come in runs of one import.
+        var lastImport: (id: Int64, code: UInt8) = (-1, 255)
         var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(db.sqliteConnection, "SELECT uuid, anchor FROM objects ORDER BY anchor", -1, &statement, nil) == SQLITE_OK else {
+        guard sqlite3_prepare_v2(db.sqliteConnection, "SELECT uuid, anchor, import_id FROM objects ORDER BY anchor", -1, &statement, nil) == SQLITE_OK else {
             throw StoreError(.database, "\(path): \(String(cString: sqlite3_errmsg(db.sqliteConnection)))")
         }
         defer { sqlite3_finalize(statement) }
@@ -64,12 +76,18 @@ final class StoreIdentities: @unchecked Sendable {
             }
             (table.baseAddress! + count).initialize(to: uuid)
             anchors.append(sqlite3_column_int64(statement, 1))
+            if let importPlatforms {
+                let id = sqlite3_column_int64(statement, 2)
+                if id != lastImport.id { lastImport = (id, importPlatforms[id] ?? 255) }
+                platforms.append(lastImport.code)
+            }
             var slot = Self.hash(uuid) & mask
             while slots[slot] != 0 { slot = (slot + 1) & mask }
             slots[slot] = Int32(count + 1)
             count += 1
         }
         self.anchors = anchors
+        if importPlatforms != nil { self.platforms = platforms }
     }
 
     deinit {

@@ -163,6 +163,14 @@ final class Importer {
     /// Whether the export's priority list is another than the store's: the summary tables are
     /// remade by it (`finish`).
     private(set) var priorityChanged = false
+    /// The platforms of the store's imports, by code (`code`), before this one.
+    private let storePlatforms: Set<UInt8>
+
+    /// A platform's code in `StoreIdentities.platforms`: its place in `ExportPlatform.allCases`
+    /// (in memory only, never on disk, where the platform is its name).
+    static func code(_ platform: ExportPlatform) -> UInt8 {
+        UInt8(ExportPlatform.allCases.firstIndex(of: platform)!)
+    }
 
     /// How this import keeps the summary tables (`StoreSummaries`).
     enum SummaryMode {
@@ -194,11 +202,26 @@ final class Importer {
         self.force = force
         previousAnchor = try HealthStore.anchor(db, path: storePath)
         previousPriority = try StoreSummaries.healthConnectPriority(db, path: storePath)
-        let base = try StoreIdentities(db: db, path: storePath)
+        // Each import's platform: with both phones' imports in the store, each object's
+        // platform is loaded beside its uuid, since an import replaces only its own platform's
+        // objects (`finish`).
+        var importPlatforms: [Int64: UInt8] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT id, platform FROM imports") {
+            importPlatforms[row[0]] = ExportPlatform(rawValue: row[1]).map(Self.code) ?? 255
+        }
+        storePlatforms = Set(importPlatforms.values)
+        let base = try StoreIdentities(db: db, path: storePath, importPlatforms: storePlatforms.count > 1 ? importPlatforms : nil)
         let tombstones = try Int.fetchOne(db, sql: "SELECT count(*) FROM deleted_objects") ?? 0
         emptyStore = base.count == 0 && tombstones == 0
-        let lastExportDate = try String.fetchOne(db, sql: "SELECT export_date FROM imports ORDER BY id DESC LIMIT 1")
-            .flatMap(ExportTimestamp.parse)?.secondsSince1970
+        // The latest export date of each platform: an export is older than its own platform's
+        // latest, whatever the other phone's.
+        var lastExportDates: [ExportPlatform: Int64] = [:]
+        for row in try Row.fetchAll(
+            db, sql: "SELECT platform, export_date FROM imports AS i WHERE id = (SELECT max(id) FROM imports WHERE platform = i.platform)")
+        {
+            guard let platform = ExportPlatform(rawValue: row[0]), let date = (row[1] as String?).flatMap(ExportTimestamp.parse) else { continue }
+            lastExportDates[platform] = date.secondsSince1970
+        }
         try db.execute(
             sql: "INSERT INTO imports (imported_at, input, header, objects, added, deleted, anchor) VALUES (?, ?, '{}', 0, 0, 0, ?)",
             arguments: [ISO8601DateFormatter().string(from: Date()), inputName, previousAnchor])
@@ -221,7 +244,7 @@ final class Importer {
         }
         reading = ReadingSide(
             base: base, numbering: numbering, firstAnchor: previousAnchor + 1,
-            lastExportDate: lastExportDate, storePath: storePath, force: force, summaryCollector: summaryCollector,
+            lastExportDates: lastExportDates, storePath: storePath, force: force, summaryCollector: summaryCollector,
             tracksSummaryChanges: tracksSummaryChanges)
     }
 
@@ -321,10 +344,21 @@ final class Importer {
     /// tombstones, brings the summary tables up to date, and records the import.
     func finish() throws -> HealthStore.ImportSummary {
         let base = reading.base
-        if !force && base.count >= 50 && reading.seenCount * 20 < base.count {
+        // The objects this import replaces: its own platform's. An Android export says nothing
+        // of the iPhone's objects (nor the other way round), which stay as they are.
+        let platform = Self.code(reading.header.platform)
+        let isOwn: (Int) -> Bool
+        if let platforms = base.platforms {
+            isOwn = { platforms[$0] == platform }
+        } else {
+            let own = storePlatforms.isEmpty || storePlatforms == [platform]
+            isOwn = { _ in own }
+        }
+        let ownCount = base.platforms.map { platforms in platforms.lazy.filter { $0 == platform }.count } ?? (isOwn(0) ? base.count : 0)
+        if !force && ownCount >= 50 && reading.seenCount * 20 < ownCount {
             throw StoreError(
                 .refusedImport,
-                "\(storePath): the export holds only \(reading.seenCount) of the store's \(base.count) objects; it looks like another person's export (use another store, or \(argument: .force))")
+                "\(storePath): the export holds only \(reading.seenCount) of the store's \(ownCount) objects; it looks like another person's export (use another store, or \(argument: .force))")
         }
         var nextAnchor = reading.nextAnchor
         var deleted = 0
@@ -350,7 +384,7 @@ final class Importer {
                     """)
             }
             // Tombstones in uuid order, as `diff` reports deletions.
-            let gone = (0..<base.count).filter { !reading.wasSeen($0) }.sorted { base.uuid(at: $0) < base.uuid(at: $1) }
+            let gone = (0..<base.count).filter { !reading.wasSeen($0) && isOwn($0) }.sorted { base.uuid(at: $0) < base.uuid(at: $1) }
             for index in gone {
                 let anchor = base.anchors[index]
                 if let describe, let row = try Row.fetchOne(describe, arguments: [anchor]) {
@@ -384,11 +418,11 @@ final class Importer {
         try db.execute(
             sql: """
                 UPDATE imports SET export_date = ?, header = ?, objects = ?, added = ?, deleted = ?, anchor = ?, input_bytes = ?,
-                    input_digest = ? WHERE id = ?
+                    input_digest = ?, platform = ? WHERE id = ?
                 """,
             arguments: [
                 reading.header.exportDate?.iso8601, String(decoding: headerJSON, as: UTF8.self), reading.objectCount,
-                insertedRows, deleted, anchor, digest?.byteCount, digest?.result(), importID,
+                insertedRows, deleted, anchor, digest?.byteCount, digest?.result(), reading.header.platform.rawValue, importID,
             ])
         var summaryTimeZone: TimeZone? = nil
         // Another priority list ranks every Health Connect sample anew: the tables are remade
@@ -425,7 +459,8 @@ final class ReadingSide: ObjectSink, @unchecked Sendable {
     private let preparer = StoredRowPreparer()
     private let storePath: String
     private let force: Bool
-    private let lastExportDate: Int64?
+    /// The latest export date imported of each platform.
+    private let lastExportDates: [ExportPlatform: Int64]
     private var seen: [UInt64]
     private var batch: [StoredRow] = []
     private(set) var seenCount = 0
@@ -446,7 +481,7 @@ final class ReadingSide: ObjectSink, @unchecked Sendable {
     private(set) var summaryChanges = SummaryChanges()
 
     init(
-        base: StoreIdentities, numbering: StoredRowNumbering, firstAnchor: Int, lastExportDate: Int64?,
+        base: StoreIdentities, numbering: StoredRowNumbering, firstAnchor: Int, lastExportDates: [ExportPlatform: Int64],
         storePath: String, force: Bool, summaryCollector: SummaryCollector?, tracksSummaryChanges: Bool
     ) {
         self.summaryCollector = summaryCollector
@@ -454,7 +489,7 @@ final class ReadingSide: ObjectSink, @unchecked Sendable {
         self.base = base
         self.numbering = numbering
         self.nextAnchor = firstAnchor
-        self.lastExportDate = lastExportDate
+        self.lastExportDates = lastExportDates
         self.storePath = storePath
         self.force = force
         seen = Array(repeating: 0, count: base.count / 64 + 1)
@@ -479,6 +514,7 @@ final class ReadingSide: ObjectSink, @unchecked Sendable {
         // an update's collector has the store's list, and another one remakes the tables.
         if !tracksSummaryChanges { summaryCollector?.adopt(header) }
         let date = header.exportDate?.secondsSince1970
+        let lastExportDate = lastExportDates[header.platform]
         exportDateChanged = date != lastExportDate
         if !force, let date, let lastExportDate, date < lastExportDate {
             throw StoreError(

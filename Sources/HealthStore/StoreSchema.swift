@@ -282,13 +282,16 @@ enum StoreSchema {
                 DELETE FROM store_info WHERE key = 'summary_rules';
                 """)
         }
-        // Health Connect's apps by package (issue 52): a source's bundle identifier, which its
-        // priority list ranks by, so the store's totals are Health Connect's own. NULL for the
-        // sources of Apple's exports, which name no bundle; a source's identity is now its name,
-        // version and bundle. Nothing to fill: no release before this one stored a Health
-        // Connect export.
+        // Both phones in one store (issue 52): a source's bundle identifier (a Health Connect
+        // app's package, which its priority list ranks by, so the store's totals are Health
+        // Connect's own; NULL for Apple's sources, which name none), and each import's platform
+        // (`ExportPlatform`), since an import replaces only its own platform's objects. Nothing
+        // to fill: no release before this one stored a Health Connect export.
         migrator.registerMigration("v7") { db in
-            try db.execute(sql: "ALTER TABLE sources ADD COLUMN bundle_identifier TEXT;")
+            try db.execute(sql: """
+                ALTER TABLE sources ADD COLUMN bundle_identifier TEXT;
+                ALTER TABLE imports ADD COLUMN platform TEXT NOT NULL DEFAULT 'appleHealth';
+                """)
         }
         // Not a migration: rows kept as they were by `v5` are moved by today's code into today's
         // tables, after the last migration, in the same transaction.

@@ -23,6 +23,22 @@ import Testing
         return paths
     }
 
+    /// The header line's platform: a Health Connect export's is written and read back; Apple's
+    /// goes unsaid (every NDJSON before the field is Apple's); a name healthport does not know
+    /// is a schema error, not Apple's by default.
+    @Test func theHeaderKeepsItsPlatform() throws {
+        for platform in ExportPlatform.allCases {
+            let out = OutputBuffer(descriptor: -1)
+            JSONObjectEncoder.writeHeaderLine(ExportHeader(locale: "en_US", platform: platform), to: out)
+            let line = String(decoding: out.takeBytes(), as: UTF8.self)
+            #expect(line.contains("\"platform\"") == (platform != .appleHealth), "\(line)")
+            let decoded = try ObjectDecoder.decodeHeader(try JSONParser.parse(Array(line.utf8.dropLast())))
+            #expect(decoded.platform == platform)
+        }
+        let unknown = #"{"kind":"export","formatVersion":1,"platform":"fitbit"}"#
+        #expect(throws: ObjectDecoder.SchemaError.self) { try ObjectDecoder.decodeHeader(try JSONParser.parse(Array(unknown.utf8))) }
+    }
+
     @Test func everyObjectOfEverySampleDecodesToItself() throws {
         let writer = NDJSONWriter(buffer: OutputBuffer(descriptor: -1))
         var checked = 0

@@ -65,12 +65,13 @@ import Testing
         #expect(v6["sleep_nights"] == v5["sleep_nights"]! + ["naps"])
         #expect(Set(v6.keys).subtracting(v5.keys) == ["days", "workout_summary", "workout_summary_by_date"])
         // `v7` gave the sources their bundle identifier (a Health Connect app's package) and
-        // changed nothing else.
-        // (`v5`'s kept rows stay until the last migration has run, whichever that is.)
+        // the imports their platform, and changed nothing else. (`v5`'s kept rows stay until
+        // the last migration has run, whichever that is.)
         let legacy: Set<String> = ["legacy_objects", "legacy_deleted_objects"]
         let v7 = try Self.migrated(upTo: "v7")
         #expect(v7["sources"] == ["id", "name", "version", "key", "bundle_identifier"])
-        for (name, columns) in v6 where name != "sources" && !legacy.contains(name) {
+        #expect(v7["imports"] == v6["imports"]! + ["platform"])
+        for (name, columns) in v6 where !["sources", "imports"].contains(name) && !legacy.contains(name) {
             #expect(v7[name] == columns, "\(name)")
         }
         #expect(Set(v7.keys).subtracting(legacy) == Set(v6.keys).subtracting(legacy))

@@ -251,6 +251,7 @@ import Testing
         #expect(converted.status == 0, "\(converted.stderrText)")
         let header = try String(contentsOfFile: ndjson, encoding: .utf8).split(separator: "\n").first.map(String.init) ?? ""
         #expect(header.contains("\"healthConnectPriority\":{\"activity\":["), "\(header)")
+        #expect(header.contains("\"platform\":\"healthConnect\""), "\(header)")
         let days = try Self.days(ndjson)
         #expect(Double(days["2026-01-05"]?["steps"] ?? "") == 1610)
         #expect(Double(days["2026-01-06"]?["steps"] ?? "") == 410)

@@ -80,4 +80,43 @@ import Testing
         #expect(table["2026-01-07"]?.steps == 1130)
         #expect(try Self.commandSteps(store) == ["2026-01-05": 1760, "2026-01-06": 460, "2026-01-07": 1130])
     }
+
+    /// One person, two phones: an Android export and an iPhone export in one store. Each import
+    /// replaces only its own platform's objects (an export says nothing of the other phone's),
+    /// and each is checked for age against its own platform's last export: the iPhone export
+    /// of 2024 after the Android one of 2026 is no older export of the same phone. The days
+    /// of each phone keep their totals: the Android days those worked above, the iPhone days
+    /// those of the iPhone export alone.
+    @Test func bothPhonesInOneStore() throws {
+        let fixture = try HealthConnectFixture.make()
+        let iPhone = Fixtures.sampleData.appendingPathComponent("export.zip").path
+        let store = try Fixtures.temporaryDirectory().appendingPathComponent("health.sqlite").path
+        func importing(_ input: String) throws -> String {
+            let result = try healthport("import", input, "--store", store)
+            #expect(result.status == 0, "\(result.stderrText)")
+            return result.stdoutText
+        }
+        #expect(try importing(fixture.zip).contains("36 objects, 36 added, 0 deleted"))
+        #expect(try importing(iPhone).contains("6460 objects, 6460 added, 0 deleted"))
+        // The same iPhone export again: nothing new, the Android objects kept.
+        #expect(try importing(iPhone).contains("nothing new"))
+        let info = try healthport("info", "--store", store, "--format", "json", "-q")
+        let objects = (try JSONSerialization.jsonObject(with: info.stdout) as? [String: Any])?["objectCount"] as? Int
+        #expect(objects == 6460 + 36)
+
+        // The Android export again without Fit's 1,000 steps of the 7th: that record alone is
+        // deleted, and the 7th is Samsung's 50 + 80 = 130.
+        let fewer = try HealthConnectFixture.altered(fixture.database, sql: "DELETE FROM steps_record_table WHERE count = 1000;")
+        #expect(try importing(fewer).contains("35 objects, 0 added, 1 deleted"))
+        let steps = try Self.commandSteps(store)
+        #expect(steps["2026-01-05"] == 1610 && steps["2026-01-06"] == 410 && steps["2026-01-07"] == 130, "\(steps)")
+        #expect(try Self.tableDays(store)["2026-01-07"]?.steps == 130)
+        // The iPhone's days are the iPhone export's own.
+        let alone = try healthport("days", iPhone, "--format", "csv", "-q")
+        let rows = parseCSV(alone.stdoutText)
+        let column = try #require(rows.first?.firstIndex(of: "steps"))
+        let iPhoneDays = rows.dropFirst().filter { !$0[column].isEmpty }
+        #expect(iPhoneDays.count >= 10)
+        for row in iPhoneDays { #expect(steps[row[0]] == Double(row[column]), "\(row[0])") }
+    }
 }

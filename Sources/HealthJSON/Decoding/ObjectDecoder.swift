@@ -75,6 +75,10 @@ public enum ObjectDecoder {
         header.exportDate = try o.date("exportDate")
         header.exportVersion = try o.int("exportVersion")
         header.timeZone = try o.string("timeZone")
+        if let name = try o.string("platform") {
+            guard let platform = ExportPlatform(rawValue: name) else { throw SchemaError("platform: not a platform healthport knows: \(name)") }
+            header.platform = platform
+        }
         if let me = o.value("characteristics") {
             let m = Members(me, path: "characteristics.")
             var c = Characteristics()

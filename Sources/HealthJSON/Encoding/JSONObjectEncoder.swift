@@ -72,6 +72,8 @@ package enum JSONObjectEncoder {
         json.field("locale", header.locale)
         json.field("exportDate", header.exportDate)
         json.field("exportVersion", header.exportVersion)
+        // Apple's, the platform of every NDJSON before this field, goes unsaid.
+        if header.platform != .appleHealth { json.field("platform", header.platform.rawValue) }
         // The zone the local times that follow are in, when the output gives them.
         json.field("timeZone", json.localTimes?.personZoneName ?? (json.localTimes == nil ? header.timeZone : nil))
         if let me = header.characteristics, !me.isEmpty {

@@ -25,12 +25,16 @@ public struct ExportHeader: Hashable, Sendable {
     /// it as its id and Open mHealth's data points as their `user_id`, so every resource says
     /// whose data it is even when it shows no characteristic.
     public var personID: String?
+    /// The phone's health store the export comes from (`ExportPlatform`): Apple's unless a
+    /// reader of another says so.
+    public var platform: ExportPlatform = .appleHealth
 
     public init(
         locale: String? = nil, exportDate: ExportTimestamp? = nil, exportVersion: Int? = nil,
         characteristics: Characteristics? = nil, timeZone: String? = nil, healthConnectPriority: HealthConnectPriority? = nil,
-        personID: String? = nil
+        personID: String? = nil, platform: ExportPlatform = .appleHealth
     ) {
+        self.platform = platform
         self.healthConnectPriority = healthConnectPriority
         self.locale = locale
         self.exportDate = exportDate
