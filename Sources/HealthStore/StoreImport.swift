@@ -511,8 +511,9 @@ final class ReadingSide: ObjectSink, @unchecked Sendable {
     func exportDidBegin(_ header: ExportHeader) throws {
         self.header = header
         // A first summary ranks as the export says (a Health Connect export's priority list);
-        // an update's collector has the store's list, and another one remakes the tables.
-        if !tracksSummaryChanges { summaryCollector?.adopt(header) }
+        // an update's collector has the store's list, and another one remakes the tables. Both
+        // tally a Health Connect export's offsets, for the zone its records' clock keeps.
+        if tracksSummaryChanges { summaryCollector?.countOffsets(of: header) } else { summaryCollector?.adopt(header) }
         let date = header.exportDate?.secondsSince1970
         let lastExportDate = lastExportDates[header.platform]
         exportDateChanged = date != lastExportDate

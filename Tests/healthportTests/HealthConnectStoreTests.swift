@@ -119,4 +119,30 @@ import Testing
         #expect(iPhoneDays.count >= 10)
         for row in iPhoneDays { #expect(steps[row[0]] == Double(row[column]), "\(row[0])") }
     }
+
+    /// Health Connect cuts each record's day at the record's own local midnight, and its
+    /// records carry their own offsets: +01:00 in January, +02:00 in July for a person in
+    /// Paris. A Samsung record of 120 steps from 23:30 on 10 July to 00:30 (+02:00; 21:30 to
+    /// 22:30 UTC) is 60 steps on the 10th and 60 on the 11th, as Health Connect shows them;
+    /// cut at the January offset it would be 22:30 to 23:30, all 120 on the 10th. The days are
+    /// cut in the zone whose clock the records keep (Europe/Paris), by `days` over the export
+    /// and in the store alike; January's days are the ones worked above.
+    @Test func daysAreCutAtTheRecordsOwnMidnight() throws {
+        let fixture = try HealthConnectFixture.make()
+        let summer = try HealthConnectFixture.altered(fixture.database, sql: """
+            INSERT INTO steps_record_table (uuid, last_modified_time, client_record_id, device_info_id, app_info_id, recording_method,
+                start_time, start_zone_offset, end_time, end_zone_offset, local_date, count)
+            VALUES (X'5a0c2d6e9b3f4a718c2e0d9f1b3a5c70', 1783722900000, 'steps-summer', 1, 1, 2,
+                1783719000000, 7200, 1783722600000, 7200, 20644, 120);
+            """)
+        let days = try HealthConnectCommandTests.days(summer)
+        #expect(Double(days["2026-07-10"]?["steps"] ?? "") == 60)
+        #expect(Double(days["2026-07-11"]?["steps"] ?? "") == 60)
+        #expect(Double(days["2026-01-05"]?["steps"] ?? "") == 1610)
+        let store = try Fixtures.temporaryDirectory().appendingPathComponent("health.sqlite").path
+        try Self.importInto(store, summer)
+        let steps = try Self.commandSteps(store)
+        #expect(steps["2026-07-10"] == 60 && steps["2026-07-11"] == 60 && steps["2026-01-05"] == 1610, "\(steps)")
+        #expect(try Self.tableDays(store)["2026-07-11"]?.steps == 60)
+    }
 }

@@ -57,6 +57,8 @@ final class ReportSink: ObjectSink {
         exportOffset = header.exportDate?.utcOffsetSeconds
         // A Health Connect export's days and series total as Health Connect does.
         days.adopt(header)
+        // A Health Connect export's records carry their own offsets (`RecordClockZone`).
+        timeZones.countsOffsets = header.platform == .healthConnect
         healthConnectPriority = header.healthConnectPriority
     }
 

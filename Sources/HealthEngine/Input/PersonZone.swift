@@ -78,7 +78,11 @@ private final class ZoneTallySink: ObjectSink {
     var tally = TimeZoneTally()
     var exportOffset: Int32?
 
-    func exportDidBegin(_ header: ExportHeader) throws { exportOffset = header.exportDate?.utcOffsetSeconds }
+    func exportDidBegin(_ header: ExportHeader) throws {
+        exportOffset = header.exportDate?.utcOffsetSeconds
+        // A Health Connect export's records carry their own offsets (`RecordClockZone`).
+        tally.countsOffsets = header.platform == .healthConnect
+    }
 
     func consume(_ object: HealthObject) throws {
         if let sample = object.sampleAttributes { tally.count(sample) }

@@ -109,6 +109,9 @@ public final class StatisticsCollector {
     /// list ranks its samples as Health Connect does (`HealthConnectRanking`), unless the person
     /// gave a list of their own. Called at the header, before any sample.
     public func adopt(_ header: ExportHeader) {
+        // A Health Connect export's records carry their own offsets: tallied for the zone
+        // whose clock they keep (`RecordClockZone`).
+        if header.platform == .healthConnect, samples.isEmpty { timeZones.countsOffsets = true }
         guard let list = header.healthConnectPriority, !priority.tiers.hasExplicitList, samples.isEmpty else { return }
         priority = SourcePriority(healthConnect: list)
     }

@@ -24,6 +24,13 @@ public struct TimeZoneTally: Sendable, Equatable {
 
     private(set) var witnesses: [String: Int] = [:]
     private(set) var others: [String: Int] = [:]
+    /// Whether the samples' own UTC offsets are counted (`offsets`): a Health Connect export's,
+    /// whose records carry the offset they were written in (`RecordClockZone`). Apple's give
+    /// every date the export's offset, which says nothing of the person's clock.
+    public var countsOffsets = false
+    /// Samples by local day and offset (`RecordClockZone.key`), when `countsOffsets`: a few
+    /// entries a day, whatever the number of samples.
+    private(set) var offsets: [Int64: Int] = [:]
 
     public init() {}
 
@@ -35,6 +42,11 @@ public struct TimeZoneTally: Sendable, Equatable {
 
     /// Counts the sample's `HKTimeZone`, if it names one.
     public mutating func count(_ sample: SampleAttributes) {
+        if countsOffsets {
+            let offset = sample.startDate.utcOffsetSeconds
+            let day = RecordClockZone.day(of: sample.startDate.secondsSince1970, offset: offset)
+            offsets[RecordClockZone.key(day: day, offset: offset), default: 0] += 1
+        }
         guard case .string(let zone)? = sample.metadata["HKTimeZone"] else { return }
         if Self.witnessTypes.contains(sample.sampleType.identifier) {
             witnesses[zone, default: 0] += 1
@@ -46,14 +58,19 @@ public struct TimeZoneTally: Sendable, Equatable {
     public mutating func merge(_ other: TimeZoneTally) {
         witnesses.merge(other.witnesses, uniquingKeysWith: +)
         others.merge(other.others, uniquingKeysWith: +)
+        offsets.merge(other.offsets, uniquingKeysWith: +)
+        countsOffsets = countsOffsets || other.countsOffsets
     }
 
     /// Every zone named, and how often.
     public var counts: [String: Int] { witnesses.merging(others, uniquingKeysWith: +) }
 
     /// The witnesses' most frequent zone, else the other samples' (ties to the name first in
-    /// order); `nil` when no sample named one this system knows.
-    public var mostFrequent: TimeZone? { Self.mostFrequent(witnesses) ?? Self.mostFrequent(others) }
+    /// order), else the zone whose clock the samples' own offsets keep (`RecordClockZone`, when
+    /// they are counted); `nil` when no sample named one this system knows.
+    public var mostFrequent: TimeZone? {
+        Self.mostFrequent(witnesses) ?? Self.mostFrequent(others) ?? (countsOffsets ? RecordClockZone.zone(offsets) : nil)
+    }
 
     static func mostFrequent(_ counts: [String: Int]) -> TimeZone? {
         counts.max { ($0.value, $1.key) < ($1.value, $0.key) }.flatMap { TimeZone(identifier: $0.key) }

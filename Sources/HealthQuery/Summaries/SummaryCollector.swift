@@ -106,11 +106,26 @@ public final class SummaryCollector {
     /// list makes its samples rank as Health Connect ranks them (`HealthConnectRanking`),
     /// unless the person gave a list of their own. Called at the header, before any object.
     public func adopt(_ header: ExportHeader) {
+        countOffsets(of: header)
         guard let list = header.healthConnectPriority, !priority.tiers.hasExplicitList, recordCount == 0, absorbedTooLong == 0 else {
             return
         }
         priority = SourcePriority(healthConnect: list)
-        own = SummaryRecordBatch(tiers: priority.tiers, counted: counted)
+        own = SummaryRecordBatch(tiers: priority.tiers, counted: counted, countsOffsets: countsOffsets)
+    }
+
+    /// Whether the samples' own UTC offsets are tallied for the zone (`RecordClockZone`).
+    private var countsOffsets = false
+
+    /// Takes from an export's header where its samples' offsets tell the person's clock: a
+    /// Health Connect export's records carry the offset each was written in, so they are
+    /// tallied, and the days are cut in the zone whose clock they keep (`TimeZoneTally`). An
+    /// import into a store whose summary exists calls this alone (its collector ranks by the
+    /// store's list, `adopt` would replace it). Called at the header, before any object.
+    public func countOffsets(of header: ExportHeader) {
+        guard header.platform == .healthConnect, !countsOffsets, recordCount == 0 else { return }
+        countsOffsets = true
+        own = SummaryRecordBatch(tiers: priority.tiers, counted: counted, countsOffsets: true)
     }
 
     /// Samples a Health Connect export's priority list left out of the totals (from apps it
@@ -121,8 +136,8 @@ public final class SummaryCollector {
     /// A batch for a parallel read's chunk, ranking sources as this collector does; made on
     /// the chunk's thread.
     public var makeBatch: @Sendable () -> SummaryRecordBatch {
-        let (tiers, counted) = (priority.tiers, counted)
-        return { SummaryRecordBatch(tiers: tiers, counted: counted) }
+        let (tiers, counted, countsOffsets) = (priority.tiers, counted, countsOffsets)
+        return { SummaryRecordBatch(tiers: tiers, counted: counted, countsOffsets: countsOffsets) }
     }
 
     /// Takes a chunk's batch, in document order: its records renumbered into the collector's

@@ -55,9 +55,10 @@ public final class SummaryRecordBatch {
     /// the totals, as Health Connect leaves them out; counted).
     private(set) var leftOutByPriority = 0
 
-    init(tiers: SourcePriority.Tiers, counted: Set<String>?) {
+    init(tiers: SourcePriority.Tiers, counted: Set<String>?, countsOffsets: Bool = false) {
         self.tiers = tiers
         self.counted = counted
+        timeZones.countsOffsets = countsOffsets
         records.reserveCapacity(1024)
     }
 

@@ -2,8 +2,9 @@ import Foundation
 import HealthModel
 
 /// Where a summary cuts days when the person names no zone, and why: the samples' most
-/// frequent `HKTimeZone` (where the person lived), else the export's UTC offset (which knows no
-/// summer time), else UTC.
+/// frequent `HKTimeZone` (where the person lived), else the zone whose clock a Health Connect
+/// export's records' own offsets keep (`RecordClockZone`), else the export's UTC offset (which
+/// knows no summer time), else UTC.
 ///
 /// One rule for every summary: `healthport summary`, `sleep` and `convert --summaries` decide
 /// it after each read; the store decides it once, at its first summary, and keeps it, so that
@@ -16,7 +17,7 @@ import HealthModel
 /// try collector.finish(timeZone: decided.timeZone, daily: { … }, night: { … })
 /// ```
 public enum SummaryTimeZone: Sendable, Equatable {
-    /// The samples' most frequent `HKTimeZone`.
+    /// The samples' most frequent `HKTimeZone`, or the zone their own offsets keep.
     case samples(TimeZone)
     /// No sample named a zone: the export's UTC offset, in seconds.
     case exportOffset(Int32)
