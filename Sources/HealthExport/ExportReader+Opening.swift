@@ -10,10 +10,9 @@ extension ExportReader {
         if let directory, let refusal = directory.refusal() {
             throw ExportError(refusal.code, refusal.message, at: SourceLocation(file: displayName, member: refusal.member))
         }
-        let archive: Archive
-        do {
-            archive = try Archive(url: url, accessMode: .read)
-        } catch {
+        // The zip library is asked only when the end of a central directory is there to find
+        // (`ZipDirectory.hasEndRecord` says why).
+        guard directory != nil || ZipDirectory.hasEndRecord(path: url.path), let archive = try? Archive(url: url, accessMode: .read, pathEncoding: nil) else {
             throw ExportError(
                 .malformedArchive, "not a readable zip archive (cut off or damaged)", at: SourceLocation(file: displayName))
         }

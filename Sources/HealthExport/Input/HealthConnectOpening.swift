@@ -35,11 +35,8 @@ extension ExportReader {
     /// Opens the Health Connect database in the zip at `url`; when the zip holds none it is then
     /// looked at as Apple's export.
     static func openHealthConnectZip(url: URL, displayName: String, maximumExpansion: UInt64) throws -> HealthConnectZip {
-        let archive: Archive
-        do {
-            archive = try Archive(url: url, accessMode: .read)
-        } catch {
-            // Not a readable zip: the reader of Apple's exports says why (or salvages it).
+        // Not a readable zip: the reader of Apple's exports says why (or salvages it).
+        guard ZipDirectory.hasEndRecord(path: url.path), let archive = try? Archive(url: url, accessMode: .read, pathEncoding: nil) else {
             return HealthConnectZip()
         }
         var refusal: ExportError? = nil
