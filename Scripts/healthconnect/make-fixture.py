@@ -15,7 +15,11 @@ What it holds (times in UTC+01:00, the offset every record carries):
     two overlapping records of one app modified at different times; a heart-rate series of
     three readings; a manually entered weight, body fat and blood pressure; a resting heart rate, an RMSSD, a
     glass of water, three floors; active and total calories; distance; a night of sleep with
-    stages; a run (an exercise session) with its route and two laps.
+    stages; a run (an exercise session) with its route and two laps;
+  * cycle tracking over the same days: a period, flows, ovulation tests, cervical mucus,
+    spotting and sexual activity, entered by hand in Fit.
+  Every record is modified before 2026-01-07 17:00, the latest modification (steps-11), which
+  is the export's date.
 
 Usage: make-fixture.py OUTPUT_FOLDER [--schema current|v9] [--days N [--seed S]]
   v9 writes the layout from before database version 10 (no generated local-time columns),
@@ -131,6 +135,15 @@ def create_schema(db, schema):
         f"CREATE TABLE floors_climbed_record_table ({common}, {interval}, floors REAL{interval_generated}{foreign})",
         f"CREATE TABLE wheelchair_pushes_record_table ({common}, {interval}, count INTEGER{interval_generated}{foreign})",
         f"CREATE TABLE elevation_gained_record_table ({common}, {interval}, elevation REAL{interval_generated}{foreign})",
+        # Cycle tracking: codes (the platform's IntDef constants) as INTEGER; the period and
+        # intermenstrual bleeding have no value of their own.
+        f"CREATE TABLE menstruation_flow_record_table ({common}, {instant}, flow INTEGER{instant_generated}{foreign})",
+        f"CREATE TABLE menstruation_period_record_table ({common}, {interval}{interval_generated}{foreign})",
+        f"CREATE TABLE ovulation_test_record_table ({common}, {instant}, result INTEGER{instant_generated}{foreign})",
+        f"CREATE TABLE cervical_mucus_record_table ({common}, {instant}, sensation INTEGER, appearance INTEGER"
+        f"{instant_generated}{foreign})",
+        f"CREATE TABLE intermenstrual_bleeding_record_table ({common}, {instant}{instant_generated}{foreign})",
+        f"CREATE TABLE sexual_activity_record_table ({common}, {instant}, protection_used INTEGER{instant_generated}{foreign})",
         # A series type whose parent is named in CamelCase; empty here.
         f"CREATE TABLE SpeedRecordTable ({common}, {interval}{interval_generated}{foreign})",
         "CREATE TABLE speed_record_table (parent_key INTEGER, speed REAL, epoch_millis INTEGER, "
@@ -250,6 +263,38 @@ def fill(db):
     db.executemany(
         "INSERT INTO sleep_stages_table (parent_key, stage_start_time, stage_end_time, stage_type) VALUES (?, ?, ?, ?)",
         [(session, start, end, kind) for start, end, kind in stages],
+    )
+
+    # Cycle tracking (Fit, entered by hand): a period over the 5th and 6th, a flow a day
+    # (3 heavy, 1 light, 0 unknown), ovulation tests (2 high, 1 positive, 3 negative), cervical
+    # mucus (sensation 2 medium with appearance 5 egg white; sensation 1 light with appearance
+    # 6 unusual, which HealthKit has no value for), spotting on the 7th, and sexual activity
+    # (protection 1 used, 2 not used, 0 unknown).
+    interval("menstruation_period_record_table", "period-1", FIT, PHONE, millis(5, 0), millis(7, 0), method=MANUAL)
+    for name, time, column, value in [
+        ("flow-1", millis(5, 8, 10), "flow", 3),
+        ("flow-2", millis(6, 8, 10), "flow", 1),
+        ("flow-3", millis(7, 8, 10), "flow", 0),
+        ("ovulation-1", millis(5, 8, 20), "result", 2),
+        ("ovulation-2", millis(6, 8, 20), "result", 1),
+        ("ovulation-3", millis(7, 8, 20), "result", 3),
+        ("sexual-1", millis(5, 22, 30), "protection_used", 1),
+        ("sexual-2", millis(6, 22, 30), "protection_used", 2),
+        ("sexual-3", millis(7, 7, 30), "protection_used", 0),
+    ]:
+        table = {"flow": "menstruation_flow_record_table", "result": "ovulation_test_record_table",
+                 "protection_used": "sexual_activity_record_table"}[column]
+        instant(table, name, FIT, PHONE, time, column, value, method=MANUAL)
+    for name, time, sensation, appearance in [("mucus-1", millis(5, 8, 30), 2, 5), ("mucus-2", millis(6, 8, 30), 1, 6)]:
+        db.execute(
+            "INSERT INTO cervical_mucus_record_table (uuid, last_modified_time, client_record_id, device_info_id, app_info_id, "
+            "recording_method, time, zone_offset, local_date, sensation, appearance) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (record_uuid(name), time + 60_000, name, PHONE, FIT, MANUAL, time, OFFSET, epoch_day(time), sensation, appearance),
+        )
+    db.execute(
+        "INSERT INTO intermenstrual_bleeding_record_table (uuid, last_modified_time, client_record_id, device_info_id, "
+        "app_info_id, recording_method, time, zone_offset, local_date) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (record_uuid("spotting-1"), millis(7, 7, 1), "spotting-1", PHONE, FIT, MANUAL, millis(7, 7), OFFSET, epoch_day(millis(7, 7))),
     )
 
     # A run: 33 is running in the platform's ExerciseSessionType, whose codes the database holds.

@@ -27,7 +27,8 @@ import Testing
     /// 11 steps, 2 distances, 2 active and 1 total energy, 1 weight, 1 body fat, 1 resting
     /// heart rate, 1 RMSSD, 1 water, 1 floors, 3 heart-rate readings (one series of three), the
     /// sleep session and its 6 stages, 1 exercise session, and a blood pressure as a systolic, a
-    /// diastolic and their correlation: 36.
+    /// diastolic and their correlation: 36; and cycle tracking, 1 period and 3 flows, 3
+    /// ovulation tests, 2 cervical mucus records, 1 spotting, 3 sexual activities: 13. 49 in all.
     @Test func everyRecordBecomesAnObject() throws {
         let fixture = try HealthConnectFixture.make()
         let objects = try Self.read(fixture.database).objects
@@ -48,9 +49,14 @@ import Testing
         #expect(count("HKCorrelationTypeIdentifierBloodPressure") == 1)
         #expect(count("HKQuantityTypeIdentifierBloodPressureSystolic") == 1)
         #expect(count("HKQuantityTypeIdentifierBloodPressureDiastolic") == 1)
-        #expect(objects.count == 36)
+        #expect(count("HKCategoryTypeIdentifierMenstrualFlow") == 4)
+        #expect(count("HKCategoryTypeIdentifierOvulationTestResult") == 3)
+        #expect(count("HKCategoryTypeIdentifierCervicalMucusQuality") + count(HealthConnectTypes.cervicalMucus) == 2)
+        #expect(count("HKCategoryTypeIdentifierIntermenstrualBleeding") == 1)
+        #expect(count("HKCategoryTypeIdentifierSexualActivity") == 3)
+        #expect(objects.count == 49)
         // Every uuid distinct: the children's derived ones too.
-        #expect(Set(objects.map(\.uuid)).count == 36)
+        #expect(Set(objects.map(\.uuid)).count == 49)
     }
 
     /// Grams to kilograms, small calories to kcal, metres kept; a manual entry is user-entered;

@@ -18,4 +18,21 @@ public enum HealthConnectMetadataKeys {
     public static let notes = "HealthConnectNotes"
     /// A lap's length (`lap_length`, in metres), on its workout event.
     public static let lapLength = "HealthConnectLapLength"
+
+    // Cycle tracking (`CycleTracking`): each record's own code, kept beside HealthKit's value
+    // for it, since some codes share a value or have none.
+
+    /// A menstruation flow's code (`flow`: 0 unknown, 1 light, 2 medium, 3 heavy).
+    public static let menstruationFlow = "HealthConnectMenstruationFlow"
+    /// An ovulation test's code (`result`: 0 inconclusive, 1 positive, 2 high, 3 negative).
+    public static let ovulationTestResult = "HealthConnectOvulationTestResult"
+    /// A cervical mucus record's appearance (`appearance`: 0 unknown, 1 dry, 2 sticky, 3 creamy,
+    /// 4 watery, 5 egg white, 6 unusual).
+    public static let cervicalMucusAppearance = "HealthConnectCervicalMucusAppearance"
+    /// A cervical mucus record's sensation (`sensation`: 0 unknown, 1 light, 2 medium, 3 heavy),
+    /// which HealthKit has no place for.
+    public static let cervicalMucusSensation = "HealthConnectCervicalMucusSensation"
+    /// A sexual activity's protection code (`protection_used`: 0 unknown, 1 protected,
+    /// 2 unprotected).
+    public static let protectionUsed = "HealthConnectProtectionUsed"
 }

@@ -29,11 +29,18 @@ struct TableReader {
             let attributes = try sampleAttributes(parents, row: row)
             switch table.layout {
             case .instant, .interval:
-                let column = Int32(table.columns.firstIndex(of: table.valueColumn!)!)
-                guard let stored = parents.optionalDouble(column), stored.isFinite else {
-                    throw invalid("no value, or not a number", row: row, column: table.valueColumn)
+                let name = table.valueColumn ?? ""
+                guard case .value(let stored) = parents.number(index(of: name)) else {
+                    throw invalid("no value, or not a number", row: row, column: name)
                 }
                 try deliver(.quantitySample(QuantitySample(sample: attributes, quantity: quantity(stored))))
+            case .cycleTracking(let record):
+                let codes = try record.columns.map { try code(parents, column: $0, row: row) }
+                let mapped = record.sample(codes: codes)
+                var sample = attributes
+                sample.sampleType = ObjectType(identifier: mapped.typeIdentifier, kind: .category)
+                sample.metadata.entries += mapped.metadata
+                try deliver(.categorySample(CategorySample(sample: sample, value: mapped.value)))
             case .series:
                 guard let scan = children.first.flatMap({ scans[$0.name] }) else { break }
                 try scan.forEach(of: row) { child, index in try deliver(try reading(child, of: attributes, index: index, row: row)) }
@@ -84,7 +91,7 @@ struct TableReader {
         }
         let type: ObjectType
         switch table.layout {
-        case .sleepSession: type = ObjectType(identifier: table.typeIdentifier, kind: .category)
+        case .sleepSession, .cycleTracking: type = ObjectType(identifier: table.typeIdentifier, kind: .category)
         case .exerciseSession: type = .workout
         case .bloodPressure: type = ObjectType(identifier: table.typeIdentifier, kind: .correlation)
         default: type = ObjectType(identifier: table.typeIdentifier, kind: .quantity)
@@ -227,6 +234,24 @@ struct TableReader {
         }
         if let notes = row.text(column + 1, limit: limits.textBytes), !notes.isEmpty {
             sample.metadata.entries.append(MetadataEntry(key: HealthConnectMetadataKeys.notes, value: .string(notes)))
+        }
+    }
+
+    /// The position of one of the table's own columns in the reader's query.
+    private func index(of column: String) -> Int32 {
+        guard let position = table.columns.firstIndex(of: column) else {
+            preconditionFailure("\(column) is not among \(table.name)'s columns the reader selects")
+        }
+        return Int32(position)
+    }
+
+    /// A code column's value (`nil` for NULL); a value that is no whole number is refused with
+    /// its place, as any damaged value is.
+    private func code(_ row: ReadOnlyDatabase.Statement, column: String, row id: Int64) throws(HealthConnectError) -> Int64? {
+        switch row.code(index(of: column)) {
+        case .null: return nil
+        case .value(let code): return code
+        case .notACode: throw invalid("a code that is not a whole number", row: id, column: column)
         }
     }
 

@@ -21,6 +21,9 @@ struct RecordTable: Sendable {
         /// An instant with a systolic and a diastolic value: HealthKit's blood pressure
         /// correlation and its two samples.
         case bloodPressure
+        /// A cycle-tracking record (an instant, or the period's interval) whose codes become a
+        /// category sample (`CycleTracking`).
+        case cycleTracking(CycleTracking)
     }
 
     let name: String
@@ -104,6 +107,13 @@ struct RecordTable: Sendable {
         RecordTable(
             name: "blood_pressure_record_table", layout: .bloodPressure, valueColumn: nil,
             typeIdentifier: "HKCorrelationTypeIdentifierBloodPressure", unit: "mmHg", factor: 1),
+        // Cycle tracking: category samples, their values from the records' codes.
+        RecordTable(cycleTracking: .menstruationFlow, name: "menstruation_flow_record_table"),
+        RecordTable(cycleTracking: .menstruationPeriod, name: "menstruation_period_record_table"),
+        RecordTable(cycleTracking: .ovulationTest, name: "ovulation_test_record_table"),
+        RecordTable(cycleTracking: .cervicalMucus, name: "cervical_mucus_record_table"),
+        RecordTable(cycleTracking: .intermenstrualBleeding, name: "intermenstrual_bleeding_record_table"),
+        RecordTable(cycleTracking: .sexualActivity, name: "sexual_activity_record_table"),
         RecordTable(
             name: "heart_rate_record_table", layout: .series(child: "heart_rate_record_series_table", value: "beats_per_minute"),
             valueColumn: nil, typeIdentifier: "HKQuantityTypeIdentifierHeartRate", unit: "count/min", factor: 1),
@@ -122,12 +132,15 @@ struct RecordTable: Sendable {
         case .instant, .bloodPressure: columns += ["time", "zone_offset"]
         case .interval, .series, .sleepSession, .exerciseSession:
             columns += ["start_time", "start_zone_offset", "end_time", "end_zone_offset"]
+        case .cycleTracking(let record):
+            columns += record.isInstant ? ["time", "zone_offset"] : ["start_time", "start_zone_offset", "end_time", "end_zone_offset"]
         }
         if let valueColumn { columns.append(valueColumn) }
         switch layout {
         case .sleepSession: columns += ["title", "notes"]
         case .exerciseSession: columns += ["exercise_type", "title", "notes"]
         case .bloodPressure: columns += ["systolic", "diastolic"]
+        case .cycleTracking(let record): columns += record.columns
         default: break
         }
         return columns
@@ -166,7 +179,7 @@ struct RecordTable: Sendable {
                     name: "exercise_laps_table", columns: ["parent_key", "lap_start_time", "lap_end_time", "lap_length"], order: "lap_start_time",
                     required: false),
             ]
-        case .instant, .interval, .bloodPressure:
+        case .instant, .interval, .bloodPressure, .cycleTracking:
             return []
         }
     }
@@ -176,6 +189,8 @@ struct RecordTable: Sendable {
         switch layout {
         case .bloodPressure:
             return [typeIdentifier, BloodPressure.systolic, BloodPressure.diastolic]
+        case .cycleTracking(let record):
+            return record.producedTypes
         default:
             return [typeIdentifier]
         }
@@ -188,12 +203,9 @@ struct RecordTable: Sendable {
     }
 }
 
-/// The types of the model that have no HealthKit equivalent, named for Health Connect.
-public enum HealthConnectTypes {
-    /// Total energy burned (active and basal together), in kcal.
-    public static let totalCaloriesBurned = "HealthConnectTotalCaloriesBurned"
-    /// Heart rate variability as RMSSD, in ms (HealthKit's is SDNN, another measure).
-    public static let heartRateVariabilityRMSSD = "HealthConnectHeartRateVariabilityRMSSD"
-    /// Elevation gained, in m.
-    public static let elevationGained = "HealthConnectElevationGained"
+extension RecordTable {
+    /// A cycle-tracking table: its type is the record's (`CycleTracking`), its values codes.
+    init(cycleTracking record: CycleTracking, name: String) {
+        self.init(name: name, layout: .cycleTracking(record), valueColumn: nil, typeIdentifier: record.typeIdentifier, unit: "", factor: 1)
+    }
 }

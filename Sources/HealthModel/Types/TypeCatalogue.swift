@@ -88,6 +88,9 @@ public enum TypeCatalogue {
                     identifier: "HKCategoryTypeIdentifier" + name, kind: .category,
                     aggregationStyle: nil, canonicalUnit: nil))
         }
+        // Health Connect's records with no HealthKit category value: a cervical mucus record
+        // whose appearance HealthKit's quality cannot say (unknown, unusual).
+        entries.append(Entry(identifier: "HealthConnectCervicalMucus", kind: .category, aggregationStyle: nil, canonicalUnit: nil))
         let others: [(String, ObjectType.Kind)] = [
             ("HKCorrelationTypeIdentifierBloodPressure", .correlation),
             ("HKCorrelationTypeIdentifierFood", .correlation),

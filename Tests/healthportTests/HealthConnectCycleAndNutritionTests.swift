@@ -1,0 +1,60 @@
+import Foundation
+import HealthTestSupport
+import Testing
+
+/// The Health Connect record types read beside the activity ones, through the commands: cycle
+/// tracking, temperatures, nutrition, body composition and the measurements' context. Every
+/// figure is worked by hand from the fixture's rows (`Scripts/healthconnect/make-fixture.py`)
+/// and the platform's codes and units (`docs/health-connect.md`), never by the code under test.
+@Suite struct HealthConnectCycleAndNutritionTests {
+    /// `convert --format ndjson` of the fixture's zip, the lines of `types` only.
+    static func converted(_ input: String, types: String) throws -> [[String: Any]] {
+        let result = try healthport("convert", input, "--type", types, "--format", "ndjson", "-o", "-", "-q")
+        #expect(result.status == 0, "\(result.stderrText)")
+        return try ndjsonObjects(result.stdout).filter { $0["uuid"] != nil }
+    }
+
+    static func metadata(_ line: [String: Any]) -> [String: Any] { line["metadata"] as? [String: Any] ?? [:] }
+
+    /// Cycle tracking as HealthKit's samples: the flows heavy, light and unknown (codes 3, 1, 0)
+    /// are vaginal bleeding heavy (4), light (2) and unspecified (1), and the period over the
+    /// 5th and 6th a flow of unspecified amount that starts the cycle; high, positive and
+    /// negative ovulation tests are estrogen surge (4), LH surge (2) and negative (1); protection
+    /// used, not used, unknown is `HKSexualActivityProtectionUsed` 1, 0, absent.
+    @Test func cycleTrackingConverts() throws {
+        let fixture = try HealthConnectFixture.make()
+        let flows = try Self.converted(fixture.zip, types: "MenstrualFlow")
+        #expect(flows.map { $0["valueName"] as? String } == [
+            "HKCategoryValueVaginalBleedingHeavy", "HKCategoryValueVaginalBleedingLight",
+            "HKCategoryValueVaginalBleedingUnspecified", "HKCategoryValueVaginalBleedingUnspecified",
+        ])
+        #expect(flows.map { Self.metadata($0)["HKMenstrualCycleStart"] as? Int } == [0, 0, 0, 1])
+        #expect(flows.last?["startDate"] as? String == "2026-01-05T00:00:00+01:00")
+        #expect(flows.last?["endDate"] as? String == "2026-01-07T00:00:00+01:00")
+
+        let tests = try Self.converted(fixture.zip, types: "OvulationTestResult")
+        #expect(tests.map { $0["value"] as? Int } == [4, 2, 1])
+        let mucus = try Self.converted(fixture.zip, types: "CervicalMucusQuality,HealthConnectCervicalMucus")
+        #expect(mucus.map { $0["sampleType"] as? String } == ["HKCategoryTypeIdentifierCervicalMucusQuality", "HealthConnectCervicalMucus"])
+        #expect(mucus.map { $0["value"] as? Int } == [5, 0])
+        #expect(mucus.map { Self.metadata($0)["HealthConnectCervicalMucusSensation"] as? String } == ["2", "1"])
+        let activity = try Self.converted(fixture.zip, types: "SexualActivity")
+        #expect(activity.map { Self.metadata($0)["HKSexualActivityProtectionUsed"] as? Int } == [1, 0, nil])
+        #expect(try Self.converted(fixture.zip, types: "IntermenstrualBleeding").count == 1)
+    }
+
+    /// A day's menstrual flow counts the samples that say there was bleeding on it: the 5th the
+    /// period (which covers it) and the heavy flow, 2; the 6th the period and the light flow,
+    /// 2; the 7th the unknown flow alone (the period ends at its midnight), 1.
+    @Test func menstrualFlowDays() throws {
+        let fixture = try HealthConnectFixture.make()
+        let result = try healthport("summary", fixture.zip, "--type", "MenstrualFlow", "--format", "csv", "-q")
+        #expect(result.status == 0, "\(result.stderrText)")
+        let rows = parseCSV(result.stdoutText)
+        let header = try #require(rows.first)
+        let date = try #require(header.firstIndex(of: "date"))
+        let count = try #require(header.firstIndex(of: "count"))
+        let days = Dictionary(uniqueKeysWithValues: rows.dropFirst().map { ($0[date], $0[count]) })
+        #expect(days == ["2026-01-05": "2", "2026-01-06": "2", "2026-01-07": "1"])
+    }
+}
