@@ -17,7 +17,8 @@ What it holds (times in UTC+01:00, the offset every record carries):
     glass of water, three floors; active and total calories; distance; a night of sleep with
     stages; a run (an exercise session) with its route and two laps;
   * cycle tracking over the same days: a period, flows, ovulation tests, cervical mucus,
-    spotting and sexual activity, entered by hand in Fit.
+    spotting and sexual activity, entered by hand in Fit; two basal body temperatures and a
+    body temperature, with where they were taken.
   Every record is modified before 2026-01-07 17:00, the latest modification (steps-11), which
   is the export's date.
 
@@ -135,6 +136,8 @@ def create_schema(db, schema):
         f"CREATE TABLE floors_climbed_record_table ({common}, {interval}, floors REAL{interval_generated}{foreign})",
         f"CREATE TABLE wheelchair_pushes_record_table ({common}, {interval}, count INTEGER{interval_generated}{foreign})",
         f"CREATE TABLE elevation_gained_record_table ({common}, {interval}, elevation REAL{interval_generated}{foreign})",
+        f"CREATE TABLE basal_body_temperature_record_table ({common}, {instant}, measurement_location INTEGER, "
+        f"temperature REAL{instant_generated}{foreign})",
         # Cycle tracking: codes (the platform's IntDef constants) as INTEGER; the period and
         # intermenstrual bleeding have no value of their own.
         f"CREATE TABLE menstruation_flow_record_table ({common}, {instant}, flow INTEGER{instant_generated}{foreign})",
@@ -296,6 +299,20 @@ def fill(db):
         "app_info_id, recording_method, time, zone_offset, local_date) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (record_uuid("spotting-1"), millis(7, 7, 1), "spotting-1", PHONE, FIT, MANUAL, millis(7, 7), OFFSET, epoch_day(millis(7, 7))),
     )
+
+    # Temperatures in degrees Celsius, entered by hand, with where they were taken
+    # (BodyTemperatureMeasurementLocation): basal in the mouth (4) and the vagina (10), a body
+    # temperature in the ear (8).
+    for table, name, time, location, temperature in [
+        ("basal_body_temperature_record_table", "basal-temperature-1", millis(6, 6, 30), 4, 36.45),
+        ("basal_body_temperature_record_table", "basal-temperature-2", millis(7, 6, 30), 10, 36.7),
+        ("body_temperature_record_table", "body-temperature-1", millis(5, 19), 8, 37.2),
+    ]:
+        db.execute(
+            f"INSERT INTO {table} (uuid, last_modified_time, client_record_id, device_info_id, app_info_id, recording_method, "
+            "time, zone_offset, local_date, measurement_location, temperature) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (record_uuid(name), time + 60_000, name, PHONE, FIT, MANUAL, time, OFFSET, epoch_day(time), location, temperature),
+        )
 
     # A run: 33 is running in the platform's ExerciseSessionType, whose codes the database holds.
     run = interval("exercise_session_record_table", "exercise-1", SAMSUNG, WATCH, millis(6, 18), millis(6, 18, 45),

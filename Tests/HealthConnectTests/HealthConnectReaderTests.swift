@@ -28,7 +28,8 @@ import Testing
     /// heart rate, 1 RMSSD, 1 water, 1 floors, 3 heart-rate readings (one series of three), the
     /// sleep session and its 6 stages, 1 exercise session, and a blood pressure as a systolic, a
     /// diastolic and their correlation: 36; and cycle tracking, 1 period and 3 flows, 3
-    /// ovulation tests, 2 cervical mucus records, 1 spotting, 3 sexual activities: 13. 49 in all.
+    /// ovulation tests, 2 cervical mucus records, 1 spotting, 3 sexual activities: 13; 2 basal
+    /// body temperatures and 1 body temperature: 3. 52 in all.
     @Test func everyRecordBecomesAnObject() throws {
         let fixture = try HealthConnectFixture.make()
         let objects = try Self.read(fixture.database).objects
@@ -54,9 +55,11 @@ import Testing
         #expect(count("HKCategoryTypeIdentifierCervicalMucusQuality") + count(HealthConnectTypes.cervicalMucus) == 2)
         #expect(count("HKCategoryTypeIdentifierIntermenstrualBleeding") == 1)
         #expect(count("HKCategoryTypeIdentifierSexualActivity") == 3)
-        #expect(objects.count == 49)
+        #expect(count("HKQuantityTypeIdentifierBasalBodyTemperature") == 2)
+        #expect(count("HKQuantityTypeIdentifierBodyTemperature") == 1)
+        #expect(objects.count == 52)
         // Every uuid distinct: the children's derived ones too.
-        #expect(Set(objects.map(\.uuid)).count == 49)
+        #expect(Set(objects.map(\.uuid)).count == 52)
     }
 
     /// Grams to kilograms, small calories to kcal, metres kept; a manual entry is user-entered;

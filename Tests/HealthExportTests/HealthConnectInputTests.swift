@@ -15,9 +15,9 @@ import Testing
         #expect(reader.layout.documentPath == (zipped ? "health_connect_export.db" : nil))
         let collector = ObjectCollector()
         let summary = try reader.read(QueryExecutor.everything, into: collector)
-        // The 49 objects HealthConnectReaderTests counts.
-        #expect(collector.objects.count == 49)
-        #expect(summary.objectCount == 49)
+        // The 52 objects HealthConnectReaderTests counts.
+        #expect(collector.objects.count == 52)
+        #expect(summary.objectCount == 52)
         #expect(collector.header.healthConnectPriority?.apps[.sleep] == ["com.google.android.apps.fitness"])
     }
 

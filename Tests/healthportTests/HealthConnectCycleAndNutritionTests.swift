@@ -16,6 +16,12 @@ import Testing
 
     static func metadata(_ line: [String: Any]) -> [String: Any] { line["metadata"] as? [String: Any] ?? [:] }
 
+    /// A quantity sample's line's value and unit.
+    static func quantity(_ line: [String: Any]) -> (value: Double?, unit: String?) {
+        let quantity = line["quantity"] as? [String: Any]
+        return ((quantity?["value"] as? NSNumber)?.doubleValue, quantity?["unit"] as? String)
+    }
+
     /// Cycle tracking as HealthKit's samples: the flows heavy, light and unknown (codes 3, 1, 0)
     /// are vaginal bleeding heavy (4), light (2) and unspecified (1), and the period over the
     /// 5th and 6th a flow of unspecified amount that starts the cycle; high, positive and
@@ -56,5 +62,28 @@ import Testing
         let count = try #require(header.firstIndex(of: "count"))
         let days = Dictionary(uniqueKeysWithValues: rows.dropFirst().map { ($0[date], $0[count]) })
         #expect(days == ["2026-01-05": "2", "2026-01-06": "2", "2026-01-07": "1"])
+    }
+
+    /// Basal body temperature in °C, as stored: the 6th's 36.45 (mouth, HealthKit's sensor
+    /// location 6) and the 7th's 36.7 (vagina, HealthKit's "other", 0), one a day, so each day's
+    /// average is its one reading; the body temperature's ear (8) is HealthKit's ear (3).
+    @Test func temperaturesConvertAndAverage() throws {
+        let fixture = try HealthConnectFixture.make()
+        let basal = try Self.converted(fixture.zip, types: "BasalBodyTemperature")
+        #expect(basal.map { Self.quantity($0).unit } == ["degC", "degC"])
+        #expect(basal.map { Self.quantity($0).value } == [36.45, 36.7])
+        #expect(basal.map { Self.metadata($0)["HKBodyTemperatureSensorLocation"] as? Int } == [6, 0])
+        let body = try Self.converted(fixture.zip, types: "BodyTemperature")
+        #expect(body.map { Self.metadata($0)["HKBodyTemperatureSensorLocation"] as? Int } == [3])
+        #expect(body.map { Self.metadata($0)["HealthConnectMeasurementLocation"] as? String } == ["8"])
+
+        let result = try healthport("summary", fixture.zip, "--type", "BasalBodyTemperature", "--format", "csv", "-q")
+        #expect(result.status == 0, "\(result.stderrText)")
+        let rows = parseCSV(result.stdoutText)
+        let header = try #require(rows.first)
+        let date = try #require(header.firstIndex(of: "date"))
+        let average = try #require(header.firstIndex(of: "average"))
+        let days = Dictionary(uniqueKeysWithValues: rows.dropFirst().map { ($0[date], Double($0[average])) })
+        #expect(days == ["2026-01-06": 36.45, "2026-01-07": 36.7])
     }
 }

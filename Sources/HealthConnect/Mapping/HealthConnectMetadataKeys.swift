@@ -35,4 +35,11 @@ public enum HealthConnectMetadataKeys {
     /// A sexual activity's protection code (`protection_used`: 0 unknown, 1 protected,
     /// 2 unprotected).
     public static let protectionUsed = "HealthConnectProtectionUsed"
+
+    // How a measurement was taken (`MeasurementContext`): the record's own codes, beside
+    // HealthKit's key where one means the same.
+
+    /// Where a temperature was taken (`measurement_location`: 0 unknown, 1 armpit, 2 finger,
+    /// 3 forehead, 4 mouth, 5 rectum, 6 temporal artery, 7 toe, 8 ear, 9 wrist, 10 vagina).
+    public static let measurementLocation = "HealthConnectMeasurementLocation"
 }

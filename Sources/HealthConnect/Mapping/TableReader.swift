@@ -26,7 +26,11 @@ struct TableReader {
         while try parents.step() {
             count += 1
             let row = parents.int64(Column.row)
-            let attributes = try sampleAttributes(parents, row: row)
+            var attributes = try sampleAttributes(parents, row: row)
+            if let context = table.context {
+                let codes = try context.columns.map { try code(parents, column: $0, row: row) }
+                attributes.metadata.entries += context.metadata(codes: codes)
+            }
             switch table.layout {
             case .instant, .interval:
                 let name = table.valueColumn ?? ""

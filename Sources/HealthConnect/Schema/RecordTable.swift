@@ -35,6 +35,9 @@ struct RecordTable: Sendable {
     /// The unit written, and the factor from the stored unit to it.
     let unit: String
     let factor: Double
+    /// How the measurement was taken, read into metadata (`MeasurementContext`), for the tables
+    /// that keep it.
+    var context: MeasurementContext? = nil
 
     /// The tables read, in the order they are read.
     static let all: [RecordTable] = [
@@ -78,9 +81,13 @@ struct RecordTable: Sendable {
         RecordTable(
             name: "vo2_max_record_table", layout: .instant, valueColumn: "vo2_milliliters_per_minute_kilogram",
             typeIdentifier: "HKQuantityTypeIdentifierVO2Max", unit: "mL/min·kg", factor: 1),
+        // Temperatures are stored in degrees Celsius, with where they were taken.
         RecordTable(
             name: "body_temperature_record_table", layout: .instant, valueColumn: "temperature",
-            typeIdentifier: "HKQuantityTypeIdentifierBodyTemperature", unit: "degC", factor: 1),
+            typeIdentifier: "HKQuantityTypeIdentifierBodyTemperature", unit: "degC", factor: 1, context: .temperature),
+        RecordTable(
+            name: "basal_body_temperature_record_table", layout: .instant, valueColumn: "temperature",
+            typeIdentifier: "HKQuantityTypeIdentifierBasalBodyTemperature", unit: "degC", factor: 1, context: .temperature),
         // Blood glucose is stored in mmol/L; HealthKit's exports write mg/dL (glucose's molar
         // mass, 180.15588 g/mol, makes 1 mmol/L 18.015588 mg/dL).
         RecordTable(
@@ -143,6 +150,7 @@ struct RecordTable: Sendable {
         case .cycleTracking(let record): columns += record.columns
         default: break
         }
+        if let context { columns += context.columns }
         return columns
     }
 

@@ -1,0 +1,42 @@
+import HealthConnect
+import HealthModel
+import HealthTestSupport
+import Testing
+
+/// Temperatures, body composition, basal metabolic rate and the context of a measurement from
+/// the fixture's rows (`make-fixture.py`), each value converted to HealthKit's unit by hand in
+/// the comments, from the units AOSP stores (degrees Celsius, grams, watts, mmol/L) and the
+/// codes of its `datatypes/` classes, never by the code under test.
+@Suite struct HealthConnectBodyAndVitalsTests {
+    static func quantities(_ path: String, of type: String) throws -> [QuantitySample] {
+        try HealthConnectReaderTests.read(path).objects.compactMap { object -> QuantitySample? in
+            guard case .quantitySample(let sample) = object, sample.sample.sampleType.identifier == type else { return nil }
+            return sample
+        }
+    }
+
+    /// Basal body temperatures in degrees Celsius as stored: 36.45 taken in the mouth (Health
+    /// Connect's 4, HealthKit's sensor location 6), 36.7 in the vagina (10, which HealthKit's
+    /// list does not name: "other", 0). The body temperature, 37.2 in the ear (8), is HealthKit's
+    /// ear (3). Each keeps its own code.
+    @Test func temperaturesAndWhereTheyWereTaken() throws {
+        let fixture = try HealthConnectFixture.make()
+        let basal = try Self.quantities(fixture.database, of: "HKQuantityTypeIdentifierBasalBodyTemperature")
+        #expect(basal.map(\.quantity) == [Quantity(value: ExportNumber(36.45), unit: "degC"), Quantity(value: ExportNumber(36.7), unit: "degC")])
+        #expect(basal.map { $0.sample.metadata["HKBodyTemperatureSensorLocation"] } == [.number(ExportNumber(6)), .number(ExportNumber(0))])
+        #expect(basal.map { $0.sample.metadata["HealthConnectMeasurementLocation"] } == [.string("4"), .string("10")])
+        // 2026-01-06 06:30 at +01:00 is 05:30 UTC: 1,767,571,200 + 86,400 + 19,800 s.
+        #expect(basal.first?.sample.startDate == ExportTimestamp(secondsSince1970: 1_767_677_400, utcOffsetSeconds: 3600))
+        let body = try Self.quantities(fixture.database, of: "HKQuantityTypeIdentifierBodyTemperature")
+        #expect(body.map(\.quantity.value.value) == [37.2])
+        #expect(body.first?.sample.metadata["HKBodyTemperatureSensorLocation"] == .number(ExportNumber(3)))
+        #expect(body.first?.sample.metadata["HealthConnectMeasurementLocation"] == .string("8"))
+
+        // A location newer than the reader names no HealthKit location; its code is kept.
+        let newer = try HealthConnectFixture.altered(
+            fixture.database, sql: "UPDATE body_temperature_record_table SET measurement_location = 42;")
+        let unknown = try #require(try Self.quantities(newer, of: "HKQuantityTypeIdentifierBodyTemperature").first)
+        #expect(unknown.sample.metadata["HKBodyTemperatureSensorLocation"] == nil)
+        #expect(unknown.sample.metadata["HealthConnectMeasurementLocation"] == .string("42"))
+    }
+}
