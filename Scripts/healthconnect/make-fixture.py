@@ -18,7 +18,7 @@ What it holds (times in UTC+01:00, the offset every record carries):
     stages; a run (an exercise session) with its route and two laps;
   * cycle tracking over the same days: a period, flows, ovulation tests, cervical mucus,
     spotting and sexual activity, entered by hand in Fit; two basal body temperatures and a
-    body temperature, with where they were taken.
+    body temperature, with where they were taken; two meals with their nutrients.
   Every record is modified before 2026-01-07 17:00, the latest modification (steps-11), which
   is the export's date.
 
@@ -61,6 +61,19 @@ def epoch_day(ms):
 
 def record_uuid(name):
     return uuid.uuid5(NAMESPACE, name).bytes
+
+
+# nutrition_record_table's nutrient columns, in AOSP's order (NutritionRecordHelper): energy in
+# small calories, every other one in grams.
+NUTRIENTS = [
+    "unsaturated_fat", "potassium", "thiamin", "trans_fat", "manganese", "energy_from_fat", "caffeine", "dietary_fiber",
+    "selenium", "vitamin_b6", "protein", "chloride", "cholesterol", "copper", "iodine", "vitamin_b12", "zinc", "riboflavin",
+    "energy", "molybdenum", "phosphorus", "chromium", "total_fat", "calcium", "vitamin_c", "vitamin_e", "biotin", "vitamin_d",
+    "niacin", "magnesium", "total_carbohydrate", "vitamin_k", "polyunsaturated_fat", "saturated_fat", "sodium", "folate",
+    "monounsaturated_fat", "pantothenic_acid", "iron", "vitamin_a", "folic_acid", "sugar",
+]
+# What AOSP stores for a nutrient the app did not set: Java's Double.MIN_VALUE (DEFAULT_DOUBLE).
+UNSET = 5e-324
 
 
 def create_schema(db, schema):
@@ -138,6 +151,13 @@ def create_schema(db, schema):
         f"CREATE TABLE elevation_gained_record_table ({common}, {interval}, elevation REAL{interval_generated}{foreign})",
         f"CREATE TABLE basal_body_temperature_record_table ({common}, {instant}, measurement_location INTEGER, "
         f"temperature REAL{instant_generated}{foreign})",
+        # Columns in AOSP's order: meal_type after thiamin, meal_name after pantothenic_acid.
+        f"CREATE TABLE nutrition_record_table ({common}, {interval}, "
+        + ", ".join(
+            f"{column} REAL" + (", meal_type INTEGER" if column == "thiamin" else "")
+            + (", meal_name TEXT" if column == "pantothenic_acid" else "")
+            for column in NUTRIENTS)
+        + f"{interval_generated}{foreign})",
         # Cycle tracking: codes (the platform's IntDef constants) as INTEGER; the period and
         # intermenstrual bleeding have no value of their own.
         f"CREATE TABLE menstruation_flow_record_table ({common}, {instant}, flow INTEGER{instant_generated}{foreign})",
@@ -313,6 +333,22 @@ def fill(db):
             "time, zone_offset, local_date, measurement_location, temperature) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (record_uuid(name), time + 60_000, name, PHONE, FIT, MANUAL, time, OFFSET, epoch_day(time), location, temperature),
         )
+
+    # Two meals, entered by hand in Fit (energy in small calories, nutrients in grams): a lunch
+    # (meal type 2) whose app left the nutrients it did not know NULL, with a real 0 of
+    # cholesterol and zinc at AOSP's "not set"; and a breakfast (1) of an espresso written as
+    # AOSP writes a record with two fields set, every other nutrient at "not set".
+    lunch = {"energy": 420000.0, "protein": 21.5, "total_carbohydrate": 60.0, "dietary_fiber": 12.5, "sugar": 6.0,
+             "total_fat": 9.25, "saturated_fat": 1.5, "trans_fat": 0.25, "cholesterol": 0.0, "sodium": 0.85,
+             "potassium": 0.9, "iron": 0.0065, "vitamin_c": 0.012, "vitamin_a": 0.00015, "folate": 0.00036, "zinc": UNSET}
+    breakfast = {column: UNSET for column in NUTRIENTS}
+    breakfast.update({"energy": 2000.0, "caffeine": 0.095})
+    for name, start, end, meal_type, meal_name, nutrients in [
+        ("meal-1", millis(5, 12, 30), millis(5, 12, 50), 2, "Lentil soup with rye bread", lunch),
+        ("meal-2", millis(6, 8), millis(6, 8, 5), 1, "Espresso", breakfast),
+    ]:
+        interval("nutrition_record_table", name, FIT, PHONE, start, end, ["meal_type", "meal_name"] + list(nutrients),
+                 [meal_type, meal_name] + list(nutrients.values()), method=MANUAL)
 
     # A run: 33 is running in the platform's ExerciseSessionType, whose codes the database holds.
     run = interval("exercise_session_record_table", "exercise-1", SAMSUNG, WATCH, millis(6, 18), millis(6, 18, 45),

@@ -29,7 +29,8 @@ import Testing
     /// sleep session and its 6 stages, 1 exercise session, and a blood pressure as a systolic, a
     /// diastolic and their correlation: 36; and cycle tracking, 1 period and 3 flows, 3
     /// ovulation tests, 2 cervical mucus records, 1 spotting, 3 sexual activities: 13; 2 basal
-    /// body temperatures and 1 body temperature: 3. 52 in all.
+    /// body temperatures and 1 body temperature: 3; two meals, a lunch of 15 nutrients and an
+    /// espresso of 2, each with its food correlation: 19. 71 in all.
     @Test func everyRecordBecomesAnObject() throws {
         let fixture = try HealthConnectFixture.make()
         let objects = try Self.read(fixture.database).objects
@@ -57,9 +58,11 @@ import Testing
         #expect(count("HKCategoryTypeIdentifierSexualActivity") == 3)
         #expect(count("HKQuantityTypeIdentifierBasalBodyTemperature") == 2)
         #expect(count("HKQuantityTypeIdentifierBodyTemperature") == 1)
-        #expect(objects.count == 52)
+        #expect(count("HKCorrelationTypeIdentifierFood") == 2)
+        #expect(count("HKQuantityTypeIdentifierDietaryEnergyConsumed") == 2)
+        #expect(objects.count == 71)
         // Every uuid distinct: the children's derived ones too.
-        #expect(Set(objects.map(\.uuid)).count == 52)
+        #expect(Set(objects.map(\.uuid)).count == 71)
     }
 
     /// Grams to kilograms, small calories to kcal, metres kept; a manual entry is user-entered;

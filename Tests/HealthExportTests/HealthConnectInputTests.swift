@@ -15,9 +15,9 @@ import Testing
         #expect(reader.layout.documentPath == (zipped ? "health_connect_export.db" : nil))
         let collector = ObjectCollector()
         let summary = try reader.read(QueryExecutor.everything, into: collector)
-        // The 52 objects HealthConnectReaderTests counts.
-        #expect(collector.objects.count == 52)
-        #expect(summary.objectCount == 52)
+        // The 71 objects HealthConnectReaderTests counts.
+        #expect(collector.objects.count == 71)
+        #expect(summary.objectCount == 71)
         #expect(collector.header.healthConnectPriority?.apps[.sleep] == ["com.google.android.apps.fitness"])
     }
 

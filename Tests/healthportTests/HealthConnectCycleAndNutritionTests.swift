@@ -86,4 +86,70 @@ import Testing
         let days = Dictionary(uniqueKeysWithValues: rows.dropFirst().map { ($0[date], Double($0[average])) })
         #expect(days == ["2026-01-06": 36.45, "2026-01-07": 36.7])
     }
+
+    /// A day's dietary totals from the foods' members: the 5th's lunch, 420,000 cal = 420 kcal,
+    /// and the 6th's espresso, 2,000 cal = 2 kcal; the lunch's sodium, 0.85 g (written as 850
+    /// mg, totalled in the catalogue's gram); its trans fat, Health Connect's own type, 0.25 g.
+    @Test func nutritionTotalsByDay() throws {
+        let fixture = try HealthConnectFixture.make()
+        let result = try healthport(
+            "summary", fixture.zip, "--type", "DietaryEnergyConsumed,DietarySodium,HealthConnectDietaryFatTrans", "--format", "csv", "-q")
+        #expect(result.status == 0, "\(result.stderrText)")
+        let rows = parseCSV(result.stdoutText)
+        let header = try #require(rows.first)
+        let date = try #require(header.firstIndex(of: "date")), type = try #require(header.firstIndex(of: "sampleType"))
+        let sum = try #require(header.firstIndex(of: "sum"))
+        let sums = Dictionary(uniqueKeysWithValues: rows.dropFirst().map { ($0[date] + " " + $0[type], Double($0[sum])) })
+        #expect(
+            sums == [
+                "2026-01-05 HKQuantityTypeIdentifierDietaryEnergyConsumed": 420, "2026-01-06 HKQuantityTypeIdentifierDietaryEnergyConsumed": 2,
+                "2026-01-05 HKQuantityTypeIdentifierDietarySodium": 0.85, "2026-01-05 HealthConnectDietaryFatTrans": 0.25,
+            ])
+    }
+
+    /// Written as Apple's export.xml and read back, each food still holds its members (the
+    /// lunch's 15 nutrients, the espresso's 2) and its name, and every object comes back once:
+    /// the 71 `HealthConnectReaderTests` counts.
+    @Test func foodsSurviveApplesExportFormat() throws {
+        let fixture = try HealthConnectFixture.make()
+        let xml = try Fixtures.temporaryDirectory().appendingPathComponent("export.xml").path
+        let written = try healthport("convert", fixture.zip, "--format", "export", "-o", xml, "-q")
+        #expect(written.status == 0, "\(written.stderrText)")
+        let foods = try Self.converted(xml, types: "Food")
+        #expect(foods.map { ($0["objects"] as? [Any])?.count } == [15, 2])
+        #expect(foods.map { Self.metadata($0)["HKFoodType"] as? String } == ["Lentil soup with rye bread", "Espresso"])
+        let all = try healthport("convert", xml, "--format", "ndjson", "-o", "-", "-q")
+        #expect(try ndjsonObjects(all.stdout).filter { $0["uuid"] != nil }.count == 71)
+    }
+
+    /// De-identified, no meal's name is left in any format (the person wrote it: `HKFoodType`
+    /// is free text, removed as a session's title and notes are), and no cycle-tracking code
+    /// either, since they are text; HealthKit's numeric keys stay (`HKMenstrualCycleStart`).
+    @Test func deidentifiedOutputKeepsNoMealName() throws {
+        let fixture = try HealthConnectFixture.make()
+        let directory = try Fixtures.temporaryDirectory()
+        let key = directory.appendingPathComponent("study.key").path
+        for format in ["ndjson", "csv", "fhir", "omh"] {
+            let output = directory.appendingPathComponent("out-\(format)").path
+            let result = try healthport("convert", fixture.zip, "--format", format, "--deidentify", key, "--output", output, "-q")
+            #expect(result.status == 0, "\(format): \(result.stderrText)")
+            var written = ""
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: output, isDirectory: &isFolder), isFolder.boolValue {
+                for name in try FileManager.default.subpathsOfDirectory(atPath: output) {
+                    written += (try? String(contentsOfFile: output + "/" + name, encoding: .utf8)) ?? ""
+                }
+            } else {
+                written = try String(contentsOfFile: output, encoding: .utf8)
+            }
+            #expect(!written.isEmpty, "\(format)")
+            for secret in ["Lentil soup", "rye bread", "Espresso", "HKFoodType", "HealthConnectMenstruationFlow"] {
+                #expect(!written.contains(secret), "\(format) keeps \(secret)")
+            }
+        }
+        let ndjson = try String(contentsOfFile: directory.appendingPathComponent("out-ndjson").path, encoding: .utf8)
+        #expect(ndjson.contains("\"HKMenstrualCycleStart\":1"))
+        // The foods themselves are kept: their energy, without their names.
+        #expect(ndjson.contains("HKQuantityTypeIdentifierDietaryEnergyConsumed") && ndjson.contains("HKCorrelationTypeIdentifierFood"))
+    }
 }

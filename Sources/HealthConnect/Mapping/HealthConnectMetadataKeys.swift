@@ -42,4 +42,8 @@ public enum HealthConnectMetadataKeys {
     /// Where a temperature was taken (`measurement_location`: 0 unknown, 1 armpit, 2 finger,
     /// 3 forehead, 4 mouth, 5 rectum, 6 temporal artery, 7 toe, 8 ear, 9 wrist, 10 vagina).
     public static let measurementLocation = "HealthConnectMeasurementLocation"
+
+    /// A meal's type (`meal_type`: 0 unknown, 1 breakfast, 2 lunch, 3 dinner, 4 snack), on a
+    /// food and its samples (`Nutrition`).
+    public static let mealType = "HealthConnectMealType"
 }

@@ -57,6 +57,8 @@ struct TableReader {
                 try scan?.forEach(of: row) { child, index in try deliver(try stage(child, of: attributes, index: index, row: row)) }
             case .bloodPressure:
                 for object in try bloodPressure(parents, attributes: attributes, row: row) { try deliver(object) }
+            case .nutrition:
+                for object in try food(parents, attributes: attributes, row: row) { try deliver(object) }
             case .exerciseSession:
                 var workout = try workout(parents, attributes: attributes, row: row)
                 if let routes = scans["exercise_route_table"] { try addRoute(routes, to: &workout, row: row) }
@@ -97,7 +99,7 @@ struct TableReader {
         switch table.layout {
         case .sleepSession, .cycleTracking: type = ObjectType(identifier: table.typeIdentifier, kind: .category)
         case .exerciseSession: type = .workout
-        case .bloodPressure: type = ObjectType(identifier: table.typeIdentifier, kind: .correlation)
+        case .bloodPressure, .nutrition: type = ObjectType(identifier: table.typeIdentifier, kind: .correlation)
         default: type = ObjectType(identifier: table.typeIdentifier, kind: .quantity)
         }
         return SampleAttributes(
@@ -163,6 +165,37 @@ struct TableReader {
         let diastolic = try member("diastolic", type: RecordTable.BloodPressure.diastolic)
         let correlation = Correlation(sample: attributes, objects: [.quantity(systolic), .quantity(diastolic)])
         return [.quantitySample(systolic), .quantitySample(diastolic), .correlation(correlation)]
+    }
+
+    /// A nutrition record as HealthKit keeps a food (`Nutrition`): a dietary sample per nutrient
+    /// set (uuids made from the record's and the nutrient's column), then the food correlation,
+    /// with the record's uuid, that holds them, as Apple's exports list them; the meal's name and
+    /// type on all of them.
+    private func food(_ row: ReadOnlyDatabase.Statement, attributes: SampleAttributes, row id: Int64) throws -> [HealthObject] {
+        var record = attributes
+        let nameColumn = index(of: "meal_name")
+        let name = row.text(nameColumn, limit: limits.textBytes)
+        if name == nil, row.textLength(nameColumn) > limits.textBytes {
+            throw HealthConnectError(.limitExceeded, "a meal name longer than \(limits.textBytes) bytes", table: table.name, row: id, column: "meal_name")
+        }
+        record.metadata.entries += Nutrition.metadata(mealType: try code(row, column: "meal_type", row: id), name: name)
+        let first = index(of: Nutrition.nutrients[0].column)
+        var members: [QuantitySample] = []
+        for (offset, nutrient) in Nutrition.nutrients.enumerated() {
+            let stored: Double
+            switch row.number(first + Int32(offset)) {
+            case .null: continue
+            case .notANumber: throw invalid("not a number", row: id, column: nutrient.column)
+            case .value(let value): stored = value
+            }
+            guard let amount = Nutrition.amount(stored, of: nutrient) else { continue }
+            var sample = record
+            sample.uuid = Self.childUUID(of: attributes.uuid, index: 0, kind: nutrient.column)
+            sample.sampleType = ObjectType(identifier: nutrient.typeIdentifier, kind: .quantity)
+            members.append(QuantitySample(sample: sample, quantity: Quantity(value: ExportNumber(amount), unit: nutrient.unit)))
+        }
+        let food = Correlation(sample: record, objects: members.map { .quantity($0) })
+        return members.map { .quantitySample($0) } + [.correlation(food)]
     }
 
     /// The session's route (`exercise_route_table`) as the workout's one route, its points

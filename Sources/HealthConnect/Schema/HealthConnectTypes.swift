@@ -12,4 +12,11 @@ public enum HealthConnectTypes {
     /// for (unknown, unusual, or a code newer than the reader), as a category sample whose
     /// value is not applicable; its appearance and sensation are in its metadata.
     public static let cervicalMucus = "HealthConnectCervicalMucus"
+    /// Nutrients of a food (`Nutrition`) that HealthKit has no dietary type for: energy from
+    /// fat (kcal), unsaturated fat and trans fat (g), and folic acid (written in mcg, as
+    /// HealthKit's folate is), each summed over a day as HealthKit's dietary types are.
+    public static let dietaryEnergyFromFat = "HealthConnectDietaryEnergyFromFat"
+    public static let dietaryFatUnsaturated = "HealthConnectDietaryFatUnsaturated"
+    public static let dietaryFatTrans = "HealthConnectDietaryFatTrans"
+    public static let dietaryFolicAcid = "HealthConnectDietaryFolicAcid"
 }

@@ -24,6 +24,9 @@ struct RecordTable: Sendable {
         /// A cycle-tracking record (an instant, or the period's interval) whose codes become a
         /// category sample (`CycleTracking`).
         case cycleTracking(CycleTracking)
+        /// An interval whose nutrients become HealthKit's food correlation and its dietary
+        /// samples (`Nutrition`).
+        case nutrition
     }
 
     let name: String
@@ -114,6 +117,9 @@ struct RecordTable: Sendable {
         RecordTable(
             name: "blood_pressure_record_table", layout: .bloodPressure, valueColumn: nil,
             typeIdentifier: "HKCorrelationTypeIdentifierBloodPressure", unit: "mmHg", factor: 1),
+        RecordTable(
+            name: "nutrition_record_table", layout: .nutrition, valueColumn: nil, typeIdentifier: Nutrition.typeIdentifier, unit: "",
+            factor: 1),
         // Cycle tracking: category samples, their values from the records' codes.
         RecordTable(cycleTracking: .menstruationFlow, name: "menstruation_flow_record_table"),
         RecordTable(cycleTracking: .menstruationPeriod, name: "menstruation_period_record_table"),
@@ -137,7 +143,7 @@ struct RecordTable: Sendable {
         var columns = ["row_id", "uuid", "app_info_id", "device_info_id", "recording_method", "client_record_id", "last_modified_time"]
         switch layout {
         case .instant, .bloodPressure: columns += ["time", "zone_offset"]
-        case .interval, .series, .sleepSession, .exerciseSession:
+        case .interval, .series, .sleepSession, .exerciseSession, .nutrition:
             columns += ["start_time", "start_zone_offset", "end_time", "end_zone_offset"]
         case .cycleTracking(let record):
             columns += record.isInstant ? ["time", "zone_offset"] : ["start_time", "start_zone_offset", "end_time", "end_zone_offset"]
@@ -148,6 +154,7 @@ struct RecordTable: Sendable {
         case .exerciseSession: columns += ["exercise_type", "title", "notes"]
         case .bloodPressure: columns += ["systolic", "diastolic"]
         case .cycleTracking(let record): columns += record.columns
+        case .nutrition: columns += Nutrition.columns
         default: break
         }
         if let context { columns += context.columns }
@@ -187,7 +194,7 @@ struct RecordTable: Sendable {
                     name: "exercise_laps_table", columns: ["parent_key", "lap_start_time", "lap_end_time", "lap_length"], order: "lap_start_time",
                     required: false),
             ]
-        case .instant, .interval, .bloodPressure, .cycleTracking:
+        case .instant, .interval, .bloodPressure, .cycleTracking, .nutrition:
             return []
         }
     }
@@ -199,6 +206,8 @@ struct RecordTable: Sendable {
             return [typeIdentifier, BloodPressure.systolic, BloodPressure.diastolic]
         case .cycleTracking(let record):
             return record.producedTypes
+        case .nutrition:
+            return Nutrition.producedTypes
         default:
             return [typeIdentifier]
         }

@@ -79,6 +79,11 @@ public enum TypeCatalogue {
             ("HealthConnectTotalCaloriesBurned", AggregationStyle.cumulative, "kcal"),
             ("HealthConnectElevationGained", .cumulative, "m"),
             ("HealthConnectHeartRateVariabilityRMSSD", .discreteArithmetic, "ms"),
+            // A food's nutrients HealthKit has no dietary type for: summed as its dietary types are.
+            ("HealthConnectDietaryEnergyFromFat", .cumulative, "kcal"),
+            ("HealthConnectDietaryFatUnsaturated", .cumulative, "g"),
+            ("HealthConnectDietaryFatTrans", .cumulative, "g"),
+            ("HealthConnectDietaryFolicAcid", .cumulative, "g"),
         ] {
             entries.append(Entry(identifier: identifier, kind: .quantity, aggregationStyle: style, canonicalUnit: unit))
         }
