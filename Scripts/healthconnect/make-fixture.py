@@ -18,7 +18,8 @@ What it holds (times in UTC+01:00, the offset every record carries):
     stages; a run (an exercise session) with its route and two laps;
   * cycle tracking over the same days: a period, flows, ovulation tests, cervical mucus,
     spotting and sexual activity, entered by hand in Fit; two basal body temperatures and a
-    body temperature, with where they were taken; two meals with their nutrients.
+    body temperature, with where they were taken; two meals with their nutrients; bone and
+    body water mass and a basal metabolic rate beside the weight.
   Every record is modified before 2026-01-07 17:00, the latest modification (steps-11), which
   is the export's date.
 
@@ -149,6 +150,11 @@ def create_schema(db, schema):
         f"CREATE TABLE floors_climbed_record_table ({common}, {interval}, floors REAL{interval_generated}{foreign})",
         f"CREATE TABLE wheelchair_pushes_record_table ({common}, {interval}, count INTEGER{interval_generated}{foreign})",
         f"CREATE TABLE elevation_gained_record_table ({common}, {interval}, elevation REAL{interval_generated}{foreign})",
+        f"CREATE TABLE bone_mass_record_table ({common}, {instant}, mass REAL{instant_generated}{foreign})",
+        f"CREATE TABLE body_water_mass_record_table ({common}, {instant}, body_water_mass REAL NOT NULL"
+        f"{instant_generated}{foreign})",
+        f"CREATE TABLE basal_metabolic_rate_record_table ({common}, {instant}, basal_metabolic_rate REAL"
+        f"{instant_generated}{foreign})",
         f"CREATE TABLE basal_body_temperature_record_table ({common}, {instant}, measurement_location INTEGER, "
         f"temperature REAL{instant_generated}{foreign})",
         # Columns in AOSP's order: meal_type after thiamin, meal_name after pantothenic_acid.
@@ -252,6 +258,12 @@ def fill(db):
             f"recording_method, time, zone_offset, local_date, {column}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (record_uuid(name), time + 60_000, name, device, app, method, time, OFFSET, epoch_day(time), value),
         )
+
+    # The scale's other readings with the weight: bone and body water mass in grams, and the
+    # basal metabolic rate as a power, in watts (83.68 W is 1,728 kcal a day).
+    instant("bone_mass_record_table", "bone-mass-1", FIT, PHONE, millis(5, 7), "mass", 3100.0, method=MANUAL)
+    instant("body_water_mass_record_table", "body-water-1", FIT, PHONE, millis(5, 7), "body_water_mass", 41200.0, method=MANUAL)
+    instant("basal_metabolic_rate_record_table", "bmr-1", FIT, PHONE, millis(5, 7), "basal_metabolic_rate", 83.68, method=MANUAL)
 
     # Percentages from 0 to 100; hydration in litres; RMSSD in milliseconds.
     instant("body_fat_record_table", "body-fat-1", FIT, PHONE, millis(5, 7), "percentage", 21.5, method=MANUAL)

@@ -39,4 +39,21 @@ import Testing
         #expect(unknown.sample.metadata["HKBodyTemperatureSensorLocation"] == nil)
         #expect(unknown.sample.metadata["HealthConnectMeasurementLocation"] == .string("42"))
     }
+
+    /// The scale's readings beside the weight: 3,100 g of bone is 3.1 kg, 41,200 g of body
+    /// water 41.2 kg (types of Health Connect's own: HealthKit has neither); the basal metabolic
+    /// rate, 83.68 W, is 83.68 J/s × 86,400 s/day ÷ 4,184 J/kcal = 0.02 × 86,400 = 1,728 kcal/d.
+    @Test func bodyCompositionAndBasalMetabolicRate() throws {
+        let fixture = try HealthConnectFixture.make()
+        let bone = try Self.quantities(fixture.database, of: HealthConnectTypes.boneMass)
+        #expect(bone.map(\.quantity.unit) == ["kg"])
+        #expect(bone.count == 1 && abs(bone[0].quantity.value.value - 3.1) < 1e-9)
+        let water = try Self.quantities(fixture.database, of: HealthConnectTypes.bodyWaterMass)
+        #expect(water.map(\.quantity.unit) == ["kg"])
+        #expect(water.count == 1 && abs(water[0].quantity.value.value - 41.2) < 1e-9)
+        let rate = try Self.quantities(fixture.database, of: HealthConnectTypes.basalMetabolicRate)
+        #expect(rate.map(\.quantity.unit) == ["kcal/d"])
+        #expect(rate.count == 1 && abs(rate[0].quantity.value.value - 1728) < 1e-9)
+        #expect(rate.first?.sample.metadata["HKWasUserEntered"] == .number(ExportNumber(1)))
+    }
 }

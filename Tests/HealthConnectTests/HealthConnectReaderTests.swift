@@ -30,7 +30,8 @@ import Testing
     /// diastolic and their correlation: 36; and cycle tracking, 1 period and 3 flows, 3
     /// ovulation tests, 2 cervical mucus records, 1 spotting, 3 sexual activities: 13; 2 basal
     /// body temperatures and 1 body temperature: 3; two meals, a lunch of 15 nutrients and an
-    /// espresso of 2, each with its food correlation: 19. 71 in all.
+    /// espresso of 2, each with its food correlation: 19; bone mass, body water mass and basal
+    /// metabolic rate: 3. 74 in all.
     @Test func everyRecordBecomesAnObject() throws {
         let fixture = try HealthConnectFixture.make()
         let objects = try Self.read(fixture.database).objects
@@ -60,9 +61,12 @@ import Testing
         #expect(count("HKQuantityTypeIdentifierBodyTemperature") == 1)
         #expect(count("HKCorrelationTypeIdentifierFood") == 2)
         #expect(count("HKQuantityTypeIdentifierDietaryEnergyConsumed") == 2)
-        #expect(objects.count == 71)
+        #expect(count(HealthConnectTypes.boneMass) == 1)
+        #expect(count(HealthConnectTypes.bodyWaterMass) == 1)
+        #expect(count(HealthConnectTypes.basalMetabolicRate) == 1)
+        #expect(objects.count == 74)
         // Every uuid distinct: the children's derived ones too.
-        #expect(Set(objects.map(\.uuid)).count == 71)
+        #expect(Set(objects.map(\.uuid)).count == 74)
     }
 
     /// Grams to kilograms, small calories to kcal, metres kept; a manual entry is user-entered;

@@ -109,7 +109,7 @@ import Testing
 
     /// Written as Apple's export.xml and read back, each food still holds its members (the
     /// lunch's 15 nutrients, the espresso's 2) and its name, and every object comes back once:
-    /// the 71 `HealthConnectReaderTests` counts.
+    /// the 74 `HealthConnectReaderTests` counts.
     @Test func foodsSurviveApplesExportFormat() throws {
         let fixture = try HealthConnectFixture.make()
         let xml = try Fixtures.temporaryDirectory().appendingPathComponent("export.xml").path
@@ -119,7 +119,7 @@ import Testing
         #expect(foods.map { ($0["objects"] as? [Any])?.count } == [15, 2])
         #expect(foods.map { Self.metadata($0)["HKFoodType"] as? String } == ["Lentil soup with rye bread", "Espresso"])
         let all = try healthport("convert", xml, "--format", "ndjson", "-o", "-", "-q")
-        #expect(try ndjsonObjects(all.stdout).filter { $0["uuid"] != nil }.count == 71)
+        #expect(try ndjsonObjects(all.stdout).filter { $0["uuid"] != nil }.count == 74)
     }
 
     /// De-identified, no meal's name is left in any format (the person wrote it: `HKFoodType`
@@ -151,5 +151,25 @@ import Testing
         #expect(ndjson.contains("\"HKMenstrualCycleStart\":1"))
         // The foods themselves are kept: their energy, without their names.
         #expect(ndjson.contains("HKQuantityTypeIdentifierDietaryEnergyConsumed") && ndjson.contains("HKCorrelationTypeIdentifierFood"))
+    }
+
+    /// The basal metabolic rate is a level, averaged, never summed: the 5th's one reading,
+    /// 83.68 W, is 1,728 kcal/d (83.68 × 86,400 ÷ 4,184); bone mass 3.1 kg (3,100 g).
+    @Test func basalMetabolicRateAndBoneMassAverage() throws {
+        let fixture = try HealthConnectFixture.make()
+        let result = try healthport(
+            "summary", fixture.zip, "--type", "HealthConnectBasalMetabolicRate,HealthConnectBoneMass", "--format", "csv", "-q")
+        #expect(result.status == 0, "\(result.stderrText)")
+        let rows = parseCSV(result.stdoutText)
+        let header = try #require(rows.first)
+        let type = try #require(header.firstIndex(of: "sampleType")), unit = try #require(header.firstIndex(of: "unit"))
+        let average = try #require(header.firstIndex(of: "average")), sum = try #require(header.firstIndex(of: "sum"))
+        let byType = Dictionary(uniqueKeysWithValues: rows.dropFirst().map { ($0[type], $0) })
+        let rate = try #require(byType["HealthConnectBasalMetabolicRate"])
+        #expect(rate[unit] == "kcal/d")
+        #expect(abs((Double(rate[average]) ?? 0) - 1728) < 1e-6)
+        #expect(rate[sum].isEmpty)
+        let bone = try #require(byType["HealthConnectBoneMass"])
+        #expect(bone[unit] == "kg" && abs((Double(bone[average]) ?? 0) - 3.1) < 1e-9)
     }
 }

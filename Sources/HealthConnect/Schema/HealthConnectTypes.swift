@@ -19,4 +19,13 @@ public enum HealthConnectTypes {
     public static let dietaryFatUnsaturated = "HealthConnectDietaryFatUnsaturated"
     public static let dietaryFatTrans = "HealthConnectDietaryFatTrans"
     public static let dietaryFolicAcid = "HealthConnectDietaryFolicAcid"
+    /// Bone mass, in kg (stored in grams): HealthKit keeps no body composition beyond mass, fat
+    /// and lean mass.
+    public static let boneMass = "HealthConnectBoneMass"
+    /// Body water mass, in kg (stored in grams).
+    public static let bodyWaterMass = "HealthConnectBodyWaterMass"
+    /// Basal metabolic rate, a power: the energy a body at rest uses per day, in kcal/d (stored
+    /// in watts). Not HealthKit's basal energy burned, which is energy over a sample's
+    /// interval (a sum over a day): a rate is a level, averaged, never added up.
+    public static let basalMetabolicRate = "HealthConnectBasalMetabolicRate"
 }

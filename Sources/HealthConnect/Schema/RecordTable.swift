@@ -66,6 +66,18 @@ struct RecordTable: Sendable {
             name: "lean_body_mass_record_table", layout: .instant, valueColumn: "mass", typeIdentifier: "HKQuantityTypeIdentifierLeanBodyMass",
             unit: "kg", factor: 0.001),
         RecordTable(
+            name: "bone_mass_record_table", layout: .instant, valueColumn: "mass", typeIdentifier: HealthConnectTypes.boneMass, unit: "kg",
+            factor: 0.001),
+        RecordTable(
+            name: "body_water_mass_record_table", layout: .instant, valueColumn: "body_water_mass",
+            typeIdentifier: HealthConnectTypes.bodyWaterMass, unit: "kg", factor: 0.001),
+        // Basal metabolic rate is stored as a power, in watts (J/s): a day's 86,400 s over the
+        // 4,184 J of a kilocalorie (AOSP's own bound, 10,000 kcal/day, is 484.259 W) makes 1 W
+        // 20.650… kcal/d.
+        RecordTable(
+            name: "basal_metabolic_rate_record_table", layout: .instant, valueColumn: "basal_metabolic_rate",
+            typeIdentifier: HealthConnectTypes.basalMetabolicRate, unit: "kcal/d", factor: 86_400 / 4_184),
+        RecordTable(
             name: "height_record_table", layout: .instant, valueColumn: "height", typeIdentifier: "HKQuantityTypeIdentifierHeight", unit: "m",
             factor: 1),
         // Percentages are stored from 0 to 100; HealthKit holds them as fractions of 1, in "%".

@@ -84,6 +84,10 @@ public enum TypeCatalogue {
             ("HealthConnectDietaryFatUnsaturated", .cumulative, "g"),
             ("HealthConnectDietaryFatTrans", .cumulative, "g"),
             ("HealthConnectDietaryFolicAcid", .cumulative, "g"),
+            // Body composition and the basal metabolic rate (a power, kcal a day): levels, averaged.
+            ("HealthConnectBoneMass", .discreteArithmetic, "kg"),
+            ("HealthConnectBodyWaterMass", .discreteArithmetic, "kg"),
+            ("HealthConnectBasalMetabolicRate", .discreteArithmetic, "kcal/d"),
         ] {
             entries.append(Entry(identifier: identifier, kind: .quantity, aggregationStyle: style, canonicalUnit: unit))
         }
