@@ -19,7 +19,8 @@ What it holds (times in UTC+01:00, the offset every record carries):
   * cycle tracking over the same days: a period, flows, ovulation tests, cervical mucus,
     spotting and sexual activity, entered by hand in Fit; two basal body temperatures and a
     body temperature, with where they were taken; two meals with their nutrients; bone and
-    body water mass and a basal metabolic rate beside the weight.
+    body water mass and a basal metabolic rate beside the weight; two blood glucose readings
+    around meals.
   Every record is modified before 2026-01-07 17:00, the latest modification (steps-11), which
   is the export's date.
 
@@ -129,8 +130,10 @@ def create_schema(db, schema):
         "CREATE TABLE exercise_laps_table (parent_key INTEGER NOT NULL, lap_start_time INTEGER NOT NULL, "
         "lap_end_time INTEGER NOT NULL, lap_length REAL NOT NULL, "
         "FOREIGN KEY (parent_key) REFERENCES exercise_session_record_table(row_id) ON DELETE CASCADE)",
-        f"CREATE TABLE blood_pressure_record_table ({common}, {instant}, measurement_location INTEGER, systolic REAL, "
-        f"diastolic REAL, body_position INTEGER{instant_generated}{foreign})",
+        # AOSP declares the blood pressure's and the glucose's codes TEXT NOT NULL and writes
+        # integers into them: SQLite keeps their digits as text.
+        f"CREATE TABLE blood_pressure_record_table ({common}, {instant}, measurement_location TEXT NOT NULL, systolic REAL, "
+        f"diastolic REAL, body_position TEXT NOT NULL{instant_generated}{foreign})",
         # Single-value tables; most empty here, as on a phone whose apps write few types.
         f"CREATE TABLE body_fat_record_table ({common}, {instant}, percentage REAL{instant_generated}{foreign})",
         f"CREATE TABLE oxygen_saturation_record_table ({common}, {instant}, percentage REAL{instant_generated}{foreign})",
@@ -140,8 +143,8 @@ def create_schema(db, schema):
         f"CREATE TABLE lean_body_mass_record_table ({common}, {instant}, mass REAL{instant_generated}{foreign})",
         f"CREATE TABLE body_temperature_record_table ({common}, {instant}, measurement_location INTEGER, "
         f"temperature REAL{instant_generated}{foreign})",
-        f"CREATE TABLE blood_glucose_record_table ({common}, {instant}, specimen_source INTEGER, level REAL, "
-        f"relation_to_meal INTEGER, meal_type INTEGER{instant_generated}{foreign})",
+        f"CREATE TABLE blood_glucose_record_table ({common}, {instant}, specimen_source TEXT NOT NULL, level REAL, "
+        f"relation_to_meal TEXT NOT NULL, meal_type TEXT NOT NULL{instant_generated}{foreign})",
         f"CREATE TABLE vo2_max_record_table ({common}, {instant}, measurement_method INTEGER, "
         f"vo2_milliliters_per_minute_kilogram REAL{instant_generated}{foreign})",
         f"CREATE TABLE heart_rate_variability_rmssd_record_table ({common}, {instant}, "
@@ -257,6 +260,16 @@ def fill(db):
             f"INSERT INTO {table} (uuid, last_modified_time, client_record_id, device_info_id, app_info_id, "
             f"recording_method, time, zone_offset, local_date, {column}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (record_uuid(name), time + 60_000, name, device, app, method, time, OFFSET, epoch_day(time), value),
+        )
+
+    # Blood glucose in mmol/L from a finger prick (specimen 2, capillary blood), before
+    # breakfast (relation 3, meal type 1) and after lunch (4, 2).
+    for name, time, level, relation, meal in [("glucose-1", millis(6, 7, 30), 5.4, 3, 1), ("glucose-2", millis(6, 13), 7.1, 4, 2)]:
+        db.execute(
+            "INSERT INTO blood_glucose_record_table (uuid, last_modified_time, client_record_id, device_info_id, app_info_id, "
+            "recording_method, time, zone_offset, local_date, specimen_source, level, relation_to_meal, meal_type) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (record_uuid(name), time + 60_000, name, PHONE, FIT, MANUAL, time, OFFSET, epoch_day(time), 2, level, relation, meal),
         )
 
     # The scale's other readings with the weight: bone and body water mass in grams, and the

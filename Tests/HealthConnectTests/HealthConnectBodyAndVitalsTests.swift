@@ -56,4 +56,47 @@ import Testing
         #expect(rate.count == 1 && abs(rate[0].quantity.value.value - 1728) < 1e-9)
         #expect(rate.first?.sample.metadata["HKWasUserEntered"] == .number(ExportNumber(1)))
     }
+
+    /// Blood glucose, stored in mmol/L, in mg/dL (× 18.015588, glucose's molar mass over ten):
+    /// 5.4 is 97.2841752 and 7.1 is 127.9106748. Before breakfast (relation 3) is HealthKit's
+    /// preprandial (1), after lunch (4) its postprandial (2); the specimen (2, capillary blood),
+    /// the relation and the meal (1 breakfast, 2 lunch) keep their codes, read from the TEXT
+    /// columns AOSP declares for them.
+    @Test func bloodGlucoseAndItsMeal() throws {
+        let fixture = try HealthConnectFixture.make()
+        let glucose = try Self.quantities(fixture.database, of: "HKQuantityTypeIdentifierBloodGlucose")
+        #expect(glucose.map(\.quantity.unit) == ["mg/dL", "mg/dL"])
+        #expect(zip(glucose.map(\.quantity.value.value), [97.2841752, 127.9106748]).allSatisfy { abs($0 - $1) < 1e-9 })
+        #expect(glucose.map { $0.sample.metadata["HKBloodGlucoseMealTime"] } == [.number(ExportNumber(1)), .number(ExportNumber(2))])
+        #expect(glucose.map { $0.sample.metadata["HealthConnectSpecimenSource"] } == [.string("2"), .string("2")])
+        #expect(glucose.map { $0.sample.metadata["HealthConnectRelationToMeal"] } == [.string("3"), .string("4")])
+        #expect(glucose.map { $0.sample.metadata["HealthConnectMealType"] } == [.string("1"), .string("2")])
+
+        // Fasting (2) is not "just before a meal": no HealthKit meal time, the code kept. A
+        // specimen that is no code is refused with its place.
+        let fasting = try HealthConnectFixture.altered(fixture.database, sql: "UPDATE blood_glucose_record_table SET relation_to_meal = '2' WHERE row_id = 1;")
+        let first = try #require(try Self.quantities(fasting, of: "HKQuantityTypeIdentifierBloodGlucose").first)
+        #expect(first.sample.metadata["HKBloodGlucoseMealTime"] == nil)
+        #expect(first.sample.metadata["HealthConnectRelationToMeal"] == .string("2"))
+        let damaged = try HealthConnectFixture.altered(fixture.database, sql: "UPDATE blood_glucose_record_table SET specimen_source = 'finger' WHERE row_id = 2;")
+        let error = #expect(throws: HealthConnectError.self) { try HealthConnectReaderTests.read(damaged) }
+        #expect(error?.description == "blood_glucose_record_table row 2, column specimen_source: a code that is not a whole number")
+    }
+
+    /// The blood pressure was taken on the left upper arm (3) standing up (1): both codes on
+    /// the correlation and on its systolic and diastolic samples (HealthKit has no key for
+    /// either).
+    @Test func bloodPressuresArmAndPosition() throws {
+        let fixture = try HealthConnectFixture.make()
+        let objects = try HealthConnectReaderTests.read(fixture.database).objects
+        let pressure = objects.filter {
+            ["HKCorrelationTypeIdentifierBloodPressure", "HKQuantityTypeIdentifierBloodPressureSystolic", "HKQuantityTypeIdentifierBloodPressureDiastolic"]
+                .contains($0.objectType.identifier)
+        }
+        #expect(pressure.count == 3)
+        for object in pressure {
+            #expect(object.sampleAttributes?.metadata["HealthConnectMeasurementLocation"] == .string("3"))
+            #expect(object.sampleAttributes?.metadata["HealthConnectBodyPosition"] == .string("1"))
+        }
+    }
 }

@@ -31,7 +31,7 @@ import Testing
     /// ovulation tests, 2 cervical mucus records, 1 spotting, 3 sexual activities: 13; 2 basal
     /// body temperatures and 1 body temperature: 3; two meals, a lunch of 15 nutrients and an
     /// espresso of 2, each with its food correlation: 19; bone mass, body water mass and basal
-    /// metabolic rate: 3. 74 in all.
+    /// metabolic rate: 3; 2 blood glucose readings. 76 in all.
     @Test func everyRecordBecomesAnObject() throws {
         let fixture = try HealthConnectFixture.make()
         let objects = try Self.read(fixture.database).objects
@@ -64,9 +64,10 @@ import Testing
         #expect(count(HealthConnectTypes.boneMass) == 1)
         #expect(count(HealthConnectTypes.bodyWaterMass) == 1)
         #expect(count(HealthConnectTypes.basalMetabolicRate) == 1)
-        #expect(objects.count == 74)
+        #expect(count("HKQuantityTypeIdentifierBloodGlucose") == 2)
+        #expect(objects.count == 76)
         // Every uuid distinct: the children's derived ones too.
-        #expect(Set(objects.map(\.uuid)).count == 74)
+        #expect(Set(objects.map(\.uuid)).count == 76)
     }
 
     /// Grams to kilograms, small calories to kcal, metres kept; a manual entry is user-entered;

@@ -15,9 +15,9 @@ import Testing
         #expect(reader.layout.documentPath == (zipped ? "health_connect_export.db" : nil))
         let collector = ObjectCollector()
         let summary = try reader.read(QueryExecutor.everything, into: collector)
-        // The 74 objects HealthConnectReaderTests counts.
-        #expect(collector.objects.count == 74)
-        #expect(summary.objectCount == 74)
+        // The 76 objects HealthConnectReaderTests counts.
+        #expect(collector.objects.count == 76)
+        #expect(summary.objectCount == 76)
         #expect(collector.header.healthConnectPriority?.apps[.sleep] == ["com.google.android.apps.fitness"])
     }
 

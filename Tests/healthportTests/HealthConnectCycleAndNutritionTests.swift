@@ -109,7 +109,7 @@ import Testing
 
     /// Written as Apple's export.xml and read back, each food still holds its members (the
     /// lunch's 15 nutrients, the espresso's 2) and its name, and every object comes back once:
-    /// the 74 `HealthConnectReaderTests` counts.
+    /// the 76 `HealthConnectReaderTests` counts.
     @Test func foodsSurviveApplesExportFormat() throws {
         let fixture = try HealthConnectFixture.make()
         let xml = try Fixtures.temporaryDirectory().appendingPathComponent("export.xml").path
@@ -119,7 +119,7 @@ import Testing
         #expect(foods.map { ($0["objects"] as? [Any])?.count } == [15, 2])
         #expect(foods.map { Self.metadata($0)["HKFoodType"] as? String } == ["Lentil soup with rye bread", "Espresso"])
         let all = try healthport("convert", xml, "--format", "ndjson", "-o", "-", "-q")
-        #expect(try ndjsonObjects(all.stdout).filter { $0["uuid"] != nil }.count == 74)
+        #expect(try ndjsonObjects(all.stdout).filter { $0["uuid"] != nil }.count == 76)
     }
 
     /// De-identified, no meal's name is left in any format (the person wrote it: `HKFoodType`
@@ -171,5 +171,21 @@ import Testing
         #expect(rate[sum].isEmpty)
         let bone = try #require(byType["HealthConnectBoneMass"])
         #expect(bone[unit] == "kg" && abs((Double(bone[average]) ?? 0) - 3.1) < 1e-9)
+    }
+
+    /// The context of a measurement in the conversion: the glucose before breakfast is
+    /// HealthKit's preprandial (1), after lunch postprandial (2), both from capillary blood
+    /// (2); the blood pressure's left upper arm (3) and standing position (1) are on its
+    /// correlation and its two samples.
+    @Test func measurementContextConverts() throws {
+        let fixture = try HealthConnectFixture.make()
+        let glucose = try Self.converted(fixture.zip, types: "BloodGlucose")
+        #expect(glucose.map { Self.metadata($0)["HKBloodGlucoseMealTime"] as? Int } == [1, 2])
+        #expect(glucose.map { Self.metadata($0)["HealthConnectSpecimenSource"] as? String } == ["2", "2"])
+        #expect(glucose.map { Self.quantity($0).unit } == ["mg/dL", "mg/dL"])
+        let pressure = try Self.converted(fixture.zip, types: "BloodPressure,BloodPressureSystolic,BloodPressureDiastolic")
+        #expect(pressure.count == 3)
+        #expect(pressure.allSatisfy { Self.metadata($0)["HealthConnectMeasurementLocation"] as? String == "3" })
+        #expect(pressure.allSatisfy { Self.metadata($0)["HealthConnectBodyPosition"] as? String == "1" })
     }
 }

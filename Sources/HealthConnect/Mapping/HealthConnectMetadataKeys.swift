@@ -39,11 +39,23 @@ public enum HealthConnectMetadataKeys {
     // How a measurement was taken (`MeasurementContext`): the record's own codes, beside
     // HealthKit's key where one means the same.
 
-    /// Where a temperature was taken (`measurement_location`: 0 unknown, 1 armpit, 2 finger,
-    /// 3 forehead, 4 mouth, 5 rectum, 6 temporal artery, 7 toe, 8 ear, 9 wrist, 10 vagina).
+    /// Where a measurement was taken (`measurement_location`), in its record type's own codes:
+    /// a temperature's 0 unknown, 1 armpit, 2 finger, 3 forehead, 4 mouth, 5 rectum, 6 temporal
+    /// artery, 7 toe, 8 ear, 9 wrist, 10 vagina; a blood pressure's 0 unknown, 1 left wrist,
+    /// 2 right wrist, 3 left upper arm, 4 right upper arm.
     public static let measurementLocation = "HealthConnectMeasurementLocation"
+    /// A blood pressure's body position (`body_position`: 0 unknown, 1 standing up, 2 sitting
+    /// down, 3 lying down, 4 reclining).
+    public static let bodyPosition = "HealthConnectBodyPosition"
+    /// A blood glucose's specimen (`specimen_source`: 0 unknown, 1 interstitial fluid,
+    /// 2 capillary blood, 3 plasma, 4 serum, 5 tears, 6 whole blood).
+    public static let specimenSource = "HealthConnectSpecimenSource"
+    /// A blood glucose's relation to a meal (`relation_to_meal`: 0 unknown, 1 general,
+    /// 2 fasting, 3 before a meal, 4 after a meal), beside HealthKit's `HKBloodGlucoseMealTime`
+    /// for the last two.
+    public static let relationToMeal = "HealthConnectRelationToMeal"
 
     /// A meal's type (`meal_type`: 0 unknown, 1 breakfast, 2 lunch, 3 dinner, 4 snack), on a
-    /// food and its samples (`Nutrition`).
+    /// food and its samples (`Nutrition`) and on a blood glucose.
     public static let mealType = "HealthConnectMealType"
 }

@@ -1,20 +1,32 @@
 import HealthModel
 
 /// How a measurement was taken, as Health Connect's record keeps it beside the value (where on
-/// the body a temperature was taken), in metadata: HealthKit's own key where one means the
-/// same, and always the record's own code under a `HealthConnect…` key, since the two code
-/// lists are not the same.
+/// the body a temperature was taken; a blood glucose's specimen and its relation to a meal; a
+/// blood pressure's arm and the body's position), in metadata: HealthKit's own key where one
+/// means the same, and always the record's own code under a `HealthConnect…` key, since the two
+/// code lists are not the same.
 ///
-/// The codes are the platform's (`BodyTemperatureMeasurementLocation` in AOSP); HealthKit's are
-/// its header's (`HKBodyTemperatureSensorLocation`).
+/// The codes are the platform's (`BodyTemperatureMeasurementLocation`,
+/// `BloodGlucoseRecord.SpecimenSource` and `RelationToMealType`, `MealType`,
+/// `BloodPressureRecord.BloodPressureMeasurementLocation` and `BodyPosition` in AOSP);
+/// HealthKit's are its header's (`HKBodyTemperatureSensorLocation`, `HKBloodGlucoseMealTime`).
+/// AOSP declares the glucose's and the blood pressure's code columns `TEXT` and writes integers
+/// into them, so SQLite keeps their digits as text; the reader reads either
+/// (`ReadOnlyDatabase.Statement.code`).
 enum MeasurementContext: Sendable, Hashable {
     /// A body or basal body temperature's `measurement_location`.
     case temperature
+    /// A blood glucose's `specimen_source`, `relation_to_meal` and `meal_type`.
+    case bloodGlucose
+    /// A blood pressure's `measurement_location` (which arm or wrist) and `body_position`.
+    case bloodPressure
 
     /// The columns read, after the record's value, in order: each holds a code.
     var columns: [String] {
         switch self {
         case .temperature: return ["measurement_location"]
+        case .bloodGlucose: return ["specimen_source", "relation_to_meal", "meal_type"]
+        case .bloodPressure: return ["measurement_location", "body_position"]
         }
     }
 
@@ -30,7 +42,38 @@ enum MeasurementContext: Sendable, Hashable {
             }
             entries.append(MetadataEntry(key: HealthConnectMetadataKeys.measurementLocation, value: .string(String(code))))
             return entries
+        case .bloodGlucose:
+            let relation = codes.count > 1 ? codes[1] : nil
+            var entries: [MetadataEntry] = []
+            if let mealTime = relation.flatMap(Self.mealTime(ofRelationToMeal:)) {
+                entries.append(MetadataEntry(key: "HKBloodGlucoseMealTime", value: .number(ExportNumber(mealTime))))
+            }
+            let keys = [
+                HealthConnectMetadataKeys.specimenSource, HealthConnectMetadataKeys.relationToMeal, HealthConnectMetadataKeys.mealType,
+            ]
+            for (key, code) in zip(keys, codes) { entries += Self.code(code, key) }
+            return entries
+        case .bloodPressure:
+            let keys = [HealthConnectMetadataKeys.measurementLocation, HealthConnectMetadataKeys.bodyPosition]
+            return zip(keys, codes).flatMap { key, code in Self.code(code, key) }
         }
+    }
+
+    /// A glucose's relation to a meal (0 unknown, 1 general, 2 fasting, 3 before a meal, 4 after
+    /// a meal) as HealthKit's meal time (preprandial 1, postprandial 2), which says only before
+    /// or after a meal. Fasting is not "just before a meal" (HealthKit's preprandial), general
+    /// and unknown say nothing of a meal: none of them has a HealthKit meal time.
+    static func mealTime(ofRelationToMeal code: Int64) -> Int? {
+        switch code {
+        case 3: return 1
+        case 4: return 2
+        default: return nil
+        }
+    }
+
+    /// A record's own code under `key`, as text; none for NULL.
+    static func code(_ code: Int64?, _ key: String) -> [MetadataEntry] {
+        code.map { [MetadataEntry(key: key, value: .string(String($0)))] } ?? []
     }
 
     /// A temperature's location (0 unknown, 1 armpit, 2 finger, 3 forehead, 4 mouth, 5 rectum,

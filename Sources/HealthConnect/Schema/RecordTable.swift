@@ -107,7 +107,7 @@ struct RecordTable: Sendable {
         // mass, 180.15588 g/mol, makes 1 mmol/L 18.015588 mg/dL).
         RecordTable(
             name: "blood_glucose_record_table", layout: .instant, valueColumn: "level",
-            typeIdentifier: "HKQuantityTypeIdentifierBloodGlucose", unit: "mg/dL", factor: 18.015588),
+            typeIdentifier: "HKQuantityTypeIdentifierBloodGlucose", unit: "mg/dL", factor: 18.015588, context: .bloodGlucose),
         // RMSSD, not HealthKit's SDNN: a different measure, so a type of its own.
         RecordTable(
             name: "heart_rate_variability_rmssd_record_table", layout: .instant, valueColumn: "heart_rate_variability_millis",
@@ -128,7 +128,7 @@ struct RecordTable: Sendable {
             typeIdentifier: HealthConnectTypes.elevationGained, unit: "m", factor: 1),
         RecordTable(
             name: "blood_pressure_record_table", layout: .bloodPressure, valueColumn: nil,
-            typeIdentifier: "HKCorrelationTypeIdentifierBloodPressure", unit: "mmHg", factor: 1),
+            typeIdentifier: "HKCorrelationTypeIdentifierBloodPressure", unit: "mmHg", factor: 1, context: .bloodPressure),
         RecordTable(
             name: "nutrition_record_table", layout: .nutrition, valueColumn: nil, typeIdentifier: Nutrition.typeIdentifier, unit: "",
             factor: 1),
