@@ -20,7 +20,8 @@ What it holds (times in UTC+01:00, the offset every record carries):
     spotting and sexual activity, entered by hand in Fit; two basal body temperatures and a
     body temperature, with where they were taken; two meals with their nutrients; bone and
     body water mass and a basal metabolic rate beside the weight; two blood glucose readings
-    around meals.
+    around meals; the run's speed, power and step cadence, a ride's pedal cadence, and a
+    strength session in segments.
   Every record is modified before 2026-01-07 17:00, the latest modification (steps-11), which
   is the export's date.
 
@@ -176,10 +177,23 @@ def create_schema(db, schema):
         f"{instant_generated}{foreign})",
         f"CREATE TABLE intermenstrual_bleeding_record_table ({common}, {instant}{instant_generated}{foreign})",
         f"CREATE TABLE sexual_activity_record_table ({common}, {instant}, protection_used INTEGER{instant_generated}{foreign})",
-        # A series type whose parent is named in CamelCase; empty here.
+        "CREATE TABLE exercise_segments_table (parent_key INTEGER NOT NULL, segment_start_time INTEGER NOT NULL, "
+        "segment_end_time INTEGER NOT NULL, segment_type INTEGER NOT NULL, repetitions_count INTEGER NOT NULL, "
+        "FOREIGN KEY (parent_key) REFERENCES exercise_session_record_table(row_id) ON DELETE CASCADE)",
+        # Series types whose parents are named in CamelCase, their readings' tables in snake case.
         f"CREATE TABLE SpeedRecordTable ({common}, {interval}{interval_generated}{foreign})",
         "CREATE TABLE speed_record_table (parent_key INTEGER, speed REAL, epoch_millis INTEGER, "
         "FOREIGN KEY (parent_key) REFERENCES SpeedRecordTable(row_id) ON DELETE CASCADE)",
+        f"CREATE TABLE PowerRecordTable ({common}, {interval}{interval_generated}{foreign})",
+        "CREATE TABLE power_record_table (parent_key INTEGER, power REAL, epoch_millis INTEGER, "
+        "FOREIGN KEY (parent_key) REFERENCES PowerRecordTable(row_id) ON DELETE CASCADE)",
+        f"CREATE TABLE StepsCadenceRecordTable ({common}, {interval}{interval_generated}{foreign})",
+        "CREATE TABLE steps_cadence_record_table (parent_key INTEGER, rate REAL, epoch_millis INTEGER, "
+        "FOREIGN KEY (parent_key) REFERENCES StepsCadenceRecordTable(row_id) ON DELETE CASCADE)",
+        f"CREATE TABLE CyclingPedalingCadenceRecordTable ({common}, {interval}{interval_generated}{foreign})",
+        "CREATE TABLE cycling_pedaling_cadence_record_table (parent_key INTEGER, epoch_millis INTEGER, "
+        "revolutions_per_minute REAL, "
+        "FOREIGN KEY (parent_key) REFERENCES CyclingPedalingCadenceRecordTable(row_id) ON DELETE CASCADE)",
     ]
     for statement in statements:
         db.execute(statement)
@@ -387,6 +401,33 @@ def fill(db):
     db.executemany(
         "INSERT INTO exercise_laps_table (parent_key, lap_start_time, lap_end_time, lap_length) VALUES (?, ?, ?, ?)",
         [(run, millis(6, 18), millis(6, 18, 6), 1000.0), (run, millis(6, 18, 6), millis(6, 18, 12), 1000.0)],
+    )
+
+    # The run's speed (m/s), power (W) and step cadence (steps/min), a reading a minute, and
+    # a ride's pedal cadence (revolutions/min) on the 7th.
+    for table, child, column, name, app, device, start, readings in [
+        ("SpeedRecordTable", "speed_record_table", "speed", "speed-1", SAMSUNG, WATCH, millis(6, 18), [2.8, 3.1, 3.0]),
+        ("PowerRecordTable", "power_record_table", "power", "power-1", SAMSUNG, WATCH, millis(6, 18), [240.0, 255.0]),
+        ("StepsCadenceRecordTable", "steps_cadence_record_table", "rate", "steps-cadence-1", SAMSUNG, WATCH, millis(6, 18),
+         [162.0, 166.0]),
+        ("CyclingPedalingCadenceRecordTable", "cycling_pedaling_cadence_record_table", "revolutions_per_minute", "pedaling-1",
+         FIT, PHONE, millis(7, 12), [85.0, 90.0]),
+    ]:
+        series = interval(table, name, app, device, start, start + 60_000 * (len(readings) - 1))
+        db.executemany(
+            f"INSERT INTO {child} (parent_key, {column}, epoch_millis) VALUES (?, ?, ?)",
+            [(series, value, start + 60_000 * minute) for minute, value in enumerate(readings)],
+        )
+
+    # A strength session on the 7th (45, strength training) in segments (ExerciseSegmentType):
+    # 12 squats (55), a rest (66), 8 pull-ups (50).
+    weights = interval("exercise_session_record_table", "exercise-2", SAMSUNG, WATCH, millis(7, 7, 40), millis(7, 8),
+                       ["notes", "exercise_type", "title", "has_route"], [None, 45, None, 0], method=ACTIVE)
+    db.executemany(
+        "INSERT INTO exercise_segments_table (parent_key, segment_start_time, segment_end_time, segment_type, "
+        "repetitions_count) VALUES (?, ?, ?, ?, ?)",
+        [(weights, millis(7, 7, 40), millis(7, 7, 45), 55, 12), (weights, millis(7, 7, 45), millis(7, 7, 47), 66, 0),
+         (weights, millis(7, 7, 47), millis(7, 7, 52), 50, 8)],
     )
 
 

@@ -31,7 +31,8 @@ import Testing
     /// ovulation tests, 2 cervical mucus records, 1 spotting, 3 sexual activities: 13; 2 basal
     /// body temperatures and 1 body temperature: 3; two meals, a lunch of 15 nutrients and an
     /// espresso of 2, each with its food correlation: 19; bone mass, body water mass and basal
-    /// metabolic rate: 3; 2 blood glucose readings. 76 in all.
+    /// metabolic rate: 3; 2 blood glucose readings; 9 readings of speed, power and step and pedal
+    /// cadence, and a strength session: 10. 86 in all.
     @Test func everyRecordBecomesAnObject() throws {
         let fixture = try HealthConnectFixture.make()
         let objects = try Self.read(fixture.database).objects
@@ -43,7 +44,7 @@ import Testing
         #expect(count("HKQuantityTypeIdentifierBodyMass") == 1)
         #expect(count("HKQuantityTypeIdentifierHeartRate") == 3)
         #expect(count("HKCategoryTypeIdentifierSleepAnalysis") == 7)
-        #expect(count("HKWorkoutTypeIdentifier") == 1)
+        #expect(count("HKWorkoutTypeIdentifier") == 2)
         #expect(count("HKQuantityTypeIdentifierBodyFatPercentage") == 1)
         #expect(count("HKQuantityTypeIdentifierRestingHeartRate") == 1)
         #expect(count(HealthConnectTypes.heartRateVariabilityRMSSD) == 1)
@@ -65,9 +66,11 @@ import Testing
         #expect(count(HealthConnectTypes.bodyWaterMass) == 1)
         #expect(count(HealthConnectTypes.basalMetabolicRate) == 1)
         #expect(count("HKQuantityTypeIdentifierBloodGlucose") == 2)
-        #expect(objects.count == 76)
+        #expect(count(HealthConnectTypes.speed) == 3)
+        #expect(count(HealthConnectTypes.power) + count(HealthConnectTypes.stepsCadence) + count("HKQuantityTypeIdentifierCyclingCadence") == 6)
+        #expect(objects.count == 86)
         // Every uuid distinct: the children's derived ones too.
-        #expect(Set(objects.map(\.uuid)).count == 76)
+        #expect(Set(objects.map(\.uuid)).count == 86)
     }
 
     /// Grams to kilograms, small calories to kcal, metres kept; a manual entry is user-entered;

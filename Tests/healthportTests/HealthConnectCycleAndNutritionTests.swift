@@ -109,7 +109,7 @@ import Testing
 
     /// Written as Apple's export.xml and read back, each food still holds its members (the
     /// lunch's 15 nutrients, the espresso's 2) and its name, and every object comes back once:
-    /// the 76 `HealthConnectReaderTests` counts.
+    /// the 86 `HealthConnectReaderTests` counts.
     @Test func foodsSurviveApplesExportFormat() throws {
         let fixture = try HealthConnectFixture.make()
         let xml = try Fixtures.temporaryDirectory().appendingPathComponent("export.xml").path
@@ -119,7 +119,7 @@ import Testing
         #expect(foods.map { ($0["objects"] as? [Any])?.count } == [15, 2])
         #expect(foods.map { Self.metadata($0)["HKFoodType"] as? String } == ["Lentil soup with rye bread", "Espresso"])
         let all = try healthport("convert", xml, "--format", "ndjson", "-o", "-", "-q")
-        #expect(try ndjsonObjects(all.stdout).filter { $0["uuid"] != nil }.count == 76)
+        #expect(try ndjsonObjects(all.stdout).filter { $0["uuid"] != nil }.count == 86)
     }
 
     /// De-identified, no meal's name is left in any format (the person wrote it: `HKFoodType`
@@ -187,5 +187,28 @@ import Testing
         #expect(pressure.count == 3)
         #expect(pressure.allSatisfy { Self.metadata($0)["HealthConnectMeasurementLocation"] as? String == "3" })
         #expect(pressure.allSatisfy { Self.metadata($0)["HealthConnectBodyPosition"] as? String == "1" })
+    }
+
+    /// Series readings average by day: the ride's pedal cadence on the 7th, (85 + 90) / 2 =
+    /// 87.5 a minute, as HealthKit's cycling cadence; the run's speed on the 6th,
+    /// (2.8 + 3.1 + 3.0) / 3 = 8.9 / 3 = 2.9666… m/s. The strength session's segments are its
+    /// events: three segments of 5, 2 and 5 minutes.
+    @Test func seriesAverageAndSegmentsConvert() throws {
+        let fixture = try HealthConnectFixture.make()
+        let result = try healthport("summary", fixture.zip, "--type", "CyclingCadence,HealthConnectSpeed", "--format", "csv", "-q")
+        #expect(result.status == 0, "\(result.stderrText)")
+        let rows = parseCSV(result.stdoutText)
+        let header = try #require(rows.first)
+        let date = try #require(header.firstIndex(of: "date")), type = try #require(header.firstIndex(of: "sampleType"))
+        let average = try #require(header.firstIndex(of: "average"))
+        let averages = Dictionary(uniqueKeysWithValues: rows.dropFirst().map { ($0[date] + " " + $0[type], Double($0[average]) ?? 0) })
+        #expect(averages.count == 2)
+        #expect(averages["2026-01-07 HKQuantityTypeIdentifierCyclingCadence"] == 87.5)
+        #expect(abs((averages["2026-01-06 HealthConnectSpeed"] ?? 0) - 8.9 / 3) < 1e-9)
+
+        let workouts = try Self.converted(fixture.zip, types: "Workout")
+        let events = (workouts.last?["workoutEvents"] as? [[String: Any]]) ?? []
+        #expect(events.map { $0["type"] as? String } == Array(repeating: "HKWorkoutEventTypeSegment", count: 3))
+        #expect(events.map { (($0["duration"] as? [String: Any])?["value"] as? NSNumber)?.doubleValue } == [5, 2, 5])
     }
 }

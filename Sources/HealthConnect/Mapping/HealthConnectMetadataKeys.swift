@@ -18,6 +18,12 @@ public enum HealthConnectMetadataKeys {
     public static let notes = "HealthConnectNotes"
     /// A lap's length (`lap_length`, in metres), on its workout event.
     public static let lapLength = "HealthConnectLapLength"
+    /// An exercise segment's type code (`segment_type`, the platform's `ExerciseSegmentType`:
+    /// 0 unknown, 1 barbell shoulder press, … 66 rest, 67 pause), on its workout event:
+    /// HealthKit's segment has no type.
+    public static let exerciseSegmentType = "HealthConnectExerciseSegmentType"
+    /// An exercise segment's repetitions (`repetitions_count`), on its workout event.
+    public static let repetitions = "HealthConnectRepetitions"
 
     // Cycle tracking (`CycleTracking`): each record's own code, kept beside HealthKit's value
     // for it, since some codes share a value or have none.

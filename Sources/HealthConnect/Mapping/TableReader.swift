@@ -63,6 +63,12 @@ struct TableReader {
                 var workout = try workout(parents, attributes: attributes, row: row)
                 if let routes = scans["exercise_route_table"] { try addRoute(routes, to: &workout, row: row) }
                 if let laps = scans["exercise_laps_table"] { try addLaps(laps, to: &workout, row: row) }
+                if let segments = scans["exercise_segments_table"] {
+                    try addSegments(segments, to: &workout, row: row)
+                    // HealthKit's events are in time order; laps and segments interleave. The
+                    // sort is stable: events of one time keep the order they were read in.
+                    workout.workoutEvents = Self.inTimeOrder(workout.workoutEvents)
+                }
                 try deliver(.workout(workout))
             }
         }
@@ -249,6 +255,43 @@ struct TableReader {
                     type: WorkoutEventType(name: "HKWorkoutEventTypeLap"), date: start, duration: Quantity(value: ExportNumber(minutes), unit: "min"),
                     metadata: Metadata(metadata)))
         }
+    }
+
+    /// The session's segments (`exercise_segments_table`: a set, a rest, an interval) as the
+    /// workout's segment events (`HKWorkoutEventTypeSegment`), each with its duration and, in
+    /// metadata, its type code and repetitions, which HealthKit's segment has no place for.
+    private func addSegments(_ scan: ChildScan, to workout: inout Workout, row: Int64) throws {
+        let offset = Int64(workout.sample.startDate.utcOffsetSeconds)
+        let name = scan.table.name
+        try scan.forEach(of: row) { segment, index in
+            guard index < limits.segments else {
+                throw HealthConnectError(.limitExceeded, "more than \(limits.segments) segments", table: name, row: row)
+            }
+            let start = try RecordTime.checked(millis: segment.int64(1), offset: offset, table: name, row: row, column: "segment_start_time")
+            let end = try RecordTime.checked(millis: segment.int64(2), offset: offset, table: name, row: row, column: "segment_end_time")
+            guard end >= start else {
+                throw HealthConnectError(.invalidValue, "a segment that ends before it starts", table: name, row: row, column: "segment_end_time")
+            }
+            var metadata: [MetadataEntry] = []
+            for (column, key) in [(Int32(3), HealthConnectMetadataKeys.exerciseSegmentType), (4, HealthConnectMetadataKeys.repetitions)] {
+                switch segment.code(column) {
+                case .null: break
+                case .value(let value): metadata.append(MetadataEntry(key: key, value: .string(String(value))))
+                case .notACode:
+                    throw HealthConnectError(.invalidValue, "not a whole number", table: name, row: row, column: scan.table.columns[Int(column)])
+                }
+            }
+            let minutes = Double(end.secondsSince1970 - start.secondsSince1970) / 60
+            workout.workoutEvents.append(
+                WorkoutEvent(
+                    type: WorkoutEventType(name: "HKWorkoutEventTypeSegment"), date: start,
+                    duration: Quantity(value: ExportNumber(minutes), unit: "min"), metadata: Metadata(metadata)))
+        }
+    }
+
+    /// Events sorted by date, stably.
+    static func inTimeOrder(_ events: [WorkoutEvent]) -> [WorkoutEvent] {
+        events.enumerated().sorted { ($0.element.date, $0.offset) < ($1.element.date, $1.offset) }.map(\.element)
     }
 
     /// An exercise session as a workout: its activity type (`ExerciseType`), its duration, and

@@ -28,4 +28,11 @@ public enum HealthConnectTypes {
     /// in watts). Not HealthKit's basal energy burned, which is energy over a sample's
     /// interval (a sum over a day): a rate is a level, averaged, never added up.
     public static let basalMetabolicRate = "HealthConnectBasalMetabolicRate"
+    /// Speed, in m/s, and power, in W, through any activity. HealthKit's are an activity's
+    /// (`RunningSpeed`, `CyclingPower`, …) and Health Connect's record says none: the session
+    /// it lies in may, but reading one from the other would be a guess.
+    public static let speed = "HealthConnectSpeed"
+    public static let power = "HealthConnectPower"
+    /// Steps per minute: HealthKit has no step cadence (its `CyclingCadence` is a pedal's).
+    public static let stepsCadence = "HealthConnectStepsCadence"
 }

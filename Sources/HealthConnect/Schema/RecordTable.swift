@@ -142,6 +142,22 @@ struct RecordTable: Sendable {
         RecordTable(
             name: "heart_rate_record_table", layout: .series(child: "heart_rate_record_series_table", value: "beats_per_minute"),
             valueColumn: nil, typeIdentifier: "HKQuantityTypeIdentifierHeartRate", unit: "count/min", factor: 1),
+        // Series through an activity; their parents are named in CamelCase, their readings'
+        // tables in snake case (AOSP's names).
+        RecordTable(
+            name: "SpeedRecordTable", layout: .series(child: "speed_record_table", value: "speed"), valueColumn: nil,
+            typeIdentifier: HealthConnectTypes.speed, unit: "m/s", factor: 1),
+        RecordTable(
+            name: "PowerRecordTable", layout: .series(child: "power_record_table", value: "power"), valueColumn: nil,
+            typeIdentifier: HealthConnectTypes.power, unit: "W", factor: 1),
+        // A pedal's revolutions per minute: HealthKit's cycling cadence.
+        RecordTable(
+            name: "CyclingPedalingCadenceRecordTable",
+            layout: .series(child: "cycling_pedaling_cadence_record_table", value: "revolutions_per_minute"), valueColumn: nil,
+            typeIdentifier: "HKQuantityTypeIdentifierCyclingCadence", unit: "count/min", factor: 1),
+        RecordTable(
+            name: "StepsCadenceRecordTable", layout: .series(child: "steps_cadence_record_table", value: "rate"), valueColumn: nil,
+            typeIdentifier: HealthConnectTypes.stepsCadence, unit: "count/min", factor: 1),
         RecordTable(
             name: "sleep_session_record_table", layout: .sleepSession, valueColumn: nil,
             typeIdentifier: "HKCategoryTypeIdentifierSleepAnalysis", unit: "", factor: 1),
@@ -180,8 +196,8 @@ struct RecordTable: Sendable {
         let columns: [String]
         /// The column the rows of one record are read in order of.
         let order: String
-        /// Whether the record table cannot be without it (older databases lack a route or lap
-        /// table; none lacks a series' values or a session's stages).
+        /// Whether the record table cannot be without it (older databases lack a route, lap or
+        /// segment table; none lacks a series' values or a session's stages).
         let required: Bool
     }
 
@@ -205,6 +221,10 @@ struct RecordTable: Sendable {
                 ChildTable(
                     name: "exercise_laps_table", columns: ["parent_key", "lap_start_time", "lap_end_time", "lap_length"], order: "lap_start_time",
                     required: false),
+                ChildTable(
+                    name: "exercise_segments_table",
+                    columns: ["parent_key", "segment_start_time", "segment_end_time", "segment_type", "repetitions_count"],
+                    order: "segment_start_time", required: false),
             ]
         case .instant, .interval, .bloodPressure, .cycleTracking, .nutrition:
             return []

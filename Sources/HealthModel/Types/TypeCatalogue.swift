@@ -88,6 +88,10 @@ public enum TypeCatalogue {
             ("HealthConnectBoneMass", .discreteArithmetic, "kg"),
             ("HealthConnectBodyWaterMass", .discreteArithmetic, "kg"),
             ("HealthConnectBasalMetabolicRate", .discreteArithmetic, "kcal/d"),
+            // Series readings through any activity, averaged as HealthKit's running and cycling ones are.
+            ("HealthConnectSpeed", .discreteArithmetic, "m/s"),
+            ("HealthConnectPower", .discreteArithmetic, "W"),
+            ("HealthConnectStepsCadence", .discreteArithmetic, "count/min"),
         ] {
             entries.append(Entry(identifier: identifier, kind: .quantity, aggregationStyle: style, canonicalUnit: unit))
         }
