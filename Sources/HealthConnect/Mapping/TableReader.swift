@@ -9,6 +9,20 @@ struct TableReader {
     let database: ReadOnlyDatabase
     let provenance: Provenance
     let limits: HealthConnectLimits
+    /// `table.columns`, made once: the rows look their columns up by name.
+    private let columns: [String]
+
+    init(
+        table: RecordTable, children: [RecordTable.ChildTable], database: ReadOnlyDatabase, provenance: Provenance,
+        limits: HealthConnectLimits
+    ) {
+        self.table = table
+        self.children = children
+        self.database = database
+        self.provenance = provenance
+        self.limits = limits
+        columns = table.columns
+    }
 
     /// The common columns' positions in `RecordTable.columns`.
     private enum Column {
@@ -19,7 +33,7 @@ struct TableReader {
     /// Reads every row, handing each object to `deliver`; returns the number of records.
     func read(_ deliver: (HealthObject) throws -> Void) throws -> Int {
         let parents = try database.prepare(
-            "SELECT \(table.columns.joined(separator: ", ")) FROM \(table.name) ORDER BY row_id", table: table.name)
+            "SELECT \(columns.joined(separator: ", ")) FROM \(table.name) ORDER BY row_id", table: table.name)
         var scans: [String: ChildScan] = [:]
         for child in children { scans[child.name] = try ChildScan(child, database: database) }
         var count = 0
@@ -51,7 +65,7 @@ struct TableReader {
             case .sleepSession:
                 let scan = children.first.flatMap { scans[$0.name] }
                 var session = attributes
-                addSessionText(parents, from: Int32(table.columns.firstIndex(of: "title")!), to: &session)
+                addSessionText(parents, from: index(of: "title"), to: &session)
                 let hasStages = try scan?.move(to: row) ?? false
                 try deliver(.categorySample(CategorySample(sample: session, value: SleepStage.session(hasStages: hasStages))))
                 try scan?.forEach(of: row) { child, index in try deliver(try stage(child, of: attributes, index: index, row: row)) }
@@ -130,7 +144,7 @@ struct TableReader {
         sample.uuid = Self.childUUID(of: parent.uuid, index: index)
         let time = try RecordTime.checked(
             millis: child.int64(2), offset: Int64(parent.startDate.utcOffsetSeconds), table: name, row: row, column: "epoch_millis")
-        guard let stored = child.optionalDouble(1), stored.isFinite else {
+        guard case .value(let stored) = child.number(1) else {
             throw HealthConnectError(.invalidValue, "no value, or not a number", table: name, row: row, column: children[0].columns[1])
         }
         sample.startDate = time
@@ -159,7 +173,7 @@ struct TableReader {
     /// as Apple's exports list them.
     private func bloodPressure(_ row: ReadOnlyDatabase.Statement, attributes: SampleAttributes, row id: Int64) throws -> [HealthObject] {
         func member(_ column: String, type: String) throws -> QuantitySample {
-            guard let value = row.optionalDouble(Int32(table.columns.firstIndex(of: column)!)), value.isFinite else {
+            guard case .value(let value) = row.number(index(of: column)) else {
                 throw invalid("no value, or not a number", row: id, column: column)
             }
             var sample = attributes
@@ -298,11 +312,11 @@ struct TableReader {
     /// its title and notes.
     private func workout(_ row: ReadOnlyDatabase.Statement, attributes: SampleAttributes, row id: Int64) throws -> Workout {
         var sample = attributes
-        let code = row.int64(Int32(table.columns.firstIndex(of: "exercise_type")!))
+        let code = row.int64(index(of: "exercise_type"))
         let activity = ExerciseType.activity(ofCode: code)
         sample.metadata.entries.append(MetadataEntry(key: HealthConnectMetadataKeys.exerciseType, value: .string(String(code))))
         if activity.indoor { sample.metadata.entries.append(MetadataEntry(key: "HKIndoorWorkout", value: .number(ExportNumber(1)))) }
-        addSessionText(row, from: Int32(table.columns.firstIndex(of: "title")!), to: &sample)
+        addSessionText(row, from: index(of: "title"), to: &sample)
         let seconds = Double(sample.endDate.secondsSince1970 - sample.startDate.secondsSince1970)
         return Workout(sample: sample, workoutActivityType: activity.type, duration: Quantity(value: ExportNumber(seconds / 60), unit: "min"))
     }
@@ -319,7 +333,7 @@ struct TableReader {
 
     /// The position of one of the table's own columns in the reader's query.
     private func index(of column: String) -> Int32 {
-        guard let position = table.columns.firstIndex(of: column) else {
+        guard let position = columns.firstIndex(of: column) else {
             preconditionFailure("\(column) is not among \(table.name)'s columns the reader selects")
         }
         return Int32(position)
