@@ -77,4 +77,19 @@ import Testing
         let error = #expect(throws: HealthConnectError.self) { try HealthConnectReaderTests.read(damaged) }
         #expect(error?.description == "exercise_segments_table row 2, column segment_type: not a whole number")
     }
+
+    /// A route point whose altitude and vertical accuracy the app did not give holds AOSP's
+    /// "not set" (Double.MIN_VALUE) there: no altitude and no accuracy, where 4.9 × 10⁻³²⁴ m
+    /// was written before. The other points keep theirs (34, 35, 36, 37 m).
+    @Test func aRoutePointWithoutAltitude() throws {
+        let fixture = try HealthConnectFixture.make()
+        let unset = try HealthConnectFixture.altered(
+            fixture.database,
+            sql: "UPDATE exercise_route_table SET altitude = 5e-324, vertical_accuracy = 5e-324 WHERE altitude = 35;")
+        let run = try #require(Self.workouts(try HealthConnectReaderTests.read(unset).objects).first)
+        let points = try #require(run.routes.first?.locations)
+        #expect(points.map { $0.altitude?.value } == [34, nil, 36, 37])
+        #expect(points.map { $0.verticalAccuracy?.value } == [3, nil, 3, 3])
+        #expect(points.map { $0.horizontalAccuracy?.value } == [5, 5, 5, 5])
+    }
 }

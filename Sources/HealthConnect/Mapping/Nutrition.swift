@@ -14,8 +14,8 @@ import HealthModel
 /// types of their own (`HealthConnectDietary…`).
 ///
 /// A nutrient the app did not set is stored as Java's `Double.MIN_VALUE` (AOSP's
-/// `DEFAULT_DOUBLE`, 4.9 × 10⁻³²⁴: the record's fields start at it and are written whole), or
-/// NULL; neither is a sample. A real 0 is one.
+/// `DEFAULT_DOUBLE`, `NotSet`: the record's fields start at it and are written whole), or NULL;
+/// neither is a sample. A real 0 is one.
 enum Nutrition {
     /// A nutrient column and what it becomes.
     struct Nutrient: Sendable {
@@ -97,13 +97,9 @@ enum Nutrition {
 
     static let typeIdentifier = "HKCorrelationTypeIdentifierFood"
 
-    /// What AOSP stores for a nutrient the app did not set: Java's `Double.MIN_VALUE`, the
-    /// smallest positive double (Swift's `leastNonzeroMagnitude`), never a real amount.
-    static let unset = Double.leastNonzeroMagnitude
-
-    /// A stored nutrient's sample value, or `nil` when it was not set.
+    /// A stored nutrient's sample value, or `nil` when it was not set (`NotSet`).
     static func amount(_ stored: Double, of nutrient: Nutrient) -> Double? {
-        stored == unset ? nil : stored * nutrient.factor
+        NotSet.filtered(stored).map { $0 * nutrient.factor }
     }
 
     /// The meal's metadata, on the food and on each of its samples (a member read alone, by

@@ -231,7 +231,10 @@ struct TableReader {
             guard let latitude = point.optionalDouble(2), let longitude = point.optionalDouble(3), abs(latitude) <= 90, abs(longitude) <= 180 else {
                 throw HealthConnectError(.invalidValue, "a point off the globe", table: scan.table.name, row: row, column: "latitude")
             }
-            func number(_ column: Int32) -> ExportNumber? { point.optionalDouble(column).flatMap { $0.isFinite ? ExportNumber($0) : nil } }
+            // An altitude or accuracy the app did not give is stored as AOSP's "not set".
+            func number(_ column: Int32) -> ExportNumber? {
+                point.optionalDouble(column).flatMap { $0.isFinite ? NotSet.filtered($0).map { ExportNumber($0) } : nil }
+            }
             locations.append(
                 RouteLocation(
                     date: time, latitude: ExportNumber(latitude), longitude: ExportNumber(longitude), altitude: number(4),
