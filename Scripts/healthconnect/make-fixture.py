@@ -15,7 +15,15 @@ What it holds (times in UTC+01:00, the offset every record carries):
     two overlapping records of one app modified at different times; a heart-rate series of
     three readings; a manually entered weight, body fat and blood pressure; a resting heart rate, an RMSSD, a
     glass of water, three floors; active and total calories; distance; a night of sleep with
-    stages; a run (an exercise session) with its route and two laps.
+    stages; a run (an exercise session) with its route and two laps;
+  * cycle tracking over the same days: a period, flows, ovulation tests, cervical mucus,
+    spotting and sexual activity, entered by hand in Fit; two basal body temperatures and a
+    body temperature, with where they were taken; two meals with their nutrients; bone and
+    body water mass and a basal metabolic rate beside the weight; two blood glucose readings
+    around meals; the run's speed, power and step cadence, a ride's pedal cadence, and a
+    strength session in segments.
+  Every record is modified before 2026-01-07 17:00, the latest modification (steps-11), which
+  is the export's date.
 
 Usage: make-fixture.py OUTPUT_FOLDER [--schema current|v9] [--days N [--seed S]]
   v9 writes the layout from before database version 10 (no generated local-time columns),
@@ -56,6 +64,19 @@ def epoch_day(ms):
 
 def record_uuid(name):
     return uuid.uuid5(NAMESPACE, name).bytes
+
+
+# nutrition_record_table's nutrient columns, in AOSP's order (NutritionRecordHelper): energy in
+# small calories, every other one in grams.
+NUTRIENTS = [
+    "unsaturated_fat", "potassium", "thiamin", "trans_fat", "manganese", "energy_from_fat", "caffeine", "dietary_fiber",
+    "selenium", "vitamin_b6", "protein", "chloride", "cholesterol", "copper", "iodine", "vitamin_b12", "zinc", "riboflavin",
+    "energy", "molybdenum", "phosphorus", "chromium", "total_fat", "calcium", "vitamin_c", "vitamin_e", "biotin", "vitamin_d",
+    "niacin", "magnesium", "total_carbohydrate", "vitamin_k", "polyunsaturated_fat", "saturated_fat", "sodium", "folate",
+    "monounsaturated_fat", "pantothenic_acid", "iron", "vitamin_a", "folic_acid", "sugar",
+]
+# What AOSP stores for a nutrient the app did not set: Java's Double.MIN_VALUE (DEFAULT_DOUBLE).
+UNSET = 5e-324
 
 
 def create_schema(db, schema):
@@ -110,8 +131,10 @@ def create_schema(db, schema):
         "CREATE TABLE exercise_laps_table (parent_key INTEGER NOT NULL, lap_start_time INTEGER NOT NULL, "
         "lap_end_time INTEGER NOT NULL, lap_length REAL NOT NULL, "
         "FOREIGN KEY (parent_key) REFERENCES exercise_session_record_table(row_id) ON DELETE CASCADE)",
-        f"CREATE TABLE blood_pressure_record_table ({common}, {instant}, measurement_location INTEGER, systolic REAL, "
-        f"diastolic REAL, body_position INTEGER{instant_generated}{foreign})",
+        # AOSP declares the blood pressure's and the glucose's codes TEXT NOT NULL and writes
+        # integers into them: SQLite keeps their digits as text.
+        f"CREATE TABLE blood_pressure_record_table ({common}, {instant}, measurement_location TEXT NOT NULL, systolic REAL, "
+        f"diastolic REAL, body_position TEXT NOT NULL{instant_generated}{foreign})",
         # Single-value tables; most empty here, as on a phone whose apps write few types.
         f"CREATE TABLE body_fat_record_table ({common}, {instant}, percentage REAL{instant_generated}{foreign})",
         f"CREATE TABLE oxygen_saturation_record_table ({common}, {instant}, percentage REAL{instant_generated}{foreign})",
@@ -121,8 +144,8 @@ def create_schema(db, schema):
         f"CREATE TABLE lean_body_mass_record_table ({common}, {instant}, mass REAL{instant_generated}{foreign})",
         f"CREATE TABLE body_temperature_record_table ({common}, {instant}, measurement_location INTEGER, "
         f"temperature REAL{instant_generated}{foreign})",
-        f"CREATE TABLE blood_glucose_record_table ({common}, {instant}, specimen_source INTEGER, level REAL, "
-        f"relation_to_meal INTEGER, meal_type INTEGER{instant_generated}{foreign})",
+        f"CREATE TABLE blood_glucose_record_table ({common}, {instant}, specimen_source TEXT NOT NULL, level REAL, "
+        f"relation_to_meal TEXT NOT NULL, meal_type TEXT NOT NULL{instant_generated}{foreign})",
         f"CREATE TABLE vo2_max_record_table ({common}, {instant}, measurement_method INTEGER, "
         f"vo2_milliliters_per_minute_kilogram REAL{instant_generated}{foreign})",
         f"CREATE TABLE heart_rate_variability_rmssd_record_table ({common}, {instant}, "
@@ -131,10 +154,46 @@ def create_schema(db, schema):
         f"CREATE TABLE floors_climbed_record_table ({common}, {interval}, floors REAL{interval_generated}{foreign})",
         f"CREATE TABLE wheelchair_pushes_record_table ({common}, {interval}, count INTEGER{interval_generated}{foreign})",
         f"CREATE TABLE elevation_gained_record_table ({common}, {interval}, elevation REAL{interval_generated}{foreign})",
-        # A series type whose parent is named in CamelCase; empty here.
+        f"CREATE TABLE bone_mass_record_table ({common}, {instant}, mass REAL{instant_generated}{foreign})",
+        f"CREATE TABLE body_water_mass_record_table ({common}, {instant}, body_water_mass REAL NOT NULL"
+        f"{instant_generated}{foreign})",
+        f"CREATE TABLE basal_metabolic_rate_record_table ({common}, {instant}, basal_metabolic_rate REAL"
+        f"{instant_generated}{foreign})",
+        f"CREATE TABLE basal_body_temperature_record_table ({common}, {instant}, measurement_location INTEGER, "
+        f"temperature REAL{instant_generated}{foreign})",
+        # Columns in AOSP's order: meal_type after thiamin, meal_name after pantothenic_acid.
+        f"CREATE TABLE nutrition_record_table ({common}, {interval}, "
+        + ", ".join(
+            f"{column} REAL" + (", meal_type INTEGER" if column == "thiamin" else "")
+            + (", meal_name TEXT" if column == "pantothenic_acid" else "")
+            for column in NUTRIENTS)
+        + f"{interval_generated}{foreign})",
+        # Cycle tracking: codes (the platform's IntDef constants) as INTEGER; the period and
+        # intermenstrual bleeding have no value of their own.
+        f"CREATE TABLE menstruation_flow_record_table ({common}, {instant}, flow INTEGER{instant_generated}{foreign})",
+        f"CREATE TABLE menstruation_period_record_table ({common}, {interval}{interval_generated}{foreign})",
+        f"CREATE TABLE ovulation_test_record_table ({common}, {instant}, result INTEGER{instant_generated}{foreign})",
+        f"CREATE TABLE cervical_mucus_record_table ({common}, {instant}, sensation INTEGER, appearance INTEGER"
+        f"{instant_generated}{foreign})",
+        f"CREATE TABLE intermenstrual_bleeding_record_table ({common}, {instant}{instant_generated}{foreign})",
+        f"CREATE TABLE sexual_activity_record_table ({common}, {instant}, protection_used INTEGER{instant_generated}{foreign})",
+        "CREATE TABLE exercise_segments_table (parent_key INTEGER NOT NULL, segment_start_time INTEGER NOT NULL, "
+        "segment_end_time INTEGER NOT NULL, segment_type INTEGER NOT NULL, repetitions_count INTEGER NOT NULL, "
+        "FOREIGN KEY (parent_key) REFERENCES exercise_session_record_table(row_id) ON DELETE CASCADE)",
+        # Series types whose parents are named in CamelCase, their readings' tables in snake case.
         f"CREATE TABLE SpeedRecordTable ({common}, {interval}{interval_generated}{foreign})",
         "CREATE TABLE speed_record_table (parent_key INTEGER, speed REAL, epoch_millis INTEGER, "
         "FOREIGN KEY (parent_key) REFERENCES SpeedRecordTable(row_id) ON DELETE CASCADE)",
+        f"CREATE TABLE PowerRecordTable ({common}, {interval}{interval_generated}{foreign})",
+        "CREATE TABLE power_record_table (parent_key INTEGER, power REAL, epoch_millis INTEGER, "
+        "FOREIGN KEY (parent_key) REFERENCES PowerRecordTable(row_id) ON DELETE CASCADE)",
+        f"CREATE TABLE StepsCadenceRecordTable ({common}, {interval}{interval_generated}{foreign})",
+        "CREATE TABLE steps_cadence_record_table (parent_key INTEGER, rate REAL, epoch_millis INTEGER, "
+        "FOREIGN KEY (parent_key) REFERENCES StepsCadenceRecordTable(row_id) ON DELETE CASCADE)",
+        f"CREATE TABLE CyclingPedalingCadenceRecordTable ({common}, {interval}{interval_generated}{foreign})",
+        "CREATE TABLE cycling_pedaling_cadence_record_table (parent_key INTEGER, epoch_millis INTEGER, "
+        "revolutions_per_minute REAL, "
+        "FOREIGN KEY (parent_key) REFERENCES CyclingPedalingCadenceRecordTable(row_id) ON DELETE CASCADE)",
     ]
     for statement in statements:
         db.execute(statement)
@@ -217,6 +276,22 @@ def fill(db):
             (record_uuid(name), time + 60_000, name, device, app, method, time, OFFSET, epoch_day(time), value),
         )
 
+    # Blood glucose in mmol/L from a finger prick (specimen 2, capillary blood), before
+    # breakfast (relation 3, meal type 1) and after lunch (4, 2).
+    for name, time, level, relation, meal in [("glucose-1", millis(6, 7, 30), 5.4, 3, 1), ("glucose-2", millis(6, 13), 7.1, 4, 2)]:
+        db.execute(
+            "INSERT INTO blood_glucose_record_table (uuid, last_modified_time, client_record_id, device_info_id, app_info_id, "
+            "recording_method, time, zone_offset, local_date, specimen_source, level, relation_to_meal, meal_type) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (record_uuid(name), time + 60_000, name, PHONE, FIT, MANUAL, time, OFFSET, epoch_day(time), 2, level, relation, meal),
+        )
+
+    # The scale's other readings with the weight: bone and body water mass in grams, and the
+    # basal metabolic rate as a power, in watts (83.68 W is 1,728 kcal a day).
+    instant("bone_mass_record_table", "bone-mass-1", FIT, PHONE, millis(5, 7), "mass", 3100.0, method=MANUAL)
+    instant("body_water_mass_record_table", "body-water-1", FIT, PHONE, millis(5, 7), "body_water_mass", 41200.0, method=MANUAL)
+    instant("basal_metabolic_rate_record_table", "bmr-1", FIT, PHONE, millis(5, 7), "basal_metabolic_rate", 83.68, method=MANUAL)
+
     # Percentages from 0 to 100; hydration in litres; RMSSD in milliseconds.
     instant("body_fat_record_table", "body-fat-1", FIT, PHONE, millis(5, 7), "percentage", 21.5, method=MANUAL)
     db.execute(
@@ -252,6 +327,68 @@ def fill(db):
         [(session, start, end, kind) for start, end, kind in stages],
     )
 
+    # Cycle tracking (Fit, entered by hand): a period over the 5th and 6th, a flow a day
+    # (3 heavy, 1 light, 0 unknown), ovulation tests (2 high, 1 positive, 3 negative), cervical
+    # mucus (sensation 2 medium with appearance 5 egg white; sensation 1 light with appearance
+    # 6 unusual, which HealthKit has no value for), spotting on the 7th, and sexual activity
+    # (protection 1 used, 2 not used, 0 unknown).
+    interval("menstruation_period_record_table", "period-1", FIT, PHONE, millis(5, 0), millis(7, 0), method=MANUAL)
+    for name, time, column, value in [
+        ("flow-1", millis(5, 8, 10), "flow", 3),
+        ("flow-2", millis(6, 8, 10), "flow", 1),
+        ("flow-3", millis(7, 8, 10), "flow", 0),
+        ("ovulation-1", millis(5, 8, 20), "result", 2),
+        ("ovulation-2", millis(6, 8, 20), "result", 1),
+        ("ovulation-3", millis(7, 8, 20), "result", 3),
+        ("sexual-1", millis(5, 22, 30), "protection_used", 1),
+        ("sexual-2", millis(6, 22, 30), "protection_used", 2),
+        ("sexual-3", millis(7, 7, 30), "protection_used", 0),
+    ]:
+        table = {"flow": "menstruation_flow_record_table", "result": "ovulation_test_record_table",
+                 "protection_used": "sexual_activity_record_table"}[column]
+        instant(table, name, FIT, PHONE, time, column, value, method=MANUAL)
+    for name, time, sensation, appearance in [("mucus-1", millis(5, 8, 30), 2, 5), ("mucus-2", millis(6, 8, 30), 1, 6)]:
+        db.execute(
+            "INSERT INTO cervical_mucus_record_table (uuid, last_modified_time, client_record_id, device_info_id, app_info_id, "
+            "recording_method, time, zone_offset, local_date, sensation, appearance) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (record_uuid(name), time + 60_000, name, PHONE, FIT, MANUAL, time, OFFSET, epoch_day(time), sensation, appearance),
+        )
+    db.execute(
+        "INSERT INTO intermenstrual_bleeding_record_table (uuid, last_modified_time, client_record_id, device_info_id, "
+        "app_info_id, recording_method, time, zone_offset, local_date) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (record_uuid("spotting-1"), millis(7, 7, 1), "spotting-1", PHONE, FIT, MANUAL, millis(7, 7), OFFSET, epoch_day(millis(7, 7))),
+    )
+
+    # Temperatures in degrees Celsius, entered by hand, with where they were taken
+    # (BodyTemperatureMeasurementLocation): basal in the mouth (4) and the vagina (10), a body
+    # temperature in the ear (8).
+    for table, name, time, location, temperature in [
+        ("basal_body_temperature_record_table", "basal-temperature-1", millis(6, 6, 30), 4, 36.45),
+        ("basal_body_temperature_record_table", "basal-temperature-2", millis(7, 6, 30), 10, 36.7),
+        ("body_temperature_record_table", "body-temperature-1", millis(5, 19), 8, 37.2),
+    ]:
+        db.execute(
+            f"INSERT INTO {table} (uuid, last_modified_time, client_record_id, device_info_id, app_info_id, recording_method, "
+            "time, zone_offset, local_date, measurement_location, temperature) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (record_uuid(name), time + 60_000, name, PHONE, FIT, MANUAL, time, OFFSET, epoch_day(time), location, temperature),
+        )
+
+    # Two meals, entered by hand in Fit (energy in small calories, nutrients in grams): a lunch
+    # (meal type 2) whose app left the nutrients it did not know NULL, with a real 0 of
+    # cholesterol and zinc at AOSP's "not set"; and a breakfast (1) of an espresso written as
+    # AOSP writes a record with two fields set, every other nutrient at "not set".
+    lunch = {"energy": 420000.0, "protein": 21.5, "total_carbohydrate": 60.0, "dietary_fiber": 12.5, "sugar": 6.0,
+             "total_fat": 9.25, "saturated_fat": 1.5, "trans_fat": 0.25, "cholesterol": 0.0, "sodium": 0.85,
+             "potassium": 0.9, "iron": 0.0065, "vitamin_c": 0.012, "vitamin_a": 0.00015, "folate": 0.00036, "zinc": UNSET}
+    breakfast = {column: UNSET for column in NUTRIENTS}
+    breakfast.update({"energy": 2000.0, "caffeine": 0.095})
+    for name, start, end, meal_type, meal_name, nutrients in [
+        ("meal-1", millis(5, 12, 30), millis(5, 12, 50), 2, "Lentil soup with rye bread", lunch),
+        ("meal-2", millis(6, 8), millis(6, 8, 5), 1, "Espresso", breakfast),
+    ]:
+        interval("nutrition_record_table", name, FIT, PHONE, start, end, ["meal_type", "meal_name"] + list(nutrients),
+                 [meal_type, meal_name] + list(nutrients.values()), method=MANUAL)
+
     # A run: 33 is running in the platform's ExerciseSessionType, whose codes the database holds.
     run = interval("exercise_session_record_table", "exercise-1", SAMSUNG, WATCH, millis(6, 18), millis(6, 18, 45),
                    ["notes", "exercise_type", "title", "has_route"], [None, 33, "Evening run", 1], method=ACTIVE)
@@ -264,6 +401,33 @@ def fill(db):
     db.executemany(
         "INSERT INTO exercise_laps_table (parent_key, lap_start_time, lap_end_time, lap_length) VALUES (?, ?, ?, ?)",
         [(run, millis(6, 18), millis(6, 18, 6), 1000.0), (run, millis(6, 18, 6), millis(6, 18, 12), 1000.0)],
+    )
+
+    # The run's speed (m/s), power (W) and step cadence (steps/min), a reading a minute, and
+    # a ride's pedal cadence (revolutions/min) on the 7th.
+    for table, child, column, name, app, device, start, readings in [
+        ("SpeedRecordTable", "speed_record_table", "speed", "speed-1", SAMSUNG, WATCH, millis(6, 18), [2.8, 3.1, 3.0]),
+        ("PowerRecordTable", "power_record_table", "power", "power-1", SAMSUNG, WATCH, millis(6, 18), [240.0, 255.0]),
+        ("StepsCadenceRecordTable", "steps_cadence_record_table", "rate", "steps-cadence-1", SAMSUNG, WATCH, millis(6, 18),
+         [162.0, 166.0]),
+        ("CyclingPedalingCadenceRecordTable", "cycling_pedaling_cadence_record_table", "revolutions_per_minute", "pedaling-1",
+         FIT, PHONE, millis(7, 12), [85.0, 90.0]),
+    ]:
+        series = interval(table, name, app, device, start, start + 60_000 * (len(readings) - 1))
+        db.executemany(
+            f"INSERT INTO {child} (parent_key, {column}, epoch_millis) VALUES (?, ?, ?)",
+            [(series, value, start + 60_000 * minute) for minute, value in enumerate(readings)],
+        )
+
+    # A strength session on the 7th (45, strength training) in segments (ExerciseSegmentType):
+    # 12 squats (55), a rest (66), 8 pull-ups (50).
+    weights = interval("exercise_session_record_table", "exercise-2", SAMSUNG, WATCH, millis(7, 7, 40), millis(7, 8),
+                       ["notes", "exercise_type", "title", "has_route"], [None, 45, None, 0], method=ACTIVE)
+    db.executemany(
+        "INSERT INTO exercise_segments_table (parent_key, segment_start_time, segment_end_time, segment_type, "
+        "repetitions_count) VALUES (?, ?, ?, ?, ?)",
+        [(weights, millis(7, 7, 40), millis(7, 7, 45), 55, 12), (weights, millis(7, 7, 45), millis(7, 7, 47), 66, 0),
+         (weights, millis(7, 7, 47), millis(7, 7, 52), 50, 8)],
     )
 
 

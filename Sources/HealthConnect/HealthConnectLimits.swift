@@ -16,6 +16,8 @@ public struct HealthConnectLimits: Sendable {
     public var routePoints = 500_000
     /// Laps of one exercise session.
     public var laps = 10_000
+    /// Segments of one exercise session (a set of a strength workout is one).
+    public var segments = 10_000
 
     public init() {}
 }

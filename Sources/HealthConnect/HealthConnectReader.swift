@@ -156,6 +156,7 @@ extension RecordTable.Layout {
     var isInstant: Bool {
         switch self {
         case .instant, .bloodPressure: return true
+        case .cycleTracking(let record): return record.isInstant
         default: return false
         }
     }

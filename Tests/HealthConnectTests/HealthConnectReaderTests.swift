@@ -27,7 +27,12 @@ import Testing
     /// 11 steps, 2 distances, 2 active and 1 total energy, 1 weight, 1 body fat, 1 resting
     /// heart rate, 1 RMSSD, 1 water, 1 floors, 3 heart-rate readings (one series of three), the
     /// sleep session and its 6 stages, 1 exercise session, and a blood pressure as a systolic, a
-    /// diastolic and their correlation: 36.
+    /// diastolic and their correlation: 36; and cycle tracking, 1 period and 3 flows, 3
+    /// ovulation tests, 2 cervical mucus records, 1 spotting, 3 sexual activities: 13; 2 basal
+    /// body temperatures and 1 body temperature: 3; two meals, a lunch of 15 nutrients and an
+    /// espresso of 2, each with its food correlation: 19; bone mass, body water mass and basal
+    /// metabolic rate: 3; 2 blood glucose readings; 9 readings of speed, power and step and pedal
+    /// cadence, and a strength session: 10. 86 in all.
     @Test func everyRecordBecomesAnObject() throws {
         let fixture = try HealthConnectFixture.make()
         let objects = try Self.read(fixture.database).objects
@@ -39,7 +44,7 @@ import Testing
         #expect(count("HKQuantityTypeIdentifierBodyMass") == 1)
         #expect(count("HKQuantityTypeIdentifierHeartRate") == 3)
         #expect(count("HKCategoryTypeIdentifierSleepAnalysis") == 7)
-        #expect(count("HKWorkoutTypeIdentifier") == 1)
+        #expect(count("HKWorkoutTypeIdentifier") == 2)
         #expect(count("HKQuantityTypeIdentifierBodyFatPercentage") == 1)
         #expect(count("HKQuantityTypeIdentifierRestingHeartRate") == 1)
         #expect(count(HealthConnectTypes.heartRateVariabilityRMSSD) == 1)
@@ -48,9 +53,24 @@ import Testing
         #expect(count("HKCorrelationTypeIdentifierBloodPressure") == 1)
         #expect(count("HKQuantityTypeIdentifierBloodPressureSystolic") == 1)
         #expect(count("HKQuantityTypeIdentifierBloodPressureDiastolic") == 1)
-        #expect(objects.count == 36)
+        #expect(count("HKCategoryTypeIdentifierMenstrualFlow") == 4)
+        #expect(count("HKCategoryTypeIdentifierOvulationTestResult") == 3)
+        #expect(count("HKCategoryTypeIdentifierCervicalMucusQuality") + count(HealthConnectTypes.cervicalMucus) == 2)
+        #expect(count("HKCategoryTypeIdentifierIntermenstrualBleeding") == 1)
+        #expect(count("HKCategoryTypeIdentifierSexualActivity") == 3)
+        #expect(count("HKQuantityTypeIdentifierBasalBodyTemperature") == 2)
+        #expect(count("HKQuantityTypeIdentifierBodyTemperature") == 1)
+        #expect(count("HKCorrelationTypeIdentifierFood") == 2)
+        #expect(count("HKQuantityTypeIdentifierDietaryEnergyConsumed") == 2)
+        #expect(count(HealthConnectTypes.boneMass) == 1)
+        #expect(count(HealthConnectTypes.bodyWaterMass) == 1)
+        #expect(count(HealthConnectTypes.basalMetabolicRate) == 1)
+        #expect(count("HKQuantityTypeIdentifierBloodGlucose") == 2)
+        #expect(count(HealthConnectTypes.speed) == 3)
+        #expect(count(HealthConnectTypes.power) + count(HealthConnectTypes.stepsCadence) + count("HKQuantityTypeIdentifierCyclingCadence") == 6)
+        #expect(objects.count == 86)
         // Every uuid distinct: the children's derived ones too.
-        #expect(Set(objects.map(\.uuid)).count == 36)
+        #expect(Set(objects.map(\.uuid)).count == 86)
     }
 
     /// Grams to kilograms, small calories to kcal, metres kept; a manual entry is user-entered;

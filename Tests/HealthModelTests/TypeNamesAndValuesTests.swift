@@ -49,11 +49,12 @@ import Testing
             return
         }
         #expect(temperatures.contains("HKQuantityTypeIdentifierBodyTemperature") && temperatures.contains("HKQuantityTypeIdentifierWaterTemperature"))
-        // A word three types hold is all three, however few words each leaves over: a person
-        // who grants "energy" must not share their food log (DietaryEnergyConsumed) by a tie-break.
+        // A word four types hold is all four, however few words each leaves over: a person
+        // who grants "energy" must not share their food log (DietaryEnergyConsumed, and Health
+        // Connect's energy from fat) by a tie-break.
         #expect(TypeCatalogue.match(typeName: "energy") == .ambiguous([
             "HKQuantityTypeIdentifierActiveEnergyBurned", "HKQuantityTypeIdentifierBasalEnergyBurned",
-            "HKQuantityTypeIdentifierDietaryEnergyConsumed",
+            "HKQuantityTypeIdentifierDietaryEnergyConsumed", "HealthConnectDietaryEnergyFromFat",
         ]))
         // A type whose every word was typed still wins (Dietary is no one's left-over word).
         #expect(TypeCatalogue.match(typeName: "water") == .type("HKQuantityTypeIdentifierDietaryWater"))

@@ -73,7 +73,7 @@ import Testing
         try Self.importInto(store, fixture.zip)
         let result = try healthport("import", reordered, "--store", store)
         #expect(result.status == 0, "\(result.stderrText)")
-        #expect(result.stdoutText.contains("36 objects, nothing new"), "\(result.stdoutText)")
+        #expect(result.stdoutText.contains("86 objects, nothing new"), "\(result.stdoutText)")
         let table = try Self.tableDays(store)
         #expect(table["2026-01-05"]?.steps == 1760)
         #expect(table["2026-01-06"]?.steps == 460)

@@ -9,6 +9,20 @@ struct TableReader {
     let database: ReadOnlyDatabase
     let provenance: Provenance
     let limits: HealthConnectLimits
+    /// `table.columns`, made once: the rows look their columns up by name.
+    private let columns: [String]
+
+    init(
+        table: RecordTable, children: [RecordTable.ChildTable], database: ReadOnlyDatabase, provenance: Provenance,
+        limits: HealthConnectLimits
+    ) {
+        self.table = table
+        self.children = children
+        self.database = database
+        self.provenance = provenance
+        self.limits = limits
+        columns = table.columns
+    }
 
     /// The common columns' positions in `RecordTable.columns`.
     private enum Column {
@@ -19,37 +33,56 @@ struct TableReader {
     /// Reads every row, handing each object to `deliver`; returns the number of records.
     func read(_ deliver: (HealthObject) throws -> Void) throws -> Int {
         let parents = try database.prepare(
-            "SELECT \(table.columns.joined(separator: ", ")) FROM \(table.name) ORDER BY row_id", table: table.name)
+            "SELECT \(columns.joined(separator: ", ")) FROM \(table.name) ORDER BY row_id", table: table.name)
         var scans: [String: ChildScan] = [:]
         for child in children { scans[child.name] = try ChildScan(child, database: database) }
         var count = 0
         while try parents.step() {
             count += 1
             let row = parents.int64(Column.row)
-            let attributes = try sampleAttributes(parents, row: row)
+            var attributes = try sampleAttributes(parents, row: row)
+            if let context = table.context {
+                let codes = try context.columns.map { try code(parents, column: $0, row: row) }
+                attributes.metadata.entries += context.metadata(codes: codes)
+            }
             switch table.layout {
             case .instant, .interval:
-                let column = Int32(table.columns.firstIndex(of: table.valueColumn!)!)
-                guard let stored = parents.optionalDouble(column), stored.isFinite else {
-                    throw invalid("no value, or not a number", row: row, column: table.valueColumn)
+                let name = table.valueColumn ?? ""
+                guard case .value(let stored) = parents.number(index(of: name)) else {
+                    throw invalid("no value, or not a number", row: row, column: name)
                 }
                 try deliver(.quantitySample(QuantitySample(sample: attributes, quantity: quantity(stored))))
+            case .cycleTracking(let record):
+                let codes = try record.columns.map { try code(parents, column: $0, row: row) }
+                let mapped = record.sample(codes: codes)
+                var sample = attributes
+                sample.sampleType = ObjectType(identifier: mapped.typeIdentifier, kind: .category)
+                sample.metadata.entries += mapped.metadata
+                try deliver(.categorySample(CategorySample(sample: sample, value: mapped.value)))
             case .series:
                 guard let scan = children.first.flatMap({ scans[$0.name] }) else { break }
                 try scan.forEach(of: row) { child, index in try deliver(try reading(child, of: attributes, index: index, row: row)) }
             case .sleepSession:
                 let scan = children.first.flatMap { scans[$0.name] }
                 var session = attributes
-                addSessionText(parents, from: Int32(table.columns.firstIndex(of: "title")!), to: &session)
+                addSessionText(parents, from: index(of: "title"), to: &session)
                 let hasStages = try scan?.move(to: row) ?? false
                 try deliver(.categorySample(CategorySample(sample: session, value: SleepStage.session(hasStages: hasStages))))
                 try scan?.forEach(of: row) { child, index in try deliver(try stage(child, of: attributes, index: index, row: row)) }
             case .bloodPressure:
                 for object in try bloodPressure(parents, attributes: attributes, row: row) { try deliver(object) }
+            case .nutrition:
+                for object in try food(parents, attributes: attributes, row: row) { try deliver(object) }
             case .exerciseSession:
                 var workout = try workout(parents, attributes: attributes, row: row)
                 if let routes = scans["exercise_route_table"] { try addRoute(routes, to: &workout, row: row) }
                 if let laps = scans["exercise_laps_table"] { try addLaps(laps, to: &workout, row: row) }
+                if let segments = scans["exercise_segments_table"] {
+                    try addSegments(segments, to: &workout, row: row)
+                    // HealthKit's events are in time order; laps and segments interleave. The
+                    // sort is stable: events of one time keep the order they were read in.
+                    workout.workoutEvents = Self.inTimeOrder(workout.workoutEvents)
+                }
                 try deliver(.workout(workout))
             }
         }
@@ -84,9 +117,9 @@ struct TableReader {
         }
         let type: ObjectType
         switch table.layout {
-        case .sleepSession: type = ObjectType(identifier: table.typeIdentifier, kind: .category)
+        case .sleepSession, .cycleTracking: type = ObjectType(identifier: table.typeIdentifier, kind: .category)
         case .exerciseSession: type = .workout
-        case .bloodPressure: type = ObjectType(identifier: table.typeIdentifier, kind: .correlation)
+        case .bloodPressure, .nutrition: type = ObjectType(identifier: table.typeIdentifier, kind: .correlation)
         default: type = ObjectType(identifier: table.typeIdentifier, kind: .quantity)
         }
         return SampleAttributes(
@@ -111,7 +144,7 @@ struct TableReader {
         sample.uuid = Self.childUUID(of: parent.uuid, index: index)
         let time = try RecordTime.checked(
             millis: child.int64(2), offset: Int64(parent.startDate.utcOffsetSeconds), table: name, row: row, column: "epoch_millis")
-        guard let stored = child.optionalDouble(1), stored.isFinite else {
+        guard case .value(let stored) = child.number(1) else {
             throw HealthConnectError(.invalidValue, "no value, or not a number", table: name, row: row, column: children[0].columns[1])
         }
         sample.startDate = time
@@ -140,7 +173,7 @@ struct TableReader {
     /// as Apple's exports list them.
     private func bloodPressure(_ row: ReadOnlyDatabase.Statement, attributes: SampleAttributes, row id: Int64) throws -> [HealthObject] {
         func member(_ column: String, type: String) throws -> QuantitySample {
-            guard let value = row.optionalDouble(Int32(table.columns.firstIndex(of: column)!)), value.isFinite else {
+            guard case .value(let value) = row.number(index(of: column)) else {
                 throw invalid("no value, or not a number", row: id, column: column)
             }
             var sample = attributes
@@ -152,6 +185,37 @@ struct TableReader {
         let diastolic = try member("diastolic", type: RecordTable.BloodPressure.diastolic)
         let correlation = Correlation(sample: attributes, objects: [.quantity(systolic), .quantity(diastolic)])
         return [.quantitySample(systolic), .quantitySample(diastolic), .correlation(correlation)]
+    }
+
+    /// A nutrition record as HealthKit keeps a food (`Nutrition`): a dietary sample per nutrient
+    /// set (uuids made from the record's and the nutrient's column), then the food correlation,
+    /// with the record's uuid, that holds them, as Apple's exports list them; the meal's name and
+    /// type on all of them.
+    private func food(_ row: ReadOnlyDatabase.Statement, attributes: SampleAttributes, row id: Int64) throws -> [HealthObject] {
+        var record = attributes
+        let nameColumn = index(of: "meal_name")
+        let name = row.text(nameColumn, limit: limits.textBytes)
+        if name == nil, row.textLength(nameColumn) > limits.textBytes {
+            throw HealthConnectError(.limitExceeded, "a meal name longer than \(limits.textBytes) bytes", table: table.name, row: id, column: "meal_name")
+        }
+        record.metadata.entries += Nutrition.metadata(mealType: try code(row, column: "meal_type", row: id), name: name)
+        let first = index(of: Nutrition.nutrients[0].column)
+        var members: [QuantitySample] = []
+        for (offset, nutrient) in Nutrition.nutrients.enumerated() {
+            let stored: Double
+            switch row.number(first + Int32(offset)) {
+            case .null: continue
+            case .notANumber: throw invalid("not a number", row: id, column: nutrient.column)
+            case .value(let value): stored = value
+            }
+            guard let amount = Nutrition.amount(stored, of: nutrient) else { continue }
+            var sample = record
+            sample.uuid = Self.childUUID(of: attributes.uuid, index: 0, kind: nutrient.column)
+            sample.sampleType = ObjectType(identifier: nutrient.typeIdentifier, kind: .quantity)
+            members.append(QuantitySample(sample: sample, quantity: Quantity(value: ExportNumber(amount), unit: nutrient.unit)))
+        }
+        let food = Correlation(sample: record, objects: members.map { .quantity($0) })
+        return members.map { .quantitySample($0) } + [.correlation(food)]
     }
 
     /// The session's route (`exercise_route_table`) as the workout's one route, its points
@@ -167,7 +231,10 @@ struct TableReader {
             guard let latitude = point.optionalDouble(2), let longitude = point.optionalDouble(3), abs(latitude) <= 90, abs(longitude) <= 180 else {
                 throw HealthConnectError(.invalidValue, "a point off the globe", table: scan.table.name, row: row, column: "latitude")
             }
-            func number(_ column: Int32) -> ExportNumber? { point.optionalDouble(column).flatMap { $0.isFinite ? ExportNumber($0) : nil } }
+            // An altitude or accuracy the app did not give is stored as AOSP's "not set".
+            func number(_ column: Int32) -> ExportNumber? {
+                point.optionalDouble(column).flatMap { $0.isFinite ? NotSet.filtered($0).map { ExportNumber($0) } : nil }
+            }
             locations.append(
                 RouteLocation(
                     date: time, latitude: ExportNumber(latitude), longitude: ExportNumber(longitude), altitude: number(4),
@@ -207,15 +274,52 @@ struct TableReader {
         }
     }
 
+    /// The session's segments (`exercise_segments_table`: a set, a rest, an interval) as the
+    /// workout's segment events (`HKWorkoutEventTypeSegment`), each with its duration and, in
+    /// metadata, its type code and repetitions, which HealthKit's segment has no place for.
+    private func addSegments(_ scan: ChildScan, to workout: inout Workout, row: Int64) throws {
+        let offset = Int64(workout.sample.startDate.utcOffsetSeconds)
+        let name = scan.table.name
+        try scan.forEach(of: row) { segment, index in
+            guard index < limits.segments else {
+                throw HealthConnectError(.limitExceeded, "more than \(limits.segments) segments", table: name, row: row)
+            }
+            let start = try RecordTime.checked(millis: segment.int64(1), offset: offset, table: name, row: row, column: "segment_start_time")
+            let end = try RecordTime.checked(millis: segment.int64(2), offset: offset, table: name, row: row, column: "segment_end_time")
+            guard end >= start else {
+                throw HealthConnectError(.invalidValue, "a segment that ends before it starts", table: name, row: row, column: "segment_end_time")
+            }
+            var metadata: [MetadataEntry] = []
+            for (column, key) in [(Int32(3), HealthConnectMetadataKeys.exerciseSegmentType), (4, HealthConnectMetadataKeys.repetitions)] {
+                switch segment.code(column) {
+                case .null: break
+                case .value(let value): metadata.append(MetadataEntry(key: key, value: .string(String(value))))
+                case .notACode:
+                    throw HealthConnectError(.invalidValue, "not a whole number", table: name, row: row, column: scan.table.columns[Int(column)])
+                }
+            }
+            let minutes = Double(end.secondsSince1970 - start.secondsSince1970) / 60
+            workout.workoutEvents.append(
+                WorkoutEvent(
+                    type: WorkoutEventType(name: "HKWorkoutEventTypeSegment"), date: start,
+                    duration: Quantity(value: ExportNumber(minutes), unit: "min"), metadata: Metadata(metadata)))
+        }
+    }
+
+    /// Events sorted by date, stably.
+    static func inTimeOrder(_ events: [WorkoutEvent]) -> [WorkoutEvent] {
+        events.enumerated().sorted { ($0.element.date, $0.offset) < ($1.element.date, $1.offset) }.map(\.element)
+    }
+
     /// An exercise session as a workout: its activity type (`ExerciseType`), its duration, and
     /// its title and notes.
     private func workout(_ row: ReadOnlyDatabase.Statement, attributes: SampleAttributes, row id: Int64) throws -> Workout {
         var sample = attributes
-        let code = row.int64(Int32(table.columns.firstIndex(of: "exercise_type")!))
+        let code = row.int64(index(of: "exercise_type"))
         let activity = ExerciseType.activity(ofCode: code)
         sample.metadata.entries.append(MetadataEntry(key: HealthConnectMetadataKeys.exerciseType, value: .string(String(code))))
         if activity.indoor { sample.metadata.entries.append(MetadataEntry(key: "HKIndoorWorkout", value: .number(ExportNumber(1)))) }
-        addSessionText(row, from: Int32(table.columns.firstIndex(of: "title")!), to: &sample)
+        addSessionText(row, from: index(of: "title"), to: &sample)
         let seconds = Double(sample.endDate.secondsSince1970 - sample.startDate.secondsSince1970)
         return Workout(sample: sample, workoutActivityType: activity.type, duration: Quantity(value: ExportNumber(seconds / 60), unit: "min"))
     }
@@ -227,6 +331,24 @@ struct TableReader {
         }
         if let notes = row.text(column + 1, limit: limits.textBytes), !notes.isEmpty {
             sample.metadata.entries.append(MetadataEntry(key: HealthConnectMetadataKeys.notes, value: .string(notes)))
+        }
+    }
+
+    /// The position of one of the table's own columns in the reader's query.
+    private func index(of column: String) -> Int32 {
+        guard let position = columns.firstIndex(of: column) else {
+            preconditionFailure("\(column) is not among \(table.name)'s columns the reader selects")
+        }
+        return Int32(position)
+    }
+
+    /// A code column's value (`nil` for NULL); a value that is no whole number is refused with
+    /// its place, as any damaged value is.
+    private func code(_ row: ReadOnlyDatabase.Statement, column: String, row id: Int64) throws(HealthConnectError) -> Int64? {
+        switch row.code(index(of: column)) {
+        case .null: return nil
+        case .value(let code): return code
+        case .notACode: throw invalid("a code that is not a whole number", row: id, column: column)
         }
     }
 

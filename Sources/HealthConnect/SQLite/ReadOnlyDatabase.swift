@@ -125,6 +125,54 @@ final class ReadOnlyDatabase {
 
         func optionalDouble(_ column: Int32) -> Double? { isNull(column) ? nil : sqlite3_column_double(statement, column) }
 
+        /// What a column holds where Health Connect stores a number (a `REAL` value column).
+        enum StoredNumber: Equatable {
+            case null
+            case value(Double)
+            /// Text, a BLOB, or a number that is not finite: nothing a record's value can be.
+            case notANumber
+        }
+
+        /// A number column, checked: an INTEGER or a finite REAL is its value. SQLite's own
+        /// conversion would read text or a BLOB as 0, a damaged value passed off as a reading.
+        func number(_ column: Int32) -> StoredNumber {
+            switch sqlite3_column_type(statement, column) {
+            case SQLITE_NULL: return .null
+            case SQLITE_INTEGER, SQLITE_FLOAT:
+                let value = sqlite3_column_double(statement, column)
+                return value.isFinite ? .value(value) : .notANumber
+            default: return .notANumber
+            }
+        }
+
+        /// What a column holds where Health Connect stores a code (one of the platform's
+        /// `IntDef` constants).
+        enum StoredCode: Equatable {
+            case null
+            case value(Int64)
+            /// A fraction, a BLOB, or text that is not a whole number.
+            case notACode
+        }
+
+        /// A code column, checked: an INTEGER, or TEXT that spells a whole number. AOSP declares
+        /// some code columns `TEXT` (blood glucose's specimen source and meal, blood pressure's
+        /// location and position) and writes integers into them, which SQLite then keeps as
+        /// their digits; SQLite's own conversion would read any other text as 0, a real code.
+        func code(_ column: Int32) -> StoredCode {
+            switch sqlite3_column_type(statement, column) {
+            case SQLITE_NULL: return .null
+            case SQLITE_INTEGER: return .value(sqlite3_column_int64(statement, column))
+            case SQLITE_FLOAT:
+                let value = sqlite3_column_double(statement, column)
+                guard value.rounded() == value, abs(value) < 1e15 else { return .notACode }
+                return .value(Int64(value))
+            case SQLITE_TEXT:
+                // 20 bytes hold any Int64; longer text is no code.
+                return text(column, limit: 20).flatMap { Int64($0) }.map { .value($0) } ?? .notACode
+            default: return .notACode
+            }
+        }
+
         /// A text column, or `nil` when NULL or longer than `limit` bytes (the caller decides
         /// whether that is an error: `textLength` tells them apart).
         func text(_ column: Int32, limit: Int) -> String? {

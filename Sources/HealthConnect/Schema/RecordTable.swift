@@ -21,6 +21,12 @@ struct RecordTable: Sendable {
         /// An instant with a systolic and a diastolic value: HealthKit's blood pressure
         /// correlation and its two samples.
         case bloodPressure
+        /// A cycle-tracking record (an instant, or the period's interval) whose codes become a
+        /// category sample (`CycleTracking`).
+        case cycleTracking(CycleTracking)
+        /// An interval whose nutrients become HealthKit's food correlation and its dietary
+        /// samples (`Nutrition`).
+        case nutrition
     }
 
     let name: String
@@ -32,6 +38,9 @@ struct RecordTable: Sendable {
     /// The unit written, and the factor from the stored unit to it.
     let unit: String
     let factor: Double
+    /// How the measurement was taken, read into metadata (`MeasurementContext`), for the tables
+    /// that keep it.
+    var context: MeasurementContext? = nil
 
     /// The tables read, in the order they are read.
     static let all: [RecordTable] = [
@@ -57,6 +66,18 @@ struct RecordTable: Sendable {
             name: "lean_body_mass_record_table", layout: .instant, valueColumn: "mass", typeIdentifier: "HKQuantityTypeIdentifierLeanBodyMass",
             unit: "kg", factor: 0.001),
         RecordTable(
+            name: "bone_mass_record_table", layout: .instant, valueColumn: "mass", typeIdentifier: HealthConnectTypes.boneMass, unit: "kg",
+            factor: 0.001),
+        RecordTable(
+            name: "body_water_mass_record_table", layout: .instant, valueColumn: "body_water_mass",
+            typeIdentifier: HealthConnectTypes.bodyWaterMass, unit: "kg", factor: 0.001),
+        // Basal metabolic rate is stored as a power, in watts (J/s): a day's 86,400 s over the
+        // 4,184 J of a kilocalorie (AOSP's own bound, 10,000 kcal/day, is 484.259 W) makes 1 W
+        // 20.650… kcal/d.
+        RecordTable(
+            name: "basal_metabolic_rate_record_table", layout: .instant, valueColumn: "basal_metabolic_rate",
+            typeIdentifier: HealthConnectTypes.basalMetabolicRate, unit: "kcal/d", factor: 86_400 / 4_184),
+        RecordTable(
             name: "height_record_table", layout: .instant, valueColumn: "height", typeIdentifier: "HKQuantityTypeIdentifierHeight", unit: "m",
             factor: 1),
         // Percentages are stored from 0 to 100; HealthKit holds them as fractions of 1, in "%".
@@ -75,14 +96,18 @@ struct RecordTable: Sendable {
         RecordTable(
             name: "vo2_max_record_table", layout: .instant, valueColumn: "vo2_milliliters_per_minute_kilogram",
             typeIdentifier: "HKQuantityTypeIdentifierVO2Max", unit: "mL/min·kg", factor: 1),
+        // Temperatures are stored in degrees Celsius, with where they were taken.
         RecordTable(
             name: "body_temperature_record_table", layout: .instant, valueColumn: "temperature",
-            typeIdentifier: "HKQuantityTypeIdentifierBodyTemperature", unit: "degC", factor: 1),
+            typeIdentifier: "HKQuantityTypeIdentifierBodyTemperature", unit: "degC", factor: 1, context: .temperature),
+        RecordTable(
+            name: "basal_body_temperature_record_table", layout: .instant, valueColumn: "temperature",
+            typeIdentifier: "HKQuantityTypeIdentifierBasalBodyTemperature", unit: "degC", factor: 1, context: .temperature),
         // Blood glucose is stored in mmol/L; HealthKit's exports write mg/dL (glucose's molar
         // mass, 180.15588 g/mol, makes 1 mmol/L 18.015588 mg/dL).
         RecordTable(
             name: "blood_glucose_record_table", layout: .instant, valueColumn: "level",
-            typeIdentifier: "HKQuantityTypeIdentifierBloodGlucose", unit: "mg/dL", factor: 18.015588),
+            typeIdentifier: "HKQuantityTypeIdentifierBloodGlucose", unit: "mg/dL", factor: 18.015588, context: .bloodGlucose),
         // RMSSD, not HealthKit's SDNN: a different measure, so a type of its own.
         RecordTable(
             name: "heart_rate_variability_rmssd_record_table", layout: .instant, valueColumn: "heart_rate_variability_millis",
@@ -103,10 +128,36 @@ struct RecordTable: Sendable {
             typeIdentifier: HealthConnectTypes.elevationGained, unit: "m", factor: 1),
         RecordTable(
             name: "blood_pressure_record_table", layout: .bloodPressure, valueColumn: nil,
-            typeIdentifier: "HKCorrelationTypeIdentifierBloodPressure", unit: "mmHg", factor: 1),
+            typeIdentifier: "HKCorrelationTypeIdentifierBloodPressure", unit: "mmHg", factor: 1, context: .bloodPressure),
+        RecordTable(
+            name: "nutrition_record_table", layout: .nutrition, valueColumn: nil, typeIdentifier: Nutrition.typeIdentifier, unit: "",
+            factor: 1),
+        // Cycle tracking: category samples, their values from the records' codes.
+        RecordTable(cycleTracking: .menstruationFlow, name: "menstruation_flow_record_table"),
+        RecordTable(cycleTracking: .menstruationPeriod, name: "menstruation_period_record_table"),
+        RecordTable(cycleTracking: .ovulationTest, name: "ovulation_test_record_table"),
+        RecordTable(cycleTracking: .cervicalMucus, name: "cervical_mucus_record_table"),
+        RecordTable(cycleTracking: .intermenstrualBleeding, name: "intermenstrual_bleeding_record_table"),
+        RecordTable(cycleTracking: .sexualActivity, name: "sexual_activity_record_table"),
         RecordTable(
             name: "heart_rate_record_table", layout: .series(child: "heart_rate_record_series_table", value: "beats_per_minute"),
             valueColumn: nil, typeIdentifier: "HKQuantityTypeIdentifierHeartRate", unit: "count/min", factor: 1),
+        // Series through an activity; their parents are named in CamelCase, their readings'
+        // tables in snake case (AOSP's names).
+        RecordTable(
+            name: "SpeedRecordTable", layout: .series(child: "speed_record_table", value: "speed"), valueColumn: nil,
+            typeIdentifier: HealthConnectTypes.speed, unit: "m/s", factor: 1),
+        RecordTable(
+            name: "PowerRecordTable", layout: .series(child: "power_record_table", value: "power"), valueColumn: nil,
+            typeIdentifier: HealthConnectTypes.power, unit: "W", factor: 1),
+        // A pedal's revolutions per minute: HealthKit's cycling cadence.
+        RecordTable(
+            name: "CyclingPedalingCadenceRecordTable",
+            layout: .series(child: "cycling_pedaling_cadence_record_table", value: "revolutions_per_minute"), valueColumn: nil,
+            typeIdentifier: "HKQuantityTypeIdentifierCyclingCadence", unit: "count/min", factor: 1),
+        RecordTable(
+            name: "StepsCadenceRecordTable", layout: .series(child: "steps_cadence_record_table", value: "rate"), valueColumn: nil,
+            typeIdentifier: HealthConnectTypes.stepsCadence, unit: "count/min", factor: 1),
         RecordTable(
             name: "sleep_session_record_table", layout: .sleepSession, valueColumn: nil,
             typeIdentifier: "HKCategoryTypeIdentifierSleepAnalysis", unit: "", factor: 1),
@@ -120,16 +171,21 @@ struct RecordTable: Sendable {
         var columns = ["row_id", "uuid", "app_info_id", "device_info_id", "recording_method", "client_record_id", "last_modified_time"]
         switch layout {
         case .instant, .bloodPressure: columns += ["time", "zone_offset"]
-        case .interval, .series, .sleepSession, .exerciseSession:
+        case .interval, .series, .sleepSession, .exerciseSession, .nutrition:
             columns += ["start_time", "start_zone_offset", "end_time", "end_zone_offset"]
+        case .cycleTracking(let record):
+            columns += record.isInstant ? ["time", "zone_offset"] : ["start_time", "start_zone_offset", "end_time", "end_zone_offset"]
         }
         if let valueColumn { columns.append(valueColumn) }
         switch layout {
         case .sleepSession: columns += ["title", "notes"]
         case .exerciseSession: columns += ["exercise_type", "title", "notes"]
         case .bloodPressure: columns += ["systolic", "diastolic"]
+        case .cycleTracking(let record): columns += record.columns
+        case .nutrition: columns += Nutrition.columns
         default: break
         }
+        if let context { columns += context.columns }
         return columns
     }
 
@@ -140,8 +196,8 @@ struct RecordTable: Sendable {
         let columns: [String]
         /// The column the rows of one record are read in order of.
         let order: String
-        /// Whether the record table cannot be without it (older databases lack a route or lap
-        /// table; none lacks a series' values or a session's stages).
+        /// Whether the record table cannot be without it (older databases lack a route, lap or
+        /// segment table; none lacks a series' values or a session's stages).
         let required: Bool
     }
 
@@ -165,8 +221,12 @@ struct RecordTable: Sendable {
                 ChildTable(
                     name: "exercise_laps_table", columns: ["parent_key", "lap_start_time", "lap_end_time", "lap_length"], order: "lap_start_time",
                     required: false),
+                ChildTable(
+                    name: "exercise_segments_table",
+                    columns: ["parent_key", "segment_start_time", "segment_end_time", "segment_type", "repetitions_count"],
+                    order: "segment_start_time", required: false),
             ]
-        case .instant, .interval, .bloodPressure:
+        case .instant, .interval, .bloodPressure, .cycleTracking, .nutrition:
             return []
         }
     }
@@ -176,6 +236,10 @@ struct RecordTable: Sendable {
         switch layout {
         case .bloodPressure:
             return [typeIdentifier, BloodPressure.systolic, BloodPressure.diastolic]
+        case .cycleTracking(let record):
+            return record.producedTypes
+        case .nutrition:
+            return Nutrition.producedTypes
         default:
             return [typeIdentifier]
         }
@@ -188,12 +252,9 @@ struct RecordTable: Sendable {
     }
 }
 
-/// The types of the model that have no HealthKit equivalent, named for Health Connect.
-public enum HealthConnectTypes {
-    /// Total energy burned (active and basal together), in kcal.
-    public static let totalCaloriesBurned = "HealthConnectTotalCaloriesBurned"
-    /// Heart rate variability as RMSSD, in ms (HealthKit's is SDNN, another measure).
-    public static let heartRateVariabilityRMSSD = "HealthConnectHeartRateVariabilityRMSSD"
-    /// Elevation gained, in m.
-    public static let elevationGained = "HealthConnectElevationGained"
+extension RecordTable {
+    /// A cycle-tracking table: its type is the record's (`CycleTracking`), its values codes.
+    init(cycleTracking record: CycleTracking, name: String) {
+        self.init(name: name, layout: .cycleTracking(record), valueColumn: nil, typeIdentifier: record.typeIdentifier, unit: "", factor: 1)
+    }
 }

@@ -16,7 +16,7 @@
 /// | `MindfulSession`, `HandwashingEvent`, `ToothbrushingEvent`, `Pregnancy`, `Lactation`, `Contraceptive` | `.timeAndCount`: the time covered (sources merged) and the sessions |
 /// | heart rate, audio, steadiness, apnea, fitness, hypertension and cycle-deviation events | `.events`: counted, never timed |
 /// | symptoms, `MoodChanges`, `SleepChanges`, `AppetiteChanges`, bleeding types | `.present(absent:)`: the samples whose value says it was there |
-/// | the other value-bearing types (mucus, test results, sexual activity, bleeding between periods) | `.events` |
+/// | the other value-bearing types (mucus, test results, sexual activity, bleeding between periods; Health Connect's `HealthConnectCervicalMucus`) | `.events` |
 /// | a type newer than this table | `.timeAndCount` |
 ///
 /// For example:
@@ -63,19 +63,27 @@ public enum CategoryDayMeasure: Sendable, Equatable {
 
     /// The measure of the category type `identifier` (its full identifier).
     public static func of(_ identifier: String) -> CategoryDayMeasure {
-        let prefix = "HKCategoryTypeIdentifier"
-        guard identifier.hasPrefix(prefix) else { return .timeAndCount }
-        let name = String(identifier.dropFirst(prefix.count))
         // A type newer than this table: its time and its samples, which assume nothing of
         // its values.
-        return byName[name] ?? .timeAndCount
+        rule(identifier) ?? .timeAndCount
     }
 
     /// Whether the table has a rule of its own for the category type `identifier` (every type
     /// healthport knows has one; a newer type falls back to `.timeAndCount`).
-    public static func isRuled(_ identifier: String) -> Bool {
-        byName[String(identifier.dropFirst("HKCategoryTypeIdentifier".count))] != nil
+    public static func isRuled(_ identifier: String) -> Bool { rule(identifier) != nil }
+
+    /// HealthKit's types by the name after their prefix; Health Connect's own
+    /// (`HealthConnect…`) by their whole identifier.
+    private static func rule(_ identifier: String) -> CategoryDayMeasure? {
+        let prefix = "HKCategoryTypeIdentifier"
+        if identifier.hasPrefix(prefix) { return byName[String(identifier.dropFirst(prefix.count))] }
+        return healthConnect[identifier]
     }
+
+    /// Health Connect's category types that HealthKit has no type for: a cervical mucus record
+    /// HealthKit's quality cannot say is an observation, counted as its `CervicalMucusQuality`
+    /// is.
+    private static let healthConnect: [String: CategoryDayMeasure] = ["HealthConnectCervicalMucus": .events]
 
     /// `HKCategoryValueSeverity.notPresent` and `HKCategoryValuePresence.notPresent`.
     static let notPresent = 1

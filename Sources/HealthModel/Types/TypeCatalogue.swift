@@ -79,6 +79,19 @@ public enum TypeCatalogue {
             ("HealthConnectTotalCaloriesBurned", AggregationStyle.cumulative, "kcal"),
             ("HealthConnectElevationGained", .cumulative, "m"),
             ("HealthConnectHeartRateVariabilityRMSSD", .discreteArithmetic, "ms"),
+            // A food's nutrients HealthKit has no dietary type for: summed as its dietary types are.
+            ("HealthConnectDietaryEnergyFromFat", .cumulative, "kcal"),
+            ("HealthConnectDietaryFatUnsaturated", .cumulative, "g"),
+            ("HealthConnectDietaryFatTrans", .cumulative, "g"),
+            ("HealthConnectDietaryFolicAcid", .cumulative, "g"),
+            // Body composition and the basal metabolic rate (a power, kcal a day): levels, averaged.
+            ("HealthConnectBoneMass", .discreteArithmetic, "kg"),
+            ("HealthConnectBodyWaterMass", .discreteArithmetic, "kg"),
+            ("HealthConnectBasalMetabolicRate", .discreteArithmetic, "kcal/d"),
+            // Series readings through any activity, averaged as HealthKit's running and cycling ones are.
+            ("HealthConnectSpeed", .discreteArithmetic, "m/s"),
+            ("HealthConnectPower", .discreteArithmetic, "W"),
+            ("HealthConnectStepsCadence", .discreteArithmetic, "count/min"),
         ] {
             entries.append(Entry(identifier: identifier, kind: .quantity, aggregationStyle: style, canonicalUnit: unit))
         }
@@ -88,6 +101,9 @@ public enum TypeCatalogue {
                     identifier: "HKCategoryTypeIdentifier" + name, kind: .category,
                     aggregationStyle: nil, canonicalUnit: nil))
         }
+        // Health Connect's records with no HealthKit category value: a cervical mucus record
+        // whose appearance HealthKit's quality cannot say (unknown, unusual).
+        entries.append(Entry(identifier: "HealthConnectCervicalMucus", kind: .category, aggregationStyle: nil, canonicalUnit: nil))
         let others: [(String, ObjectType.Kind)] = [
             ("HKCorrelationTypeIdentifierBloodPressure", .correlation),
             ("HKCorrelationTypeIdentifierFood", .correlation),
