@@ -29,7 +29,8 @@ from referencing.jsonschema import DRAFT4, DRAFT7
 
 OMH = "https://w3id.org/openmhealth/schemas/omh/"
 IEEE = "https://w3id.org/ieee/ieee-1752-schema/"
-VERSIONED = re.compile(r"-\d+\.\d+\.json$")
+# A version, or a major version's latest (`-1.x.json`, which omh's files name in their references).
+VERSIONED = re.compile(r"-\d+\.(\d+|x)\.json$")
 DATE_TIME = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$")
 UUID = re.compile(r"^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$")
 
@@ -52,7 +53,9 @@ def load(folder, name):
 def retrieve(uri):
     """The two prefixes map to the two folders (the README's rule). An IEEE id without a
     version is its 1.0; one the ieee folder lacks (temperature-unit-value, body-posture) is the
-    omh folder's file of the same name, which the omh schemas otherwise use."""
+    omh folder's file of the same name, which the omh schemas otherwise use, and so are the
+    files such a file names relatively (`unit-value-1.x.json`), which resolve under the IEEE
+    prefix it was asked for by."""
     if uri.startswith(OMH):
         doc = load(omh, uri[len(OMH):])
     elif uri.startswith(IEEE):
