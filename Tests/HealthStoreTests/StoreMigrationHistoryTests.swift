@@ -80,6 +80,32 @@ import Testing
         #expect(live["legacy_objects"] == nil && live["legacy_deleted_objects"] == nil)
     }
 
+    /// Each migration's schema, word for word: the SQL of every table, index and view after it
+    /// (`sqlite_master`, by name), against `Tests/Fixtures/store-schema/<migration>.sql`, written
+    /// once when the migration was made and never edited. A migration whose SQL changes after
+    /// release fails here, view texts and constraints included, where the column lists above
+    /// see only names. (Run without `finish`, whose work moves with the last migration.) A new
+    /// migration's file is written by a run with `HEALTHPORT_RECORD_STORE_SCHEMA=1`, once.
+    @Test(arguments: StoreSchema.knownMigrations)
+    func eachMigrationMakesTheSchemaItMadeWhenItWasWritten(migration: String) throws {
+        var migrator = StoreSchema.migrator
+        migrator.finish = nil
+        let queue = try DatabaseQueue()
+        try migrator.migrate(queue, upTo: migration)
+        let schema = try queue.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' AND sql IS NOT NULL ORDER BY name"
+            ).map { row -> String in "-- \(row["type"] as String) \(row["name"] as String)\n\(row["sql"] as String);\n" }.joined()
+        }
+        let file = Fixtures.packageRoot.appendingPathComponent("Tests/Fixtures/store-schema/\(migration).sql")
+        if ProcessInfo.processInfo.environment["HEALTHPORT_RECORD_STORE_SCHEMA"] != nil, !FileManager.default.fileExists(atPath: file.path) {
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(schema.utf8).write(to: file)
+        }
+        let frozen = try #require(try? String(contentsOf: file, encoding: .utf8), "no \(file.path): record it once (HEALTHPORT_RECORD_STORE_SCHEMA=1)")
+        #expect(schema == frozen, "\(migration) no longer makes what it made when it was written")
+    }
+
     /// The first import into an empty store drops `objects`' indexes to write faster, and makes
     /// again exactly those the migrations made: it reads them from the store, not from a list
     /// of its own that could drift from the history.
