@@ -23,6 +23,16 @@ import HealthModel
 /// same clock (Paris and Berlin); the name is the most common zone's (`preferred`), else the
 /// first in alphabetical order.
 enum RecordClockZone {
+    /// The most day-and-offset pairs tallied: a person's export has one or two a day, some
+    /// 7,300 over ten years. A stranger's can give every record an offset of its own; past this
+    /// none is inferred, and the tally stops growing (`TimeZoneTally.offsetsOverflowed`).
+    static let maximumKeys = 100_000
+    /// The most runs of days looked at: a person's clock changes twice a year, a trip adds two
+    /// more (ten years of both, some 100 runs); past this (offsets changing every few days) no
+    /// zone is asked, and days are cut at the export's offset, as before there was a clock to
+    /// find: asking the system's 600 zones about thousands of runs costs seconds.
+    static let maximumRuns = 200
+
     /// The packed key of a local day and an offset, as `TimeZoneTally` counts them.
     static func key(day: Int64, offset: Int32) -> Int64 { day << 32 | Int64(UInt32(bitPattern: offset)) }
 
@@ -96,16 +106,27 @@ enum RecordClockZone {
     /// of them.
     static func zone(_ counts: [Int64: Int]) -> TimeZone? {
         let (runs, total) = runs(counts)
-        guard Set(runs.map(\.offset)).count > 1, total > 0 else { return nil }
+        guard Set(runs.map(\.offset)).count > 1, total > 0, runs.count <= maximumRuns else { return nil }
+        // The heaviest runs first: a zone that misses more than a tenth of the records is given
+        // up as soon as it does, most zones after a run or two.
+        let heaviest = runs.sorted { ($0.records, $1.first) > ($1.records, $0.first) }
+        let allowed = total - (total * 9 + 9) / 10
         var best: (zone: TimeZone, records: Int)? = nil
         for identifier in candidates {
             guard let zone = TimeZone(identifier: identifier) else { continue }
-            let records = runs.reduce(0) { $0 + Self.records(kept: zone, $1) }
-            if records > best?.records ?? 0 { best = (zone, records) }
-            if records == total { break }
+            var kept = 0
+            var missed = 0
+            for run in heaviest {
+                let records = Self.records(kept: zone, run)
+                kept += records
+                missed += run.records - records
+                if missed > allowed { break }
+            }
+            guard missed <= allowed else { continue }
+            if kept > best?.records ?? 0 { best = (zone, kept) }
+            if kept == total { break }
         }
-        guard let best, best.records * 10 >= total * 9 else { return nil }
-        return best.zone
+        return best?.zone
     }
 
     /// Every zone this system knows, the most common name of each clock first.

@@ -29,8 +29,11 @@ public struct TimeZoneTally: Sendable, Equatable {
     /// every date the export's offset, which says nothing of the person's clock.
     public var countsOffsets = false
     /// Samples by local day and offset (`RecordClockZone.key`), when `countsOffsets`: a few
-    /// entries a day, whatever the number of samples.
+    /// entries a day, whatever the number of samples; at most `RecordClockZone.maximumKeys`
+    /// (a stranger's export can give every record an offset of its own), past which no zone is
+    /// inferred (`offsetsOverflowed`).
     private(set) var offsets: [Int64: Int] = [:]
+    private(set) var offsetsOverflowed = false
 
     public init() {}
 
@@ -42,10 +45,17 @@ public struct TimeZoneTally: Sendable, Equatable {
 
     /// Counts the sample's `HKTimeZone`, if it names one.
     public mutating func count(_ sample: SampleAttributes) {
-        if countsOffsets {
+        if countsOffsets, !offsetsOverflowed {
             let offset = sample.startDate.utcOffsetSeconds
-            let day = RecordClockZone.day(of: sample.startDate.secondsSince1970, offset: offset)
-            offsets[RecordClockZone.key(day: day, offset: offset), default: 0] += 1
+            let key = RecordClockZone.key(day: RecordClockZone.day(of: sample.startDate.secondsSince1970, offset: offset), offset: offset)
+            if let known = offsets[key] {
+                offsets[key] = known + 1
+            } else if offsets.count < RecordClockZone.maximumKeys {
+                offsets[key] = 1
+            } else {
+                offsetsOverflowed = true
+                offsets = [:]
+            }
         }
         guard case .string(let zone)? = sample.metadata["HKTimeZone"] else { return }
         if Self.witnessTypes.contains(sample.sampleType.identifier) {
@@ -59,6 +69,8 @@ public struct TimeZoneTally: Sendable, Equatable {
         witnesses.merge(other.witnesses, uniquingKeysWith: +)
         others.merge(other.others, uniquingKeysWith: +)
         offsets.merge(other.offsets, uniquingKeysWith: +)
+        offsetsOverflowed = offsetsOverflowed || other.offsetsOverflowed || offsets.count > RecordClockZone.maximumKeys
+        if offsetsOverflowed { offsets = [:] }
         countsOffsets = countsOffsets || other.countsOffsets
     }
 
@@ -69,7 +81,7 @@ public struct TimeZoneTally: Sendable, Equatable {
     /// order), else the zone whose clock the samples' own offsets keep (`RecordClockZone`, when
     /// they are counted); `nil` when no sample named one this system knows.
     public var mostFrequent: TimeZone? {
-        Self.mostFrequent(witnesses) ?? Self.mostFrequent(others) ?? (countsOffsets ? RecordClockZone.zone(offsets) : nil)
+        Self.mostFrequent(witnesses) ?? Self.mostFrequent(others) ?? (countsOffsets && !offsetsOverflowed ? RecordClockZone.zone(offsets) : nil)
     }
 
     static func mostFrequent(_ counts: [String: Int]) -> TimeZone? {

@@ -60,3 +60,34 @@ import Testing
         #expect(RecordClockZone.unpack(RecordClockZone.key(day: -3, offset: -18_000)) == (-3, -18_000))
     }
 }
+
+/// A stranger's export that changes offset every day: bounded, and no zone guessed.
+@Suite struct RecordClockZoneBoundsTests {
+    /// 3,000 days alternating between +01:00 and +02:00: 3,000 runs, more than any person's
+    /// clock makes (`maximumRuns`): none, at once. And 60 such days (under the bound): no zone
+    /// keeps nine tenths of them, none either.
+    @Test func offsetsChangingEveryDayGiveNone() {
+        var counts: [Int64: Int] = [:]
+        for day in Int64(20_000)..<23_000 { counts[RecordClockZone.key(day: day, offset: day % 2 == 0 ? 3600 : 7200)] = 5 }
+        #expect(RecordClockZone.runs(counts).runs.count == 3000)
+        #expect(RecordClockZone.zone(counts) == nil)
+        let fewer = counts.filter { RecordClockZone.unpack($0.key).day < 20_060 }
+        #expect(RecordClockZone.runs(fewer).runs.count == 60)
+        #expect(RecordClockZone.zone(fewer) == nil)
+    }
+
+    /// More distinct days and offsets than `maximumKeys`: the tally stops growing and infers
+    /// nothing; a merge past the bound does the same.
+    @Test func theTallyStopsGrowing() {
+        var tally = TimeZoneTally()
+        tally.countsOffsets = true
+        for i in 0..<(RecordClockZone.maximumKeys + 10) {
+            let start = ExportTimestamp(secondsSince1970: Int64(i) * 86_400, utcOffsetSeconds: Int32(i % 7) * 60)
+            tally.count(SampleAttributes(
+                sampleType: ObjectType(recordType: "HKQuantityTypeIdentifierStepCount"), sourceRevision: SourceRevision(source: Source(name: "a")),
+                startDate: start, endDate: start))
+        }
+        #expect(tally.offsetsOverflowed && tally.offsets.isEmpty)
+        #expect(tally.mostFrequent == nil)
+    }
+}
