@@ -314,16 +314,35 @@ public final class HealthStore {
     /// - Throws: `StoreError.incompatible` when the stored header cannot be decoded (a damaged
     ///   store), naming the position in it, never its text.
     ///
-    /// Its Health Connect priority list is the store's (`StoreSummaries.healthConnectPriority`):
-    /// the latest import's that had one, so that totals computed from the store's objects rank
-    /// them as its summary tables do, whatever export came last.
+    /// A store may hold both of a person's phones (`ExportPlatform`), and each phone's export says
+    /// some things the other's does not. So its Health Connect priority list is the store's
+    /// (`StoreSummaries.healthConnectPriority`: the latest import's that had one), and so are
+    /// the characteristics (Apple's export has them, Health Connect's none): an Android export
+    /// imported after the iPhone's leaves the person's birth date and sex where they were.
     static func latestHeader(_ db: Database, path: String) throws -> ExportHeader {
         guard let text = try String.fetchOne(db, sql: "SELECT header FROM imports ORDER BY id DESC LIMIT 1") else {
             return ExportHeader()
         }
         var header = try decodeHeader(text, path: path)
         if header.healthConnectPriority == nil { header.healthConnectPriority = try StoreSummaries.healthConnectPriority(db, path: path) }
+        if header.characteristics == nil {
+            header.characteristics = try latestHeader(having: "characteristics", db, path: path) { $0.characteristics != nil }?.characteristics
+        }
         return header
+    }
+
+    /// The header of the latest import whose header line has `member` and satisfies `holds`.
+    /// The text filter only skips the headers that cannot have it.
+    static func latestHeader(
+        having member: String, _ db: Database, path: String, holds: (ExportHeader) -> Bool
+    ) throws -> ExportHeader? {
+        let headers = try String.fetchCursor(
+            db, sql: "SELECT header FROM imports WHERE header LIKE ? ORDER BY id DESC", arguments: ["%\"\(member)\"%"])
+        while let text = try headers.next() {
+            let header = try decodeHeader(text, path: path)
+            if holds(header) { return header }
+        }
+        return nil
     }
 
     /// The header of the import `id`, as the reader read it.

@@ -113,6 +113,11 @@ import Testing
         let steps = try Self.commandSteps(store)
         #expect(steps["2026-01-05"] == 1610 && steps["2026-01-06"] == 410 && steps["2026-01-07"] == 130, "\(steps)")
         #expect(try Self.tableDays(store)["2026-01-07"]?.steps == 130)
+        // The Android export, imported last, has no characteristics: the iPhone's stay the
+        // store's (its header through `info --store`, and so every output of the store).
+        let header = try healthport("info", "--store", store, "--format", "json", "-q")
+        let characteristics = (try JSONSerialization.jsonObject(with: header.stdout) as? [String: Any])?["characteristics"] as? [String: Any]
+        #expect(characteristics?["dateOfBirth"] as? String == "1985-06-15", "\(header.stdoutText.prefix(400))")
         // The iPhone's days are the iPhone export's own.
         let alone = try healthport("days", iPhone, "--format", "csv", "-q")
         let rows = parseCSV(alone.stdoutText)

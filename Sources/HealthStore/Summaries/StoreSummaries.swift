@@ -72,12 +72,7 @@ enum StoreSummaries {
     /// Read from the imports' headers (`imports.header`), where each import's list is kept, so
     /// the store holds it once; the text filter only skips the headers that cannot have one.
     static func healthConnectPriority(_ db: Database, path: String) throws -> HealthConnectPriority? {
-        let headers = try String.fetchCursor(
-            db, sql: "SELECT header FROM imports WHERE header LIKE '%\"healthConnectPriority\"%' ORDER BY id DESC")
-        while let text = try headers.next() {
-            if let list = try HealthStore.decodeHeader(text, path: path).healthConnectPriority { return list }
-        }
-        return nil
+        try HealthStore.latestHeader(having: "healthConnectPriority", db, path: path) { $0.healthConnectPriority != nil }?.healthConnectPriority
     }
 
     /// The zone the store's days are cut in; `nil` until its first summary.
