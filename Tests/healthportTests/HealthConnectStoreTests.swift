@@ -118,6 +118,20 @@ import Testing
         let header = try healthport("info", "--store", store, "--format", "json", "-q")
         let characteristics = (try JSONSerialization.jsonObject(with: header.stdout) as? [String: Any])?["characteristics"] as? [String: Any]
         #expect(characteristics?["dateOfBirth"] as? String == "1985-06-15", "\(header.stdoutText.prefix(400))")
+        // Each phone's imports, for the owner: the iPhone's two (one nothing new, not kept:
+        // an import that changes nothing is rolled back), the Android's two.
+        let imports = (try JSONSerialization.jsonObject(with: header.stdout) as? [String: Any])?["imports"] as? [[String: Any]]
+        #expect(imports?.map { $0["platform"] as? String } == ["appleHealth", "healthConnect"], "\(String(describing: imports))")
+        #expect(imports?.map { $0["imports"] as? Int } == [1, 2], "\(String(describing: imports))")
+        #expect(imports?.first?["latestExportDate"] as? String == "2024-04-08T09:00:00+02:00")
+        let text = try healthport("info", "--store", store, "-q").stdoutText
+        #expect(text.contains("Imports:        Apple Health: 1 import, latest export 2024-04-08T09:00:00+02:00; Health Connect: 2 imports"), "\(text.prefix(400))")
+        // A consumer bound by a policy is not told the person's import history.
+        let policy = try Fixtures.temporaryDirectory().appendingPathComponent("policy.json")
+        try Data(#"{"version": 1, "consumer": {"name": "Study"}, "read": {"HKQuantityTypeIdentifierStepCount": "granted"}}"#.utf8).write(to: policy)
+        let consumer = try healthport("info", "--store", store, "--policy", policy.path, "--format", "json", "-q")
+        #expect(consumer.status == 0, "\(consumer.stderrText)")
+        #expect((try JSONSerialization.jsonObject(with: consumer.stdout) as? [String: Any])?["imports"] == nil, "\(consumer.stdoutText.prefix(300))")
         // The iPhone's days are the iPhone export's own.
         let alone = try healthport("days", iPhone, "--format", "csv", "-q")
         let rows = parseCSV(alone.stdoutText)

@@ -98,6 +98,9 @@ public struct ExportInfo: Sendable {
         public var parser: Parser? = nil
         /// A store's layout and summary rules (absent for an export).
         public var store: StoreFormat? = nil
+        /// A store's imports per phone (`StorePlatformImports`): the owner's only, absent under a
+        /// policy and for an export.
+        public var imports: [StorePlatformImports]? = nil
     }
 
     public var document: Document
@@ -192,6 +195,7 @@ public struct ExportInfo: Sendable {
         let d = document
         lines.append("Input:          \(d.input) (\(d.container))")
         if let store = d.store { lines.append("Store layout:   \(store.text)") }
+        if let imports = d.imports, !imports.isEmpty { lines.append("Imports:        \(imports.map(\.text).joined(separator: "; "))") }
         if let path = d.documentPath { lines.append("Document:       \(path)") }
         if let size = d.documentSize { lines.append("Size:           \(ByteCount.text(size))") }
         lines.append("Export date:    \(d.exportDate ?? "-")")

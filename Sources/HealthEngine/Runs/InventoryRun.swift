@@ -48,6 +48,8 @@ public struct InventoryRun: Sendable {
             var inventory = sink.inventory
             inventory.sort()
             var info = ExportInfo(store: input.path, format: try store.format(), header: sink.header, inventory: inventory)
+            // How recent each phone's exports are: the person's history, the owner's alone.
+            if disclosure.exportFacts { info.document.imports = try store.platformImports() }
             info.coverage = coverage?.collector.rows()
             return info
         }
