@@ -61,6 +61,11 @@ public enum HealthConnectMetadataKeys {
     /// for the last two.
     public static let relationToMeal = "HealthConnectRelationToMeal"
 
+    /// A mindfulness session's type code (`type`: 0 unknown, 1 meditation, 2 other, 3 breathing,
+    /// 4 music, 5 movement, 6 unguided), on its `HKCategoryTypeIdentifierMindfulSession` sample:
+    /// HealthKit's mindful session has no kind.
+    public static let mindfulnessSessionType = "HealthConnectMindfulnessSessionType"
+
     /// A meal's type (`meal_type`: 0 unknown, 1 breakfast, 2 lunch, 3 dinner, 4 snack), on a
     /// food and its samples (`Nutrition`) and on a blood glucose.
     public static let mealType = "HealthConnectMealType"

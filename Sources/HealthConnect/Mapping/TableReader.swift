@@ -73,6 +73,11 @@ struct TableReader {
                 for object in try bloodPressure(parents, attributes: attributes, row: row) { try deliver(object) }
             case .nutrition:
                 for object in try food(parents, attributes: attributes, row: row) { try deliver(object) }
+            case .mindfulnessSession:
+                var session = attributes
+                session.metadata.entries += MindfulnessSession.metadata(type: try code(parents, column: "type", row: row))
+                addSessionText(parents, from: index(of: "title"), to: &session)
+                try deliver(.categorySample(CategorySample(sample: session, value: .namedNotApplicable)))
             case .exerciseSession:
                 var workout = try workout(parents, attributes: attributes, row: row)
                 if let routes = scans["exercise_route_table"] { try addRoute(routes, to: &workout, row: row) }
@@ -117,7 +122,7 @@ struct TableReader {
         }
         let type: ObjectType
         switch table.layout {
-        case .sleepSession, .cycleTracking: type = ObjectType(identifier: table.typeIdentifier, kind: .category)
+        case .sleepSession, .cycleTracking, .mindfulnessSession: type = ObjectType(identifier: table.typeIdentifier, kind: .category)
         case .exerciseSession: type = .workout
         case .bloodPressure, .nutrition: type = ObjectType(identifier: table.typeIdentifier, kind: .correlation)
         default: type = ObjectType(identifier: table.typeIdentifier, kind: .quantity)

@@ -27,6 +27,9 @@ struct RecordTable: Sendable {
         /// An interval whose nutrients become HealthKit's food correlation and its dietary
         /// samples (`Nutrition`).
         case nutrition
+        /// A mindfulness session (database version 14): HealthKit's mindful session, its type
+        /// code, title and notes in metadata (`MindfulnessSession`).
+        case mindfulnessSession
     }
 
     let name: String
@@ -164,6 +167,11 @@ struct RecordTable: Sendable {
         RecordTable(
             name: "exercise_session_record_table", layout: .exerciseSession, valueColumn: nil, typeIdentifier: "HKWorkoutTypeIdentifier",
             unit: "", factor: 1),
+        // Tables newer database versions add, read after the others (a database that lacks one
+        // is read as before: absent tables are skipped, `HealthConnectReader.absentTables`).
+        RecordTable(
+            name: "mindfulness_session_record_table", layout: .mindfulnessSession, valueColumn: nil,
+            typeIdentifier: MindfulnessSession.typeIdentifier, unit: "", factor: 1),
     ]
 
     /// The columns the reader selects from the table itself, in order (the common ones first).
@@ -171,7 +179,7 @@ struct RecordTable: Sendable {
         var columns = ["row_id", "uuid", "app_info_id", "device_info_id", "recording_method", "client_record_id", "last_modified_time"]
         switch layout {
         case .instant, .bloodPressure: columns += ["time", "zone_offset"]
-        case .interval, .series, .sleepSession, .exerciseSession, .nutrition:
+        case .interval, .series, .sleepSession, .exerciseSession, .nutrition, .mindfulnessSession:
             columns += ["start_time", "start_zone_offset", "end_time", "end_zone_offset"]
         case .cycleTracking(let record):
             columns += record.isInstant ? ["time", "zone_offset"] : ["start_time", "start_zone_offset", "end_time", "end_zone_offset"]
@@ -183,6 +191,7 @@ struct RecordTable: Sendable {
         case .bloodPressure: columns += ["systolic", "diastolic"]
         case .cycleTracking(let record): columns += record.columns
         case .nutrition: columns += Nutrition.columns
+        case .mindfulnessSession: columns += MindfulnessSession.columns
         default: break
         }
         if let context { columns += context.columns }
@@ -226,7 +235,7 @@ struct RecordTable: Sendable {
                     columns: ["parent_key", "segment_start_time", "segment_end_time", "segment_type", "repetitions_count"],
                     order: "segment_start_time", required: false),
             ]
-        case .instant, .interval, .bloodPressure, .cycleTracking, .nutrition:
+        case .instant, .interval, .bloodPressure, .cycleTracking, .nutrition, .mindfulnessSession:
             return []
         }
     }

@@ -1,0 +1,80 @@
+import HealthConnect
+import HealthModel
+import HealthTestSupport
+import Testing
+
+/// The record tables Health Connect's newer database versions add (mindfulness sessions,
+/// version 14; and more below), read from the fixture's version-16 database
+/// (`make-fixture.py --schema v16`, its rows listed in `fill_newer`). Every value is worked by
+/// hand in the comments from those rows and the platform's codes (AOSP's record classes at
+/// 45168a88), never from the code under test. Times are at +01:00, the fixture's offset;
+/// 2026-01-05 00:00 UTC is 1,767,571,200 s.
+@Suite struct HealthConnectNewerTablesTests {
+    static func objects(_ path: String, of type: String) throws -> [HealthObject] {
+        try HealthConnectReaderTests.read(path).objects.filter { $0.objectType.identifier == type }
+    }
+
+    static func categories(_ path: String, of type: String) throws -> [CategorySample] {
+        try objects(path, of: type).compactMap { object -> CategorySample? in
+            guard case .categorySample(let sample) = object else { return nil }
+            return sample
+        }
+    }
+
+    static let notApplicable = CategoryValue(rawValue: 0, name: "HKCategoryValueNotApplicable")
+
+    /// A version-10 database has none of the newer tables: it reads as it did (the 86 objects
+    /// `HealthConnectReaderTests` counts), the tables named as absent; version 16 has them all.
+    @Test func olderDatabasesLackTheNewerTables() throws {
+        let current = try HealthConnectFixture.make()
+        let reader = try HealthConnectReader(path: current.database)
+        #expect(reader.schemaVersion == 10)
+        #expect(reader.absentTables.contains("mindfulness_session_record_table"))
+        #expect(try Self.objects(current.database, of: "HKCategoryTypeIdentifierMindfulSession").isEmpty)
+
+        let newer = try HealthConnectFixture.make(schema: "v16")
+        let newerReader = try HealthConnectReader(path: newer.database)
+        #expect(newerReader.schemaVersion == 16)
+        #expect(!newerReader.absentTables.contains("mindfulness_session_record_table"))
+    }
+
+    /// Four mindfulness sessions, each HealthKit's mindful session over its own interval, not
+    /// applicable, its type code kept: meditation (1), unguided (6), breathing (3), other (2).
+    /// The first, 07:30-07:45 on the 5th (06:30 UTC: 1,767,571,200 + 23,400 = 1,767,594,600 s, and
+    /// 900 s later 1,767,595,500), has its title and notes; the second runs from 23:55 on the 5th
+    /// (22:55 UTC, + 82,500 = 1,767,653,700) to 00:05 on the 6th (+ 600 = 1,767,654,300). Only
+    /// the fourth was entered by hand (recording method 3).
+    @Test func mindfulnessSessions() throws {
+        let fixture = try HealthConnectFixture.make(schema: "v16")
+        let sessions = try Self.categories(fixture.database, of: "HKCategoryTypeIdentifierMindfulSession")
+        #expect(sessions.count == 4)
+        #expect(sessions.allSatisfy { $0.value == Self.notApplicable })
+        #expect(sessions.map { $0.sample.metadata["HealthConnectMindfulnessSessionType"] } == ["1", "6", "3", "2"].map { .string($0) })
+        #expect(sessions.map { $0.sample.metadata["HealthConnectTitle"] } == [.string("Morning sit"), nil, nil, nil])
+        #expect(sessions.map { $0.sample.metadata["HealthConnectNotes"] } == [.string("Counted breaths to ten"), nil, nil, nil])
+        #expect(sessions.map { $0.sample.metadata["HKWasUserEntered"] } == [nil, nil, nil, .number(ExportNumber(1))])
+        #expect(sessions.map(\.sample.sourceRevision.source.name) == ["Fit", "Fit", "Samsung Health", "Fit"])
+        let first = try #require(sessions.first)
+        #expect(first.sample.startDate == ExportTimestamp(secondsSince1970: 1_767_594_600, utcOffsetSeconds: 3600))
+        #expect(first.sample.endDate == ExportTimestamp(secondsSince1970: 1_767_595_500, utcOffsetSeconds: 3600))
+        // The record's own uuid: Python's uuid5 of its name, "mindfulness-1", as the script makes it.
+        #expect(first.sample.uuid == ObjectUUID(uuidString: "192C2A5B-C385-5EF1-8C0B-9DD337D754FA"))
+        #expect(sessions[1].sample.startDate.secondsSince1970 == 1_767_653_700)
+        #expect(sessions[1].sample.endDate.secondsSince1970 == 1_767_654_300)
+    }
+
+    /// A session type newer than the reader's list is kept as it is (the value does not depend
+    /// on it); one that is no number is refused with its place, as every code column is.
+    @Test func mindfulnessTypeUnknownAndDamaged() throws {
+        let fixture = try HealthConnectFixture.make(schema: "v16")
+        let newer = try HealthConnectFixture.altered(fixture.database, sql: "UPDATE mindfulness_session_record_table SET type = 9 WHERE row_id = 1;")
+        let session = try #require(try Self.categories(newer, of: "HKCategoryTypeIdentifierMindfulSession").first)
+        #expect(session.value == Self.notApplicable)
+        #expect(session.sample.metadata["HealthConnectMindfulnessSessionType"] == .string("9"))
+
+        let damaged = try HealthConnectFixture.altered(fixture.database, sql: "UPDATE mindfulness_session_record_table SET type = 'calm' WHERE row_id = 2;")
+        let error = #expect(throws: HealthConnectError.self) { try HealthConnectReaderTests.read(damaged) }
+        #expect(error?.code == .invalidValue)
+        #expect(error?.description == "mindfulness_session_record_table row 2, column type: a code that is not a whole number")
+    }
+}

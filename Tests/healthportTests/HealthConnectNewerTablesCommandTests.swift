@@ -1,0 +1,90 @@
+import Foundation
+import HealthTestSupport
+import Testing
+
+/// The record tables Health Connect's newer database versions add, through the commands
+/// (`convert`, `days`, `summary`), over the fixture's version-16 database
+/// (`make-fixture.py --schema v16`, its rows listed in `fill_newer`). Every figure is worked by
+/// hand from those rows, never by the code under test.
+@Suite struct HealthConnectNewerTablesCommandTests {
+    /// `convert --format ndjson` of `input`, the lines of `types` only; `extra` are more options.
+    static func converted(_ input: String, types: String, _ extra: String...) throws -> [[String: Any]] {
+        let result = try healthport(["convert", input, "--type", types, "--format", "ndjson", "-o", "-", "-q"] + extra)
+        #expect(result.status == 0, "\(result.stderrText)")
+        return try ndjsonObjects(result.stdout).filter { $0["uuid"] != nil }
+    }
+
+    static func metadata(_ line: [String: Any]) -> [String: Any] { HealthConnectCycleAndNutritionTests.metadata(line) }
+
+    /// `healthport` with `arguments`, its CSV output as rows keyed by the header's names.
+    static func csv(_ arguments: String...) throws -> [[String: String]] {
+        let result = try healthport(arguments)
+        #expect(result.status == 0, "\(result.stderrText)")
+        let rows = parseCSV(result.stdoutText)
+        guard let header = rows.first else { return [] }
+        return rows.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
+    }
+
+    /// The day table's mindful minutes, from the four sessions: on the 5th, 07:30-07:45 (15) and
+    /// 23:55 to midnight (5 of the session across it): 20; on the 6th, the 5 minutes after
+    /// midnight, and 21:50-22:10 (20) with Fit's 22:00-22:05 inside it, counted once (the time the
+    /// sessions cover, sources merged): 5 + 20 = 25. The 7th has none.
+    @Test func mindfulMinutesByDay() throws {
+        let fixture = try HealthConnectFixture.make(schema: "v16")
+        let days = try Self.csv("days", fixture.zip, "--format", "csv", "-q")
+        let mindful = Dictionary(uniqueKeysWithValues: days.map { ($0["date"] ?? "", $0["mindful_min"] ?? "") })
+        #expect(mindful == ["2026-01-05": "20", "2026-01-06": "25", "2026-01-07": ""])
+        // The steps are the version-10 fixture's own (docs/health-connect.md): the newer tables
+        // change nothing else.
+        #expect(days.map { $0["steps"] } == ["1610", "410", "1130"])
+        // summary: 1,200 s and 1,500 s; the session across midnight is one of each day's sessions
+        // (2 on the 5th, 3 on the 6th).
+        let summary = try Self.csv("summary", fixture.zip, "--type", "MindfulSession", "--format", "csv", "-q")
+        #expect(summary.map { [$0["date"], $0["duration"], $0["count"]] } == [["2026-01-05", "1200", "2"], ["2026-01-06", "1500", "3"]])
+    }
+
+    /// Converted, each session is a mindful session over its interval, not applicable, its
+    /// type code, title and notes kept.
+    @Test func mindfulnessSessionsConvert() throws {
+        let fixture = try HealthConnectFixture.make(schema: "v16")
+        let sessions = try Self.converted(fixture.zip, types: "MindfulSession")
+        #expect(sessions.map { $0["valueName"] as? String } == Array(repeating: "HKCategoryValueNotApplicable", count: 4))
+        #expect(sessions.map { Self.metadata($0)["HealthConnectMindfulnessSessionType"] as? String } == ["1", "6", "3", "2"])
+        #expect(sessions.first?["startDate"] as? String == "2026-01-05T07:30:00+01:00")
+        #expect(sessions.first?["endDate"] as? String == "2026-01-05T07:45:00+01:00")
+        #expect(Self.metadata(sessions[0])["HealthConnectTitle"] as? String == "Morning sit")
+    }
+
+    /// De-identified, no title or note the person wrote is left in any format, nor any Health
+    /// Connect code (text); the sessions themselves are kept.
+    @Test func deidentifiedOutputKeepsNoSessionText() throws {
+        let fixture = try HealthConnectFixture.make(schema: "v16")
+        let directory = try Fixtures.temporaryDirectory()
+        let key = directory.appendingPathComponent("study.key").path
+        for format in ["ndjson", "csv", "fhir", "omh"] {
+            let output = directory.appendingPathComponent("out-\(format)").path
+            let result = try healthport("convert", fixture.zip, "--format", format, "--deidentify", key, "--output", output, "-q")
+            #expect(result.status == 0, "\(format): \(result.stderrText)")
+            let written = try Self.contents(of: output)
+            #expect(!written.isEmpty, "\(format)")
+            for secret in ["Morning sit", "Counted breaths", "HealthConnectTitle", "HealthConnectNotes", "HealthConnectMindfulnessSessionType"] {
+                #expect(!written.contains(secret), "\(format) keeps \(secret)")
+            }
+        }
+        let ndjson = try String(contentsOfFile: directory.appendingPathComponent("out-ndjson").path, encoding: .utf8)
+        #expect(ndjson.components(separatedBy: "HKCategoryTypeIdentifierMindfulSession").count - 1 == 4)
+    }
+
+    /// A file's text, or the text of every file in a folder.
+    static func contents(of output: String) throws -> String {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: output, isDirectory: &isFolder), isFolder.boolValue else {
+            return try String(contentsOfFile: output, encoding: .utf8)
+        }
+        var written = ""
+        for name in try FileManager.default.subpathsOfDirectory(atPath: output) {
+            written += (try? String(contentsOfFile: output + "/" + name, encoding: .utf8)) ?? ""
+        }
+        return written
+    }
+}
