@@ -4,7 +4,7 @@ import HealthTestSupport
 import Testing
 
 /// The record tables Health Connect's newer database versions add (mindfulness sessions,
-/// version 14; and more below), read from the fixture's version-16 database
+/// version 14; activity intensity, 16), read from the fixture's version-16 database
 /// (`make-fixture.py --schema v16`, its rows listed in `fill_newer`). Every value is worked by
 /// hand in the comments from those rows and the platform's codes (AOSP's record classes at
 /// 45168a88), never from the code under test. Times are at +01:00, the fixture's offset;
@@ -36,6 +36,10 @@ import Testing
         let newerReader = try HealthConnectReader(path: newer.database)
         #expect(newerReader.schemaVersion == 16)
         #expect(!newerReader.absentTables.contains("mindfulness_session_record_table"))
+        for table in ["mindfulness_session_record_table", "activity_intensity_record_table"] {
+            #expect(reader.absentTables.contains(table))
+            #expect(!newerReader.absentTables.contains(table))
+        }
     }
 
     /// Four mindfulness sessions, each HealthKit's mindful session over its own interval, not
@@ -76,5 +80,43 @@ import Testing
         let error = #expect(throws: HealthConnectError.self) { try HealthConnectReaderTests.read(damaged) }
         #expect(error?.code == .invalidValue)
         #expect(error?.description == "mindfulness_session_record_table row 2, column type: a code that is not a whole number")
+    }
+
+    /// Activity intensity, Health Connect's own category type, its value the intensity: the
+    /// watch's moderate 20 minutes (0) and vigorous 10 (1) on the 5th, its vigorous run (1) and
+    /// Fit's moderate half hour (0) on the 6th. The first starts at 08:00 on the 5th, 07:00 UTC:
+    /// 1,767,571,200 + 25,200 = 1,767,596,400 s, and ends 1,200 s later.
+    @Test func activityIntensity() throws {
+        let fixture = try HealthConnectFixture.make(schema: "v16")
+        let spans = try Self.categories(fixture.database, of: HealthConnectTypes.activityIntensity)
+        #expect(spans.map(\.value.rawValue) == [0, 1, 1, 0])
+        #expect(
+            spans.map(\.value.name) == [
+                "HealthConnectActivityIntensityModerate", "HealthConnectActivityIntensityVigorous",
+                "HealthConnectActivityIntensityVigorous", "HealthConnectActivityIntensityModerate",
+            ])
+        #expect(spans.allSatisfy { $0.sample.sampleType.kind == .category })
+        #expect(spans.map(\.sample.sourceRevision.source.name) == ["Samsung Health", "Samsung Health", "Samsung Health", "Fit"])
+        #expect(spans[0].sample.startDate == ExportTimestamp(secondsSince1970: 1_767_596_400, utcOffsetSeconds: 3600))
+        #expect(spans[0].sample.endDate.secondsSince1970 == 1_767_597_600)
+        // Python's uuid5 of "intensity-2".
+        #expect(spans[1].sample.uuid == ObjectUUID(uuidString: "9E0BB229-3FD4-5156-B0B6-FCC171FCBD49"))
+    }
+
+    /// An intensity newer than moderate and vigorous keeps its number, without a name; a NULL
+    /// type (AOSP writes every record's) and text are damaged rows, refused with their place.
+    @Test func activityIntensityUnknownAndDamaged() throws {
+        let fixture = try HealthConnectFixture.make(schema: "v16")
+        let newer = try HealthConnectFixture.altered(fixture.database, sql: "UPDATE activity_intensity_record_table SET type = 2 WHERE row_id = 1;")
+        let span = try #require(try Self.categories(newer, of: HealthConnectTypes.activityIntensity).first)
+        #expect(span.value == CategoryValue(rawValue: 2, name: nil))
+
+        for (value, message) in [("NULL", "no intensity type"), ("'hard'", "a code that is not a whole number")] {
+            let damaged = try HealthConnectFixture.altered(
+                fixture.database, sql: "UPDATE activity_intensity_record_table SET type = \(value) WHERE row_id = 3;")
+            let error = #expect(throws: HealthConnectError.self) { try HealthConnectReaderTests.read(damaged) }
+            #expect(error?.code == .invalidValue)
+            #expect(error?.description == "activity_intensity_record_table row 3, column type: \(message)")
+        }
     }
 }

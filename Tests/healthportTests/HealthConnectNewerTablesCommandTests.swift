@@ -75,6 +75,26 @@ import Testing
         #expect(ndjson.components(separatedBy: "HKCategoryTypeIdentifierMindfulSession").count - 1 == 4)
     }
 
+    /// Activity intensity by day: its minutes, moderate and vigorous alike, each counted once.
+    /// The 5th: 08:00-08:20 and 08:20-08:30, 1,800 s, 2 spans. The 6th: the watch's 18:00-18:30
+    /// and Fit's 18:10-18:40 cover 18:00-18:40, 2,400 s, 2 spans (both apps are on the activity
+    /// list). Health Connect's own "intensity minutes" would say 20 + 2 x 10 = 40 on the 5th.
+    /// With Fit's span moved to an app the activity list leaves out (the pedometer, 3), the 6th
+    /// is the watch's half hour alone, 1,800 s, 1 span, as Health Connect leaves such an app out.
+    @Test func activityIntensityMinutesByDay() throws {
+        let fixture = try HealthConnectFixture.make(schema: "v16")
+        let days = try Self.csv("summary", fixture.zip, "--type", "HealthConnectActivityIntensity", "--format", "csv", "-q")
+        #expect(days.map { [$0["date"], $0["duration"], $0["count"]] } == [["2026-01-05", "1800", "2"], ["2026-01-06", "2400", "2"]])
+        let unlisted = try HealthConnectFixture.altered(
+            fixture.database, sql: "UPDATE activity_intensity_record_table SET app_info_id = 3 WHERE client_record_id = 'intensity-4';")
+        let left = try Self.csv("summary", unlisted, "--type", "activity intensity", "--format", "csv", "-q")
+        #expect(left.map { [$0["date"], $0["duration"], $0["count"]] } == [["2026-01-05", "1800", "2"], ["2026-01-06", "1800", "1"]])
+
+        let spans = try Self.converted(fixture.zip, types: "HealthConnectActivityIntensity")
+        #expect(spans.map { $0["value"] as? Int } == [0, 1, 1, 0])
+        #expect(spans.first?["valueName"] as? String == "HealthConnectActivityIntensityModerate")
+    }
+
     /// A file's text, or the text of every file in a folder.
     static func contents(of output: String) throws -> String {
         var isFolder: ObjCBool = false

@@ -78,6 +78,11 @@ struct TableReader {
                 session.metadata.entries += MindfulnessSession.metadata(type: try code(parents, column: "type", row: row))
                 addSessionText(parents, from: index(of: "title"), to: &session)
                 try deliver(.categorySample(CategorySample(sample: session, value: .namedNotApplicable)))
+            case .activityIntensity:
+                guard let type = try code(parents, column: "type", row: row) else {
+                    throw invalid("no intensity type", row: row, column: "type")
+                }
+                try deliver(.categorySample(CategorySample(sample: attributes, value: ActivityIntensity.value(ofType: type))))
             case .exerciseSession:
                 var workout = try workout(parents, attributes: attributes, row: row)
                 if let routes = scans["exercise_route_table"] { try addRoute(routes, to: &workout, row: row) }
@@ -122,7 +127,7 @@ struct TableReader {
         }
         let type: ObjectType
         switch table.layout {
-        case .sleepSession, .cycleTracking, .mindfulnessSession: type = ObjectType(identifier: table.typeIdentifier, kind: .category)
+        case .sleepSession, .cycleTracking, .mindfulnessSession, .activityIntensity: type = ObjectType(identifier: table.typeIdentifier, kind: .category)
         case .exerciseSession: type = .workout
         case .bloodPressure, .nutrition: type = ObjectType(identifier: table.typeIdentifier, kind: .correlation)
         default: type = ObjectType(identifier: table.typeIdentifier, kind: .quantity)

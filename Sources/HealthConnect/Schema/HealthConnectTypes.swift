@@ -35,4 +35,7 @@ public enum HealthConnectTypes {
     public static let power = "HealthConnectPower"
     /// Steps per minute: HealthKit has no step cadence (its `CyclingCadence` is a pedal's).
     public static let stepsCadence = "HealthConnectStepsCadence"
+    /// A span of moderate (0) or vigorous (1) activity (`ActivityIntensity`), as a category
+    /// sample whose value is the intensity: HealthKit has no record of how hard a span was.
+    public static let activityIntensity = "HealthConnectActivityIntensity"
 }

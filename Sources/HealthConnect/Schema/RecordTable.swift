@@ -30,6 +30,9 @@ struct RecordTable: Sendable {
         /// A mindfulness session (database version 14): HealthKit's mindful session, its type
         /// code, title and notes in metadata (`MindfulnessSession`).
         case mindfulnessSession
+        /// An activity intensity (database version 16): a category sample of Health Connect's
+        /// own, its value the intensity (`ActivityIntensity`).
+        case activityIntensity
     }
 
     let name: String
@@ -172,6 +175,9 @@ struct RecordTable: Sendable {
         RecordTable(
             name: "mindfulness_session_record_table", layout: .mindfulnessSession, valueColumn: nil,
             typeIdentifier: MindfulnessSession.typeIdentifier, unit: "", factor: 1),
+        RecordTable(
+            name: "activity_intensity_record_table", layout: .activityIntensity, valueColumn: nil,
+            typeIdentifier: HealthConnectTypes.activityIntensity, unit: "", factor: 1),
     ]
 
     /// The columns the reader selects from the table itself, in order (the common ones first).
@@ -179,7 +185,7 @@ struct RecordTable: Sendable {
         var columns = ["row_id", "uuid", "app_info_id", "device_info_id", "recording_method", "client_record_id", "last_modified_time"]
         switch layout {
         case .instant, .bloodPressure: columns += ["time", "zone_offset"]
-        case .interval, .series, .sleepSession, .exerciseSession, .nutrition, .mindfulnessSession:
+        case .interval, .series, .sleepSession, .exerciseSession, .nutrition, .mindfulnessSession, .activityIntensity:
             columns += ["start_time", "start_zone_offset", "end_time", "end_zone_offset"]
         case .cycleTracking(let record):
             columns += record.isInstant ? ["time", "zone_offset"] : ["start_time", "start_zone_offset", "end_time", "end_zone_offset"]
@@ -192,6 +198,7 @@ struct RecordTable: Sendable {
         case .cycleTracking(let record): columns += record.columns
         case .nutrition: columns += Nutrition.columns
         case .mindfulnessSession: columns += MindfulnessSession.columns
+        case .activityIntensity: columns += ActivityIntensity.columns
         default: break
         }
         if let context { columns += context.columns }
@@ -235,7 +242,7 @@ struct RecordTable: Sendable {
                     columns: ["parent_key", "segment_start_time", "segment_end_time", "segment_type", "repetitions_count"],
                     order: "segment_start_time", required: false),
             ]
-        case .instant, .interval, .bloodPressure, .cycleTracking, .nutrition, .mindfulnessSession:
+        case .instant, .interval, .bloodPressure, .cycleTracking, .nutrition, .mindfulnessSession, .activityIntensity:
             return []
         }
     }

@@ -104,6 +104,8 @@ public enum TypeCatalogue {
         // Health Connect's records with no HealthKit category value: a cervical mucus record
         // whose appearance HealthKit's quality cannot say (unknown, unusual).
         entries.append(Entry(identifier: "HealthConnectCervicalMucus", kind: .category, aggregationStyle: nil, canonicalUnit: nil))
+        // A span of moderate or vigorous activity: HealthKit records no intensity.
+        entries.append(Entry(identifier: "HealthConnectActivityIntensity", kind: .category, aggregationStyle: nil, canonicalUnit: nil))
         let others: [(String, ObjectType.Kind)] = [
             ("HKCorrelationTypeIdentifierBloodPressure", .correlation),
             ("HKCorrelationTypeIdentifierFood", .correlation),
