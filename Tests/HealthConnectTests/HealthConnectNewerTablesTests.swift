@@ -4,7 +4,7 @@ import HealthTestSupport
 import Testing
 
 /// The record tables Health Connect's newer database versions add (mindfulness sessions,
-/// version 14; activity intensity, 16), read from the fixture's version-16 database
+/// version 14; activity intensity, 16; skin temperature, 11), read from the fixture's version-16 database
 /// (`make-fixture.py --schema v16`, its rows listed in `fill_newer`). Every value is worked by
 /// hand in the comments from those rows and the platform's codes (AOSP's record classes at
 /// 45168a88), never from the code under test. Times are at +01:00, the fixture's offset;
@@ -36,7 +36,7 @@ import Testing
         let newerReader = try HealthConnectReader(path: newer.database)
         #expect(newerReader.schemaVersion == 16)
         #expect(!newerReader.absentTables.contains("mindfulness_session_record_table"))
-        for table in ["mindfulness_session_record_table", "activity_intensity_record_table"] {
+        for table in ["mindfulness_session_record_table", "activity_intensity_record_table", "skin_temperature_record_table"] {
             #expect(reader.absentTables.contains(table))
             #expect(!newerReader.absentTables.contains(table))
         }
@@ -117,6 +117,66 @@ import Testing
             let error = #expect(throws: HealthConnectError.self) { try HealthConnectReaderTests.read(damaged) }
             #expect(error?.code == .invalidValue)
             #expect(error?.description == "activity_intensity_record_table row 3, column type: \(message)")
+        }
+    }
+
+    static func quantities(_ path: String, of type: String) throws -> [QuantitySample] {
+        try objects(path, of: type).compactMap { object -> QuantitySample? in
+            guard case .quantitySample(let sample) = object else { return nil }
+            return sample
+        }
+    }
+
+    /// Skin temperature: the first night's record (23:00 on the 5th to 07:00 on the 6th, 22:00
+    /// UTC: 1,767,571,200 + 79,200 = 1,767,650,400 s, to 1,767,650,400 + 28,800 = 1,767,679,200)
+    /// has a baseline of 33.6 degC, one sample with the record's uuid; the second night's has
+    /// none (AOSP's "not set"), so no sample. The five deltas are differences, in delta_degC,
+    /// each at its instant: -0.2 at 01:00 on the 6th (00:00 UTC, 1,767,657,600), +0.3 and +0.5
+    /// two and four hours later, +0.8 at 02:00 on the 7th (01:00 UTC, 1,767,657,600 + 86,400 +
+    /// 3,600 = 1,767,747,600) and +1.0 at 04:00. The first night's deltas carry its baseline and
+    /// its location, the wrist (3); the second's the unknown location (0) alone.
+    @Test func skinTemperature() throws {
+        let fixture = try HealthConnectFixture.make(schema: "v16")
+        let baselines = try Self.quantities(fixture.database, of: HealthConnectTypes.skinTemperatureBaseline)
+        #expect(baselines.map(\.quantity) == [Quantity(value: ExportNumber(33.6), unit: "degC")])
+        let baseline = try #require(baselines.first)
+        // Python's uuid5 of "skin-temperature-1".
+        #expect(baseline.sample.uuid == ObjectUUID(uuidString: "44051FAC-060B-5971-AE02-E84BA72E2DCB"))
+        #expect(baseline.sample.startDate == ExportTimestamp(secondsSince1970: 1_767_650_400, utcOffsetSeconds: 3600))
+        #expect(baseline.sample.endDate.secondsSince1970 == 1_767_679_200)
+        #expect(baseline.sample.metadata["HealthConnectMeasurementLocation"] == .string("3"))
+
+        let deltas = try Self.quantities(fixture.database, of: HealthConnectTypes.skinTemperatureDelta)
+        #expect(deltas.map(\.quantity.value.value) == [-0.2, 0.3, 0.5, 0.8, 1.0])
+        #expect(deltas.allSatisfy { $0.quantity.unit == "delta_degC" })
+        #expect(
+            deltas.map(\.sample.startDate.secondsSince1970) == [1_767_657_600, 1_767_664_800, 1_767_672_000, 1_767_747_600, 1_767_754_800])
+        #expect(deltas.allSatisfy { $0.sample.endDate == $0.sample.startDate })
+        let withBaseline = MetadataValue.quantity(Quantity(value: ExportNumber(33.6), unit: "degC"))
+        #expect(deltas.map { $0.sample.metadata["HealthConnectSkinTemperatureBaseline"] } == [withBaseline, withBaseline, withBaseline, nil, nil])
+        #expect(deltas.map { $0.sample.metadata["HealthConnectMeasurementLocation"] } == ["3", "3", "3", "0", "0"].map { .string($0) })
+        #expect(Set(deltas.map(\.sample.uuid) + [baseline.sample.uuid]).count == 6)
+    }
+
+    /// A location code newer than the reader's is kept; a baseline or a delta that is no number,
+    /// and a location that is no whole number, are refused with their place.
+    @Test func skinTemperatureUnknownAndDamaged() throws {
+        let fixture = try HealthConnectFixture.make(schema: "v16")
+        let newer = try HealthConnectFixture.altered(fixture.database, sql: "UPDATE skin_temperature_record_table SET measurement_location = 7 WHERE row_id = 1;")
+        let baseline = try #require(try Self.quantities(newer, of: HealthConnectTypes.skinTemperatureBaseline).first)
+        #expect(baseline.sample.metadata["HealthConnectMeasurementLocation"] == .string("7"))
+
+        for (sql, place) in [
+            ("UPDATE skin_temperature_record_table SET baseline = 'warm' WHERE row_id = 1;", "skin_temperature_record_table row 1, column baseline: not a number"),
+            ("UPDATE skin_temperature_delta_table SET delta = 'up' WHERE epoch_millis = 1767747600000;",
+             "skin_temperature_delta_table row 2, column delta: no value, or not a number"),
+            ("UPDATE skin_temperature_record_table SET measurement_location = 'wrist' WHERE row_id = 2;",
+             "skin_temperature_record_table row 2, column measurement_location: a code that is not a whole number"),
+        ] {
+            let damaged = try HealthConnectFixture.altered(fixture.database, sql: sql)
+            let error = #expect(throws: HealthConnectError.self) { try HealthConnectReaderTests.read(damaged) }
+            #expect(error?.code == .invalidValue)
+            #expect(error?.description == place)
         }
     }
 }

@@ -95,6 +95,34 @@ import Testing
         #expect(spans.first?["valueName"] as? String == "HealthConnectActivityIntensityModerate")
     }
 
+    /// A skin temperature's deltas are differences: written in delta_degF they are 9/5 of
+    /// themselves, with no offset (-0.2 x 1.8 = -0.36, 0.3 x 1.8 = 0.54, 0.9, 1.44, 1.8), and
+    /// asked for in degF, a temperature, they are refused (64) rather than given 32 degrees
+    /// each. The baseline is a temperature: 33.6 degC is 33.6 x 1.8 + 32 = 92.48 degF. A day's
+    /// deltas average: the 6th (-0.2 + 0.3 + 0.5) / 3 = 0.2, the 7th (0.8 + 1.0) / 2 = 0.9.
+    @Test func skinTemperatureDeltasConvertAsDifferences() throws {
+        let fixture = try HealthConnectFixture.make(schema: "v16")
+        let deltas = try Self.converted(fixture.zip, types: "HealthConnectSkinTemperatureDelta", "--unit", "delta_degF")
+        let values = deltas.compactMap { (($0["quantity"] as? [String: Any])?["value"] as? NSNumber)?.doubleValue }
+        let expected = [-0.36, 0.54, 0.9, 1.44, 1.8]
+        #expect(values.count == 5 && zip(values, expected).allSatisfy { abs($0 - $1) < 1e-9 }, "\(values)")
+        #expect(deltas.allSatisfy { ($0["quantity"] as? [String: Any])?["unit"] as? String == "delta_degF" })
+
+        let refused = try healthport("convert", fixture.zip, "--type", "HealthConnectSkinTemperatureDelta", "--unit", "degF", "-o", "-", "-q")
+        #expect(refused.status == 64)
+        #expect(refused.stderrText.contains("'degF' is not compatible with HealthConnectSkinTemperatureDelta"))
+
+        let baseline = try Self.converted(fixture.zip, types: "HealthConnectSkinTemperatureBaseline", "--unit", "degF")
+        let fahrenheit = (baseline.first?["quantity"] as? [String: Any])?["value"] as? NSNumber
+        #expect(baseline.count == 1 && abs((fahrenheit?.doubleValue ?? 0) - 92.48) < 1e-9)
+
+        let days = try Self.csv("summary", fixture.zip, "--type", "HealthConnectSkinTemperatureDelta", "--format", "csv", "-q")
+        #expect(days.map { $0["date"] } == ["2026-01-06", "2026-01-07"])
+        #expect(days.map { $0["unit"] } == ["delta_degC", "delta_degC"])
+        let averages = days.compactMap { $0["average"].flatMap(Double.init) }
+        #expect(averages.count == 2 && abs(averages[0] - 0.2) < 1e-9 && abs(averages[1] - 0.9) < 1e-9, "\(averages)")
+    }
+
     /// A file's text, or the text of every file in a folder.
     static func contents(of output: String) throws -> String {
         var isFolder: ObjCBool = false

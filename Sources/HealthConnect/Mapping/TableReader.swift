@@ -78,6 +78,9 @@ struct TableReader {
                 session.metadata.entries += MindfulnessSession.metadata(type: try code(parents, column: "type", row: row))
                 addSessionText(parents, from: index(of: "title"), to: &session)
                 try deliver(.categorySample(CategorySample(sample: session, value: .namedNotApplicable)))
+            case .skinTemperature:
+                let scan = children.first.flatMap { scans[$0.name] }
+                try skinTemperature(parents, attributes: attributes, deltas: scan, row: row, deliver: deliver)
             case .activityIntensity:
                 guard let type = try code(parents, column: "type", row: row) else {
                     throw invalid("no intensity type", row: row, column: "type")
@@ -226,6 +229,31 @@ struct TableReader {
         }
         let food = Correlation(sample: record, objects: members.map { .quantity($0) })
         return members.map { .quantitySample($0) } + [.correlation(food)]
+    }
+
+    /// A skin temperature record as its baseline, when it has one, then its deltas, each as it
+    /// is read (`SkinTemperature`): the deltas are a series, held no more than a series is.
+    private func skinTemperature(
+        _ row: ReadOnlyDatabase.Statement, attributes: SampleAttributes, deltas scan: ChildScan?, row id: Int64,
+        deliver: (HealthObject) throws -> Void
+    ) throws {
+        var record = attributes
+        record.metadata.entries += SkinTemperature.metadata(location: try code(row, column: "measurement_location", row: id))
+        let baseline: Double?
+        switch row.number(index(of: "baseline")) {
+        case .null: baseline = nil
+        case .notANumber: throw invalid("not a number", row: id, column: "baseline")
+        case .value(let stored): baseline = NotSet.filtered(stored)
+        }
+        var reading = record
+        if let baseline {
+            var sample = record
+            sample.sampleType = ObjectType(identifier: SkinTemperature.baselineType, kind: .quantity)
+            try deliver(.quantitySample(QuantitySample(sample: sample, quantity: SkinTemperature.baseline(baseline))))
+            reading.metadata.entries.append(
+                MetadataEntry(key: HealthConnectMetadataKeys.skinTemperatureBaseline, value: .quantity(SkinTemperature.baseline(baseline))))
+        }
+        try scan?.forEach(of: id) { child, index in try deliver(try self.reading(child, of: reading, index: index, row: id)) }
     }
 
     /// The session's route (`exercise_route_table`) as the workout's one route, its points

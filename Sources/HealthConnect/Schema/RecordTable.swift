@@ -33,6 +33,9 @@ struct RecordTable: Sendable {
         /// An activity intensity (database version 16): a category sample of Health Connect's
         /// own, its value the intensity (`ActivityIntensity`).
         case activityIntensity
+        /// A skin temperature (database version 11): its baseline and its deltas, samples of two
+        /// types of Health Connect's own (`SkinTemperature`).
+        case skinTemperature
     }
 
     let name: String
@@ -178,6 +181,11 @@ struct RecordTable: Sendable {
         RecordTable(
             name: "activity_intensity_record_table", layout: .activityIntensity, valueColumn: nil,
             typeIdentifier: HealthConnectTypes.activityIntensity, unit: "", factor: 1),
+        // The deltas are read as a series' readings, in their own unit (a temperature
+        // difference); the baseline beside them.
+        RecordTable(
+            name: "skin_temperature_record_table", layout: .skinTemperature, valueColumn: nil, typeIdentifier: SkinTemperature.deltaType,
+            unit: SkinTemperature.deltaUnit, factor: 1),
     ]
 
     /// The columns the reader selects from the table itself, in order (the common ones first).
@@ -185,7 +193,7 @@ struct RecordTable: Sendable {
         var columns = ["row_id", "uuid", "app_info_id", "device_info_id", "recording_method", "client_record_id", "last_modified_time"]
         switch layout {
         case .instant, .bloodPressure: columns += ["time", "zone_offset"]
-        case .interval, .series, .sleepSession, .exerciseSession, .nutrition, .mindfulnessSession, .activityIntensity:
+        case .interval, .series, .sleepSession, .exerciseSession, .nutrition, .mindfulnessSession, .activityIntensity, .skinTemperature:
             columns += ["start_time", "start_zone_offset", "end_time", "end_zone_offset"]
         case .cycleTracking(let record):
             columns += record.isInstant ? ["time", "zone_offset"] : ["start_time", "start_zone_offset", "end_time", "end_zone_offset"]
@@ -199,6 +207,7 @@ struct RecordTable: Sendable {
         case .nutrition: columns += Nutrition.columns
         case .mindfulnessSession: columns += MindfulnessSession.columns
         case .activityIntensity: columns += ActivityIntensity.columns
+        case .skinTemperature: columns += SkinTemperature.columns
         default: break
         }
         if let context { columns += context.columns }
@@ -213,7 +222,8 @@ struct RecordTable: Sendable {
         /// The column the rows of one record are read in order of.
         let order: String
         /// Whether the record table cannot be without it (older databases lack a route, lap or
-        /// segment table; none lacks a series' values or a session's stages).
+        /// segment table; none lacks a series' values, a session's stages or a skin
+        /// temperature's deltas).
         let required: Bool
     }
 
@@ -242,6 +252,8 @@ struct RecordTable: Sendable {
                     columns: ["parent_key", "segment_start_time", "segment_end_time", "segment_type", "repetitions_count"],
                     order: "segment_start_time", required: false),
             ]
+        case .skinTemperature:
+            return [SkinTemperature.deltas]
         case .instant, .interval, .bloodPressure, .cycleTracking, .nutrition, .mindfulnessSession, .activityIntensity:
             return []
         }
@@ -256,6 +268,8 @@ struct RecordTable: Sendable {
             return record.producedTypes
         case .nutrition:
             return Nutrition.producedTypes
+        case .skinTemperature:
+            return [SkinTemperature.baselineType, SkinTemperature.deltaType]
         default:
             return [typeIdentifier]
         }

@@ -92,6 +92,10 @@ public enum TypeCatalogue {
             ("HealthConnectSpeed", .discreteArithmetic, "m/s"),
             ("HealthConnectPower", .discreteArithmetic, "W"),
             ("HealthConnectStepsCadence", .discreteArithmetic, "count/min"),
+            // Skin temperature: the record's baseline, a temperature, and its deltas, differences
+            // from it in a unit of temperature difference (never converted with an offset).
+            ("HealthConnectSkinTemperatureBaseline", .discreteArithmetic, "degC"),
+            ("HealthConnectSkinTemperatureDelta", .discreteArithmetic, "delta_degC"),
         ] {
             entries.append(Entry(identifier: identifier, kind: .quantity, aggregationStyle: style, canonicalUnit: unit))
         }
