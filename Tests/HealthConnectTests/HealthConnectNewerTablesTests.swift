@@ -4,7 +4,7 @@ import HealthTestSupport
 import Testing
 
 /// The record tables Health Connect's newer database versions add (mindfulness sessions,
-/// version 14; activity intensity, 16; skin temperature, 11), read from the fixture's version-16 database
+/// version 14; activity intensity, 16; skin temperature, 11; planned exercise sessions, 12), read from the fixture's version-16 database
 /// (`make-fixture.py --schema v16`, its rows listed in `fill_newer`). Every value is worked by
 /// hand in the comments from those rows and the platform's codes (AOSP's record classes at
 /// 45168a88), never from the code under test. Times are at +01:00, the fixture's offset;
@@ -36,7 +36,10 @@ import Testing
         let newerReader = try HealthConnectReader(path: newer.database)
         #expect(newerReader.schemaVersion == 16)
         #expect(!newerReader.absentTables.contains("mindfulness_session_record_table"))
-        for table in ["mindfulness_session_record_table", "activity_intensity_record_table", "skin_temperature_record_table"] {
+        for table in [
+            "mindfulness_session_record_table", "activity_intensity_record_table", "skin_temperature_record_table",
+            "planned_exercise_session_record_table",
+        ] {
             #expect(reader.absentTables.contains(table))
             #expect(!newerReader.absentTables.contains(table))
         }
@@ -178,5 +181,64 @@ import Testing
             #expect(error?.code == .invalidValue)
             #expect(error?.description == place)
         }
+    }
+
+    /// Planned exercise sessions, plans as Health Connect's own category type over the planned
+    /// interval, not applicable. The watch's "Easy run", 18:00-18:45 on the 6th (17:00 UTC:
+    /// 1,767,657,600 + 61,200 = 1,767,718,800 s, to + 2,700 = 1,767,721,500), running (33), at an
+    /// explicit time, completed by the run, whose workout has the uuid the plan names (Python's
+    /// uuid5 of "exercise-1"); Fit's "Leg day" on the 9th, a day without a time (00:00, 8th
+    /// 23:00 UTC: 1,767,571,200 + 4 x 86,400 - 3,600 = 1,767,913,200), strength training (45),
+    /// entered by hand, not done.
+    @Test func plannedExerciseSessions() throws {
+        let fixture = try HealthConnectFixture.make(schema: "v16")
+        let plans = try Self.categories(fixture.database, of: HealthConnectTypes.plannedExerciseSession)
+        #expect(plans.count == 2)
+        #expect(plans.allSatisfy { $0.value == Self.notApplicable && $0.sample.sampleType.kind == .category })
+        #expect(plans.map { $0.sample.metadata["HealthConnectExerciseType"] } == [.string("33"), .string("45")])
+        #expect(plans.map { $0.sample.metadata["HealthConnectTitle"] } == [.string("Easy run"), .string("Leg day")])
+        #expect(plans.map { $0.sample.metadata["HealthConnectNotes"] } == [.string("Keep heart rate under 150"), nil])
+        #expect(plans.map { $0.sample.metadata["HealthConnectHasExplicitTime"] } == [.string("1"), .string("0")])
+        #expect(plans.map { $0.sample.metadata["HKWasUserEntered"] } == [nil, .number(ExportNumber(1))])
+        let run = "17831D0A-43F4-5ECF-ABEB-D1DF98CD0FEF"
+        #expect(plans.map { $0.sample.metadata["HealthConnectCompletedExerciseSession"] } == [.string(run), nil])
+        let workouts = try Self.objects(fixture.database, of: "HKWorkoutTypeIdentifier")
+        #expect(workouts.first?.uuid == ObjectUUID(uuidString: run))
+        // Python's uuid5 of "plan-1".
+        #expect(plans[0].sample.uuid == ObjectUUID(uuidString: "3073BC50-37ED-594B-917C-04ABF5166F4A"))
+        #expect(plans[0].sample.startDate == ExportTimestamp(secondsSince1970: 1_767_718_800, utcOffsetSeconds: 3600))
+        #expect(plans[0].sample.endDate.secondsSince1970 == 1_767_721_500)
+        #expect(plans[1].sample.startDate.secondsSince1970 == 1_767_913_200)
+    }
+
+    /// An exercise type newer than the reader is kept as its code; a type that is no number and
+    /// a completed session that is no 16-byte uuid are refused with their place.
+    @Test func plannedExerciseUnknownAndDamaged() throws {
+        let fixture = try HealthConnectFixture.make(schema: "v16")
+        let newer = try HealthConnectFixture.altered(fixture.database, sql: "UPDATE planned_exercise_session_record_table SET exercise_type = 99 WHERE row_id = 2;")
+        let plans = try Self.categories(newer, of: HealthConnectTypes.plannedExerciseSession)
+        #expect(plans.map { $0.sample.metadata["HealthConnectExerciseType"] } == [.string("33"), .string("99")])
+
+        for (sql, place) in [
+            ("UPDATE planned_exercise_session_record_table SET exercise_type = 'run' WHERE row_id = 1;",
+             "planned_exercise_session_record_table row 1, column exercise_type: a code that is not a whole number"),
+            ("UPDATE planned_exercise_session_record_table SET completed_session_id = X'0102' WHERE row_id = 1;",
+             "planned_exercise_session_record_table row 1, column completed_session_id: a completed session id that is not a 16-byte uuid"),
+        ] {
+            let damaged = try HealthConnectFixture.altered(fixture.database, sql: sql)
+            let error = #expect(throws: HealthConnectError.self) { try HealthConnectReaderTests.read(damaged) }
+            #expect(error?.code == .invalidValue)
+            #expect(error?.description == place)
+        }
+    }
+
+    /// The version-16 fixture holds the version-10 fixture's 86 objects and, from the newer
+    /// tables, 4 mindfulness sessions, 4 activity intensities, 1 skin temperature baseline and 5
+    /// deltas, and 2 planned sessions: 86 + 16 = 102, every uuid distinct.
+    @Test func everyNewerRecordBecomesAnObject() throws {
+        let fixture = try HealthConnectFixture.make(schema: "v16")
+        let objects = try HealthConnectReaderTests.read(fixture.database).objects
+        #expect(objects.count == 102)
+        #expect(Set(objects.map(\.uuid)).count == 102)
     }
 }

@@ -55,8 +55,9 @@ import Testing
         #expect(Self.metadata(sessions[0])["HealthConnectTitle"] as? String == "Morning sit")
     }
 
-    /// De-identified, no title or note the person wrote is left in any format, nor any Health
-    /// Connect code (text); the sessions themselves are kept.
+    /// De-identified, no title or note the person wrote (a mindfulness session's, a plan's) is
+    /// left in any format, nor any Health Connect code or the plan's link to its workout (text);
+    /// the sessions and plans themselves are kept.
     @Test func deidentifiedOutputKeepsNoSessionText() throws {
         let fixture = try HealthConnectFixture.make(schema: "v16")
         let directory = try Fixtures.temporaryDirectory()
@@ -67,12 +68,16 @@ import Testing
             #expect(result.status == 0, "\(format): \(result.stderrText)")
             let written = try Self.contents(of: output)
             #expect(!written.isEmpty, "\(format)")
-            for secret in ["Morning sit", "Counted breaths", "HealthConnectTitle", "HealthConnectNotes", "HealthConnectMindfulnessSessionType"] {
+            for secret in [
+                "Morning sit", "Counted breaths", "Easy run", "Keep heart rate", "Leg day", "HealthConnectTitle", "HealthConnectNotes",
+                "HealthConnectMindfulnessSessionType", "HealthConnectCompletedExerciseSession",
+            ] {
                 #expect(!written.contains(secret), "\(format) keeps \(secret)")
             }
         }
         let ndjson = try String(contentsOfFile: directory.appendingPathComponent("out-ndjson").path, encoding: .utf8)
         #expect(ndjson.components(separatedBy: "HKCategoryTypeIdentifierMindfulSession").count - 1 == 4)
+        #expect(ndjson.components(separatedBy: "HealthConnectPlannedExerciseSession").count - 1 == 2)
     }
 
     /// Activity intensity by day: its minutes, moderate and vigorous alike, each counted once.
@@ -121,6 +126,23 @@ import Testing
         #expect(days.map { $0["unit"] } == ["delta_degC", "delta_degC"])
         let averages = days.compactMap { $0["average"].flatMap(Double.init) }
         #expect(averages.count == 2 && abs(averages[0] - 0.2) < 1e-9 && abs(averages[1] - 0.9) < 1e-9, "\(averages)")
+    }
+
+    /// A plan is counted on its day, never timed: one on the 6th (the run's), one on the 9th
+    /// (after the export's date: a plan may lie ahead). Converted, the run's plan names the run's
+    /// workout by its uuid, and both keep their exercise type.
+    @Test func plannedSessionsCountAndConvert() throws {
+        let fixture = try HealthConnectFixture.make(schema: "v16")
+        let days = try Self.csv("summary", fixture.zip, "--type", "HealthConnectPlannedExerciseSession", "--format", "csv", "-q")
+        #expect(days.map { [$0["date"], $0["count"], $0["duration"]] } == [["2026-01-06", "1", ""], ["2026-01-09", "1", ""]])
+
+        let plans = try Self.converted(fixture.zip, types: "HealthConnectPlannedExerciseSession,Workout")
+        let byType = Dictionary(grouping: plans) { $0["sampleType"] as? String ?? "" }
+        let run = try #require(byType["HKWorkoutTypeIdentifier"]?.first)
+        let planned = byType["HealthConnectPlannedExerciseSession"] ?? []
+        #expect(planned.map { Self.metadata($0)["HealthConnectCompletedExerciseSession"] as? String } == [run["uuid"] as? String, nil])
+        #expect(planned.map { Self.metadata($0)["HealthConnectExerciseType"] as? String } == ["33", "45"])
+        #expect(planned.map { $0["startDate"] as? String } == ["2026-01-06T18:00:00+01:00", "2026-01-09T00:00:00+01:00"])
     }
 
     /// A file's text, or the text of every file in a folder.

@@ -11,7 +11,8 @@ public enum HealthConnectMetadataKeys {
     public static let lastModifiedDate = "HealthConnectLastModifiedDate"
     /// A sleep stage's own code (`sleep_stages_table.stage_type`).
     public static let sleepStage = "HealthConnectSleepStage"
-    /// An exercise session's own type code (`exercise_type`).
+    /// An exercise session's own type code (`exercise_type`), on its workout, or a planned
+    /// exercise session's.
     public static let exerciseType = "HealthConnectExerciseType"
     /// A session's title and notes.
     public static let title = "HealthConnectTitle"
@@ -65,6 +66,13 @@ public enum HealthConnectMetadataKeys {
     /// A skin temperature record's baseline (`baseline`, a quantity in degC), on each of its
     /// deltas, which are differences from it (`SkinTemperature`).
     public static let skinTemperatureBaseline = "HealthConnectSkinTemperatureBaseline"
+
+    /// Whether a planned exercise session was planned at a time ("1") or only on a day ("0";
+    /// its interval is then the app's choice), from `has_explicit_time`.
+    public static let hasExplicitTime = "HealthConnectHasExplicitTime"
+    /// The uuid of the exercise session (the workout, in the model) that completed a planned
+    /// exercise session (`completed_session_id`).
+    public static let completedExerciseSession = "HealthConnectCompletedExerciseSession"
 
     /// A mindfulness session's type code (`type`: 0 unknown, 1 meditation, 2 other, 3 breathing,
     /// 4 music, 5 movement, 6 unguided), on its `HKCategoryTypeIdentifierMindfulSession` sample:

@@ -78,6 +78,8 @@ struct TableReader {
                 session.metadata.entries += MindfulnessSession.metadata(type: try code(parents, column: "type", row: row))
                 addSessionText(parents, from: index(of: "title"), to: &session)
                 try deliver(.categorySample(CategorySample(sample: session, value: .namedNotApplicable)))
+            case .plannedExerciseSession:
+                try deliver(.categorySample(try plannedSession(parents, attributes: attributes, row: row)))
             case .skinTemperature:
                 let scan = children.first.flatMap { scans[$0.name] }
                 try skinTemperature(parents, attributes: attributes, deltas: scan, row: row, deliver: deliver)
@@ -130,7 +132,7 @@ struct TableReader {
         }
         let type: ObjectType
         switch table.layout {
-        case .sleepSession, .cycleTracking, .mindfulnessSession, .activityIntensity: type = ObjectType(identifier: table.typeIdentifier, kind: .category)
+        case .sleepSession, .cycleTracking, .mindfulnessSession, .activityIntensity, .plannedExerciseSession: type = ObjectType(identifier: table.typeIdentifier, kind: .category)
         case .exerciseSession: type = .workout
         case .bloodPressure, .nutrition: type = ObjectType(identifier: table.typeIdentifier, kind: .correlation)
         default: type = ObjectType(identifier: table.typeIdentifier, kind: .quantity)
@@ -229,6 +231,25 @@ struct TableReader {
         }
         let food = Correlation(sample: record, objects: members.map { .quantity($0) })
         return members.map { .quantitySample($0) } + [.correlation(food)]
+    }
+
+    /// A planned exercise session as a category sample over the planned interval
+    /// (`PlannedExerciseSession`); its completed session's uuid, when set, must be a uuid.
+    private func plannedSession(_ row: ReadOnlyDatabase.Statement, attributes: SampleAttributes, row id: Int64) throws -> CategorySample {
+        var plan = attributes
+        let completedColumn = index(of: "completed_session_id")
+        var completed: ObjectUUID? = nil
+        if !row.isNull(completedColumn) {
+            guard let bytes = row.blob(completedColumn, exactly: 16) else {
+                throw invalid("a completed session id that is not a 16-byte uuid", row: id, column: "completed_session_id")
+            }
+            completed = Self.uuid(bytes)
+        }
+        plan.metadata.entries += PlannedExerciseSession.metadata(
+            exerciseType: try code(row, column: "exercise_type", row: id), hasExplicitTime: try code(row, column: "has_explicit_time", row: id),
+            completedSession: completed)
+        addSessionText(row, from: index(of: "title"), to: &plan)
+        return CategorySample(sample: plan, value: .namedNotApplicable)
     }
 
     /// A skin temperature record as its baseline, when it has one, then its deltas, each as it

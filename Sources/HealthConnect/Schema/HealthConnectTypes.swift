@@ -43,4 +43,7 @@ public enum HealthConnectTypes {
     /// A skin temperature's difference from its baseline at one instant, in `delta_degC`: a
     /// temperature difference, which converts to `delta_degF` by 9/5 and never to a temperature.
     public static let skinTemperatureDelta = "HealthConnectSkinTemperatureDelta"
+    /// A planned exercise session, a plan rather than a measurement (`PlannedExerciseSession`),
+    /// as a category sample over the planned interval whose value is not applicable.
+    public static let plannedExerciseSession = "HealthConnectPlannedExerciseSession"
 }

@@ -36,6 +36,9 @@ struct RecordTable: Sendable {
         /// A skin temperature (database version 11): its baseline and its deltas, samples of two
         /// types of Health Connect's own (`SkinTemperature`).
         case skinTemperature
+        /// A planned exercise session (database version 12): a category sample of Health
+        /// Connect's own over the planned interval (`PlannedExerciseSession`).
+        case plannedExerciseSession
     }
 
     let name: String
@@ -186,6 +189,9 @@ struct RecordTable: Sendable {
         RecordTable(
             name: "skin_temperature_record_table", layout: .skinTemperature, valueColumn: nil, typeIdentifier: SkinTemperature.deltaType,
             unit: SkinTemperature.deltaUnit, factor: 1),
+        RecordTable(
+            name: "planned_exercise_session_record_table", layout: .plannedExerciseSession, valueColumn: nil,
+            typeIdentifier: PlannedExerciseSession.typeIdentifier, unit: "", factor: 1),
     ]
 
     /// The columns the reader selects from the table itself, in order (the common ones first).
@@ -193,7 +199,8 @@ struct RecordTable: Sendable {
         var columns = ["row_id", "uuid", "app_info_id", "device_info_id", "recording_method", "client_record_id", "last_modified_time"]
         switch layout {
         case .instant, .bloodPressure: columns += ["time", "zone_offset"]
-        case .interval, .series, .sleepSession, .exerciseSession, .nutrition, .mindfulnessSession, .activityIntensity, .skinTemperature:
+        case .interval, .series, .sleepSession, .exerciseSession, .nutrition, .mindfulnessSession, .activityIntensity, .skinTemperature,
+            .plannedExerciseSession:
             columns += ["start_time", "start_zone_offset", "end_time", "end_zone_offset"]
         case .cycleTracking(let record):
             columns += record.isInstant ? ["time", "zone_offset"] : ["start_time", "start_zone_offset", "end_time", "end_zone_offset"]
@@ -208,6 +215,7 @@ struct RecordTable: Sendable {
         case .mindfulnessSession: columns += MindfulnessSession.columns
         case .activityIntensity: columns += ActivityIntensity.columns
         case .skinTemperature: columns += SkinTemperature.columns
+        case .plannedExerciseSession: columns += PlannedExerciseSession.columns
         default: break
         }
         if let context { columns += context.columns }
@@ -254,7 +262,8 @@ struct RecordTable: Sendable {
             ]
         case .skinTemperature:
             return [SkinTemperature.deltas]
-        case .instant, .interval, .bloodPressure, .cycleTracking, .nutrition, .mindfulnessSession, .activityIntensity:
+        case .instant, .interval, .bloodPressure, .cycleTracking, .nutrition, .mindfulnessSession, .activityIntensity,
+            .plannedExerciseSession:
             return []
         }
     }

@@ -18,6 +18,7 @@
 /// | symptoms, `MoodChanges`, `SleepChanges`, `AppetiteChanges`, bleeding types | `.present(absent:)`: the samples whose value says it was there |
 /// | the other value-bearing types (mucus, test results, sexual activity, bleeding between periods; Health Connect's `HealthConnectCervicalMucus`) | `.events` |
 /// | Health Connect's `HealthConnectActivityIntensity` | `.timeAndCount`: the minutes of moderate or vigorous activity |
+/// | Health Connect's `HealthConnectPlannedExerciseSession` | `.events`: the plans, counted; a planned hour is no hour spent |
 /// | a type newer than this table | `.timeAndCount` |
 ///
 /// For example:
@@ -85,9 +86,11 @@ public enum CategoryDayMeasure: Sendable, Equatable {
     /// HealthKit's quality cannot say is an observation, counted as its `CervicalMucusQuality`
     /// is; an activity intensity is a span of moderate or vigorous activity, whose day is its
     /// minutes (each counted once, vigorous or not: Health Connect's "intensity minutes",
-    /// which count a vigorous minute twice, are another figure).
+    /// which count a vigorous minute twice, are another figure); a planned exercise session is a
+    /// plan, counted on its day, its interval being what was meant, not what was done.
     private static let healthConnect: [String: CategoryDayMeasure] = [
         "HealthConnectCervicalMucus": .events, "HealthConnectActivityIntensity": .timeAndCount,
+        "HealthConnectPlannedExerciseSession": .events,
     ]
 
     /// `HKCategoryValueSeverity.notPresent` and `HKCategoryValuePresence.notPresent`.

@@ -110,6 +110,8 @@ public enum TypeCatalogue {
         entries.append(Entry(identifier: "HealthConnectCervicalMucus", kind: .category, aggregationStyle: nil, canonicalUnit: nil))
         // A span of moderate or vigorous activity: HealthKit records no intensity.
         entries.append(Entry(identifier: "HealthConnectActivityIntensity", kind: .category, aggregationStyle: nil, canonicalUnit: nil))
+        // A planned exercise session: a plan, not a measurement, over the planned interval.
+        entries.append(Entry(identifier: "HealthConnectPlannedExerciseSession", kind: .category, aggregationStyle: nil, canonicalUnit: nil))
         let others: [(String, ObjectType.Kind)] = [
             ("HKCorrelationTypeIdentifierBloodPressure", .correlation),
             ("HKCorrelationTypeIdentifierFood", .correlation),
