@@ -145,6 +145,27 @@ import Testing
         #expect(planned.map { $0["startDate"] as? String } == ["2026-01-06T18:00:00+01:00", "2026-01-09T00:00:00+01:00"])
     }
 
+    /// Written as Apple's export.xml and read back, every object comes back (the 102
+    /// `HealthConnectNewerTablesTests` counts), Health Connect's category types as the category
+    /// samples they were (before, a `HealthConnect…` record without a unit read back as a record
+    /// passed through unmodelled): the intensities keep their values 0, 1, 1, 0, the plans and
+    /// the mindfulness sessions are category samples, the deltas keep their unit of difference.
+    @Test func newerTypesSurviveApplesExportFormat() throws {
+        let fixture = try HealthConnectFixture.make(schema: "v16")
+        let xml = try Fixtures.temporaryDirectory().appendingPathComponent("export.xml").path
+        let written = try healthport("convert", fixture.zip, "--format", "export", "-o", xml, "-q")
+        #expect(written.status == 0, "\(written.stderrText)")
+        let all = try healthport("convert", xml, "--format", "ndjson", "-o", "-", "-q")
+        #expect(try ndjsonObjects(all.stdout).filter { $0["uuid"] != nil }.count == 102)
+        let intensity = try Self.converted(xml, types: "HealthConnectActivityIntensity")
+        #expect(intensity.map { $0["kind"] as? String } == Array(repeating: "categorySample", count: 4))
+        #expect(intensity.map { $0["value"] as? Int } == [0, 1, 1, 0])
+        let plans = try Self.converted(xml, types: "HealthConnectPlannedExerciseSession,MindfulSession")
+        #expect(plans.count == 6 && plans.allSatisfy { $0["kind"] as? String == "categorySample" })
+        let deltas = try Self.converted(xml, types: "HealthConnectSkinTemperatureDelta")
+        #expect(deltas.map { ($0["quantity"] as? [String: Any])?["unit"] as? String } == Array(repeating: "delta_degC", count: 5))
+    }
+
     /// A file's text, or the text of every file in a folder.
     static func contents(of output: String) throws -> String {
         var isFolder: ObjCBool = false
