@@ -70,6 +70,21 @@ import Testing
         #expect(sessions[1].sample.endDate.secondsSince1970 == 1_767_654_300)
     }
 
+    /// A session's text is bounded as every session's is (`HealthConnectLimits.textBytes`): at 13
+    /// bytes, the client ids ("mindfulness-1", 13 bytes) and the title ("Morning sit", 11) are
+    /// kept, the notes ("Counted breaths to ten", 22) are not, as an exercise session's are not.
+    @Test func mindfulnessTextIsBounded() throws {
+        let fixture = try HealthConnectFixture.make(schema: "v16")
+        var limits = HealthConnectLimits()
+        limits.textBytes = 13
+        let collector = ObjectCollector()
+        _ = try HealthConnectReader(path: fixture.database, limits: limits).read(into: collector, types: ["HKCategoryTypeIdentifierMindfulSession"])
+        let first = try #require(collector.objects.first?.sampleAttributes)
+        #expect(collector.objects.count == 4)
+        #expect(first.metadata["HealthConnectTitle"] == .string("Morning sit"))
+        #expect(first.metadata["HealthConnectNotes"] == nil)
+    }
+
     /// A session type newer than the reader's list is kept as it is (the value does not depend
     /// on it); one that is no number is refused with its place, as every code column is.
     @Test func mindfulnessTypeUnknownAndDamaged() throws {
