@@ -132,7 +132,8 @@ struct TableReader {
         }
         let type: ObjectType
         switch table.layout {
-        case .sleepSession, .cycleTracking, .mindfulnessSession, .activityIntensity, .plannedExerciseSession: type = ObjectType(identifier: table.typeIdentifier, kind: .category)
+        case .sleepSession, .cycleTracking, .mindfulnessSession, .activityIntensity, .plannedExerciseSession:
+            type = ObjectType(identifier: table.typeIdentifier, kind: .category)
         case .exerciseSession: type = .workout
         case .bloodPressure, .nutrition: type = ObjectType(identifier: table.typeIdentifier, kind: .correlation)
         default: type = ObjectType(identifier: table.typeIdentifier, kind: .quantity)

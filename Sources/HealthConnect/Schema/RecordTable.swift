@@ -7,7 +7,10 @@
 ///   `end_zone_offset` and `local_date`;
 /// - **series** records are an interval parent with no value of its own and a child table of
 ///   `parent_key` (the parent's `row_id`), a value and `epoch_millis`;
-/// - **sessions** (sleep, exercise) are intervals with children of their own (sleep stages).
+/// - **sessions** (sleep, exercise) are intervals with children of their own (sleep stages);
+/// - the tables newer database versions add (mindfulness sessions, activity intensity, skin
+///   temperature with its deltas, planned exercise sessions) are intervals too, each with a
+///   layout of its own; a database without one reads as before.
 /// Every record also has `row_id`, a 16-byte `uuid`, `app_info_id`, `device_info_id`,
 /// `recording_method`, `client_record_id` and `last_modified_time`.
 struct RecordTable: Sendable {
