@@ -25,9 +25,18 @@ What it holds (times in UTC+01:00, the offset every record carries):
   Every record is modified before 2026-01-07 17:00, the latest modification (steps-11), which
   is the export's date.
 
-Usage: make-fixture.py OUTPUT_FOLDER [--schema current|v9] [--days N [--seed S]]
+Usage: make-fixture.py OUTPUT_FOLDER [--schema current|v9|v16] [--days N [--seed S]]
+  current writes database version 10 (user_version 10), the layout docs/health-connect.md
+  describes.
   v9 writes the layout from before database version 10 (no generated local-time columns),
   the "older schema" a second fixture needs.
+  v16 writes database version 16 (user_version 16): everything current writes, and the record
+  tables versions 11 to 16 add (AOSP's DatabaseVersions and DatabaseUpgradeHelper), with rows:
+  skin temperature and its deltas (11), planned exercise sessions with their blocks, steps and
+  goals, and the exercise session's link to its plan (12), mindfulness sessions (14), activity
+  intensity (16). Version 15's medical records (PHR) are not written: healthport does not read
+  them. The newer rows (fill_newer) are listed there; they too are modified before 17:00 on the
+  7th, so the export's date is the same.
   --days writes, instead of the fixture, N generated days from 2025-01-01 for benchmarks
   (Benchmarks/healthconnect.sh): two apps' steps, distance and active energy every quarter
   hour, a heart-rate series every five minutes, a night of sleep with stages and a weight a
@@ -40,6 +49,7 @@ import argparse
 import datetime
 import os
 import sqlite3
+import struct
 import sys
 import uuid
 import zipfile
@@ -80,6 +90,7 @@ UNSET = 5e-324
 
 
 def create_schema(db, schema):
+    """The tables of database version 10 (or 9), and for v16 the newer ones after them."""
     generated = schema != "v9"
     common = (
         "row_id INTEGER PRIMARY KEY AUTOINCREMENT, uuid BLOB NOT NULL UNIQUE, last_modified_time INTEGER, "
@@ -195,17 +206,74 @@ def create_schema(db, schema):
         "revolutions_per_minute REAL, "
         "FOREIGN KEY (parent_key) REFERENCES CyclingPedalingCadenceRecordTable(row_id) ON DELETE CASCADE)",
     ]
+    if schema == "v16":
+        statements += newer_tables(common, interval, interval_generated, foreign)
     for statement in statements:
         db.execute(statement)
     db.execute("INSERT INTO android_metadata VALUES ('en_GB')")
     # SQLiteOpenHelper keeps the schema version in user_version.
-    db.execute(f"PRAGMA user_version = {9 if schema == 'v9' else 10}")
+    db.execute(f"PRAGMA user_version = {VERSIONS[schema]}")
+
+
+# The database version each schema writes (PRAGMA user_version, as SQLiteOpenHelper keeps it).
+VERSIONS = {"v9": 9, "current": 10, "v16": 16}
+
+
+def newer_tables(common, interval, interval_generated, foreign):
+    """The statements versions 11 to 16 run (AOSP's DatabaseUpgradeHelper), in its order; the
+    new tables are made whole, with the generated local-time columns, and the two link columns
+    of version 12 are added to existing tables by ALTER TABLE, so they come last, as on a phone.
+    """
+    return [
+        # 11: skin temperature, an interval with a baseline (REAL, nullable) and a location
+        # code, and its deltas (degrees Celsius from the baseline) as a series.
+        f"CREATE TABLE skin_temperature_record_table ({common}, {interval}, measurement_location INTEGER NOT NULL, "
+        f"baseline REAL{interval_generated}{foreign})",
+        "CREATE TABLE skin_temperature_delta_table (parent_key INTEGER, delta REAL NOT NULL, epoch_millis INTEGER NOT NULL, "
+        "FOREIGN KEY (parent_key) REFERENCES skin_temperature_record_table(row_id) ON DELETE CASCADE)",
+        # 12: planned exercise sessions; their blocks, each block's steps, each step's goals
+        # (the first its completion goal, the rest performance goals; values as big-endian
+        # bytes); the plan's completed session and the session's plan, both uuids.
+        f"CREATE TABLE planned_exercise_session_record_table ({common}, {interval}, notes TEXT, exercise_type INTEGER, "
+        f"title TEXT, has_explicit_time INTEGER{interval_generated}{foreign})",
+        "CREATE TABLE planned_exercise_session_blocks_table (block_row_id INTEGER PRIMARY KEY AUTOINCREMENT, "
+        "block_parent_id INTEGER NOT NULL, block_description TEXT, repetitions INTEGER NOT NULL, "
+        "FOREIGN KEY (block_parent_id) REFERENCES planned_exercise_session_record_table(row_id) ON DELETE CASCADE)",
+        "CREATE TABLE planned_exercise_session_steps_table (step_row_id INTEGER PRIMARY KEY AUTOINCREMENT, "
+        "step_parent_id INTEGER NOT NULL, step_description TEXT, category INTEGER NOT NULL, "
+        "step_exercise_type INTEGER NOT NULL, "
+        "FOREIGN KEY (step_parent_id) REFERENCES planned_exercise_session_blocks_table(block_row_id) ON DELETE CASCADE)",
+        "CREATE TABLE planned_exercise_session_goals_table (goal_row_id INTEGER PRIMARY KEY AUTOINCREMENT, "
+        "goal_parent_id INTEGER NOT NULL, type_id INTEGER NOT NULL, goal_min BLOB, goal_max BLOB, "
+        "FOREIGN KEY (goal_parent_id) REFERENCES planned_exercise_session_steps_table(step_row_id) ON DELETE CASCADE)",
+        "ALTER TABLE planned_exercise_session_record_table ADD COLUMN completed_session_id BLOB "
+        "REFERENCES exercise_session_record_table(uuid)",
+        "ALTER TABLE exercise_session_record_table ADD COLUMN planned_exercise_session_id BLOB "
+        "REFERENCES planned_exercise_session_record_table(uuid)",
+        # 14: mindfulness sessions, with a type code, a title and notes.
+        f"CREATE TABLE mindfulness_session_record_table ({common}, {interval}, type INTEGER, title TEXT, notes TEXT"
+        f"{interval_generated}{foreign})",
+        # 16: activity intensity, an interval with a type code (0 moderate, 1 vigorous).
+        f"CREATE TABLE activity_intensity_record_table ({common}, {interval}, type INTEGER{interval_generated}{foreign})",
+    ]
 
 
 SAMSUNG, FIT, OTHER = 1, 2, 3
 WATCH, PHONE = 1, 2
 ACTIVITY, SLEEP = 1, 5  # HealthDataCategory
 AUTOMATIC, ACTIVE, MANUAL = 2, 1, 3  # recording_method
+
+
+def insert_interval(db, table, name, app, device, start, end, columns=(), values=(), method=AUTOMATIC, modified=None):
+    """Inserts an interval record named `name` (its uuid and client record id), modified a
+    minute after its end unless told; returns its row_id."""
+    names = ", ".join(
+        ["uuid", "last_modified_time", "client_record_id", "device_info_id", "app_info_id", "recording_method",
+         "start_time", "start_zone_offset", "end_time", "end_zone_offset", "local_date"] + list(columns))
+    row = [record_uuid(name), modified if modified is not None else end + 60_000, f"{name}", device, app, method,
+           start, OFFSET, end, OFFSET, epoch_day(start)] + list(values)
+    cursor = db.execute(f"INSERT INTO {table} ({names}) VALUES ({', '.join('?' * len(row))})", row)
+    return cursor.lastrowid
 
 
 def fill(db):
@@ -227,14 +295,8 @@ def fill(db):
         [(ACTIVITY, f"{SAMSUNG},{FIT}"), (SLEEP, f"{FIT}")],
     )
 
-    def interval(table, name, app, device, start, end, columns=(), values=(), method=AUTOMATIC, modified=None):
-        names = ", ".join(
-            ["uuid", "last_modified_time", "client_record_id", "device_info_id", "app_info_id", "recording_method",
-             "start_time", "start_zone_offset", "end_time", "end_zone_offset", "local_date"] + list(columns))
-        row = [record_uuid(name), modified if modified is not None else end + 60_000, f"{name}", device, app, method,
-               start, OFFSET, end, OFFSET, epoch_day(start)] + list(values)
-        cursor = db.execute(f"INSERT INTO {table} ({names}) VALUES ({', '.join('?' * len(row))})", row)
-        return cursor.lastrowid
+    def interval(*arguments, **options):
+        return insert_interval(db, *arguments, **options)
 
     steps = [
         # (name, app, device, start, end, count[, modified])
@@ -431,6 +493,75 @@ def fill(db):
     )
 
 
+def fill_newer(db):
+    """The rows of the tables versions 11 to 16 add (v16 only), over the same days:
+
+    * mindfulness sessions (type: 1 meditation, 6 unguided, 3 breathing, 2 other): Fit's
+      15 minutes on the 5th at 07:30 with a title and notes, Fit's 10 minutes across the 5th's
+      midnight (23:55 to 00:05), the watch's 20 minutes of breathing on the 6th at 21:50 and
+      Fit's 5 minutes inside them at 22:00, entered by hand;
+    * activity intensity (0 moderate, 1 vigorous): on the 5th, 20 moderate minutes from 08:00 and
+      10 vigorous from 08:20 (the watch); on the 6th the run, 30 vigorous minutes from 18:00 (the
+      watch), and Fit's 30 moderate minutes from 18:10, overlapping them;
+    * skin temperature from the watch over the two nights: the 5th-6th at the wrist (3), its
+      baseline 33.6 degC, deltas -0.2, +0.3, +0.5 at 01:00, 03:00, 05:00; the 6th-7th at an
+      unknown place (0), no baseline (AOSP's "not set", Double.MIN_VALUE), deltas +0.8 and +1.0
+      at 02:00 and 04:00;
+    * planned exercise sessions: the watch's "Easy run" planned for 18:00-18:45 on the 6th
+      (running, 33; at an explicit time), completed by the run (exercise-1, which links back to
+      it), of one block of two steps (a warm-up of 10 minutes, a run of 5 km); and Fit's
+      "Leg day" for the 9th, a date without a time (strength training, 45), not done yet.
+    """
+    for name, app, device, start, end, kind, title, notes, method in [
+        ("mindfulness-1", FIT, PHONE, millis(5, 7, 30), millis(5, 7, 45), 1, "Morning sit", "Counted breaths to ten", ACTIVE),
+        ("mindfulness-2", FIT, PHONE, millis(5, 23, 55), millis(6, 0, 5), 6, None, None, ACTIVE),
+        ("mindfulness-3", SAMSUNG, WATCH, millis(6, 21, 50), millis(6, 22, 10), 3, None, None, ACTIVE),
+        ("mindfulness-4", FIT, PHONE, millis(6, 22), millis(6, 22, 5), 2, None, None, MANUAL),
+    ]:
+        insert_interval(db, "mindfulness_session_record_table", name, app, device, start, end, ["type", "title", "notes"],
+                        [kind, title, notes], method=method)
+
+    for name, app, device, start, end, kind in [
+        ("intensity-1", SAMSUNG, WATCH, millis(5, 8), millis(5, 8, 20), 0),
+        ("intensity-2", SAMSUNG, WATCH, millis(5, 8, 20), millis(5, 8, 30), 1),
+        ("intensity-3", SAMSUNG, WATCH, millis(6, 18), millis(6, 18, 30), 1),
+        ("intensity-4", FIT, PHONE, millis(6, 18, 10), millis(6, 18, 40), 0),
+    ]:
+        insert_interval(db, "activity_intensity_record_table", name, app, device, start, end, ["type"], [kind])
+
+    for name, start, end, location, baseline, deltas in [
+        ("skin-temperature-1", millis(5, 23), millis(6, 7), 3, 33.6, [(millis(6, 1), -0.2), (millis(6, 3), 0.3), (millis(6, 5), 0.5)]),
+        ("skin-temperature-2", millis(6, 23), millis(7, 7), 0, UNSET, [(millis(7, 2), 0.8), (millis(7, 4), 1.0)]),
+    ]:
+        record = insert_interval(db, "skin_temperature_record_table", name, SAMSUNG, WATCH, start, end,
+                                 ["measurement_location", "baseline"], [location, baseline])
+        db.executemany("INSERT INTO skin_temperature_delta_table (parent_key, delta, epoch_millis) VALUES (?, ?, ?)",
+                       [(record, delta, time) for time, delta in deltas])
+
+    # StorageUtils writes a goal's value as Java's ByteBuffer does, big-endian: a duration in
+    # milliseconds as a long, a distance in metres as a double. Goal types: 2 distance, 4 duration;
+    # step categories: 1 warm-up, 3 active.
+    plan = insert_interval(
+        db, "planned_exercise_session_record_table", "plan-1", SAMSUNG, WATCH, millis(6, 18), millis(6, 18, 45),
+        ["notes", "exercise_type", "title", "has_explicit_time", "completed_session_id"],
+        ["Keep heart rate under 150", 33, "Easy run", 1, record_uuid("exercise-1")], modified=millis(5, 20))
+    block = db.execute("INSERT INTO planned_exercise_session_blocks_table (block_parent_id, block_description, repetitions) "
+                       "VALUES (?, ?, ?)", (plan, "Steady 5 km", 1)).lastrowid
+    for description, category, goal_type, goal in [
+        ("Warm up", 1, 4, struct.pack(">q", 600_000)),
+        ("Run", 3, 2, struct.pack(">d", 5000.0)),
+    ]:
+        step = db.execute("INSERT INTO planned_exercise_session_steps_table (step_parent_id, step_description, category, "
+                          "step_exercise_type) VALUES (?, ?, ?, ?)", (block, description, category, 33)).lastrowid
+        db.execute("INSERT INTO planned_exercise_session_goals_table (goal_parent_id, type_id, goal_min, goal_max) "
+                   "VALUES (?, ?, ?, ?)", (step, goal_type, goal, None))
+    db.execute("UPDATE exercise_session_record_table SET planned_exercise_session_id = ? WHERE client_record_id = ?",
+               (record_uuid("plan-1"), "exercise-1"))
+    insert_interval(db, "planned_exercise_session_record_table", "plan-2", FIT, PHONE, millis(9, 0), millis(9, 1),
+                    ["notes", "exercise_type", "title", "has_explicit_time", "completed_session_id"],
+                    [None, 45, "Leg day", 0, None], method=MANUAL, modified=millis(7, 9))
+
+
 def generate(db, days, seed):
     """`days` generated days from 2025-01-01 (UTC+01:00), deterministic for one seed."""
     import random
@@ -502,7 +633,7 @@ def generate(db, days, seed):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("output", help="folder to write health_connect_export.db and .zip into")
-    parser.add_argument("--schema", choices=["current", "v9"], default="current")
+    parser.add_argument("--schema", choices=sorted(VERSIONS), default="current")
     parser.add_argument("--days", type=int, help="write this many generated days instead of the fixture")
     parser.add_argument("--seed", type=int, default=1)
     arguments = parser.parse_args()
@@ -516,6 +647,8 @@ def main():
         generate(db, arguments.days, arguments.seed)
     else:
         fill(db)
+        if arguments.schema == "v16":
+            fill_newer(db)
     db.commit()
     db.execute("VACUUM")
     db.close()

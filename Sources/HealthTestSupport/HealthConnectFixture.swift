@@ -9,8 +9,10 @@ public enum HealthConnectFixture {
 
     /// Runs the script into a new temporary folder.
     ///
-    /// - Parameter schema: `current` (database version 10) or `v9` (before the generated
-    ///   local-time columns).
+    /// - Parameter schema: `current` (database version 10), `v9` (before the generated
+    ///   local-time columns) or `v16` (version 16: `current`'s rows and the record tables of
+    ///   versions 11 to 16, skin temperature, planned exercise, mindfulness and activity
+    ///   intensity, with rows of their own).
     /// - Returns: the paths of `health_connect_export.db` and `health_connect_export.zip`.
     public static func make(schema: String = "current") throws -> (database: String, zip: String) {
         let folder = try Fixtures.temporaryDirectory()

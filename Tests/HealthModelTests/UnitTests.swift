@@ -79,6 +79,21 @@ import HealthModel
         #expect(abs(result - expected) <= 1e-9 * max(1, abs(expected)), "\(value) \(unit) = \(result) \(reference), not \(expected)")
     }
 
+    /// A difference of temperatures converts without the offset a temperature's conversion has:
+    /// 0.5 degree Celsius of difference is 0.5 x 9/5 = 0.9 of Fahrenheit (0.5 degC is 32.9 degF),
+    /// and 1 of Fahrenheit is 5/9 of Celsius. It is no temperature: converting it to one, or a
+    /// temperature to it, is refused.
+    @Test func temperatureDifferencesAreNotTemperatures() throws {
+        #expect(abs(try convert(0.5, "delta_degC", "delta_degF") - 0.9) < 1e-12)
+        #expect(abs(try convert(-0.2, "delta_degC", "delta_degF") - -0.36) < 1e-12)
+        #expect(abs(try convert(1, "delta_degF", "delta_degC") - 5.0 / 9.0) < 1e-12)
+        #expect(abs(try convert(0.5, "degC", "degF") - 32.9) < 1e-12)
+        for temperature in ["degC", "degF", "K"] {
+            #expect(try !HealthUnit("delta_degC").isCompatible(with: HealthUnit(temperature)), "\(temperature)")
+            #expect(throws: UnitError.self) { try HealthUnit(temperature).convert(1, to: HealthUnit("delta_degF")) }
+        }
+    }
+
     /// The units that are their own dimension (a count, a percentage, an international unit, a
     /// hearing level, diopters and prism diopters, the effort score) are told apart: none
     /// converts to another, as none does in HealthKit.

@@ -43,7 +43,12 @@ import HealthTestSupport
     @Test func aNameThatFitsSeveralTypesListsThem() throws {
         let result = try healthport("convert", sampleZip, "--type", "temperature", "-q")
         #expect(result.status == 64)
-        #expect(result.stderrText.contains("type 'temperature' is ambiguous: AppleSleepingWristTemperature, BasalBodyTemperature, BodyTemperature or WaterTemperature"), "\(result.stderrText)")
+        // Health Connect's skin temperature baseline and delta hold the word too.
+        #expect(
+            result.stderrText.contains(
+                "type 'temperature' is ambiguous: AppleSleepingWristTemperature, BasalBodyTemperature, BodyTemperature, "
+                    + "HealthConnectSkinTemperatureBaseline, HealthConnectSkinTemperatureDelta or WaterTemperature"),
+            "\(result.stderrText)")
         let typo = try healthport("convert", sampleZip, "--type", "weigth", "-q")
         #expect(typo.status == 64)
         #expect(typo.stderrText.contains("did you mean weight (BodyMass)?"), "\(typo.stderrText)")

@@ -141,7 +141,7 @@ enum CycleTracking: Sendable, Hashable {
     }
 
     /// HealthKit's value for types that carry none, as Apple's exports name it.
-    static let notApplicable = CategoryValue(rawValue: 0, name: "HKCategoryValueNotApplicable")
+    static let notApplicable = CategoryValue.namedNotApplicable
 
     static func cycleStart(_ starts: Bool) -> MetadataEntry {
         MetadataEntry(key: "HKMenstrualCycleStart", value: .number(ExportNumber(starts ? 1 : 0)))

@@ -11,7 +11,8 @@ public enum HealthConnectMetadataKeys {
     public static let lastModifiedDate = "HealthConnectLastModifiedDate"
     /// A sleep stage's own code (`sleep_stages_table.stage_type`).
     public static let sleepStage = "HealthConnectSleepStage"
-    /// An exercise session's own type code (`exercise_type`).
+    /// An exercise session's own type code (`exercise_type`), on its workout, or a planned
+    /// exercise session's.
     public static let exerciseType = "HealthConnectExerciseType"
     /// A session's title and notes.
     public static let title = "HealthConnectTitle"
@@ -48,7 +49,8 @@ public enum HealthConnectMetadataKeys {
     /// Where a measurement was taken (`measurement_location`), in its record type's own codes:
     /// a temperature's 0 unknown, 1 armpit, 2 finger, 3 forehead, 4 mouth, 5 rectum, 6 temporal
     /// artery, 7 toe, 8 ear, 9 wrist, 10 vagina; a blood pressure's 0 unknown, 1 left wrist,
-    /// 2 right wrist, 3 left upper arm, 4 right upper arm.
+    /// 2 right wrist, 3 left upper arm, 4 right upper arm; a skin temperature's 0 unknown,
+    /// 1 finger, 2 toe, 3 wrist.
     public static let measurementLocation = "HealthConnectMeasurementLocation"
     /// A blood pressure's body position (`body_position`: 0 unknown, 1 standing up, 2 sitting
     /// down, 3 lying down, 4 reclining).
@@ -60,6 +62,22 @@ public enum HealthConnectMetadataKeys {
     /// 2 fasting, 3 before a meal, 4 after a meal), beside HealthKit's `HKBloodGlucoseMealTime`
     /// for the last two.
     public static let relationToMeal = "HealthConnectRelationToMeal"
+
+    /// A skin temperature record's baseline (`baseline`, a quantity in degC), on each of its
+    /// deltas, which are differences from it (`SkinTemperature`).
+    public static let skinTemperatureBaseline = "HealthConnectSkinTemperatureBaseline"
+
+    /// Whether a planned exercise session was planned at a time ("1") or only on a day ("0";
+    /// its interval is then the app's choice), from `has_explicit_time`.
+    public static let hasExplicitTime = "HealthConnectHasExplicitTime"
+    /// The uuid of the exercise session (the workout, in the model) that completed a planned
+    /// exercise session (`completed_session_id`).
+    public static let completedExerciseSession = "HealthConnectCompletedExerciseSession"
+
+    /// A mindfulness session's type code (`type`: 0 unknown, 1 meditation, 2 other, 3 breathing,
+    /// 4 music, 5 movement, 6 unguided), on its `HKCategoryTypeIdentifierMindfulSession` sample:
+    /// HealthKit's mindful session has no kind.
+    public static let mindfulnessSessionType = "HealthConnectMindfulnessSessionType"
 
     /// A meal's type (`meal_type`: 0 unknown, 1 breakfast, 2 lunch, 3 dinner, 4 snack), on a
     /// food and its samples (`Nutrition`) and on a blood glucose.

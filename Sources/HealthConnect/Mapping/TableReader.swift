@@ -73,6 +73,21 @@ struct TableReader {
                 for object in try bloodPressure(parents, attributes: attributes, row: row) { try deliver(object) }
             case .nutrition:
                 for object in try food(parents, attributes: attributes, row: row) { try deliver(object) }
+            case .mindfulnessSession:
+                var session = attributes
+                session.metadata.entries += MindfulnessSession.metadata(type: try code(parents, column: "type", row: row))
+                addSessionText(parents, from: index(of: "title"), to: &session)
+                try deliver(.categorySample(CategorySample(sample: session, value: .namedNotApplicable)))
+            case .plannedExerciseSession:
+                try deliver(.categorySample(try plannedSession(parents, attributes: attributes, row: row)))
+            case .skinTemperature:
+                let scan = children.first.flatMap { scans[$0.name] }
+                try skinTemperature(parents, attributes: attributes, deltas: scan, row: row, deliver: deliver)
+            case .activityIntensity:
+                guard let type = try code(parents, column: "type", row: row) else {
+                    throw invalid("no intensity type", row: row, column: "type")
+                }
+                try deliver(.categorySample(CategorySample(sample: attributes, value: ActivityIntensity.value(ofType: type))))
             case .exerciseSession:
                 var workout = try workout(parents, attributes: attributes, row: row)
                 if let routes = scans["exercise_route_table"] { try addRoute(routes, to: &workout, row: row) }
@@ -117,7 +132,8 @@ struct TableReader {
         }
         let type: ObjectType
         switch table.layout {
-        case .sleepSession, .cycleTracking: type = ObjectType(identifier: table.typeIdentifier, kind: .category)
+        case .sleepSession, .cycleTracking, .mindfulnessSession, .activityIntensity, .plannedExerciseSession:
+            type = ObjectType(identifier: table.typeIdentifier, kind: .category)
         case .exerciseSession: type = .workout
         case .bloodPressure, .nutrition: type = ObjectType(identifier: table.typeIdentifier, kind: .correlation)
         default: type = ObjectType(identifier: table.typeIdentifier, kind: .quantity)
@@ -216,6 +232,50 @@ struct TableReader {
         }
         let food = Correlation(sample: record, objects: members.map { .quantity($0) })
         return members.map { .quantitySample($0) } + [.correlation(food)]
+    }
+
+    /// A planned exercise session as a category sample over the planned interval
+    /// (`PlannedExerciseSession`); its completed session's uuid, when set, must be a uuid.
+    private func plannedSession(_ row: ReadOnlyDatabase.Statement, attributes: SampleAttributes, row id: Int64) throws -> CategorySample {
+        var plan = attributes
+        let completedColumn = index(of: "completed_session_id")
+        var completed: ObjectUUID? = nil
+        if !row.isNull(completedColumn) {
+            guard let bytes = row.blob(completedColumn, exactly: 16) else {
+                throw invalid("a completed session id that is not a 16-byte uuid", row: id, column: "completed_session_id")
+            }
+            completed = Self.uuid(bytes)
+        }
+        plan.metadata.entries += PlannedExerciseSession.metadata(
+            exerciseType: try code(row, column: "exercise_type", row: id), hasExplicitTime: try code(row, column: "has_explicit_time", row: id),
+            completedSession: completed)
+        addSessionText(row, from: index(of: "title"), to: &plan)
+        return CategorySample(sample: plan, value: .namedNotApplicable)
+    }
+
+    /// A skin temperature record as its baseline, when it has one, then its deltas, each as it
+    /// is read (`SkinTemperature`): the deltas are a series, held no more than a series is.
+    private func skinTemperature(
+        _ row: ReadOnlyDatabase.Statement, attributes: SampleAttributes, deltas scan: ChildScan?, row id: Int64,
+        deliver: (HealthObject) throws -> Void
+    ) throws {
+        var record = attributes
+        record.metadata.entries += SkinTemperature.metadata(location: try code(row, column: "measurement_location", row: id))
+        let baseline: Double?
+        switch row.number(index(of: "baseline")) {
+        case .null: baseline = nil
+        case .notANumber: throw invalid("not a number", row: id, column: "baseline")
+        case .value(let stored): baseline = NotSet.filtered(stored)
+        }
+        var reading = record
+        if let baseline {
+            var sample = record
+            sample.sampleType = ObjectType(identifier: SkinTemperature.baselineType, kind: .quantity)
+            try deliver(.quantitySample(QuantitySample(sample: sample, quantity: SkinTemperature.baseline(baseline))))
+            reading.metadata.entries.append(
+                MetadataEntry(key: HealthConnectMetadataKeys.skinTemperatureBaseline, value: .quantity(SkinTemperature.baseline(baseline))))
+        }
+        try scan?.forEach(of: id) { child, index in try deliver(try self.reading(child, of: reading, index: index, row: id)) }
     }
 
     /// The session's route (`exercise_route_table`) as the workout's one route, its points

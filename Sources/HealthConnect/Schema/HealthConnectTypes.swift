@@ -35,4 +35,15 @@ public enum HealthConnectTypes {
     public static let power = "HealthConnectPower"
     /// Steps per minute: HealthKit has no step cadence (its `CyclingCadence` is a pedal's).
     public static let stepsCadence = "HealthConnectStepsCadence"
+    /// A span of moderate (0) or vigorous (1) activity (`ActivityIntensity`), as a category
+    /// sample whose value is the intensity: HealthKit has no record of how hard a span was.
+    public static let activityIntensity = "HealthConnectActivityIntensity"
+    /// A skin temperature record's baseline, a temperature in degC (`SkinTemperature`).
+    public static let skinTemperatureBaseline = "HealthConnectSkinTemperatureBaseline"
+    /// A skin temperature's difference from its baseline at one instant, in `delta_degC`: a
+    /// temperature difference, which converts to `delta_degF` by 9/5 and never to a temperature.
+    public static let skinTemperatureDelta = "HealthConnectSkinTemperatureDelta"
+    /// A planned exercise session, a plan rather than a measurement (`PlannedExerciseSession`),
+    /// as a category sample over the planned interval whose value is not applicable.
+    public static let plannedExerciseSession = "HealthConnectPlannedExerciseSession"
 }

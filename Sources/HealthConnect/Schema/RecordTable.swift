@@ -7,7 +7,10 @@
 ///   `end_zone_offset` and `local_date`;
 /// - **series** records are an interval parent with no value of its own and a child table of
 ///   `parent_key` (the parent's `row_id`), a value and `epoch_millis`;
-/// - **sessions** (sleep, exercise) are intervals with children of their own (sleep stages).
+/// - **sessions** (sleep, exercise) are intervals with children of their own (sleep stages);
+/// - the tables newer database versions add (mindfulness sessions, activity intensity, skin
+///   temperature with its deltas, planned exercise sessions) are intervals too, each with a
+///   layout of its own; a database without one reads as before.
 /// Every record also has `row_id`, a 16-byte `uuid`, `app_info_id`, `device_info_id`,
 /// `recording_method`, `client_record_id` and `last_modified_time`.
 struct RecordTable: Sendable {
@@ -27,6 +30,18 @@ struct RecordTable: Sendable {
         /// An interval whose nutrients become HealthKit's food correlation and its dietary
         /// samples (`Nutrition`).
         case nutrition
+        /// A mindfulness session (database version 14): HealthKit's mindful session, its type
+        /// code, title and notes in metadata (`MindfulnessSession`).
+        case mindfulnessSession
+        /// An activity intensity (database version 16): a category sample of Health Connect's
+        /// own, its value the intensity (`ActivityIntensity`).
+        case activityIntensity
+        /// A skin temperature (database version 11): its baseline and its deltas, samples of two
+        /// types of Health Connect's own (`SkinTemperature`).
+        case skinTemperature
+        /// A planned exercise session (database version 12): a category sample of Health
+        /// Connect's own over the planned interval (`PlannedExerciseSession`).
+        case plannedExerciseSession
     }
 
     let name: String
@@ -164,6 +179,22 @@ struct RecordTable: Sendable {
         RecordTable(
             name: "exercise_session_record_table", layout: .exerciseSession, valueColumn: nil, typeIdentifier: "HKWorkoutTypeIdentifier",
             unit: "", factor: 1),
+        // Tables newer database versions add, read after the others (a database that lacks one
+        // is read as before: absent tables are skipped, `HealthConnectReader.absentTables`).
+        RecordTable(
+            name: "mindfulness_session_record_table", layout: .mindfulnessSession, valueColumn: nil,
+            typeIdentifier: MindfulnessSession.typeIdentifier, unit: "", factor: 1),
+        RecordTable(
+            name: "activity_intensity_record_table", layout: .activityIntensity, valueColumn: nil,
+            typeIdentifier: HealthConnectTypes.activityIntensity, unit: "", factor: 1),
+        // The deltas are read as a series' readings, in their own unit (a temperature
+        // difference); the baseline beside them.
+        RecordTable(
+            name: "skin_temperature_record_table", layout: .skinTemperature, valueColumn: nil, typeIdentifier: SkinTemperature.deltaType,
+            unit: SkinTemperature.deltaUnit, factor: 1),
+        RecordTable(
+            name: "planned_exercise_session_record_table", layout: .plannedExerciseSession, valueColumn: nil,
+            typeIdentifier: PlannedExerciseSession.typeIdentifier, unit: "", factor: 1),
     ]
 
     /// The columns the reader selects from the table itself, in order (the common ones first).
@@ -171,7 +202,8 @@ struct RecordTable: Sendable {
         var columns = ["row_id", "uuid", "app_info_id", "device_info_id", "recording_method", "client_record_id", "last_modified_time"]
         switch layout {
         case .instant, .bloodPressure: columns += ["time", "zone_offset"]
-        case .interval, .series, .sleepSession, .exerciseSession, .nutrition:
+        case .interval, .series, .sleepSession, .exerciseSession, .nutrition, .mindfulnessSession, .activityIntensity, .skinTemperature,
+            .plannedExerciseSession:
             columns += ["start_time", "start_zone_offset", "end_time", "end_zone_offset"]
         case .cycleTracking(let record):
             columns += record.isInstant ? ["time", "zone_offset"] : ["start_time", "start_zone_offset", "end_time", "end_zone_offset"]
@@ -183,6 +215,10 @@ struct RecordTable: Sendable {
         case .bloodPressure: columns += ["systolic", "diastolic"]
         case .cycleTracking(let record): columns += record.columns
         case .nutrition: columns += Nutrition.columns
+        case .mindfulnessSession: columns += MindfulnessSession.columns
+        case .activityIntensity: columns += ActivityIntensity.columns
+        case .skinTemperature: columns += SkinTemperature.columns
+        case .plannedExerciseSession: columns += PlannedExerciseSession.columns
         default: break
         }
         if let context { columns += context.columns }
@@ -197,7 +233,8 @@ struct RecordTable: Sendable {
         /// The column the rows of one record are read in order of.
         let order: String
         /// Whether the record table cannot be without it (older databases lack a route, lap or
-        /// segment table; none lacks a series' values or a session's stages).
+        /// segment table; none lacks a series' values, a session's stages or a skin
+        /// temperature's deltas).
         let required: Bool
     }
 
@@ -226,7 +263,10 @@ struct RecordTable: Sendable {
                     columns: ["parent_key", "segment_start_time", "segment_end_time", "segment_type", "repetitions_count"],
                     order: "segment_start_time", required: false),
             ]
-        case .instant, .interval, .bloodPressure, .cycleTracking, .nutrition:
+        case .skinTemperature:
+            return [SkinTemperature.deltas]
+        case .instant, .interval, .bloodPressure, .cycleTracking, .nutrition, .mindfulnessSession, .activityIntensity,
+            .plannedExerciseSession:
             return []
         }
     }
@@ -240,6 +280,8 @@ struct RecordTable: Sendable {
             return record.producedTypes
         case .nutrition:
             return Nutrition.producedTypes
+        case .skinTemperature:
+            return [SkinTemperature.baselineType, SkinTemperature.deltaType]
         default:
             return [typeIdentifier]
         }

@@ -44,13 +44,15 @@ public struct HealthConnectPriority: Hashable, Sendable {
 
     /// The category whose list decides a type's totals, for the types Health Connect totals by
     /// priority (`PriorityRecordsAggregator`: steps, active energy, distance, elevation, floors,
-    /// wheelchair pushes, and sleep and exercise time); `nil` for every other type, which
-    /// Health Connect does not total by priority.
+    /// wheelchair pushes, activity intensity (an activity type, `DataTypeDescriptors`), and sleep
+    /// and exercise time); `nil` for every other type, which Health Connect does not total by
+    /// priority, or by a category healthport does not read (mindfulness time, by wellness).
     public static func category(ofType identifier: String) -> Category? {
         switch identifier {
         case "HKQuantityTypeIdentifierStepCount", "HKQuantityTypeIdentifierActiveEnergyBurned",
             "HKQuantityTypeIdentifierDistanceWalkingRunning", "HKQuantityTypeIdentifierFlightsClimbed",
-            "HKQuantityTypeIdentifierPushCount", "HKWorkoutTypeIdentifier", "HealthConnectElevationGained":
+            "HKQuantityTypeIdentifierPushCount", "HKWorkoutTypeIdentifier", "HealthConnectElevationGained",
+            "HealthConnectActivityIntensity":
             return .activity
         case "HKCategoryTypeIdentifierSleepAnalysis":
             return .sleep

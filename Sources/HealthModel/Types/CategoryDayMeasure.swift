@@ -17,6 +17,8 @@
 /// | heart rate, audio, steadiness, apnea, fitness, hypertension and cycle-deviation events | `.events`: counted, never timed |
 /// | symptoms, `MoodChanges`, `SleepChanges`, `AppetiteChanges`, bleeding types | `.present(absent:)`: the samples whose value says it was there |
 /// | the other value-bearing types (mucus, test results, sexual activity, bleeding between periods; Health Connect's `HealthConnectCervicalMucus`) | `.events` |
+/// | Health Connect's `HealthConnectActivityIntensity` | `.timeAndCount`: the minutes of moderate or vigorous activity |
+/// | Health Connect's `HealthConnectPlannedExerciseSession` | `.events`: the plans, counted; a planned hour is no hour spent |
 /// | a type newer than this table | `.timeAndCount` |
 ///
 /// For example:
@@ -82,8 +84,14 @@ public enum CategoryDayMeasure: Sendable, Equatable {
 
     /// Health Connect's category types that HealthKit has no type for: a cervical mucus record
     /// HealthKit's quality cannot say is an observation, counted as its `CervicalMucusQuality`
-    /// is.
-    private static let healthConnect: [String: CategoryDayMeasure] = ["HealthConnectCervicalMucus": .events]
+    /// is; an activity intensity is a span of moderate or vigorous activity, whose day is its
+    /// minutes (each counted once, vigorous or not: Health Connect's "intensity minutes",
+    /// which count a vigorous minute twice, are another figure); a planned exercise session is a
+    /// plan, counted on its day, its interval being what was meant, not what was done.
+    private static let healthConnect: [String: CategoryDayMeasure] = [
+        "HealthConnectCervicalMucus": .events, "HealthConnectActivityIntensity": .timeAndCount,
+        "HealthConnectPlannedExerciseSession": .events,
+    ]
 
     /// `HKCategoryValueSeverity.notPresent` and `HKCategoryValuePresence.notPresent`.
     static let notPresent = 1

@@ -87,6 +87,8 @@ public struct CategoryValue: Hashable, Sendable {
                 "HKCategoryValueAppetiteChanges",
                 [("Unspecified", 0), ("NoChange", 1), ("Decreased", 2), ("Increased", 3)]
             ),
+            // Health Connect's activity intensity, its platform codes (HealthConnectActivityIntensity).
+            ("HealthConnectActivityIntensity", [("Moderate", 0), ("Vigorous", 1)]),
         ]
         var map: [String: Int] = [:]
         for (prefix, cases) in enums {

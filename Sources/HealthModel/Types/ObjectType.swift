@@ -22,6 +22,10 @@ public struct ObjectType: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The type a `Record@type` names, decided by prefix (docs/reference/export-format.md §4.6).
+    /// Health Connect's own types (`HealthConnect…`, which healthport writes into Apple's format
+    /// for a Health Connect export) have no HealthKit prefix: their kind is the catalogue's, so
+    /// that a category sample of one (an activity intensity, a plan) reads back as the category
+    /// sample it was written as, not as a record passed through unmodelled.
     public init(recordType identifier: String) {
         let canonical = TypeCatalogue.canonicalIdentifier(identifier)
         self.identifier = canonical
@@ -31,6 +35,8 @@ public struct ObjectType: Hashable, Sendable, CustomStringConvertible {
             self.kind = .category
         } else if canonical.hasPrefix("HKCorrelationTypeIdentifier") {
             self.kind = .correlation
+        } else if canonical.hasPrefix("HealthConnect"), let entry = TypeCatalogue.entry(for: canonical) {
+            self.kind = entry.kind
         } else {
             self.kind = .other
         }

@@ -92,6 +92,10 @@ public enum TypeCatalogue {
             ("HealthConnectSpeed", .discreteArithmetic, "m/s"),
             ("HealthConnectPower", .discreteArithmetic, "W"),
             ("HealthConnectStepsCadence", .discreteArithmetic, "count/min"),
+            // Skin temperature: the record's baseline, a temperature, and its deltas, differences
+            // from it in a unit of temperature difference (never converted with an offset).
+            ("HealthConnectSkinTemperatureBaseline", .discreteArithmetic, "degC"),
+            ("HealthConnectSkinTemperatureDelta", .discreteArithmetic, "delta_degC"),
         ] {
             entries.append(Entry(identifier: identifier, kind: .quantity, aggregationStyle: style, canonicalUnit: unit))
         }
@@ -104,6 +108,10 @@ public enum TypeCatalogue {
         // Health Connect's records with no HealthKit category value: a cervical mucus record
         // whose appearance HealthKit's quality cannot say (unknown, unusual).
         entries.append(Entry(identifier: "HealthConnectCervicalMucus", kind: .category, aggregationStyle: nil, canonicalUnit: nil))
+        // A span of moderate or vigorous activity: HealthKit records no intensity.
+        entries.append(Entry(identifier: "HealthConnectActivityIntensity", kind: .category, aggregationStyle: nil, canonicalUnit: nil))
+        // A planned exercise session: a plan, not a measurement, over the planned interval.
+        entries.append(Entry(identifier: "HealthConnectPlannedExerciseSession", kind: .category, aggregationStyle: nil, canonicalUnit: nil))
         let others: [(String, ObjectType.Kind)] = [
             ("HKCorrelationTypeIdentifierBloodPressure", .correlation),
             ("HKCorrelationTypeIdentifierFood", .correlation),

@@ -13,6 +13,10 @@ import Foundation
 /// A unit is a scale to its dimension's base unit (grams, metres, seconds, kelvin, …) and a
 /// dimension vector; two units are compatible when their dimensions are equal. Temperatures in
 /// `degC`/`degF` are affine and `dBASPL` is logarithmic: both only standalone, as in HealthKit.
+/// A difference of temperatures (`delta_degC`, `delta_degF`: healthport's, HealthKit has none)
+/// is a dimension of its own, linear: 0.5 `delta_degC` is 0.9 `delta_degF`, where 0.5 `degC`
+/// is 32.9 `degF`; converting one kind to the other is refused rather than done with an offset
+/// that means nothing for a difference.
 /// Lengths and masses use the exact international definitions (1 mi = 1609.344 m,
 /// 1 lb = 453.59237 g), of which HealthKit's header prints rounded values.
 public struct HealthUnit: Hashable, Sendable, CustomStringConvertible {
@@ -118,7 +122,7 @@ public struct UnitError: Error, Sendable, CustomStringConvertible {
 struct Dimension: Hashable, Sendable {
     static let names = [
         "mass", "length", "time", "temperature", "angle", "percent", "conductance", "voltage", "illuminance",
-        "internationalUnit", "hearingLevel", "diopter", "prismDiopter", "effortScore",
+        "internationalUnit", "hearingLevel", "diopter", "prismDiopter", "effortScore", "temperatureDifference",
     ]
     var exponents: [Int8]
 
@@ -156,6 +160,8 @@ struct Dimension: Hashable, Sendable {
     static let diopter = base(11)
     static let prismDiopter = base(12)
     static let effortScore = base(13)
+    /// A difference of two temperatures: never a temperature, which is affine.
+    static let temperatureDifference = base(14)
     /// kg·m²·s⁻² in grams: 1 J = 1000 g·m²·s⁻².
     static let energy = mass * length.power(2) * time.power(-2)
     static let pressure = mass * length.power(-1) * time.power(-2)

@@ -157,6 +157,10 @@ struct UnitParser {
         "IU": (1, .internationalUnit), "count": (1, .none), "%": (1, .percent), "dBHL": (1, .hearingLevel),
         "D": (1, .diopter), "pD": (1, .prismDiopter), "deg": (Double.pi / 180, .angle),
         "appleEffortScore": (1, .effortScore),
+        // A difference of temperatures, not a temperature (healthport's, for Health Connect's
+        // skin temperature deltas; HealthKit has none): a degree Celsius of difference is 9/5 of
+        // a degree Fahrenheit, with no offset. Named as the Pint library names them.
+        "delta_degC": (1, .temperatureDifference), "delta_degF": (5.0 / 9.0, .temperatureDifference),
     ]
 
     /// Units that only stand alone.
