@@ -58,7 +58,10 @@ final class StoreIdentities: @unchecked Sendable {
         /// The last import met and its code: objects come in runs of one import.
         var lastImport: (id: Int64, code: UInt8) = (-1, 255)
         var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(db.sqliteConnection, "SELECT uuid, anchor, import_id FROM objects ORDER BY anchor", -1, &statement, nil) == SQLITE_OK else {
+        // The import's column only when asked for: this reads every row of the store at every
+        // import, and a store of one platform needs no code per object.
+        let sql = importPlatforms == nil ? "SELECT uuid, anchor FROM objects ORDER BY anchor" : "SELECT uuid, anchor, import_id FROM objects ORDER BY anchor"
+        guard sqlite3_prepare_v2(db.sqliteConnection, sql, -1, &statement, nil) == SQLITE_OK else {
             throw StoreError(.database, "\(path): \(String(cString: sqlite3_errmsg(db.sqliteConnection)))")
         }
         defer { sqlite3_finalize(statement) }

@@ -230,7 +230,7 @@ final class Importer {
         var summaryCollector: SummaryCollector? = nil
         var tracksSummaryChanges = false
         if let zone = try StoreSummaries.timeZone(db, path: storePath) {
-            let collector = try StoreSummaries.updatingCollector(db, path: storePath)
+            let collector = try StoreSummaries.updatingCollector(db, priority: previousPriority)
             summaryMode = .update(zone, collector)
             summaryCollector = collector
             tracksSummaryChanges = true

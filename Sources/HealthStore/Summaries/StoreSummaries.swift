@@ -171,9 +171,11 @@ enum StoreSummaries {
     /// store's order (`SummarySources`), the import's new ones after them as they come, and
     /// by the store's Health Connect priority list (an import that brings another list remakes
     /// every table instead: `Importer.finish`).
-    static func updatingCollector(_ db: Database, path: String) throws -> SummaryCollector {
-        SummaryCollector(
-            priority: SourcePriority(knownOrder: try SummarySources.order(db), healthConnect: try healthConnectPriority(db, path: path)))
+    ///
+    /// - Parameter priority: the store's list (`healthConnectPriority`), which the import read
+    ///   already.
+    static func updatingCollector(_ db: Database, priority: HealthConnectPriority?) throws -> SummaryCollector {
+        SummaryCollector(priority: SourcePriority(knownOrder: try SummarySources.order(db), healthConnect: priority))
     }
 
     /// Recomputes the days and nights an import touched, with the store as the import left it
