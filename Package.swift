@@ -256,6 +256,7 @@ if ProcessInfo.processInfo.environment["HEALTHPORT_FUZZ"] != nil {
     package.targets.append(.target(name: "FuzzSupport", path: "Fuzz/Support"))
     let harnesses: [(String, [Target.Dependency])] = [
         ("export", ["HealthExport", "HealthModel"]),
+        ("health-connect", ["HealthConnect", "HealthModel"]),
         ("predicate", ["HealthQuery", "HealthModel"]),
         ("policy", ["HealthQuery"]),
         ("anchor", ["HealthQuery"]),

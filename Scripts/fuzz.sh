@@ -5,7 +5,7 @@
 # the script with status 1 and leaves the input in Fuzz/findings/<harness>/ (turn it into a
 # regression test). Prints executions per harness.
 #
-#   Scripts/fuzz.sh [SECONDS] [HARNESS...]      # harnesses: export scanner predicate policy anchor gpx ecg json store mcp-framing
+#   Scripts/fuzz.sh [SECONDS] [HARNESS...]      # harnesses: export health-connect scanner predicate policy anchor gpx ecg json store mcp-framing
 #   Scripts/fuzz.sh --replay [HARNESS...]       # every input of each corpus and regression folder, once
 #
 # Builds (with AddressSanitizer in .build/fuzz, without it in .build/fuzz-plain, so that neither
@@ -34,7 +34,7 @@ RUNS="${HEALTHPORT_FUZZ_RUNS:-0}"
 TIMEOUT="${HEALTHPORT_FUZZ_TIMEOUT:-10}"
 shift || true
 HARNESSES=("$@")
-[ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=(export scanner predicate policy anchor gpx ecg json store mcp-framing)
+[ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=(export health-connect scanner predicate policy anchor gpx ecg json store mcp-framing)
 CONFIGURATION="${HEALTHPORT_FUZZ_CONFIGURATION:-debug}"
 SANITIZERS="${HEALTHPORT_FUZZ_SANITIZERS:-fuzzer,address}"
 case "$CONFIGURATION" in debug | release) ;; *) echo "fuzz.sh: HEALTHPORT_FUZZ_CONFIGURATION is debug or release" >&2; exit 64 ;; esac
@@ -73,22 +73,57 @@ seed() {
     [ -n "$(ls -A "$corpus" 2>/dev/null)" ] && return 0
     case "$harness" in
         export)
-            cp SampleData/export-older.zip "$corpus/" 2>/dev/null || true
+            # Small inputs: the harness reads each input three times (the read, the parallel
+            # differential, the salvage), and a zip's document inflated, so an input's time
+            # follows its size (-max_len below). Whole samples under 200 KB are cut by libFuzzer
+            # to the limit (what is past it reaches the cut-off paths); a zip that stays a
+            # readable zip under the limit is made small here.
             { find "$SHARED" -name '*.xml' -size -200k 2>/dev/null | head -n 20 | while read -r f; do cp "$f" "$corpus/$(basename "$(dirname "$f")")-$(basename "$f")"; done; } || true
-            { unzip -p SampleData/export.zip apple_health_export/export.xml | head -c 60000 > "$corpus/generated-head.xml"; } || true
-            "$HEALTHPORT" convert SampleData/export.zip -q 2>/dev/null | head -n 40 > "$corpus/healthport.ndjson" || true
-            # Android's Health Connect export (the repository's fixture): its zip, which the reader
-            # recognises by content, and the database itself in 512-byte pages (VACUUM: 72 KB,
-            # under -max_len, where Android's 4 KB pages make 385 KB), so that mutations reach
-            # SQLite's pages and the reader's checks of tables, columns and rows directly, not
-            # only through a deflate stream and its CRC, which refuse nearly every mutated zip.
+            { unzip -p SampleData/export.zip apple_health_export/export.xml | head -c 12000 > "$corpus/generated-head.xml"; } || true
+            "$HEALTHPORT" convert SampleData/export.zip -q 2>/dev/null | head -n 20 > "$corpus/healthport.ndjson" || true
+            # The generated export as a zip of every part (routes, ECGs, clinical records, the
+            # CDA document), its export.xml holding the first two of each kind of the root's
+            # elements (the element and its type: a workout with its route, a sleep stage, a
+            # correlation), each other file cut to 2 KB.
+            python3 - SampleData/export.zip "$corpus/small-export.zip" <<'PY' || true
+import re, sys, zipfile
+with zipfile.ZipFile(sys.argv[1]) as source, zipfile.ZipFile(sys.argv[2], "w", zipfile.ZIP_DEFLATED) as small:
+    for info in source.infolist():
+        data = source.read(info)
+        if info.filename.endswith("/export.xml"):
+            text = data.decode()
+            # The root's children start one space in; the prolog ends at the first Record.
+            parts = re.split(r"(?=\n <(?:Record|Workout|ActivitySummary|Correlation|ClinicalRecord|Audiogram|VisionPrescription)\b)", text)
+            kept, seen = [parts[0]], {}
+            for part in parts[1:]:
+                element = re.match(r"\n <(\w+)(?:[^>]*?\btype=\"([^\"]*)\")?", part)
+                key = element.groups()
+                seen[key] = seen.get(key, 0) + 1
+                if seen[key] <= 2:
+                    kept.append(part.split("\n</HealthData>")[0])
+            data = ("".join(kept) + "\n</HealthData>\n").encode()
+        elif len(data) > 2000:
+            data = data[:2000]
+        small.writestr(info.filename, data)
+PY
+            # Android's Health Connect export as the zip the phone writes, so that the reader's
+            # sniffing meets it (its database's own harness is health-connect).
             { python3 Scripts/healthconnect/make-fixture.py "$WORK/health-connect" > /dev/null &&
-                cp "$WORK/health-connect/health_connect_export.zip" "$corpus/health_connect_export.zip" &&
-                cp "$WORK/health-connect/health_connect_export.db" "$corpus/health_connect_export.db" &&
-                sqlite3 "$corpus/health_connect_export.db" "PRAGMA page_size = 512; VACUUM;"; } || true
+                cp "$WORK/health-connect/health_connect_export.zip" "$corpus/health_connect_export.zip"; } || true
             # Cut-off zips, for the salvage path.
-            head -c 90000 SampleData/export.zip > "$corpus/cut-off.zip"
+            head -c 9000 SampleData/export.zip > "$corpus/cut-off.zip"
             head -c 4000 SampleData/export-older.zip > "$corpus/cut-early.zip"
+            ;;
+        health-connect)
+            # The fixture's databases (today's layout, version 16's tables, version 9's without
+            # the local-time columns) in 512-byte pages (VACUUM: about 115 KB, where Android's 4 KB
+            # pages make 590 KB), so that mutations reach SQLite's pages and the reader's checks
+            # of tables, columns and rows directly.
+            for schema in current v16 v9; do
+                { python3 Scripts/healthconnect/make-fixture.py --schema "$schema" "$WORK/health-connect-$schema" > /dev/null &&
+                    cp "$WORK/health-connect-$schema/health_connect_export.db" "$corpus/$schema.db" &&
+                    sqlite3 "$corpus/$schema.db" "PRAGMA page_size = 512; VACUUM;"; } || true
+            done
             ;;
         scanner)
             # Export documents only (the harness reads bytes as export.xml): the real samples,
@@ -158,6 +193,21 @@ seed() {
     esac
 }
 
+# The largest input each harness is given. An input's time follows its size where the harness
+# reads it several times: the export harness at 256 KB ran about 330 inputs a CPU-second on its
+# corpus, at 16 KB about 1,050 (docs/benchmarks.md). The Health Connect databases need their
+# 130 KB; the others' inputs are small, or whole stores. A corpus or regression input over the
+# limit is cut to it when the campaign loads it (the regression inputs are replayed whole by the
+# unit tests, and by --replay, which gives every input whole).
+max_len() {
+    [ "$REPLAY" = 1 ] && { echo 1048576; return; }
+    case "$1" in
+        export) echo 16384 ;;
+        health-connect) echo 163840 ;;
+        *) echo 262144 ;;
+    esac
+}
+
 status=0
 printf '%-12s %12s %10s  %s\n' harness executions "exec/s" result
 for harness in "${HARNESSES[@]}"; do
@@ -180,7 +230,7 @@ for harness in "${HARNESSES[@]}"; do
         [ "$RUNS" -gt 0 ] && per_worker=(-runs=$(( RUNS / WORKERS )))
         # A replay runs each input once (-runs=0 with folders), one worker.
         [ "$REPLAY" = 1 ] && { per_worker=(-runs=0); [ "$worker" = 1 ] || continue; }
-        "$SCRATCH/$CONFIGURATION/fuzz-$harness" -max_total_time="$SECONDS_EACH" "${per_worker[@]}" -timeout="$TIMEOUT" -rss_limit_mb=2048 -max_len=262144 -detect_leaks=0 \
+        "$SCRATCH/$CONFIGURATION/fuzz-$harness" -max_total_time="$SECONDS_EACH" "${per_worker[@]}" -timeout="$TIMEOUT" -rss_limit_mb=2048 -max_len="$(max_len "$harness")" -detect_leaks=0 \
             -artifact_prefix="$findings/" -print_final_stats=1 "$WORK/corpus/$harness" \
             $( [ -d "Fuzz/regressions/$harness" ] && echo "Fuzz/regressions/$harness" ) > "$log.$worker" 2>&1 &
         pids+=($!)
