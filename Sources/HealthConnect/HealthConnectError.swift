@@ -1,8 +1,10 @@
+import HealthModel
+
 /// A failure to read a Health Connect export, with where it happened as fields: the file, and
 /// inside the database the table, the row (`row_id`) and the column, so that a face can say
 /// `health_connect_export.zip(health_connect_export.db): steps_record_table row 12, uuid: …`
 /// without reading the message.
-public struct HealthConnectError: Error, Sendable, CustomStringConvertible {
+public struct HealthConnectError: LocatedError {
     public enum Code: Sendable, Hashable {
         /// Not an SQLite database, or SQLite could not open it.
         case notADatabase
@@ -43,6 +45,4 @@ public struct HealthConnectError: Error, Sendable, CustomStringConvertible {
         if let column { text += ", column \(column)" }
         return text
     }
-
-    public var description: String { place.map { "\($0): \(message)" } ?? message }
 }

@@ -4,7 +4,7 @@ import HealthModel
 /// like the others (a code and its context): the faces map the code to an exit status.
 ///
 /// The message never quotes the file's content: it is a secret.
-public struct DeidentificationKeyError: Error, Sendable, CustomStringConvertible {
+public struct DeidentificationKeyError: LocatedError {
     public enum Code: Sendable, Hashable {
         /// The file exists but cannot be read (permissions, a folder).
         case unreadable
@@ -25,5 +25,5 @@ public struct DeidentificationKeyError: Error, Sendable, CustomStringConvertible
         self.path = path
     }
 
-    public var description: String { "\(path): \(message)" }
+    public var place: String? { path }
 }

@@ -33,7 +33,7 @@ public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
 /// A failure to read an export. One type for the module, shaped like GRDB's `DatabaseError`:
 /// a code to switch on, a location, and a one-line message that names no personal data beyond
 /// what locates the fault.
-public struct ExportError: Error, Sendable, CustomStringConvertible {
+public struct ExportError: LocatedError {
     public enum Code: Sendable, Hashable {
         /// The input does not exist or cannot be opened.
         case inputNotFound
@@ -80,9 +80,8 @@ public struct ExportError: Error, Sendable, CustomStringConvertible {
     /// The part of the request at fault: the input, always (the location says where in it).
     public var argument: RequestArgument { .input }
 
-    public var description: String {
-        location.map { "\($0): \(message)" } ?? message
-    }
+    /// The location, as make prints a member of an archive: `export.zip(export.xml):1834:27`.
+    public var place: String? { location?.description }
 }
 
 /// Something worth telling the person that does not stop the read: a quirk met, a repair made,

@@ -17,7 +17,7 @@ import HealthStore
 /// `--where:1:13: …`, the assistant `'predicate', column 13: …`, HealthKitPort an `HKError`
 /// with the code — and none reads the message to find out what happened. The message itself
 /// names no face's options: its `message` reads "the predicate", "the anchor", "the store".
-public struct RunError: Error, Sendable, CustomStringConvertible {
+public struct RunError: LocatedError {
     /// What kind of failure, independent of the module that found it.
     public enum Category: Sendable, Hashable {
         /// The request itself is wrong: an option, a predicate, an anchor for another query.
@@ -111,11 +111,13 @@ public struct RunError: Error, Sendable, CustomStringConvertible {
         }
     }
 
-    /// The error in no face's words: the file location, the predicate's column, the message.
-    public var description: String {
-        var prefix = location.map { "\($0): " } ?? ""
-        if let argument, let column { prefix += "\(argument.neutralName), column \(column): " }
-        return prefix + message
+    /// Where, in no face's words: the file location, then the part of the request and the
+    /// column in it (`the predicate, column 13`); what `description` puts before the message.
+    public var place: String? {
+        var parts: [String] = []
+        if let location { parts.append(location) }
+        if let argument, let column { parts.append("\(argument.neutralName), column \(column)") }
+        return parts.isEmpty ? nil : parts.joined(separator: ": ")
     }
 
     /// Classifies an error any module threw; a `RunError` stays as it is.

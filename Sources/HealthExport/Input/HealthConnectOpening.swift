@@ -163,7 +163,6 @@ extension ExportError {
         case .limitExceeded: code = .limitExceeded
         case .readFailed: code = .ioError
         }
-        let message = error.place.map { "\($0): \(error.message)" } ?? error.message
-        self.init(code, "Health Connect export: \(message)", at: location)
+        self.init(code, "Health Connect export: \(error.description)", at: location)
     }
 }

@@ -72,6 +72,18 @@ public final class OutputBuffer {
         count -= ExportTimestamp.iso8601Length - 19
     }
 
+    /// `2020-12-06T11:26:02.34-08:00`: an instant with the hundredths of a second past it (a
+    /// heartbeat's time, which the export prints to the hundredth), as NDJSON and CSV both write it.
+    package func appendISO8601(_ timestamp: ExportTimestamp, hundredths: Int) {
+        var bytes = [UInt8](repeating: 0, count: ExportTimestamp.iso8601Length)
+        bytes.withUnsafeMutableBufferPointer { timestamp.formatISO8601(into: $0.baseAddress!) }
+        append(contentsOf: Array(bytes[0..<19]))
+        append(0x2E)
+        append(UInt8(48 + (hundredths / 10) % 10))
+        append(UInt8(48 + hundredths % 10))
+        append(contentsOf: Array(bytes[19...]))
+    }
+
     @inline(__always)
     private static func put2(_ p: UnsafeMutablePointer<UInt8>, _ v: Int) {
         p[0] = UInt8(truncatingIfNeeded: 48 + v / 10)

@@ -2,7 +2,7 @@ import HealthModel
 
 /// A failure to write output: one type for the byte buffer and every writer over it (here, beside
 /// `OutputBuffer`, which throws it).
-public struct OutputError: Error, Sendable, CustomStringConvertible {
+public struct OutputError: LocatedError {
     public enum Code: Sendable, Hashable {
         /// The reader of standard output went away (`| head`). Not an error for the person: the
         /// CLI stops quietly with status 0.
@@ -38,5 +38,6 @@ public struct OutputError: Error, Sendable, CustomStringConvertible {
     /// The message in no face's words.
     public var message: String { text.neutral }
 
-    public var description: String { path.map { "\($0): \(message)" } ?? message }
+    /// The file or folder that could not be made or written.
+    public var place: String? { path }
 }

@@ -16,13 +16,18 @@ public enum ObjectDecoder {
 
     /// Decodes one object line (anything but the `"kind":"export"` header).
     public static func decode(_ bytes: [UInt8]) throws -> HealthObject {
-        let value: JSONValue
+        try decode(try parse(bytes))
+    }
+
+    /// The JSON value of bytes a decoder reads whole (an object line, a device, metadata): text
+    /// that is not JSON is a `SchemaError` like any other misfit, so every decoder of bytes
+    /// throws the one type.
+    static func parse(_ bytes: [UInt8]) throws -> JSONValue {
         do {
-            value = try JSONParser.parse(bytes)
+            return try JSONParser.parse(bytes)
         } catch {
             throw SchemaError("invalid JSON: \(error)")
         }
-        return try decode(value)
     }
 
     public static func decode(_ value: JSONValue) throws -> HealthObject {
@@ -58,13 +63,7 @@ public enum ObjectDecoder {
 
     /// Decodes a device object (`ModelJSON.encode`).
     public static func decodeDevice(_ bytes: [UInt8]) throws -> Device {
-        let value: JSONValue
-        do {
-            value = try JSONParser.parse(bytes)
-        } catch {
-            throw SchemaError("invalid JSON: \(error)")
-        }
-        return try device(Members(value, path: "device."))
+        try device(Members(try parse(bytes), path: "device."))
     }
 
     /// Decodes the `"kind":"export"` header line.

@@ -27,23 +27,26 @@ package struct JSONEmitter {
 
     // MARK: Structure
 
-    package mutating func beginObject() {
-        out.append(0x7B)
+    package mutating func beginObject() { begin(0x7B) }
+
+    package mutating func endObject() { end(0x7D) }
+
+    package mutating func beginArray() { begin(0x5B) }
+
+    package mutating func endArray() { end(0x5D) }
+
+    /// Opens an object or an array (`{`, `[`): its first member or element takes no comma.
+    @inline(__always)
+    private mutating func begin(_ bracket: UInt8) {
+        out.append(bracket)
         needsComma = false
     }
 
-    package mutating func endObject() {
-        out.append(0x7D)
-        needsComma = true
-    }
-
-    package mutating func beginArray() {
-        out.append(0x5B)
-        needsComma = false
-    }
-
-    package mutating func endArray() {
-        out.append(0x5D)
+    /// Closes an object or an array (`}`, `]`): the container is a value, so what follows it in
+    /// its own container takes a comma.
+    @inline(__always)
+    private mutating func end(_ bracket: UInt8) {
+        out.append(bracket)
         needsComma = true
     }
 
@@ -136,14 +139,8 @@ package struct JSONEmitter {
 
     /// A date with hundredths of a second: `2020-12-06T11:26:02.34-08:00`.
     package mutating func date(_ value: ExportTimestamp, hundredths: Int) {
-        var bytes = [UInt8](repeating: 0, count: ExportTimestamp.iso8601Length)
-        bytes.withUnsafeMutableBufferPointer { value.formatISO8601(into: $0.baseAddress!) }
         out.append(0x22)
-        out.append(contentsOf: Array(bytes[0..<19]))
-        out.append(0x2E)
-        out.append(UInt8(48 + (hundredths / 10) % 10))
-        out.append(UInt8(48 + hundredths % 10))
-        out.append(contentsOf: Array(bytes[19...]))
+        out.appendISO8601(value, hundredths: hundredths)
         out.append(0x22)
         needsComma = true
     }

@@ -18,12 +18,6 @@ extension ObjectDecoder {
     /// Reads `ModelJSON.encode(metadata:)` back: the metadata an object decoded from its whole
     /// JSON would hold.
     public static func decodeMetadata(_ bytes: [UInt8]) throws -> Metadata {
-        let value: JSONValue
-        do {
-            value = try JSONParser.parse(bytes)
-        } catch {
-            throw SchemaError("invalid JSON: \(error)")
-        }
-        return try metadata(Members(value, path: ""))
+        try metadata(Members(try parse(bytes), path: ""))
     }
 }

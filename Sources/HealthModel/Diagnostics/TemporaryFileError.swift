@@ -3,7 +3,7 @@
 /// failure of the folder it goes in (`TMPDIR`), with that folder named, never a usage error and
 /// never an internal one. A full `TMPDIR` under `summary` or `query --sort` is the person's disk,
 /// not a bad option and not a bug: the fix is another folder (`TMPDIR=/var/tmp`) or space.
-public struct TemporaryFileError: Error, Sendable, CustomStringConvertible {
+public struct TemporaryFileError: LocatedError {
     /// The folder the file was to go in.
     public var folder: String
     /// What failed, and the system's reason (`cannot write a temporary file for sorting: No
@@ -15,5 +15,5 @@ public struct TemporaryFileError: Error, Sendable, CustomStringConvertible {
         self.message = message
     }
 
-    public var description: String { "\(folder): \(message)" }
+    public var place: String? { folder }
 }

@@ -23,83 +23,44 @@ struct CSVRow: TableRowBuilder {
 
     // MARK: TableRowBuilder
 
-    /// In header mode, writes the name and tells the cell not to write its value.
+    /// One cell: in header mode its column's name, otherwise its value as `write` lays it out.
     @inline(__always)
-    private mutating func wroteName(_ column: String) -> Bool {
-        guard writesColumnNames else { return false }
-        string(column)
-        return true
+    private mutating func cell<Value>(_ column: String, _ value: Value, _ write: (inout CSVRow, Value) -> Void) {
+        if writesColumnNames { string(column) } else { write(&self, value) }
     }
 
     @inline(__always)
-    mutating func string(_ column: String, _ value: String?) {
-        if wroteName(column) { return }
-        string(value)
-    }
+    mutating func string(_ column: String, _ value: String?) { cell(column, value) { $0.string($1) } }
 
     @inline(__always)
-    mutating func number(_ column: String, _ value: ExportNumber?) {
-        if wroteName(column) { return }
-        number(value)
-    }
+    mutating func number(_ column: String, _ value: ExportNumber?) { cell(column, value) { $0.number($1) } }
 
     @inline(__always)
-    mutating func int(_ column: String, _ value: Int?) {
-        if wroteName(column) { return }
-        int(value)
-    }
+    mutating func int(_ column: String, _ value: Int?) { cell(column, value) { $0.int($1) } }
 
-    mutating func bool(_ column: String, _ value: Bool?) {
-        if wroteName(column) { return }
-        separator()
-        guard let value else { return }
-        if value { out.append("true") } else { out.append("false") }
-    }
+    mutating func bool(_ column: String, _ value: Bool?) { cell(column, value) { $0.bool($1) } }
 
     @inline(__always)
-    mutating func date(_ column: String, _ value: ExportTimestamp?) {
-        if wroteName(column) { return }
-        date(value)
-    }
+    mutating func date(_ column: String, _ value: ExportTimestamp?) { cell(column, value) { $0.date($1) } }
 
     @inline(__always)
-    mutating func localDate(_ column: String, _ value: ExportTimestamp?) {
-        if wroteName(column) { return }
-        separator()
-        guard let value else { return }
-        out.appendLocalDateTime(value)
-    }
+    mutating func localDate(_ column: String, _ value: ExportTimestamp?) { cell(column, value) { $0.localDate($1) } }
 
     mutating func date(_ column: String, _ value: ExportTimestamp?, hundredths: Int?) {
-        if wroteName(column) { return }
-        guard let value, let hundredths else { return date(value) }
-        separator()
-        // `2020-12-06T11:26:02.34-08:00`, as NDJSON writes it.
-        var bytes = [UInt8](repeating: 0, count: ExportTimestamp.iso8601Length)
-        bytes.withUnsafeMutableBufferPointer { value.formatISO8601(into: $0.baseAddress!) }
-        out.append(contentsOf: Array(bytes[0..<19]))
-        out.append(0x2E)
-        out.append(UInt8(48 + (hundredths / 10) % 10))
-        out.append(UInt8(48 + hundredths % 10))
-        out.append(contentsOf: Array(bytes[19...]))
+        cell(column, (value, hundredths)) { $0.date($1.0, hundredths: $1.1) }
     }
 
     @inline(__always)
-    mutating func uuid(_ column: String, _ value: ObjectUUID?) {
-        if wroteName(column) { return }
-        uuid(value)
-    }
+    mutating func uuid(_ column: String, _ value: ObjectUUID?) { cell(column, value) { $0.uuid($1) } }
 
     @inline(__always)
-    mutating func day(_ column: String, _ value: CalendarDate?) {
-        if wroteName(column) { return }
-        string(value?.text)
-    }
+    mutating func day(_ column: String, _ value: CalendarDate?) { cell(column, value) { $0.string($1?.text) } }
 
     @inline(__always)
     mutating func json(_ column: String, _ body: ((inout JSONEmitter) -> Void)?) {
-        if wroteName(column) { return }
-        if let body { json(body) } else { empty() }
+        cell(column, body) { row, body in
+            if let body { row.json(body) } else { row.empty() }
+        }
     }
 
     // MARK: Fields
@@ -136,10 +97,29 @@ struct CSVRow: TableRowBuilder {
         if let value { out.append(int: value) }
     }
 
+    mutating func bool(_ value: Bool?) {
+        separator()
+        guard let value else { return }
+        if value { out.append("true") } else { out.append("false") }
+    }
+
     mutating func date(_ value: ExportTimestamp?) {
         separator()
         guard let value else { return }
         out.appendISO8601(value)
+    }
+
+    mutating func localDate(_ value: ExportTimestamp?) {
+        separator()
+        guard let value else { return }
+        out.appendLocalDateTime(value)
+    }
+
+    /// With hundredths, `2020-12-06T11:26:02.34-08:00`, as NDJSON writes it; without, the date.
+    mutating func date(_ value: ExportTimestamp?, hundredths: Int?) {
+        guard let value, let hundredths else { return date(value) }
+        separator()
+        out.appendISO8601(value, hundredths: hundredths)
     }
 
     mutating func uuid(_ value: ObjectUUID?) {

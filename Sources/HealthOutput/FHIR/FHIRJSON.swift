@@ -58,6 +58,19 @@ enum FHIRJSON {
         json.endObject()
     }
 
+    /// A `Quantity` healthport computed (a day's total, a night's time asleep): the value at
+    /// FHIR's precision (`FHIRUnitConversion.append`), its unit's text, and the unit in UCUM.
+    static func computedQuantity(_ value: Double, unit: String, ucum: String, to json: inout JSONEmitter) {
+        json.beginObject()
+        json.key("value")
+        FHIRUnitConversion.append(value, to: json.out)
+        json.raw("")
+        json.field("unit", unit)
+        json.field("system", FHIRCoding.ucumSystem)
+        json.field("code", ucum)
+        json.endObject()
+    }
+
     /// `"unit":…,"system":…,"code":…` of a table unit (system and code only when the table has
     /// them).
     static func unitMembers(_ unit: FHIRUnitMapping, to json: inout JSONEmitter) {

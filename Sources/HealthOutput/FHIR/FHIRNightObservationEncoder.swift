@@ -73,16 +73,6 @@ struct FHIRNightObservationEncoder {
 
     /// `{"value":…,"unit":"s","system":UCUM,"code":"s"}`.
     private static func seconds(_ value: Double, to json: inout JSONEmitter) {
-        json.beginObject()
-        json.key("value")
-        FHIRUnitConversion.append(value, to: json.out)
-        json.raw("")
-        json.key("unit")
-        json.literal("s")
-        json.key("system")
-        json.string(FHIRCoding.ucumSystem)
-        json.key("code")
-        json.literal("s")
-        json.endObject()
+        FHIRJSON.computedQuantity(value, unit: "s", ucum: "s", to: &json)
     }
 }

@@ -23,7 +23,7 @@ public enum AuthorizationErrorCode: Int, FailureCode {
 }
 
 /// A policy file that cannot be read or is not a valid policy.
-public struct PolicyFileError: Error, Sendable, CustomStringConvertible {
+public struct PolicyFileError: LocatedError {
     public var path: String
     public var message: String
 
@@ -35,5 +35,5 @@ public struct PolicyFileError: Error, Sendable, CustomStringConvertible {
     /// The part of the request at fault: the policy file, at `path`.
     public var argument: RequestArgument { .policyFile }
 
-    public var description: String { "\(path): \(message)" }
+    public var place: String? { path }
 }

@@ -4,7 +4,7 @@ import HealthModel
 ///
 /// HealthKit raises `errorInvalidArgument` for predicates it cannot translate; healthport
 /// reports the same code, with the position, before reading any data.
-public struct QueryPredicateError: Error, Sendable, CustomStringConvertible {
+public struct QueryPredicateError: LocatedError {
     /// What is wrong, for callers that treat one fault apart (never the message's text).
     public enum Code: Sendable, Hashable {
         /// The predicate does not parse, or does not apply to the types queried.
@@ -31,9 +31,8 @@ public struct QueryPredicateError: Error, Sendable, CustomStringConvertible {
     /// own words (the CLI `--where:1:13`, the assistant `'predicate'`), so the message never does.
     public var argument: RequestArgument { .predicate }
 
-    public var description: String {
-        column.map { "1:\($0): \(message)" } ?? message
-    }
+    /// The column, as a compiler names a place in one line of text: `1:13`.
+    public var place: String? { column.map { "1:\($0)" } }
 
     /// The predicate with a caret under the offending column, for a terminal.
     ///

@@ -27,12 +27,7 @@ package struct SummaryTableOptions: ParsableArguments {
     @Flag(name: .long, help: "CSV: begin with UTF-8's byte-order mark, so a spreadsheet (Excel) keeps accented names intact.")
     package var bom = false
 
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "Source names, highest priority first (default: manual entries, Apple Watch, iPhone, others); repeat or separate with commas, \\, for a comma in a name.",
-            valueName: "list"))
-    package var sourcePriority: [String] = []
+    @OptionGroup package var priority: SourcePriorityOption
 
     @Option(
         name: .long,
@@ -71,6 +66,6 @@ package struct SummaryTableOptions: ParsableArguments {
     package func settings(filter: FilterOptions) throws -> SummarySettings {
         SummarySettings(
             timeZone: try filter.tz.map(TimeZoneNameResolver.resolve),
-            sourcePriority: SourceNameList.parse(sourcePriority))
+            sourcePriority: priority.names)
     }
 }

@@ -35,12 +35,7 @@ extension Healthport {
         @Flag(name: .long, help: "Also compute each source's own statistics.")
         var separateBySource = false
 
-        @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "Source names, highest priority first (default: manual entries, Apple Watch, iPhone, others); repeat or separate with commas, \\, for a comma in a name.",
-            valueName: "list"))
-        var sourcePriority: [String] = []
+        @OptionGroup var priority: SourcePriorityOption
 
         @Option(name: .shortAndLong, help: "Output: text (a table with bars, default), csv, json or ndjson.")
         var format: StatisticsWriter.Format = .text
@@ -63,7 +58,7 @@ extension Healthport {
                 // Repeated --options add up, as repeated --type does.
                 run.options = options.isEmpty ? nil : try StatisticsOptions(parsing: options.joined(separator: ","))
                 run.separateBySource = separateBySource
-                run.sourcePriority = SourceNameList.parse(sourcePriority)
+                run.sourcePriority = priority.names
                 let result = try log.perform(showing: diagnostics) { try run.run(reporter: $0, cancellation: $1) }
                 log.repeats(result.warnings)
                 try StatisticsWriter.write(result.table, format: format, to: .standardOutput)
