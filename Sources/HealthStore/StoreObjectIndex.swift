@@ -1,0 +1,51 @@
+import GRDB
+import HealthModel
+
+/// How one reading thread of an import finds the store's objects: the anchor of the object
+/// with a uuid, or `nil` when the store does not hold it. Each thread (each chunk of a
+/// parallel read) has its own, which remembers where the last object was found.
+protocol StoreObjectFinder: AnyObject {
+    func anchor(of uuid: ObjectUUID) throws -> Int64?
+}
+
+/// The store's objects as an import looks them up by uuid: in memory for a store of at most
+/// `inMemoryLimit` objects (`StoreIdentities`, about 32 bytes an object), on disk past it
+/// (`StoreIdentityCursor`, a window of a few thousand uuids per reading thread), so that an
+/// import's memory stays bounded whatever the store's size. Both give the same answers
+/// (`StoreIdentityTests`); the table in memory is faster on an export that lists the objects in
+/// another order than the store took them.
+final class StoreObjectIndex: @unchecked Sendable {
+    /// Stores of more objects are looked up on disk: a table of this many takes about 2 MB.
+    static let inMemoryLimit = 65_536
+
+    /// The number of objects in the store.
+    let count: Int
+    /// The store's largest anchor of an object (0 when it holds none).
+    let lastAnchor: Int64
+    private let storage: Storage
+
+    private enum Storage {
+        case memory(StoreIdentities)
+        case disk(StoreReadConnections)
+    }
+
+    /// - Parameter inMemoryLimit: `inMemoryLimit`, lower in the tests that check both ways
+    ///   agree.
+    init(db: Database, path: String, inMemoryLimit: Int = StoreObjectIndex.inMemoryLimit) throws {
+        count = try Int.fetchOne(db, sql: "SELECT count(*) FROM objects") ?? 0
+        lastAnchor = try Int64.fetchOne(db, sql: "SELECT max(anchor) FROM objects") ?? 0
+        if count <= inMemoryLimit {
+            storage = .memory(try StoreIdentities(db: db, path: path, expected: count))
+        } else {
+            storage = .disk(StoreReadConnections(path: path))
+        }
+    }
+
+    /// A finder for one reading thread.
+    func makeFinder() -> any StoreObjectFinder {
+        switch storage {
+        case .memory(let identities): return StoreIdentities.Finder(identities)
+        case .disk(let connections): return StoreIdentityCursor(connections)
+        }
+    }
+}
