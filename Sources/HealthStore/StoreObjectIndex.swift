@@ -12,7 +12,7 @@ protocol StoreObjectFinder: AnyObject {
 /// `inMemoryLimit` objects (`StoreIdentities`, about 32 bytes an object), on disk past it
 /// (`StoreIdentityCursor`, a window of a few thousand uuids per reading thread), so that an
 /// import's memory stays bounded whatever the store's size. Both give the same answers
-/// (`StoreIdentityTests`); the table in memory is faster on an export that lists the objects in
+/// (`StoreObjectIndexTests`); the table in memory is faster on an export that lists the objects in
 /// another order than the store took them.
 final class StoreObjectIndex: @unchecked Sendable {
     /// Stores of more objects are looked up on disk: a table of this many takes about 2 MB.
