@@ -204,7 +204,7 @@ final class Importer {
         // With both phones' imports in the store, an import replaces only its own platform's
         // objects (`finish`).
         storePlatforms = Set(try String.fetchAll(db, sql: "SELECT DISTINCT platform FROM imports").map { ExportPlatform(rawValue: $0) })
-        let base = try StoreObjectIndex(db: db, path: storePath, inMemoryLimit: inMemoryLimit)
+        let base = try StoreObjectIndex(db: db, path: storePath, storeAnchor: previousAnchor, inMemoryLimit: inMemoryLimit)
         let tombstones = try Int.fetchOne(db, sql: "SELECT count(*) FROM deleted_objects") ?? 0
         emptyStore = base.count == 0 && tombstones == 0
         // The latest export date of each platform: an export is older than its own platform's
@@ -237,7 +237,7 @@ final class Importer {
             summaryMode = .rebuild
         }
         reading = ReadingSide(
-            base: base, numbering: numbering, firstAnchor: previousAnchor + 1, lastStoreAnchor: max(Int64(previousAnchor), base.lastAnchor),
+            base: base, numbering: numbering, firstAnchor: previousAnchor + 1, lastStoreAnchor: base.lastAnchor,
             lastExportDates: lastExportDates, storePath: storePath, force: force, summaryCollector: summaryCollector,
             tracksSummaryChanges: tracksSummaryChanges)
     }
@@ -462,7 +462,7 @@ final class ReadingSide: ObjectSink, @unchecked Sendable {
     /// The finder of objects read on this thread (`consume`); a parallel read's chunks have
     /// their own.
     private let finder: any StoreObjectFinder
-    /// The store's largest anchor before the import: every object it held is at or before it.
+    /// The largest anchor of the store's objects before the import (0 for none).
     let lastStoreAnchor: Int64
     let channel = BatchChannel(capacity: 8)
     let numbering: StoredRowNumbering

@@ -36,9 +36,17 @@ final class StoreObjectIndex: @unchecked Sendable {
 
     /// - Parameter inMemoryLimit: `inMemoryLimit`, lower in the tests that check both ways
     ///   agree.
-    init(db: Database, path: String, inMemoryLimit: Int = StoreObjectIndex.inMemoryLimit) throws {
+    /// - Throws: `StoreError.incompatible` for an object before the first position or after the
+    ///   store's anchor (`storeAnchor`): a damaged store, whose positions the import's bits by
+    ///   anchor (`AnchorSet`) cannot hold.
+    init(db: Database, path: String, storeAnchor: Int, inMemoryLimit: Int = StoreObjectIndex.inMemoryLimit) throws {
         count = try Int.fetchOne(db, sql: "SELECT count(*) FROM objects") ?? 0
-        lastAnchor = try Int64.fetchOne(db, sql: "SELECT max(anchor) FROM objects") ?? 0
+        let range = try Row.fetchOne(db, sql: "SELECT min(anchor), max(anchor) FROM objects")
+        let first = range?[0] as Int64? ?? 0
+        lastAnchor = range?[1] as Int64? ?? 0
+        guard first >= 0, lastAnchor <= Int64(storeAnchor) else {
+            throw StoreError(.incompatible, "\(path): the store is damaged (an object's position is past the store's anchor)")
+        }
         if count <= inMemoryLimit {
             storage = .memory(try StoreIdentities(db: db, path: path, expected: count))
         } else {
