@@ -344,7 +344,7 @@ final class Importer {
         let isOwn: (Int64) -> Bool
         let ownCount: Int
         if storePlatforms.count > 1 {
-            var own = AnchorSet(upTo: reading.lastStoreAnchor)
+            var own = base.makeAnchorSet()
             for anchor in try Int64.fetchAll(
                 db, sql: "SELECT o.anchor FROM objects AS o JOIN imports AS i ON i.id = o.import_id WHERE i.platform = ? AND o.anchor <= ?",
                 arguments: [platform.rawValue, reading.lastStoreAnchor])
@@ -507,7 +507,7 @@ final class ReadingSide: ObjectSink, @unchecked Sendable {
         self.lastExportDates = lastExportDates
         self.storePath = storePath
         self.force = force
-        seen = AnchorSet(upTo: lastStoreAnchor)
+        seen = base.makeAnchorSet()
         batch.reserveCapacity(Self.batchSize)
     }
 

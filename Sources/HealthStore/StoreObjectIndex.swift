@@ -25,6 +25,8 @@ final class StoreObjectIndex: @unchecked Sendable {
 
     /// The number of objects in the store.
     let count: Int
+    /// The store's smallest anchor of an object (0 when it holds none).
+    let firstAnchor: Int64
     /// The store's largest anchor of an object (0 when it holds none).
     let lastAnchor: Int64
     private let storage: Storage
@@ -42,16 +44,21 @@ final class StoreObjectIndex: @unchecked Sendable {
     init(db: Database, path: String, storeAnchor: Int, inMemoryLimit: Int = StoreObjectIndex.inMemoryLimit) throws {
         count = try Int.fetchOne(db, sql: "SELECT count(*) FROM objects") ?? 0
         let range = try Row.fetchOne(db, sql: "SELECT min(anchor), max(anchor) FROM objects")
-        let first = range?[0] as Int64? ?? 0
+        firstAnchor = range?[0] as Int64? ?? 0
         lastAnchor = range?[1] as Int64? ?? 0
-        guard first >= 0, lastAnchor <= Int64(storeAnchor) else {
-            throw StoreError(.incompatible, "\(path): the store is damaged (an object's position is past the store's anchor)")
+        guard firstAnchor >= 0, lastAnchor <= Int64(storeAnchor) else {
+            throw StoreError(.incompatible, "\(path): the store is damaged (an object's position is before the first or past the store's anchor)")
         }
         if count <= inMemoryLimit {
             storage = .memory(try StoreIdentities(db: db, path: path, expected: count))
         } else {
             storage = .disk(StoreReadConnections(path: path))
         }
+    }
+
+    /// An empty set of this store's anchors (`AnchorSet`).
+    func makeAnchorSet() -> AnchorSet {
+        AnchorSet(first: firstAnchor, last: lastAnchor, objects: count)
     }
 
     /// A finder for one reading thread.

@@ -124,4 +124,49 @@ import Testing
             break
         }
     }
+
+    /// The bits from the first anchor: an anchor below, above, again, or at either end.
+    @Test func anAnchorSetHoldsWhatWasInsertedOnce() {
+        var set = AnchorSet(first: 1_000, last: 1_200, objects: 150)
+        for anchor: Int64 in [1_000, 1_063, 1_064, 1_200, 1_064] { set.insert(anchor) }
+        #expect(set.count == 4)
+        #expect([Int64(1_000), 1_063, 1_064, 1_200].allSatisfy(set.contains))
+        #expect(![Int64(999), 1_001, 1_065, 1_201, -1, .max].contains(where: set.contains))
+    }
+
+    /// A store whose anchors are far apart (one object at 2^60, as a damaged or hand-made store
+    /// holds) gets a set whose memory follows the anchors met, not the span: made by bits, this
+    /// one would ask for 2^54 words.
+    @Test func aSparseStoresAnchorsAreHeldByValue() {
+        var set = AnchorSet(first: 1, last: 1 << 60, objects: 2)
+        set.insert(1 << 60)
+        set.insert(1)
+        set.insert(1 << 60)
+        #expect(set.count == 2)
+        #expect(set.contains(1 << 60) && set.contains(1) && !set.contains(2) && !set.contains((1 << 60) - 1))
+    }
+
+    /// The same through an import: a store whose object sits at anchor 2^60 (its anchor moved
+    /// there too, so it is not refused as damaged) takes the same export again, and a changed one.
+    @Test func anImportIntoAStoreOfFarApartAnchors() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let month = try Self.generated(days: 3, seed: 3, in: directory)
+        let path = directory.appendingPathComponent("store.sqlite").path
+        let first = try HealthStore.openForWriting(at: path).importObjects(
+            from: ListSource(header: month.read.header, objects: month.read.objects), inputName: "a.ndjson", force: true)
+        #expect(first.added == month.read.objects.count)
+        let far: Int64 = 1 << 60
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            try db.execute(sql: "UPDATE objects SET anchor = ? WHERE anchor = (SELECT max(anchor) FROM objects)", arguments: [far])
+            try db.execute(sql: "UPDATE store_info SET value = ? WHERE key = 'anchor'", arguments: [far])
+        }
+        try queue.close()
+        let less = Array(month.read.objects.dropLast(5))
+        let again = try HealthStore.openForWriting(at: path).importObjects(
+            from: ListSource(header: month.read.header, objects: less), inputName: "b.ndjson", force: true)
+        // Nothing new; the five left out are gone (whichever of them sat at 2^60).
+        #expect(again.added == 0)
+        #expect(again.deleted == 5)
+    }
 }
