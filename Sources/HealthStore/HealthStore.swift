@@ -18,6 +18,9 @@ public final class HealthStore {
     /// Turns positions into the tokens consumers see, and back (`StoreAnchor`).
     let anchorCipher: StoreAnchorCipher
     static let pageSize = 16384
+    /// The most objects an import holds the uuids of in memory (`StoreObjectIndex`); the tests
+    /// lower it to check that both ways of finding the store's objects agree.
+    var objectIndexInMemoryLimit = StoreObjectIndex.inMemoryLimit
 
     private init(path: String, pool: DatabasePool) throws {
         self.path = path

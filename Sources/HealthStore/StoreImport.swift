@@ -68,7 +68,8 @@ extension HealthStore {
                 defer { try? db.execute(sql: "PRAGMA cache_size = -2000") }
                 try db.inTransaction(.immediate) {
                     let importer = try Importer(
-                        db: db, storePath: path, inputName: inputName, force: force, anchorCipher: anchorCipher, digest: digest)
+                        db: db, storePath: path, inputName: inputName, force: force, anchorCipher: anchorCipher, digest: digest,
+                        inMemoryLimit: objectIndexInMemoryLimit)
                     try importer.run(source, objectsRead: objectsRead)
                     let summary = try importer.finish()
                     result = summary
@@ -163,14 +164,9 @@ final class Importer {
     /// Whether the export's priority list is another than the store's: the summary tables are
     /// remade by it (`finish`).
     private(set) var priorityChanged = false
-    /// The platforms of the store's imports, by code (`code`), before this one.
-    private let storePlatforms: Set<UInt8>
-
-    /// A platform's code in `StoreIdentities.platforms`: its place in `ExportPlatform.allCases`
-    /// (in memory only, never on disk, where the platform is its name).
-    static func code(_ platform: ExportPlatform) -> UInt8 {
-        UInt8(ExportPlatform.allCases.firstIndex(of: platform)!)
-    }
+    /// The platforms of the store's imports before this one (`nil`: a name this healthport does
+    /// not know, whose objects no import replaces).
+    private let storePlatforms: Set<ExportPlatform?>
 
     /// How this import keeps the summary tables (`StoreSummaries`).
     enum SummaryMode {
@@ -194,7 +190,10 @@ final class Importer {
     /// The digest of the file being read, recorded with the import.
     private let digest: DigestJob?
 
-    init(db: Database, storePath: String, inputName: String, force: Bool, anchorCipher: StoreAnchorCipher, digest: DigestJob?) throws {
+    init(
+        db: Database, storePath: String, inputName: String, force: Bool, anchorCipher: StoreAnchorCipher, digest: DigestJob?,
+        inMemoryLimit: Int
+    ) throws {
         self.digest = digest
         self.db = db
         self.anchorCipher = anchorCipher
@@ -202,15 +201,10 @@ final class Importer {
         self.force = force
         previousAnchor = try HealthStore.anchor(db, path: storePath)
         previousPriority = try StoreSummaries.healthConnectPriority(db, path: storePath)
-        // Each import's platform: with both phones' imports in the store, each object's
-        // platform is loaded beside its uuid, since an import replaces only its own platform's
+        // With both phones' imports in the store, an import replaces only its own platform's
         // objects (`finish`).
-        var importPlatforms: [Int64: UInt8] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT id, platform FROM imports") {
-            importPlatforms[row[0]] = ExportPlatform(rawValue: row[1]).map(Self.code) ?? 255
-        }
-        storePlatforms = Set(importPlatforms.values)
-        let base = try StoreIdentities(db: db, path: storePath, importPlatforms: storePlatforms.count > 1 ? importPlatforms : nil)
+        storePlatforms = Set(try String.fetchAll(db, sql: "SELECT DISTINCT platform FROM imports").map { ExportPlatform(rawValue: $0) })
+        let base = try StoreObjectIndex(db: db, path: storePath, storeAnchor: previousAnchor, inMemoryLimit: inMemoryLimit)
         let tombstones = try Int.fetchOne(db, sql: "SELECT count(*) FROM deleted_objects") ?? 0
         emptyStore = base.count == 0 && tombstones == 0
         // The latest export date of each platform: an export is older than its own platform's
@@ -243,7 +237,7 @@ final class Importer {
             summaryMode = .rebuild
         }
         reading = ReadingSide(
-            base: base, numbering: numbering, firstAnchor: previousAnchor + 1,
+            base: base, numbering: numbering, firstAnchor: previousAnchor + 1, lastStoreAnchor: base.lastAnchor,
             lastExportDates: lastExportDates, storePath: storePath, force: force, summaryCollector: summaryCollector,
             tracksSummaryChanges: tracksSummaryChanges)
     }
@@ -265,7 +259,7 @@ final class Importer {
                 if let chunked = source as? any ChunkedObjectSource {
                     // Parsing, uuids and rows on every core; numbering in order, here.
                     try chunked.stream(
-                        into: reading, makeChunkSink: { ImportChunk(base: base, summary: makeBatch?()) },
+                        into: reading, makeChunkSink: { ImportChunk(finder: base.makeFinder(), summary: makeBatch?()) },
                         merge: { chunk in try reading.merge(chunk) })
                 } else {
                     try source.stream(into: reading)
@@ -346,15 +340,24 @@ final class Importer {
         let base = reading.base
         // The objects this import replaces: its own platform's. An Android export says nothing
         // of the iPhone's objects (nor the other way round), which stay as they are.
-        let platform = Self.code(reading.header.platform)
-        let isOwn: (Int) -> Bool
-        if let platforms = base.platforms {
-            isOwn = { platforms[$0] == platform }
+        let platform = reading.header.platform
+        let isOwn: (Int64) -> Bool
+        let ownCount: Int
+        if storePlatforms.count > 1 {
+            var own = base.makeAnchorSet()
+            for anchor in try Int64.fetchAll(
+                db, sql: "SELECT o.anchor FROM objects AS o JOIN imports AS i ON i.id = o.import_id WHERE i.platform = ? AND o.anchor <= ?",
+                arguments: [platform.rawValue, reading.lastStoreAnchor])
+            {
+                own.insert(anchor)
+            }
+            isOwn = { own.contains($0) }
+            ownCount = own.count
         } else {
             let own = storePlatforms.isEmpty || storePlatforms == [platform]
             isOwn = { _ in own }
+            ownCount = own ? base.count : 0
         }
-        let ownCount = base.platforms.map { platforms in platforms.lazy.filter { $0 == platform }.count } ?? (isOwn(0) ? base.count : 0)
         if !force && ownCount >= 50 && reading.seenCount * 20 < ownCount {
             throw StoreError(
                 .refusedImport,
@@ -383,18 +386,20 @@ final class Importer {
                         AND typeof(o.start_date) = 'integer' AND typeof(o.end_date) = 'integer'
                     """)
             }
-            // Tombstones in uuid order, as `diff` reports deletions.
-            let gone = (0..<base.count).filter { !reading.wasSeen($0) && isOwn($0) }.sorted { base.uuid(at: $0) < base.uuid(at: $1) }
-            for index in gone {
-                let anchor = base.anchors[index]
-                if let describe, let row = try Row.fetchOne(describe, arguments: [anchor]) {
-                    summaryChanges.touch(type: row[0], start: row[1], end: row[2])
-                    if let source = row[3] as String? { deletedSources[source] = min(deletedSources[source] ?? Int.max, row[4] as Int) }
+            // Tombstones in uuid order, as `diff` reports deletions: the store's objects read in
+            // the uuid index's order, a page at a time, with no uuid in memory but a page's.
+            let pages = try StoreUUIDOrder(db: db, path: storePath, lastAnchor: reading.lastStoreAnchor)
+            while let page = try pages.next(where: { !reading.wasSeen($0) && isOwn($0) }) {
+                for anchor in page {
+                    if let describe, let row = try Row.fetchOne(describe, arguments: [anchor]) {
+                        summaryChanges.touch(type: row[0], start: row[1], end: row[2])
+                        if let source = row[3] as String? { deletedSources[source] = min(deletedSources[source] ?? Int.max, row[4] as Int) }
+                    }
+                    try move.execute(arguments: [nextAnchor, importID, anchor])
+                    try remove.execute(arguments: [anchor])
+                    nextAnchor += 1
+                    deleted += 1
                 }
-                try move.execute(arguments: [nextAnchor, importID, anchor])
-                try remove.execute(arguments: [anchor])
-                nextAnchor += 1
-                deleted += 1
             }
         }
         let typeIdentifiers = reading.numbering.typeIdentifiers
@@ -453,7 +458,12 @@ final class Importer {
 final class ReadingSide: ObjectSink, @unchecked Sendable {
     static let batchSize = 1024
 
-    let base: StoreIdentities
+    let base: StoreObjectIndex
+    /// The finder of objects read on this thread (`consume`); a parallel read's chunks have
+    /// their own.
+    private let finder: any StoreObjectFinder
+    /// The largest anchor of the store's objects before the import (0 for none).
+    let lastStoreAnchor: Int64
     let channel = BatchChannel(capacity: 8)
     let numbering: StoredRowNumbering
     private let preparer = StoredRowPreparer()
@@ -461,9 +471,11 @@ final class ReadingSide: ObjectSink, @unchecked Sendable {
     private let force: Bool
     /// The latest export date imported of each platform.
     private let lastExportDates: [ExportPlatform: Int64]
-    private var seen: [UInt64]
+    /// The store's objects the export holds, by anchor.
+    private var seen: AnchorSet
     private var batch: [StoredRow] = []
-    private(set) var seenCount = 0
+    /// The number of the store's objects the export holds.
+    var seenCount: Int { seen.count }
     private(set) var nextAnchor: Int
     private(set) var header = ExportHeader()
     private(set) var exportDateChanged = true
@@ -481,32 +493,26 @@ final class ReadingSide: ObjectSink, @unchecked Sendable {
     private(set) var summaryChanges = SummaryChanges()
 
     init(
-        base: StoreIdentities, numbering: StoredRowNumbering, firstAnchor: Int, lastExportDates: [ExportPlatform: Int64],
-        storePath: String, force: Bool, summaryCollector: SummaryCollector?, tracksSummaryChanges: Bool
+        base: StoreObjectIndex, numbering: StoredRowNumbering, firstAnchor: Int, lastStoreAnchor: Int64,
+        lastExportDates: [ExportPlatform: Int64], storePath: String, force: Bool, summaryCollector: SummaryCollector?,
+        tracksSummaryChanges: Bool
     ) {
         self.summaryCollector = summaryCollector
         self.tracksSummaryChanges = tracksSummaryChanges
         self.base = base
+        finder = base.makeFinder()
+        self.lastStoreAnchor = lastStoreAnchor
         self.numbering = numbering
         self.nextAnchor = firstAnchor
         self.lastExportDates = lastExportDates
         self.storePath = storePath
         self.force = force
-        seen = Array(repeating: 0, count: base.count / 64 + 1)
+        seen = base.makeAnchorSet()
         batch.reserveCapacity(Self.batchSize)
     }
 
-    /// Where the next object the store holds probably is (`StoreIdentities.index(of:expected:)`).
-    private var expected = -1
-
-    func wasSeen(_ index: Int) -> Bool { seen[index / 64] & (1 << UInt64(index % 64)) != 0 }
-
-    private func see(_ index: Int) {
-        if !wasSeen(index) {
-            seen[index / 64] |= 1 << UInt64(index % 64)
-            seenCount += 1
-        }
-    }
+    /// Whether the export holds the store's object at an anchor.
+    func wasSeen(_ anchor: Int64) -> Bool { seen.contains(anchor) }
 
     func exportDidBegin(_ header: ExportHeader) throws {
         self.header = header
@@ -527,9 +533,8 @@ final class ReadingSide: ObjectSink, @unchecked Sendable {
     func consume(_ object: HealthObject) throws {
         objectCount += 1
         if objectCount & 4095 == 0, let objectsRead { objectsRead(objectCount) }
-        if let index = base.index(of: object.uuid, expected: expected) {
-            see(index)
-            expected = index + 1
+        if let anchor = try finder.anchor(of: object.uuid) {
+            seen.insert(anchor)
             return
         }
         var row = try preparer.prepare(object)
@@ -547,7 +552,7 @@ final class ReadingSide: ObjectSink, @unchecked Sendable {
     func merge(_ chunk: ImportChunk) throws {
         objectCount += chunk.count
         if let objectsRead { objectsRead(objectCount) }
-        for index in chunk.seen { see(index) }
+        for anchor in chunk.seen { seen.insert(anchor) }
         if let records = chunk.summary, let summaryCollector {
             do {
                 try summaryCollector.absorb(records)
@@ -584,32 +589,28 @@ final class ReadingSide: ObjectSink, @unchecked Sendable {
     }
 }
 
-/// One chunk of a parallel read, on its worker thread: the store's objects it holds (by index in
-/// the base), and rows for the others, prepared but not numbered (`StoredRowPreparer`), with the
+/// One chunk of a parallel read, on its worker thread: the store's objects it holds (by anchor),
+/// and rows for the others, prepared but not numbered (`StoredRowPreparer`), with the
 /// chunk's summary records. Merged in document order by `ReadingSide.merge`.
 final class ImportChunk: ObjectSink {
-    private let base: StoreIdentities
+    private let finder: any StoreObjectFinder
     private let preparer = StoredRowPreparer()
     let summary: SummaryRecordBatch?
     var rows: [StoredRow] = []
-    var seen: [Int] = []
+    var seen: [Int64] = []
     private(set) var count = 0
 
-    init(base: StoreIdentities, summary: SummaryRecordBatch?) {
-        self.base = base
+    init(finder: any StoreObjectFinder, summary: SummaryRecordBatch?) {
+        self.finder = finder
         self.summary = summary
     }
 
     func exportDidBegin(_ header: ExportHeader) throws {}
 
-    /// Where the next object the store holds probably is (`StoreIdentities.index(of:expected:)`).
-    private var expected = -1
-
     func consume(_ object: HealthObject) throws {
         count += 1
-        if let index = base.index(of: object.uuid, expected: expected) {
-            seen.append(index)
-            expected = index + 1
+        if let anchor = try finder.anchor(of: object.uuid) {
+            seen.append(anchor)
             return
         }
         let row = try preparer.prepare(object)
