@@ -10,9 +10,12 @@ extension ExportReader {
         if let directory, let refusal = directory.refusal() {
             throw ExportError(refusal.code, refusal.message, at: SourceLocation(file: displayName, member: refusal.member))
         }
-        // The zip library is asked only when the end of a central directory is there to find
-        // (`ZipDirectory.hasEndRecord` says why).
-        guard directory != nil || ZipDirectory.hasEndRecord(path: url.path), let archive = try? Archive(url: url, accessMode: .read, pathEncoding: nil) else {
+        // The zip library lists the entries of a zip whose central directory healthport read
+        // itself (`ZipDirectory`), and inflates none of them: the document, the sniffed prefixes
+        // and the side files are inflated by `ZipDocumentStream`, bounded by the directory's
+        // sizes, since the library's extraction does not stop on a damaged entry. A zip without a
+        // readable directory is refused here (a cut-off zip, which `--salvage` reads).
+        guard let directory, let archive = try? Archive(url: url, accessMode: .read, pathEncoding: nil) else {
             throw ExportError(
                 .malformedArchive, "not a readable zip archive (cut off or damaged)", at: SourceLocation(file: displayName))
         }
@@ -21,22 +24,32 @@ extension ExportReader {
         let candidates = entries.filter { $0.type == .file && ContentSniffer.isDocumentCandidate($0.path) }
             .sorted { $0.path < $1.path }
         struct SniffDone: Error {}
+        // The directory's entries by name (the opening refused a name given twice).
+        let directoryEntries = Dictionary(directory.entries.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var documents: [Entry] = []
+        // A candidate too damaged to sniff is passed over, as is one that is not an export; its
+        // error is the answer when no candidate is an export.
+        var damage: ExportError? = nil
         for candidate in candidates {
+            let location = SourceLocation(file: displayName, member: candidate.path)
+            guard let stream = directoryEntries[candidate.path].flatMap({ ZipDocumentStream(path: url.path, entry: $0) }) else {
+                throw ExportError(.malformedArchive, "the zip archive is damaged (no directory entry for a member it lists)", at: location)
+            }
             var prefix: [UInt8] = []
             do {
-                _ = try archive.extract(candidate, bufferSize: 4096, skipCRC32: true) { data in
-                    prefix.append(contentsOf: data)
+                try stream.stream(chunkSize: 4096, location: location) { bytes in
+                    prefix.append(contentsOf: bytes)
                     if prefix.count >= 4096 { throw SniffDone() }
                 }
             } catch is SniffDone {
-            } catch {
-                throw ExportError(
-                    .malformedArchive, "the zip archive is damaged or cut off (\(error))",
-                    at: SourceLocation(file: displayName, member: candidate.path))
+            } catch let error as ExportError {
+                // Damaged past its first bytes: a document still, whose read reports the damage
+                // where it is.
+                damage = damage ?? error
             }
             if ContentSniffer.isHealthDataDocument(prefix) { documents.append(candidate) }
         }
+        if documents.isEmpty, let damage { throw damage }
         let chosen = try ContentSniffer.choose(
             documents.map(\.path), in: "zip archive", hint: "extract the one to read (unzip -p) and give it as the input",
             at: SourceLocation(file: displayName))
@@ -50,19 +63,26 @@ extension ExportReader {
         let layout = ExportLayout(
             container: .zip, documentPath: candidate.path, exportRoot: root, sideFiles: sideFiles.sorted(),
             documentSize: Int64(exactly: candidate.uncompressedSize))
-        let document = directory?.entries.first { $0.name == candidate.path }.flatMap { ZipDocumentStream(path: url.path, entry: $0) }
+        let document = directoryEntries[candidate.path].flatMap { ZipDocumentStream(path: url.path, entry: $0) }
         return (.zip(archive, candidate, document), layout)
     }
 
     /// Refuses an entry that would expand more than `limit` times, or beyond `ZipLimits.maximumSize`
     /// (a zip bomb).
     static func checkExpansion(_ entry: Entry, displayName: String, ratio limit: UInt64) throws {
-        let ratio = entry.compressedSize > 0 ? entry.uncompressedSize / entry.compressedSize : 0
-        guard ratio <= limit, entry.uncompressedSize <= ZipLimits.maximumSize else {
+        try checkExpansion(
+            member: entry.path, compressedSize: entry.compressedSize, uncompressedSize: entry.uncompressedSize, displayName: displayName,
+            ratio: limit)
+    }
+
+    /// The same, from the central directory's sizes (`ZipSideFiles`).
+    static func checkExpansion(member: String, compressedSize: UInt64, uncompressedSize: UInt64, displayName: String, ratio limit: UInt64) throws {
+        let ratio = compressedSize > 0 ? uncompressedSize / compressedSize : 0
+        guard ratio <= limit, uncompressedSize <= ZipLimits.maximumSize else {
             throw ExportError(
                 .limitExceeded,
-                "refused: \(entry.path.prefix(80)) would expand \(ratio) times to \(entry.uncompressedSize >> 20) MiB (limits: \(limit) times, \(ZipLimits.maximumSize >> 30) GiB; HEALTHPORT_MAX_EXPANSION raises the first)",
-                at: SourceLocation(file: displayName, member: entry.path))
+                "refused: \(member.prefix(80)) would expand \(ratio) times to \(uncompressedSize >> 20) MiB (limits: \(limit) times, \(ZipLimits.maximumSize >> 30) GiB; HEALTHPORT_MAX_EXPANSION raises the first)",
+                at: SourceLocation(file: displayName, member: member))
         }
     }
 

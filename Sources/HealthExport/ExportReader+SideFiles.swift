@@ -31,22 +31,17 @@ extension ExportReader {
         let fullPath = layout.exportRoot.isEmpty ? relative : layout.exportRoot + "/" + relative
         switch source {
         case .zip:
-            guard let archive = attachmentArchive, let entry = archive[fullPath], entry.type == .file else { return nil }
-            try Self.checkExpansion(entry, displayName: input.displayName, ratio: maximumExpansion)
+            guard let sideFiles = zipSideFiles, let entry = sideFiles[fullPath] else { return nil }
+            let location = SourceLocation(file: input.displayName, member: fullPath)
+            try Self.checkExpansion(
+                member: fullPath, compressedSize: entry.compressedSize, uncompressedSize: entry.uncompressedSize, displayName: input.displayName,
+                ratio: maximumExpansion)
             guard entry.uncompressedSize <= UInt64(Self.maximumAttachmentSize) else {
-                throw ExportError(.limitExceeded, "\(relative) is larger than \(Self.maximumAttachmentSize >> 20) MiB", at: documentLocation)
+                throw ExportError(.limitExceeded, "\(relative) is larger than \(Self.maximumAttachmentSize >> 20) MiB", at: location)
             }
             var data = Data()
-            do {
-                _ = try archive.extract(entry, skipCRC32: false) { chunk in
-                    data.append(chunk)
-                    if data.count > Self.maximumAttachmentSize { throw ExportError(.limitExceeded, "\(relative) is too large") }
-                }
-            } catch let error as ExportError {
-                throw error
-            } catch {
-                throw ExportError(.malformedArchive, "the zip entry \(fullPath) is damaged (\(error))", at: SourceLocation(file: input.displayName, member: fullPath))
-            }
+            data.reserveCapacity(Int(entry.uncompressedSize))
+            try sideFiles.stream(entry, chunkSize: Self.chunkSize, location: location) { data.append(contentsOf: $0) }
             return data
         case .file(let documentPath):
             let folder = URL(fileURLWithPath: documentPath).deletingLastPathComponent()
@@ -80,13 +75,12 @@ extension ExportReader {
         let fullPath = layout.exportRoot.isEmpty ? relative : layout.exportRoot + "/" + relative
         switch source {
         case .zip:
-            guard let archive = attachmentArchive, let entry = archive[fullPath], entry.type == .file else { return }
-            do {
-                _ = try archive.extract(entry, bufferSize: Self.chunkSize, skipCRC32: false) { chunk in
-                    try chunk.withUnsafeBytes { try body($0, false) }
-                }
-            } catch let error as Archive.ArchiveError {
-                throw ExportError(.malformedArchive, "the zip entry \(fullPath) is damaged (\(error))")
+            guard let sideFiles = zipSideFiles, let entry = sideFiles[fullPath] else { return }
+            try Self.checkExpansion(
+                member: fullPath, compressedSize: entry.compressedSize, uncompressedSize: entry.uncompressedSize, displayName: input.displayName,
+                ratio: maximumExpansion)
+            try sideFiles.stream(entry, chunkSize: Self.chunkSize, location: SourceLocation(file: input.displayName, member: fullPath)) {
+                try body($0, false)
             }
             try body(UnsafeRawBufferPointer(start: nil, count: 0), true)
         case .file(let documentPath):

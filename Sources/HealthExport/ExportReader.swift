@@ -60,9 +60,9 @@ public final class ExportReader {
 
     var source: Source
     var consumed = false
-    /// A second handle on the zip for side files, so they can be read while the document streams
-    /// (the first handle's position belongs to the document).
-    var attachmentArchive: Archive?
+    /// The zip's side files, on a descriptor of their own, so they can be read while the
+    /// document streams.
+    var zipSideFiles: ZipSideFiles?
     /// Serialises side-file reads (``attachment(_:)``).
     let attachmentLock = NSLock()
     /// The side files this reader's gates let out (`sideFile(_:)`).
@@ -124,7 +124,7 @@ public final class ExportReader {
                     } catch let error as ExportError where error.code == .noExportDocument && healthConnect.refusal != nil {
                         throw healthConnect.refusal!
                     }
-                    attachmentArchive = try? Archive(url: url, accessMode: .read, pathEncoding: nil)
+                    zipSideFiles = ZipSideFiles(path: url.path)
                 }
             } else if HealthConnectReader.isSQLite(prefix) {
                 let path = try Self.spoolStandardInput(prefix: prefix, rest: stdin)
@@ -164,7 +164,7 @@ public final class ExportReader {
                 } else if ContentSniffer.isZip(prefix) {
                     do {
                         (source, layout) = try Self.openZip(url: URL(fileURLWithPath: path), displayName: path, maximumExpansion: opening.maximumExpansion)
-                        attachmentArchive = try? Archive(url: URL(fileURLWithPath: path), accessMode: .read, pathEncoding: nil)
+                        zipSideFiles = ZipSideFiles(path: path)
                     } catch let error as ExportError where error.code == .noExportDocument && healthConnect.refusal != nil {
                         // A database that is not Health Connect's, and no Apple export beside it.
                         throw healthConnect.refusal!

@@ -5,8 +5,8 @@ import Foundation
 ///
 /// The zip library's own path was the slowest part of reading a zip: it checks the CRC with a
 /// byte-at-a-time Swift loop and allocates a `Data` per chunk (18 % of a zip conversion's
-/// samples in `perf`; `Benchmarks/run.sh`, task `zip`). The document is hundreds of megabytes,
-/// so it gets this path; the small side files keep the library's.
+/// samples in `perf`; `Benchmarks/run.sh`, task `zip`). The side files take it too
+/// (`ZipSideFiles`), since the library's extraction does not stop on a damaged entry.
 ///
 /// Reads with `pread` on a descriptor opened before anything else, so the zip on standard
 /// input, spooled to a temporary file that is unlinked at once, stays readable.
@@ -19,6 +19,15 @@ final class ZipDocumentStream: @unchecked Sendable {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         descriptor = fd
+        self.entry = entry
+    }
+
+    /// Reads through a duplicate of `descriptor` (the side files' zip, `ZipSideFiles`); `nil`
+    /// when it cannot be duplicated.
+    init?(sharing descriptor: Int32, entry: ZipDirectory.Entry) {
+        let fd = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
+        guard fd >= 0 else { return nil }
+        self.descriptor = fd
         self.entry = entry
     }
 
