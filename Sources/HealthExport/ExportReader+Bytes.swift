@@ -1,6 +1,5 @@
 import Foundation
 import HealthModel
-import ZIPFoundation
 
 /// Streaming the document's bytes: from a file or standard input, inflated from a zip (on a
 /// thread of its own when there are cores to spare).
@@ -17,23 +16,6 @@ extension ExportReader {
             try push(UnsafeRawBufferPointer(rebasing: buffer[0..<n]), false)
         }
         try push(UnsafeRawBufferPointer(start: nil, count: 0), true)
-    }
-
-    /// Inflates the document entry chunk by chunk, refusing it as soon as it inflates beyond the
-    /// size its header declares.
-    static func inflate(_ archive: Archive, _ entry: Entry, location: SourceLocation, _ body: (Data) throws -> Void) throws {
-        do {
-            var inflated: UInt64 = 0
-            _ = try archive.extract(entry, bufferSize: chunkSize, skipCRC32: false) { data in
-                inflated += UInt64(data.count)
-                if inflated > entry.uncompressedSize {
-                    throw ExportError(.limitExceeded, "refused: the entry inflates beyond the size its header declares", at: location)
-                }
-                try body(data)
-            }
-        } catch let error as Archive.ArchiveError {
-            throw ExportError(.malformedArchive, "the zip archive is damaged or cut off (\(error))", at: location)
-        }
     }
 
     /// Inflates on a second thread (`produce`) while this one parses (`body`): the two overlap

@@ -63,7 +63,11 @@ extension ExportReader {
         let layout = ExportLayout(
             container: .zip, documentPath: candidate.path, exportRoot: root, sideFiles: sideFiles.sorted(),
             documentSize: Int64(exactly: candidate.uncompressedSize))
-        let document = directoryEntries[candidate.path].flatMap { ZipDocumentStream(path: url.path, entry: $0) }
+        guard let document = directoryEntries[candidate.path].flatMap({ ZipDocumentStream(path: url.path, entry: $0) }) else {
+            throw ExportError(
+                .malformedArchive, "the zip archive is damaged (no directory entry for its document)",
+                at: SourceLocation(file: displayName, member: candidate.path))
+        }
         return (.zip(archive, candidate, document), layout)
     }
 

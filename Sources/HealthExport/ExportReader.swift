@@ -32,7 +32,9 @@ public final class ExportReader {
     enum Source {
         case file(path: String)
         case standardInputXML(prefix: [UInt8])
-        case zip(Archive, Entry, ZipDocumentStream?)
+        /// The archive (its entries listed), the document's entry, and the document's bounded
+        /// inflate (`ZipDocumentStream`: nothing in a zip is inflated by the library).
+        case zip(Archive, Entry, ZipDocumentStream)
         /// healthport's own NDJSON, from a file or standard input (`NDJSONObjectReader`).
         case ndjsonFile(path: String)
         case standardInputNDJSON(prefix: [UInt8])
@@ -373,13 +375,9 @@ public final class ExportReader {
                 }
                 _ = try zip.stream(chunkSize: Self.chunkSize) { try push($0, false) }
                 try push(UnsafeRawBufferPointer(start: nil, count: 0), true)
-            case .zip(let archive, let entry, let document):
+            case .zip(_, _, let document):
                 let inflate: (_ emit: (UnsafeRawBufferPointer) throws -> Void) throws -> Void = { emit in
-                    if let document {
-                        try document.stream(chunkSize: Self.chunkSize, location: location, emit)
-                    } else {
-                        try Self.inflate(archive, entry, location: location) { try $0.withUnsafeBytes { try emit($0) } }
-                    }
+                    try document.stream(chunkSize: Self.chunkSize, location: location, emit)
                 }
                 if jobs > 1 {
                     try Self.onAnotherThread(inflate) { try push($0, false) }

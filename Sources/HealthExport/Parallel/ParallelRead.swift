@@ -36,7 +36,7 @@ extension ExportReader {
     public var canReadInParallel: Bool {
         switch source {
         case .file: return true
-        case .zip(_, _, let document): return document != nil
+        case .zip: return true
         default: return false
         }
     }
@@ -66,7 +66,7 @@ extension ExportReader {
         case .file(let path):
             let file = try FileByteSource.opening(path)
             splitterSource = { try file.read(into: $0) }
-        case .zip(_, _, let document?):
+        case .zip(_, _, let document):
             let pipe = Self.inflateOnAnotherThread(document, location: location)
             inflating = pipe
             let reader = PipeReader(pipe)
@@ -270,7 +270,7 @@ extension ExportReader {
                 throw ExportError(.ioError, "cannot seek: \(String(cString: strerror(errno)))", at: location)
             }
             try stream(file, prefix: prefix, push: push)
-        case .zip(_, _, let document?):
+        case .zip(_, _, let document):
             try prefix.withUnsafeBytes { try push($0, false) }
             var skip = offset
             try document.stream(chunkSize: Self.chunkSize, location: location) { bytes in
