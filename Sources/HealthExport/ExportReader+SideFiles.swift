@@ -40,7 +40,8 @@ extension ExportReader {
                 throw ExportError(.limitExceeded, "\(relative) is larger than \(Self.maximumAttachmentSize >> 20) MiB", at: location)
             }
             var data = Data()
-            data.reserveCapacity(Int(entry.uncompressedSize))
+            // The declared size is a stranger's word: reserved up to a chunk, grown as it inflates.
+            data.reserveCapacity(Int(min(entry.uncompressedSize, UInt64(Self.chunkSize))))
             try sideFiles.stream(entry, chunkSize: Self.chunkSize, location: location) { data.append(contentsOf: $0) }
             return data
         case .file(let documentPath):
