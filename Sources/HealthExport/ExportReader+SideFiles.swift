@@ -1,6 +1,5 @@
 import Foundation
 import HealthModel
-import ZIPFoundation
 
 /// The side files beside the document (routes, ECGs, FHIR resources, the CDA document), read
 /// by their path relative to the export folder, never outside it.
