@@ -254,6 +254,13 @@ let package = Package(
 // `-sanitize=fuzzer,address` on every module, which ordinary builds must not carry.
 if ProcessInfo.processInfo.environment["HEALTHPORT_FUZZ"] != nil {
     package.targets.append(.target(name: "FuzzSupport", path: "Fuzz/Support"))
+    // The store harnesses' shared reads and export; built with `-enable-testing`, it reads the
+    // store's internals (`@testable`).
+    package.targets.append(
+        .target(
+            name: "FuzzStoreSupport",
+            dependencies: ["HealthStore", "HealthQuery", "HealthModel", "HealthJSON", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Fuzz/StoreSupport"))
     let harnesses: [(String, [Target.Dependency])] = [
         ("export", ["HealthExport", "HealthModel"]),
         ("health-connect", ["HealthConnect", "HealthModel"]),
@@ -264,7 +271,8 @@ if ProcessInfo.processInfo.environment["HEALTHPORT_FUZZ"] != nil {
         ("ecg", ["HealthExport"]),
         ("json", ["HealthExport", "HealthModel", "HealthJSON", "HealthOutput"]),
         ("scanner", ["HealthExport", "HealthTestSupport"]),
-        ("store", ["HealthStore", "HealthQuery", "HealthModel", "HealthJSON", .product(name: "GRDB", package: "GRDB.swift")]),
+        ("store", ["FuzzStoreSupport", "HealthStore", .product(name: "GRDBSQLite", package: "GRDB.swift")]),
+        ("store-upgrade", ["FuzzStoreSupport", "HealthStore", .product(name: "GRDB", package: "GRDB.swift")]),
         ("mcp-framing", ["HealthAssistant"]),
     ]
     for (name, dependencies) in harnesses {

@@ -5,7 +5,7 @@
 # the script with status 1 and leaves the input in Fuzz/findings/<harness>/ (turn it into a
 # regression test). Prints executions per harness.
 #
-#   Scripts/fuzz.sh [SECONDS] [HARNESS...]      # harnesses: export health-connect scanner predicate policy anchor gpx ecg json store mcp-framing
+#   Scripts/fuzz.sh [SECONDS] [HARNESS...]      # harnesses: export health-connect scanner predicate policy anchor gpx ecg json store store-upgrade mcp-framing
 #   Scripts/fuzz.sh --replay [HARNESS...]       # every input of each corpus and regression folder, once
 #
 # Builds (with AddressSanitizer in .build/fuzz, without it in .build/fuzz-plain, so that neither
@@ -34,7 +34,7 @@ RUNS="${HEALTHPORT_FUZZ_RUNS:-0}"
 TIMEOUT="${HEALTHPORT_FUZZ_TIMEOUT:-10}"
 shift || true
 HARNESSES=("$@")
-[ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=(export health-connect scanner predicate policy anchor gpx ecg json store mcp-framing)
+[ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=(export health-connect scanner predicate policy anchor gpx ecg json store store-upgrade mcp-framing)
 CONFIGURATION="${HEALTHPORT_FUZZ_CONFIGURATION:-debug}"
 SANITIZERS="${HEALTHPORT_FUZZ_SANITIZERS:-fuzzer,address}"
 case "$CONFIGURATION" in debug | release) ;; *) echo "fuzz.sh: HEALTHPORT_FUZZ_CONFIGURATION is debug or release" >&2; exit 64 ;; esac
@@ -168,15 +168,50 @@ PY
                 | awk 'NR > 1 && !seen[substr($0, 1, 40)]++' | head -n 30 | split -l 1 - "$corpus/line-" || true
             ;;
         store)
-            # A store file as it is (first byte even), and an older store's rows (first byte odd,
-            # fields split at NUL: anchor, export date, header, a device, then objects of six
-            # fields: uuid, kind, type, start, end, body).
+            # A store file as it is (first byte even), in 512-byte pages so that it stays whole
+            # under -max_len; and edits of the harness's own store (first byte odd): one per
+            # table, its first row put back with every value as the harness encodes it (a kind
+            # byte, then the value, 0x00 and 0x01 escaped as 0x01 0x01 and 0x01 0x02), for the
+            # mutations to change one value of one column at a time.
             if [ -x "$HEALTHPORT" ]; then
                 "$HEALTHPORT" convert SampleData/export-older.zip --type BodyMass -q 2>/dev/null | head -n 3 > "$WORK/seed.ndjson" || true
                 rm -f "$WORK/seed.sqlite"*
                 "$HEALTHPORT" import "$WORK/seed.ndjson" --store "$WORK/seed.sqlite" -q > /dev/null 2>&1 || true
-                [ -f "$WORK/seed.sqlite" ] && { printf '\x00'; cat "$WORK/seed.sqlite"; } > "$corpus/store-file"
+                if [ -f "$WORK/seed.sqlite" ]; then
+                    sqlite3 "$WORK/seed.sqlite" "PRAGMA journal_mode = DELETE; PRAGMA page_size = 512; VACUUM; PRAGMA journal_mode = WAL;" > /dev/null || true
+                    { printf '\x00'; cat "$WORK/seed.sqlite"; } > "$corpus/store-file"
+                    python3 - "$WORK/seed.sqlite" "$corpus" <<'PY' || true
+import sqlite3, struct, sys
+database = sqlite3.connect(sys.argv[1])
+def escaped(data):
+    return data.replace(b"\x01", b"\x01\x02").replace(b"\x00", b"\x01\x01")
+def field(value):
+    if value is None:
+        return b""
+    if isinstance(value, int):
+        return b"\x00" + escaped(struct.pack(">q", value))
+    if isinstance(value, float):
+        return b"\x01" + escaped(struct.pack(">d", value))
+    if isinstance(value, bytes):
+        return b"\x02" + escaped(value)
+    return b"\x03" + escaped(str(value).encode())
+tables = [name for (name,) in database.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY rowid")]
+for index, table in enumerate(tables):
+    row = database.execute(f'SELECT * FROM "{table}" LIMIT 1').fetchone()
+    if row is None:
+        continue
+    # The table's index (0 as the count: a 0x00 byte would end the field), an even operation.
+    edit = bytes([index or len(tables), 2])
+    with open(f"{sys.argv[2]}/edit-{table}", "wb") as seed:
+        seed.write(b"\x01" + b"\x00".join([edit] + [field(value) for value in row]))
+PY
+                fi
             fi
+            ;;
+        store-upgrade)
+            # An older store's rows (after a first byte the harness skips, fields split at NUL:
+            # anchor, export date, header, a device, then objects of six fields: uuid, kind,
+            # type, start, end, body).
             body='{"kind":"quantitySample","uuid":"00000000-0000-4000-8000-000000000001","sampleType":"HKQuantityTypeIdentifierHeartRate","startDate":"2024-01-01T09:00:00+01:00","endDate":"2024-01-01T09:00:00+01:00","quantity":{"value":72,"unit":"count/min"}}'
             printf '\x01\x01\x002024-01-01 10:00:00 +0100\x00{"kind":"export","locale":"en_US"}\x00{"name":"Watch"}\x0000000000-0000-4000-8000-000000000001\x00quantitySample\x00HKQuantityTypeIdentifierHeartRate\x00\x65\x92\x80\x01\x01\x00\x65\x92\x80\x01\x01\x00%s' "$body" > "$corpus/older-store"
             ;;
@@ -204,6 +239,9 @@ max_len() {
     case "$1" in
         export) echo 16384 ;;
         health-connect) echo 163840 ;;
+        # A store's file in 512-byte pages (the seed, 40 KB) or a few edits; an older store's rows.
+        store) echo 65536 ;;
+        store-upgrade) echo 16384 ;;
         *) echo 262144 ;;
     esac
 }
@@ -216,6 +254,8 @@ for harness in "${HARNESSES[@]}"; do
     findings="Fuzz/findings/$harness"
     mkdir -p "$findings"
     log="$WORK/$harness.log"
+    # An earlier run's logs, of more workers than this one, would be counted with this run's.
+    rm -f "$log" "$log".*
     set +e
     # Harnesses write each input to a file (the store harness a database): on a memory file
     # system when there is one.

@@ -23,8 +23,8 @@ enum LegacyRowMove {
         let objects = try Row.fetchCursor(db, sql: "SELECT anchor, kind, uuid, type, device_id, body, import_id FROM legacy_objects ORDER BY anchor")
         while let row = try objects.next() {
             var stored = try preparer.prepare(try legacy.decode(row))
-            numbering.number(&stored, anchor: row[0])
-            stored.importID = row[6]
+            numbering.number(&stored, anchor: try row.decode(atIndex: 0))
+            stored.importID = try row.decode(atIndex: 6)
             try inserter.insert(stored)
         }
         let tombstones = try RowInserter(db: db, table: "deleted_objects")
@@ -32,9 +32,9 @@ enum LegacyRowMove {
             db, sql: "SELECT anchor, kind, uuid, type, device_id, body, import_id, added_anchor FROM legacy_deleted_objects ORDER BY anchor")
         while let row = try deleted.next() {
             var stored = try preparer.prepare(try legacy.decode(row))
-            numbering.number(&stored, anchor: row[0])
-            stored.importID = row[6]
-            stored.addedAnchor = row[7]
+            numbering.number(&stored, anchor: try row.decode(atIndex: 0))
+            stored.importID = try row.decode(atIndex: 6)
+            stored.addedAnchor = try row.decode(atIndex: 7)
             try tombstones.insert(stored)
         }
         try db.execute(sql: "DROP TABLE legacy_objects; DROP TABLE legacy_deleted_objects")
@@ -55,8 +55,9 @@ final class LegacyObjectDecoder {
     }
 
     func decode(_ row: Row) throws -> HealthObject {
-        let anchor: Int = row[0]
-        guard let kind = row[1] as String?, let uuid = row[2] as String?, let type = row[3] as String?, let body = row[5] as String?
+        let anchor: Int = try row.decode(atIndex: 0)
+        guard let kind = try row.decode(String?.self, atIndex: 1), let uuid = try row.decode(String?.self, atIndex: 2),
+            let type = try row.decode(String?.self, atIndex: 3), let body = try row.decode(String?.self, atIndex: 5)
         else {
             throw StoreError(.incompatible, "\(path): the store is damaged (object \(anchor) is incomplete)")
         }
@@ -66,7 +67,7 @@ final class LegacyObjectDecoder {
         } catch {
             throw StoreError(.incompatible, "\(path): the store is damaged (object \(anchor): \(error))")
         }
-        if let id = row[4] as Int64? { object.restoreDevice(try device(id)) }
+        if let id = try row.decode(Int64?.self, atIndex: 4) { object.restoreDevice(try device(id)) }
         return object
     }
 

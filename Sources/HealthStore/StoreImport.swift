@@ -110,10 +110,11 @@ extension HealthStore {
         let latest = try pool.read { db in
             try Row.fetchOne(db, sql: "SELECT input_bytes, input_digest, objects FROM imports ORDER BY id DESC LIMIT 1")
         }
-        guard let latest, let bytes = latest[0] as Int64?, bytes == input.byteCount, let known = latest[1] as String?,
+        guard let latest, let bytes = try latest.decode(Int64?.self, atIndex: 0), bytes == input.byteCount,
+            let known = try latest.decode(String?.self, atIndex: 1),
             let digest = try? input.digest(), digest == known
         else { return nil }
-        return ImportSummary(objects: latest[2], added: 0, deleted: 0, anchor: try anchor())
+        return ImportSummary(objects: try latest.decode(atIndex: 2), added: 0, deleted: 0, anchor: try anchor())
     }
 }
 
@@ -213,7 +214,9 @@ final class Importer {
         for row in try Row.fetchAll(
             db, sql: "SELECT platform, export_date FROM imports AS i WHERE id = (SELECT max(id) FROM imports WHERE platform = i.platform)")
         {
-            guard let platform = ExportPlatform(rawValue: row[0]), let date = (row[1] as String?).flatMap(ExportTimestamp.parse) else { continue }
+            guard let platform = ExportPlatform(rawValue: try row.decode(atIndex: 0)),
+                let date = try row.decode(String?.self, atIndex: 1).flatMap(ExportTimestamp.parse)
+            else { continue }
             lastExportDates[platform] = date.secondsSince1970
         }
         try db.execute(
@@ -290,9 +293,9 @@ final class Importer {
             let indexes = try Row.fetchAll(
                 db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'objects' AND sql IS NOT NULL ORDER BY name")
             for index in indexes {
-                let name: String = index["name"]
+                let name: String = try index.decode(forColumn: "name")
                 try db.execute(sql: "DROP INDEX \(name.quotedDatabaseIdentifier)")
-                droppedIndexes.append(index["sql"])
+                droppedIndexes.append(try index.decode(forColumn: "sql"))
             }
         }
         do {
@@ -392,8 +395,10 @@ final class Importer {
             while let page = try pages.next(where: { !reading.wasSeen($0) && isOwn($0) }) {
                 for anchor in page {
                     if let describe, let row = try Row.fetchOne(describe, arguments: [anchor]) {
-                        summaryChanges.touch(type: row[0], start: row[1], end: row[2])
-                        if let source = row[3] as String? { deletedSources[source] = min(deletedSources[source] ?? Int.max, row[4] as Int) }
+                        summaryChanges.touch(type: try row.decode(atIndex: 0), start: try row.decode(atIndex: 1), end: try row.decode(atIndex: 2))
+                        if let source = try row.decode(String?.self, atIndex: 3) {
+                            deletedSources[source] = min(deletedSources[source] ?? Int.max, try row.decode(Int.self, atIndex: 4))
+                        }
                     }
                     try move.execute(arguments: [nextAnchor, importID, anchor])
                     try remove.execute(arguments: [anchor])

@@ -44,8 +44,8 @@ final class StoreObjectIndex: @unchecked Sendable {
     init(db: Database, path: String, storeAnchor: Int, inMemoryLimit: Int = StoreObjectIndex.inMemoryLimit) throws {
         count = try Int.fetchOne(db, sql: "SELECT count(*) FROM objects") ?? 0
         let range = try Row.fetchOne(db, sql: "SELECT min(anchor), max(anchor) FROM objects")
-        firstAnchor = range?[0] as Int64? ?? 0
-        lastAnchor = range?[1] as Int64? ?? 0
+        firstAnchor = try range?.decode(Int64?.self, atIndex: 0) ?? 0
+        lastAnchor = try range?.decode(Int64?.self, atIndex: 1) ?? 0
         guard firstAnchor >= 0, lastAnchor <= Int64(storeAnchor) else {
             throw StoreError(.incompatible, "\(path): the store is damaged (an object's position is before the first or past the store's anchor)")
         }

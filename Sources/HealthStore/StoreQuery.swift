@@ -132,8 +132,8 @@ extension HealthStore {
         let imports = try Row.fetchAll(db, sql: "SELECT id, anchor FROM imports ORDER BY id DESC")
         var shownImport: Int64? = nil
         for (index, row) in imports.enumerated() {
-            let through: Int = row["anchor"]
-            let after: Int = index + 1 < imports.count ? imports[index + 1]["anchor"] : 0
+            let through: Int = try row.decode(forColumn: "anchor")
+            let after: Int = index + 1 < imports.count ? try imports[index + 1].decode(forColumn: "anchor") : 0
             guard through > after else { continue }
             var visible = false
             try changeRows(db, path: path, after: after, through: through, executor: gate.executor) { _, object, _ in
@@ -141,7 +141,7 @@ extension HealthStore {
                 return !visible
             }
             if visible {
-                shownImport = row["id"]
+                shownImport = try row.decode(forColumn: "id")
                 break
             }
         }
@@ -177,7 +177,7 @@ extension HealthStore {
         let decoder = StoredObjectDecoder(db: db, path: path)
         let cursor = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments + arguments))
         while let row = try cursor.next() {
-            guard try body(row[0], try decoder.decode(row), row["deleted"] as Int == 1) else { return }
+            guard try body(try row.decode(atIndex: 0), try decoder.decode(row), try row.decode(Int.self, forColumn: "deleted") == 1) else { return }
         }
     }
 }
@@ -251,8 +251,8 @@ struct StorePrefilter {
                 for type in types.sorted() { _ = extentArguments.append(contentsOf: [type]) }
             }
             let row = try Row.fetchOne(db, sql: extentSQL, arguments: extentArguments)
-            let duration: Int64 = row?[0] ?? 0
-            let inversion: Int64 = row?[1] ?? 0
+            let duration = try row?.decode(Int64?.self, atIndex: 0) ?? 0
+            let inversion = try row?.decode(Int64?.self, atIndex: 1) ?? 0
             var range: [String] = []
             var rangeArguments = StatementArguments()
             if let lower {

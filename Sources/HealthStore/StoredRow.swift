@@ -234,15 +234,17 @@ final class StoredRowNumbering {
     /// - Throws: `StoreError.incompatible` for a device the store cannot read back.
     init(db: Database, path: String) throws {
         for row in try Row.fetchAll(db, sql: "SELECT id, identifier FROM sample_types") {
-            types.load(row[1], id: row[0])
+            types.load(try row.decode(atIndex: 1), id: try row.decode(atIndex: 0))
         }
         for row in try Row.fetchAll(db, sql: "SELECT id, name, version, bundle_identifier FROM sources") {
-            sources.load(SourceKey(name: row[1], version: row[2], bundle: row[3]), id: row[0])
+            sources.load(
+                SourceKey(name: try row.decode(atIndex: 1), version: try row.decode(atIndex: 2), bundle: try row.decode(atIndex: 3)),
+                id: try row.decode(atIndex: 0))
         }
         let deviceRows = try Row.fetchCursor(db, sql: "SELECT id, body FROM devices")
         while let row = try deviceRows.next() {
-            let id: Int64 = row[0]
-            let body: String = row[1]
+            let id: Int64 = try row.decode(atIndex: 0)
+            let body: String = try row.decode(atIndex: 1)
             do {
                 devices.load(try ObjectDecoder.decodeDevice(Array(body.utf8)), id: id)
             } catch {
@@ -299,9 +301,30 @@ final class StoredObjectDecoder {
         StoreError(.incompatible, "\(path): the store is damaged (object \(anchor): \(what))")
     }
 
+    /// The row's object.
+    ///
+    /// - Throws: `StoreError.incompatible` for a row healthport cannot have written: a column
+    ///   missing, or holding a value of another kind (GRDB's subscript would stop the process
+    ///   there; `decode(atIndex:)` throws, and a damaged row is one `StoreError`, which the
+    ///   summary tables leave out and every reader refuses).
     func decode(_ row: Row) throws -> HealthObject {
-        let anchor: Int64 = row[0]
-        guard let kindCode = row[1] as Int64?, let kind = StoredKind.name(kindCode), let typeID = row[3] as Int64? else {
+        let anchor: Int64
+        do {
+            anchor = try row.decode(atIndex: 0)
+        } catch is RowDecodingError {
+            throw StoreError(.incompatible, "\(path): the store is damaged (an object's position is not a number)")
+        }
+        do {
+            return try decode(row, anchor: anchor)
+        } catch is RowDecodingError {
+            throw damaged(anchor, "a column holds a value of another kind")
+        }
+    }
+
+    private func decode(_ row: Row, anchor: Int64) throws -> HealthObject {
+        guard let kindCode = try row.decode(Int64?.self, atIndex: 1), let kind = StoredKind.name(kindCode),
+            let typeID = try row.decode(Int64?.self, atIndex: 3)
+        else {
             throw damaged(anchor, "incomplete")
         }
         // Read in place: a `DatabaseValue` copied every row's 16 bytes into a new `Data`.
@@ -309,46 +332,46 @@ final class StoredObjectDecoder {
         guard let uuid else { throw damaged(anchor, "invalid uuid") }
         let type = try self.type(typeID)
         var object: HealthObject
-        if let zone = row[6] as Int64? {
+        if let zone = try row.decode(Int64?.self, atIndex: 6) {
             object = try plain(row, anchor: anchor, kind: kindCode, uuid: uuid, type: type, zone: zone)
         } else {
-            guard let body = row[12] as String? else { throw damaged(anchor, "no body") }
+            guard let body = try row.decode(String?.self, atIndex: 12) else { throw damaged(anchor, "no body") }
             do {
                 object = try ObjectDecoder.decode(StoredBody.restore(body, kind: kind, uuid: uuid.uuidString, type: type))
             } catch {
                 throw damaged(anchor, "\(error)")
             }
         }
-        if let id = row[11] as Int64? { object.restoreDevice(try device(id)) }
+        if let id = try row.decode(Int64?.self, atIndex: 11) { object.restoreDevice(try device(id)) }
         return object
     }
 
     private func plain(_ row: Row, anchor: Int64, kind: Int64, uuid: ObjectUUID, type: String, zone: Int64) throws -> HealthObject {
-        guard let start = row[4] as Int64?, let end = row[5] as Int64?, let offset = Int32(exactly: zone) else {
+        guard let start = try row.decode(Int64?.self, atIndex: 4), let end = try row.decode(Int64?.self, atIndex: 5), let offset = Int32(exactly: zone) else {
             throw damaged(anchor, "incomplete")
         }
         var sample = SampleAttributes(
             uuid: uuid, sampleType: ObjectType(recordType: type), sourceRevision: SourceRevision(source: Source(name: "")),
             startDate: ExportTimestamp(secondsSince1970: start, utcOffsetSeconds: offset),
             endDate: ExportTimestamp(secondsSince1970: end, utcOffsetSeconds: offset))
-        if let creation = row[7] as Int64? { sample.creationDate = ExportTimestamp(secondsSince1970: creation, utcOffsetSeconds: offset) }
-        if let id = row[10] as Int64? { sample.sourceRevision = try source(id) }
+        if let creation = try row.decode(Int64?.self, atIndex: 7) { sample.creationDate = ExportTimestamp(secondsSince1970: creation, utcOffsetSeconds: offset) }
+        if let id = try row.decode(Int64?.self, atIndex: 10) { sample.sourceRevision = try source(id) }
         if let metadata = try row.withUnsafeData(atIndex: 12, { body in try body.map { try self.metadata($0, anchor: anchor) } }) {
             sample.metadata = metadata
         }
         switch kind {
         case StoredKind.quantitySample:
-            guard let value = row[8] as Double?, let unit = row[9] as String? else { throw damaged(anchor, "no quantity") }
+            guard let value = try row.decode(Double?.self, atIndex: 8), let unit = try row.decode(String?.self, atIndex: 9) else { throw damaged(anchor, "no quantity") }
             guard let text = StoredNumber.text(value) else { throw damaged(anchor, "invalid quantity") }
             let number = ExportNumber(text: text, value: value)
             return .quantitySample(QuantitySample(sample: sample, quantity: Quantity(value: number, unit: unit)))
         case StoredKind.categorySample:
             var raw: Int? = nil
-            if let value = row[8] as Double? {
+            if let value = try row.decode(Double?.self, atIndex: 8) {
                 guard let exact = Int(exactly: value) else { throw damaged(anchor, "invalid category value") }
                 raw = exact
             }
-            return .categorySample(CategorySample(sample: sample, value: CategoryValue(rawValue: raw, name: row[9])))
+            return .categorySample(CategorySample(sample: sample, value: CategoryValue(rawValue: raw, name: try row.decode(atIndex: 9))))
         default:
             throw damaged(anchor, "a plain row of kind \(kind)")
         }
@@ -402,7 +425,8 @@ final class StoredObjectDecoder {
         guard let row = try Row.fetchOne(db, sql: "SELECT name, version, bundle_identifier FROM sources WHERE id = ?", arguments: [id]) else {
             throw StoreError(.incompatible, "\(path): the store is damaged (source \(id) is missing)")
         }
-        let source = SourceRevision(source: Source(name: row[0], bundleIdentifier: row[2]), version: row[1])
+        let source = SourceRevision(
+            source: Source(name: try row.decode(atIndex: 0), bundleIdentifier: try row.decode(atIndex: 2)), version: try row.decode(atIndex: 1))
         sources[id] = source
         return source
     }

@@ -25,21 +25,24 @@ enum StoreDays {
                 WHERE date BETWEEN ? AND ? AND sample_type IN (\(types))
                 """, arguments: [first, last])
         while let row = try days.next() {
-            guard let date = CalendarDate.parse(row[0] as String? ?? "") else { continue }
+            guard let date = CalendarDate.parse(try row.decode(String?.self, atIndex: 0) ?? "") else { continue }
             builder.add(
                 DailySummary(
-                    date: date, type: row[1], unit: row[2], sum: row[3], average: row[4], duration: row[5], count: row[6] as Int? ?? 0,
+                    date: date, type: try row.decode(atIndex: 1), unit: try row.decode(atIndex: 2), sum: try row.decode(atIndex: 3),
+                    average: try row.decode(atIndex: 4), duration: try row.decode(atIndex: 5), count: try row.decode(Int?.self, atIndex: 6) ?? 0,
                     sources: []))
         }
         let nights = try Row.fetchCursor(
             db, sql: "SELECT night, in_bed, asleep_unspecified, asleep_core, asleep_deep, asleep_rem, awake, naps FROM sleep_nights WHERE night BETWEEN ? AND ?",
             arguments: [first, last])
         while let row = try nights.next() {
-            guard let date = CalendarDate.parse(row[0] as String? ?? "") else { continue }
+            guard let date = CalendarDate.parse(try row.decode(String?.self, atIndex: 0) ?? "") else { continue }
             builder.add(
                 SleepNight(
-                    night: date, inBed: row[1], asleepUnspecified: row[2] ?? 0, asleepCore: row[3] ?? 0, asleepDeep: row[4] ?? 0,
-                    asleepREM: row[5] ?? 0, awake: row[6] ?? 0, sleepStart: nil, sleepEnd: nil, naps: row[7] ?? 0, sources: []))
+                    night: date, inBed: try row.decode(atIndex: 1), asleepUnspecified: try row.decode(Double?.self, atIndex: 2) ?? 0,
+                    asleepCore: try row.decode(Double?.self, atIndex: 3) ?? 0, asleepDeep: try row.decode(Double?.self, atIndex: 4) ?? 0,
+                    asleepREM: try row.decode(Double?.self, atIndex: 5) ?? 0, awake: try row.decode(Double?.self, atIndex: 6) ?? 0,
+                    sleepStart: nil, sleepEnd: nil, naps: try row.decode(Double?.self, atIndex: 7) ?? 0, sources: []))
         }
         let rings = try Row.fetchCursor(
             db,
@@ -48,13 +51,13 @@ enum StoreDays {
                 FROM activity_summaries WHERE day BETWEEN ? AND ?
                 """, arguments: [first, last])
         while let row = try rings.next() {
-            guard let date = CalendarDate.parse(row[0] as String? ?? "") else { continue }
+            guard let date = CalendarDate.parse(try row.decode(String?.self, atIndex: 0) ?? "") else { continue }
             var summary = ActivitySummary()
             summary.dateComponents = date
-            summary.activeEnergyBurned = (row[1] as Double?).map(ExportNumber.init)
-            summary.activeEnergyBurnedUnit = row[2]
-            summary.appleExerciseTime = (row[3] as Double?).map(ExportNumber.init)
-            summary.appleStandHours = (row[4] as Double?).map(ExportNumber.init)
+            summary.activeEnergyBurned = try row.decode(Double?.self, atIndex: 1).map(ExportNumber.init)
+            summary.activeEnergyBurnedUnit = try row.decode(atIndex: 2)
+            summary.appleExerciseTime = try row.decode(Double?.self, atIndex: 3).map(ExportNumber.init)
+            summary.appleStandHours = try row.decode(Double?.self, atIndex: 4).map(ExportNumber.init)
             builder.add(rings: summary)
         }
         let cells = SummaryTableCells()
