@@ -1,6 +1,7 @@
 import Foundation
 import FuzzStoreSupport
 import FuzzSupport
+import GRDB
 import GRDBSQLite
 @testable import HealthStore
 
@@ -24,22 +25,22 @@ import GRDBSQLite
 ///   for numbers; an empty field is NULL); `0x01 n` inside a field is the byte `n - 1`, so a
 ///   value may hold `0x00`. An edit SQLite refuses (a constraint) is skipped.
 ///
-/// One store opened for reading and one for writing an input, nothing made per input that can be
-/// made once: well over a thousand inputs a second on a core (`docs/benchmarks.md`).
+/// Edits are made in one store opened once, which each input's transaction first puts back as
+/// the template holds it: opening a store (its connections, each parsing the schema) costs
+/// several times an input's reads and import, and a file's input pays it only when its bytes
+/// make an SQLite database (`docs/benchmarks.md`).
 @_cdecl("LLVMFuzzerTestOneInput")
 func test(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let bytes = FuzzDriver.bytes(data, count)
     guard let first = bytes.first else { return 0 }
+    if first % 2 == 1 {
+        CurrentStore.test(edits: bytes.dropFirst().split(separator: 0, omittingEmptySubsequences: false))
+        return 0
+    }
     let path = FuzzDriver.scratchFolder + "/store.sqlite"
     StoreFuzzing.remove(path)
-    var before: Data? = nil
-    if first % 2 == 0 {
-        FuzzDriver.write(data.map { $0 + 1 }, count - 1, to: path)
-        before = Data(bytes.dropFirst())
-    } else {
-        FuzzDriver.write(CurrentStore.template, to: path)
-        guard CurrentStore.edit(path, fields: bytes.dropFirst().split(separator: 0, omittingEmptySubsequences: false)) else { return 0 }
-    }
+    FuzzDriver.write(data.map { $0 + 1 }, count - 1, to: path)
+    let before = Data(bytes.dropFirst())
     let readable = (try? StoreFuzzing.read(path).get()) != nil
     let (opened, imported) = StoreFuzzing.openAndImport(path)
     if let imported, case .failure(let error) = StoreFuzzing.read(imported) {
@@ -47,7 +48,7 @@ func test(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         StoreFuzzing.expect(!readable, "a store that took an import cannot be read: \(error.message)")
     }
     // A file that is not a store (nor an empty one) is left exactly as it was.
-    if !opened, !readable, let before, !before.isEmpty, !StoreFuzzing.claimsToBeAStore(before) {
+    if !opened, !readable, !before.isEmpty, !StoreFuzzing.claimsToBeAStore(before) {
         StoreFuzzing.expect((try? Data(contentsOf: URL(fileURLWithPath: path))) == before, "a refused file was changed")
     }
     return 0
@@ -57,6 +58,58 @@ enum CurrentStore {
     /// A store of today's layout that took the tiny export: made once, in 1 KB pages.
     static let template: [UInt8] = StoreFuzzing.template(named: "current", pageSize: 1024) { path in
         _ = try HealthStore.openForWriting(at: path).importObjects(from: StoreFuzzing.Source(), inputName: "template")
+    }
+
+    /// The store every edit is made in, opened once (opening a store, its connections and
+    /// their schema, costs five times an input's reads and import), with the template
+    /// attached to its writing connection, from which each input starts again.
+    nonisolated(unsafe) static let store: HealthStore = {
+        let path = FuzzDriver.scratchFolder + "/edited.sqlite"
+        let original = FuzzDriver.scratchFolder + "/template.sqlite"
+        StoreFuzzing.remove(path)
+        FuzzDriver.write(template, to: path)
+        FuzzDriver.write(template, to: original)
+        do {
+            let store = try HealthStore.openForWriting(at: path)
+            try store.pool.writeWithoutTransaction { db in try db.execute(sql: "ATTACH DATABASE ? AS original", arguments: [original]) }
+            return store
+        } catch {
+            fatalError("cannot open the store to edit: \(error)")
+        }
+    }()
+
+    /// The store as the template holds it, then the input's edits, in one transaction (its
+    /// rows, not its file: an input's store differs from the template in its rows alone);
+    /// then read, imported into and read again.
+    static func test(edits: [ArraySlice<UInt8>]) {
+        do {
+            try store.pool.writeWithoutTransaction { db in
+                // A damaged store may hold rows that refer to nothing.
+                try db.execute(sql: "PRAGMA foreign_keys = OFF")
+                defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
+                try db.inTransaction {
+                    for table in tables {
+                        try db.execute(sql: "DELETE FROM main.\"\(table.name)\"; INSERT INTO main.\"\(table.name)\" SELECT * FROM original.\"\(table.name)\"")
+                    }
+                    edit(db, fields: edits)
+                    return .commit
+                }
+            }
+        } catch {
+            fatalError("cannot start an input from the template: \(error)")
+        }
+        let readable = (try? StoreFuzzing.read(store).get()) != nil
+        do {
+            _ = try store.importObjects(from: StoreFuzzing.Source(), inputName: "fuzz", force: true)
+        } catch is StoreError {
+            return
+        } catch {
+            fatalError("not a StoreError: \(type(of: error)): \(error)")
+        }
+        if case .failure(let error) = StoreFuzzing.read(store) {
+            // A damaged store may stay damaged (refused with a StoreError, as before the import).
+            StoreFuzzing.expect(!readable, "a store that took an import cannot be read: \(error.message)")
+        }
     }
 
     /// The template's tables and their number of columns, in `sqlite_master`'s order.
@@ -72,29 +125,31 @@ enum CurrentStore {
         return tables
     }()
 
-    /// Applies the input's edits to the store at `path` (the template, just written). `false`
-    /// when the file cannot be opened.
-    static func edit(_ path: String, fields: [ArraySlice<UInt8>]) -> Bool {
-        let connection = Connection(path)
-        guard connection.handle != nil else { return false }
+    /// Applies the input's edits, each in a savepoint of its own: an edit SQLite refuses (a
+    /// constraint) is skipped, the others kept.
+    static func edit(_ db: Database, fields: [ArraySlice<UInt8>]) {
         var index = 0
         while index < fields.count {
             let edit = fields[index]
             index += 1
             guard edit.count >= 2 else { continue }
             let table = tables[Int(edit[edit.startIndex]) % tables.count]
+            let sql: String
+            let values: [Value]
             if edit[edit.startIndex + 1] % 2 == 0 {
-                let values = (0..<table.columns).map { column in index + column < fields.count ? fields[index + column] : [] }
+                values = (0..<table.columns).map { column in Value(index + column < fields.count ? fields[index + column] : []) }
                 index += table.columns
-                let marks = Array(repeating: "?", count: table.columns).joined(separator: ", ")
-                connection.run("INSERT OR REPLACE INTO \"\(table.name)\" VALUES (\(marks))", values.map(Value.init))
+                sql = "INSERT OR REPLACE INTO main.\"\(table.name)\" VALUES (\(Array(repeating: "?", count: table.columns).joined(separator: ", ")))"
             } else {
-                let rowid = index < fields.count ? fields[index] : []
+                values = [Value(index < fields.count ? fields[index] : [])]
                 index += 1
-                connection.run("DELETE FROM \"\(table.name)\" WHERE rowid = ?", [Value(rowid)])
+                sql = "DELETE FROM main.\"\(table.name)\" WHERE rowid = ?"
+            }
+            try? db.inSavepoint {
+                try db.execute(sql: sql, arguments: StatementArguments(values.map(\.databaseValue)))
+                return .commit
             }
         }
-        return true
     }
 
     /// A value of an edit: its kind from the field's first byte, `0x01 n` unescaped to `n - 1`.
@@ -123,42 +178,30 @@ enum CurrentStore {
             default: self = .text(String(decoding: bytes, as: UTF8.self))
             }
         }
+
+        var databaseValue: DatabaseValue {
+            switch self {
+            case .null: return .null
+            case .integer(let number): return number.databaseValue
+            case .real(let number): return number.databaseValue
+            case .blob(let bytes): return Data(bytes).databaseValue
+            case .text(let text): return text.databaseValue
+            }
+        }
     }
 
-    /// One SQLite connection through its C interface: cheaper than a GRDB queue to open for
-    /// every input, and without GRDB's checks (foreign keys off: a damaged store may hold rows
-    /// that refer to nothing).
+    /// One SQLite connection through its C interface, to list the template's tables.
     final class Connection {
         private(set) var handle: OpaquePointer?
 
         init(_ path: String) {
-            if sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE, nil) != SQLITE_OK {
+            if sqlite3_open_v2(path, &handle, SQLITE_OPEN_READONLY, nil) != SQLITE_OK {
                 sqlite3_close(handle)
                 handle = nil
             }
         }
 
         deinit { sqlite3_close(handle) }
-
-        /// Runs one statement with `values` bound; a refusal (a constraint, a damaged file) is
-        /// ignored: the edit is skipped.
-        func run(_ sql: String, _ values: [Value]) {
-            var statement: OpaquePointer?
-            guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else { return }
-            defer { sqlite3_finalize(statement) }
-            let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-            for (offset, value) in values.enumerated() {
-                let index = Int32(offset + 1)
-                switch value {
-                case .null: sqlite3_bind_null(statement, index)
-                case .integer(let number): sqlite3_bind_int64(statement, index, number)
-                case .real(let number): sqlite3_bind_double(statement, index, number)
-                case .blob(let bytes): sqlite3_bind_blob(statement, index, bytes, Int32(bytes.count), transient)
-                case .text(let text): sqlite3_bind_text(statement, index, text, -1, transient)
-                }
-            }
-            _ = sqlite3_step(statement)
-        }
 
         /// The first column of every row of a query, as text.
         func texts(_ sql: String) -> [String] {
