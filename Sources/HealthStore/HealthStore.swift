@@ -43,6 +43,14 @@ public final class HealthStore {
     /// - Throws: `StoreError` `.notFound`, `.incompatible` (not a store, or a schema this
     ///   healthport does not know).
     public static func openForReading(at path: String) throws -> HealthStore {
+        try openForReading(at: path, mayUpgrade: true)
+    }
+
+    /// `mayUpgrade`: whether the store may still be upgraded, or its summary tables made anew,
+    /// before it is opened; `false` once that was done, so that a store the upgrade left as it
+    /// was (a damaged one, whose index hides the row the upgrade wrote: the store fuzzer's
+    /// finding) is not upgraded again and again until the stack overflows.
+    private static func openForReading(at path: String, mayUpgrade: Bool) throws -> HealthStore {
         guard FileManager.default.fileExists(atPath: path) else {
             throw StoreError(.notFound, "\(path): no store here (create one with \(request: .importExport(store: path)))")
         }
@@ -61,14 +69,17 @@ public final class HealthStore {
         // Summary tables made by older rules, or missing ones, are made anew when the store
         // can be written (`StoreSummaries.rebuildIfRulesChanged`); read-only, the objects
         // answer every command, and the tables wait for the next import.
-        if !upgrade && staleRules && canWrite(path) {
+        if !upgrade && staleRules && mayUpgrade && canWrite(path) {
             try wrap(path) { try pool.close() }
             let upgraded = try migrate(at: path)
-            let store = try openForReading(at: path)
+            let store = try openForReading(at: path, mayUpgrade: false)
             store.upgrade = upgraded
             return store
         }
         guard upgrade else { return try HealthStore(path: path, pool: pool) }
+        guard mayUpgrade else {
+            throw StoreError(.incompatible, "\(path): the store is damaged (its upgrade was applied and the store still needs it)")
+        }
         // A store of an older layout is upgraded on first use, whatever the command: each
         // migration runs in a transaction of its own (killed halfway, the store is left at the
         // last migration that committed, and the next use goes on from there), then it is
@@ -79,7 +90,7 @@ public final class HealthStore {
                 .incompatible, "\(path): the store was made by an older healthport and is read-only here; run healthport import once to upgrade it")
         }
         let upgraded = try migrate(at: path)
-        let store = try openForReading(at: path)
+        let store = try openForReading(at: path, mayUpgrade: false)
         store.upgrade = upgraded
         return store
     }

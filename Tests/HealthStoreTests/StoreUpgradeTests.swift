@@ -163,6 +163,29 @@ import Testing
     /// time, and its rows are left as they were, in the file's own journal mode: the migration
     /// that fails rolls back with every migration before it: one transaction (the store
     /// fuzzer's finding, and the third audit's item 7).
+    /// A store that an upgrade leaves needing it again (damaged: here a trigger puts the
+    /// summary rules back, as a damaged index hiding the row the upgrade wrote did in the store
+    /// fuzzer's finding) is upgraded once per opening, then read as it is; before, each opening
+    /// upgraded it again, until the stack overflowed.
+    @Test func aStoreTheUpgradeLeavesAsItWasIsUpgradedOnceAndRead() throws {
+        let path = try Fixtures.temporaryDirectory().appendingPathComponent("health.sqlite").path
+        let export = Fixtures.sampleData.appendingPathComponent("export.zip").path
+        let imported = try HealthStore.openForWriting(at: path).importObjects(
+            from: ExportObjectSource(try ExportReader(.path(export)), query: .everything), inputName: "export.zip")
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            try db.execute(sql: """
+                UPDATE store_info SET value = 32 WHERE key = 'summary_rules';
+                CREATE TRIGGER keep_old_rules AFTER UPDATE ON store_info WHEN new.key = 'summary_rules'
+                BEGIN UPDATE store_info SET value = 32 WHERE key = 'summary_rules'; END;
+                """)
+        }
+        try queue.close()
+        let store = try HealthStore.openForReading(at: path)
+        #expect(try store.read(query: QueryExecutor(ObjectQuery()), into: ObjectCollector()) == imported.objects)
+        #expect(try DatabaseQueue(path: path).read { db in try StoreSummaries.rules(db) } == 32)
+    }
+
     @Test func anOlderStoreThatCannotBeUpgradedIsRefusedWithItsRowsKept() throws {
         let path = try Fixtures.temporaryDirectory().appendingPathComponent("health.sqlite").path
         try Self.writeOlderStore(at: path, upTo: "v2", objects: [], deleted: [])
