@@ -75,7 +75,9 @@ final class NewStoreFile {
             try db.execute(sql: "PRAGMA synchronous = OFF")
         }
         do {
-            let queue = try HealthStore.wrap(destination) { try DatabaseQueue(path: temporaryPath, configuration: configuration) }
+            let queue = try HealthStore.wrap(destination) {
+                try DatabaseQueue(path: temporaryPath, configuration: configuration)
+            }
             return NewStoreFile(temporaryPath: temporaryPath, destination: destination, queue: queue)
         } catch {
             unlink(temporaryPath)
@@ -92,7 +94,9 @@ final class NewStoreFile {
     ///   when a file is already at the path.
     /// - Throws: `StoreError.database`.
     func publish() throws -> Bool {
-        guard let queue, !finished else { throw StoreError(.database, "\(destination): the new store was already put in place or discarded") }
+        guard let queue, !finished else {
+            throw StoreError(.database, "\(destination): the new store was already put in place or discarded")
+        }
         try HealthStore.wrap(destination) {
             try queue.writeWithoutTransaction { db in
                 guard try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal" else {
@@ -110,7 +114,8 @@ final class NewStoreFile {
         try Self.sync(temporaryPath, destination: destination)
         guard link(temporaryPath, destination) == 0 else {
             if errno == EEXIST { return false }
-            throw StoreError(.database, "\(destination): cannot put the new store in place: \(String(cString: strerror(errno)))")
+            throw StoreError(
+                .database, "\(destination): cannot put the new store in place: \(String(cString: strerror(errno)))")
         }
         finished = true
         // The store is in place; the hidden name is only a second name of it now, which a
@@ -138,12 +143,16 @@ final class NewStoreFile {
         let prefix = ".\(name)\(TemporaryFileName.marker)"
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
         for entry in names where entry.hasPrefix(prefix) {
-            guard let pid = TemporaryFileName.processID(at: entry.dropFirst(prefix.count)), TemporaryFileName.ownerIsGone(pid) else {
+            guard let pid = TemporaryFileName.processID(at: entry.dropFirst(prefix.count)),
+                TemporaryFileName.ownerIsGone(pid)
+            else {
                 continue
             }
             let path = directory + "/" + entry
             var status = stat()
-            guard lstat(path, &status) == 0, status.st_uid == getuid(), (status.st_mode & S_IFMT) == S_IFREG else { continue }
+            guard lstat(path, &status) == 0, status.st_uid == getuid(), (status.st_mode & S_IFMT) == S_IFREG else {
+                continue
+            }
             unlink(path)
         }
     }
@@ -159,7 +168,8 @@ final class NewStoreFile {
     private static func sync(_ path: String, destination: String) throws {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
-            throw StoreError(.database, "\(destination): cannot open \(path) to sync it: \(String(cString: strerror(errno)))")
+            throw StoreError(
+                .database, "\(destination): cannot open \(path) to sync it: \(String(cString: strerror(errno)))")
         }
         defer { close(fd) }
         // EINVAL: a file system that cannot sync (nothing to wait for).

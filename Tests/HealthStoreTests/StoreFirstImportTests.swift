@@ -53,7 +53,8 @@ import Testing
     }
 
     static func importSample(into store: HealthStore) throws -> HealthStore.ImportSummary {
-        try store.importObjects(from: ExportObjectSource(try ExportReader(.path(sample)), query: .everything), inputName: "export.zip")
+        try store.importObjects(
+            from: ExportObjectSource(try ExportReader(.path(sample)), query: .everything), inputName: "export.zip")
     }
 
     /// A source that throws halfway: no file at the path, and no hidden file either; the same
@@ -114,7 +115,9 @@ import Testing
         let stale = [".health.sqlite.healthport-\(dead)-AbC123", ".health.sqlite.healthport-\(dead)-AbC123-wal"]
         let kept = [".health.sqlite.healthport-\(live)-XyZ789", ".other.sqlite.healthport-\(dead)-QrS456"]
         for name in stale + kept {
-            #expect(FileManager.default.createFile(atPath: folder.appendingPathComponent(name).path, contents: Data("rows".utf8)))
+            #expect(
+                FileManager.default.createFile(
+                    atPath: folder.appendingPathComponent(name).path, contents: Data("rows".utf8)))
         }
         let path = folder.appendingPathComponent("health.sqlite").path
         let store = try HealthStore.openForWriting(at: path)
@@ -172,13 +175,20 @@ import Testing
             for pragma in ["page_size", "journal_mode", "application_id", "user_version", "auto_vacuum", "encoding"] {
                 lines.append("\(pragma) \(try String.fetchOne(db, sql: "PRAGMA \(pragma)") ?? "")")
             }
-            for row in try Row.fetchAll(db, sql: "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name") {
+            for row in try Row.fetchAll(
+                db, sql: "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name")
+            {
                 lines.append("schema \(row)")
             }
-            for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") {
-                let columns = try db.columns(in: table).map(\.name).filter { !(table == "imports" && $0 == "imported_at") }
+            for table in try String.fetchAll(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+            {
+                let columns = try db.columns(in: table).map(\.name).filter {
+                    !(table == "imports" && $0 == "imported_at")
+                }
                 let filter = table == "store_info" ? " WHERE key <> 'anchor_key'" : ""
-                let select = "SELECT \(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")) FROM \(table.quotedDatabaseIdentifier)\(filter)"
+                let select =
+                    "SELECT \(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")) FROM \(table.quotedDatabaseIdentifier)\(filter)"
                 lines += try Row.fetchAll(db, sql: select).map { "\(table) \($0)" }.sorted()
             }
             return lines
@@ -200,13 +210,16 @@ import Testing
         #expect(summaries.0.objects == summaries.1.objects && summaries.0.added == summaries.1.added)
         #expect(try newStore.position() == (try placedStore.position()))
         // The anchor a store returns is its own (each store has its key), and means the same.
-        #expect(try newStore.anchor(token: summaries.0.anchor.token).position == (try placedStore.anchor(token: summaries.1.anchor.token).position))
+        #expect(
+            try newStore.anchor(token: summaries.0.anchor.token).position
+                == (try placedStore.anchor(token: summaries.1.anchor.token).position))
         #expect(throws: StoreError.self) { try newStore.anchor(token: summaries.1.anchor.token) }
         func changes(_ store: HealthStore) throws -> [String] {
             var lines: [String] = []
             _ = try store.changes(
                 since: try store.anchor(token: StoreAnchor.originText), query: QueryExecutor(ObjectQuery()), limit: nil,
-                added: { lines.append("\($0.uuid) \($0.objectType.identifier)") }, deleted: { uuid, type in lines.append("- \(uuid) \(type)") })
+                added: { lines.append("\($0.uuid) \($0.objectType.identifier)") },
+                deleted: { uuid, type in lines.append("- \(uuid) \(type)") })
             return lines
         }
         #expect(try changes(newStore) == (try changes(placedStore)))
@@ -222,10 +235,13 @@ import Testing
         let folder = try Fixtures.temporaryDirectory()
         let path = folder.appendingPathComponent("health.sqlite").path
         let store = try HealthStore.openForWriting(at: path)
-        let summary = try store.importObjects(from: StoreObjectIndexTests.ListSource(header: ExportHeader(), objects: []), inputName: "empty")
+        let summary = try store.importObjects(
+            from: StoreObjectIndexTests.ListSource(header: ExportHeader(), objects: []), inputName: "empty")
         #expect(summary.unchanged)
         #expect(try Self.names(in: folder) == ["health.sqlite"])
-        #expect(try HealthStore.openForReading(at: path).statistics() == HealthStore.Statistics(objects: 0, deletedObjects: 0, imports: 0, anchor: 0))
+        #expect(
+            try HealthStore.openForReading(at: path).statistics()
+                == HealthStore.Statistics(objects: 0, deletedObjects: 0, imports: 0, anchor: 0))
 
         let watched = folder.appendingPathComponent("watched.sqlite").path
         let ledger = try HealthStore.openForWriting(at: watched)

@@ -21,7 +21,9 @@ public enum TemporaryFileName {
     /// `-`), or `nil` for any other name. Files SQLite makes beside a temporary (`…-wal`,
     /// `…-shm`) carry the same id.
     public static func ownerProcess(of name: String) -> pid_t? {
-        guard name.hasPrefix("."), let range = name.range(of: marker, options: .backwards), range.lowerBound > name.startIndex else {
+        guard name.hasPrefix("."), let range = name.range(of: marker, options: .backwards),
+            range.lowerBound > name.startIndex
+        else {
             return nil
         }
         return processID(at: name[range.upperBound...])
@@ -30,7 +32,9 @@ public enum TemporaryFileName {
     /// The process id at the start of `rest` (`<digits>-…`), or `nil`.
     public static func processID(at rest: Substring) -> pid_t? {
         let digits = rest.prefix { $0.isASCII && $0.isNumber }
-        guard !digits.isEmpty, rest.dropFirst(digits.count).first == "-", let pid = pid_t(digits), pid > 0 else { return nil }
+        guard !digits.isEmpty, rest.dropFirst(digits.count).first == "-", let pid = pid_t(digits), pid > 0 else {
+            return nil
+        }
         return pid
     }
 
