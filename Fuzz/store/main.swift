@@ -71,7 +71,7 @@ enum CurrentStore {
         FuzzDriver.write(template, to: original)
         do {
             let store = try HealthStore.openForWriting(at: path)
-            try store.pool.writeWithoutTransaction { db in try db.execute(sql: "ATTACH DATABASE ? AS original", arguments: [original]) }
+            try store.database.writeWithoutTransaction { db in try db.execute(sql: "ATTACH DATABASE ? AS original", arguments: [original]) }
             return store
         } catch {
             fatalError("cannot open the store to edit: \(error)")
@@ -83,7 +83,7 @@ enum CurrentStore {
     /// then read, imported into and read again.
     static func test(edits: [ArraySlice<UInt8>]) {
         do {
-            try store.pool.writeWithoutTransaction { db in
+            try store.database.writeWithoutTransaction { db in
                 // A damaged store may hold rows that refer to nothing.
                 try db.execute(sql: "PRAGMA foreign_keys = OFF")
                 defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }

@@ -1,4 +1,5 @@
 import Foundation
+import HealthModel
 
 /// Temporaries a killed healthport left behind, recognised and removed by the next run that
 /// writes in the same folder.
@@ -13,11 +14,8 @@ public enum StaleTemporaries {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var cleaned = Set<String>()
 
-    /// The marker in every temporary name, before the owner's process id.
-    static let fileMarker = ".healthport-"
-
-    /// `.NAME.healthport-<pid>-` for a temporary beside `destination`.
-    static func filePrefix(for name: String) -> String { ".\(name)\(fileMarker)\(getpid())-" }
+    /// `.NAME.healthport-<pid>-` for a temporary beside `destination` (`TemporaryFileName`).
+    static func filePrefix(for name: String) -> String { TemporaryFileName.prefix(for: name) }
 
     /// Removes, in `directory`, the temporaries whose owner process no longer exists; once per
     /// folder and process (a run writing thousands of route files into one folder scans it once).
@@ -28,8 +26,7 @@ public enum StaleTemporaries {
         guard first else { return }
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
         for name in names where name.hasPrefix(".") {
-            guard let pid = ownerProcess(of: name), pid != getpid() else { continue }
-            if kill(pid, 0) == 0 || errno != ESRCH { continue }
+            guard let pid = ownerProcess(of: name), TemporaryFileName.ownerIsGone(pid) else { continue }
             let path = directory + "/" + name
             var status = stat()
             // Only what this user made (a shared folder may hold other people's files).
@@ -42,18 +39,12 @@ public enum StaleTemporaries {
         }
     }
 
-    /// The process id in a temporary's name, or `nil` for any other name.
+    /// The process id in a temporary's name (a file's, `TemporaryFileName`, or a staging
+    /// folder's), or `nil` for any other name.
     static func ownerProcess(of name: String) -> pid_t? {
-        let rest: Substring
         if name.hasPrefix(StagingFolder.namePrefix) {
-            rest = name.dropFirst(StagingFolder.namePrefix.count)
-        } else if let range = name.range(of: fileMarker, options: .backwards), range.lowerBound > name.startIndex {
-            rest = name[range.upperBound...]
-        } else {
-            return nil
+            return TemporaryFileName.processID(at: name.dropFirst(StagingFolder.namePrefix.count))
         }
-        let digits = rest.prefix { $0.isASCII && $0.isNumber }
-        guard !digits.isEmpty, rest.dropFirst(digits.count).first == "-", let pid = pid_t(digits), pid > 0 else { return nil }
-        return pid
+        return TemporaryFileName.ownerProcess(of: name)
     }
 }

@@ -11,27 +11,33 @@ import HealthModel
 /// import, even while another import runs.
 public final class HealthStore {
     public let path: String
-    let pool: DatabasePool
+    /// Where the store's file is: at `path`, or, until a new store's first import commits, a
+    /// hidden file beside it (`Connections`). Read through `database`, under `lock`.
+    var connections: Connections
+    /// Turns positions into the tokens consumers see, and back (`StoreAnchor`): the key of the
+    /// file `connections` reach. Read through `anchorCipher`, under `lock`.
+    var cipher: StoreAnchorCipher
+    let lock = NSLock()
     /// What opening this store changed in its file (a newer layout, summary tables remade by
     /// newer rules), for the command to say once; `nil` when nothing changed.
-    public private(set) var upgrade: StoreUpgrade? = nil
-    /// Turns positions into the tokens consumers see, and back (`StoreAnchor`).
-    let anchorCipher: StoreAnchorCipher
+    public internal(set) var upgrade: StoreUpgrade? = nil
     static let pageSize = 16384
     /// The most objects an import holds the uuids of in memory (`StoreObjectIndex`); the tests
     /// lower it to check that both ways of finding the store's objects agree.
     var objectIndexInMemoryLimit = StoreObjectIndex.inMemoryLimit
 
-    private init(path: String, pool: DatabasePool) throws {
+    /// - Parameter connections: `.file` or `.newFile`, whose file holds the anchor key.
+    init(path: String, connections: Connections) throws {
+        guard let writer = connections.writer else { preconditionFailure("a store is made with its connections open") }
         self.path = path
-        self.pool = pool
-        anchorCipher = try Self.wrap(path) { try pool.read { db in try Self.anchorCipher(db, path: path) } }
+        self.connections = connections
+        cipher = try Self.wrap(path) { try writer.read { db in try Self.anchorCipher(db, path: path) } }
     }
 
     /// The store's anchor key.
     ///
     /// - Throws: `StoreError.incompatible` when it is missing or not 16 bytes (a damaged store).
-    private static func anchorCipher(_ db: Database, path: String) throws -> StoreAnchorCipher {
+    static func anchorCipher(_ db: Database, path: String) throws -> StoreAnchorCipher {
         guard let key = try Data.fetchOne(db, sql: "SELECT value FROM store_info WHERE key = 'anchor_key'"), key.count == 16 else {
             throw StoreError(.incompatible, "\(path): the store is damaged (no anchor key)")
         }
@@ -76,7 +82,7 @@ public final class HealthStore {
             store.upgrade = upgraded
             return store
         }
-        guard upgrade else { return try HealthStore(path: path, pool: pool) }
+        guard upgrade else { return try HealthStore(path: path, connections: .file(pool)) }
         guard mayUpgrade else {
             throw StoreError(.incompatible, "\(path): the store is damaged (its upgrade was applied and the store still needs it)")
         }
@@ -141,13 +147,37 @@ public final class HealthStore {
         defer { try? queue.close() }
         return try wrap(path) {
             try queue.writeWithoutTransaction { db in try checkIdentity(db, path: path, allowEmpty: false) }
-            return try migrateAndCompact(queue)
+            return try migrateAndCompact(queue, path: path)
         }
     }
 
     /// Opens a store for importing, creating it (mode 0600, its folder 0700) or upgrading its
     /// schema as needed.
+    ///
+    /// With no file at `path`, the store is new, and it has no file there until its first import
+    /// commits: it is written into a hidden file beside the path, with no log, and put at the
+    /// path only then (`NewStoreFile`; the folder is still made now). A first import that fails,
+    /// is cancelled or is killed leaves no store; a reader meanwhile finds none, as before the
+    /// import. Any other write (`recordWatchedExport`) puts the new store's file in place first,
+    /// and a store another process made at the path meanwhile is the one this store reads and
+    /// writes from then on; only a first import that finds one there at its commit fails
+    /// (`importObjects`). An empty file at the path (made by hand, or by an older healthport's
+    /// first import) is made the store in place, as any existing file is opened.
+    ///
+    /// - Throws: `StoreError` `.incompatible` (a file that is not a store, or a newer
+    ///   healthport's), `.database` (the folder or the file cannot be made, SQLite failed).
     public static func openForWriting(at path: String) throws -> HealthStore {
+        let (connections, upgraded) = try openConnections(forWritingAt: path)
+        let store = try HealthStore(path: path, connections: connections)
+        store.upgrade = upgraded
+        return store
+    }
+
+    /// The connections `openForWriting` opens: a new store's hidden file when there is no file at
+    /// `path` (and its folder can hold a hard link), else the file at `path`, upgraded first if
+    /// an older healthport made it. Also what a store opened for writing opens again after its
+    /// first import put its file in place (`database`).
+    static func openConnections(forWritingAt path: String) throws -> (Connections, StoreUpgrade?) {
         var upgraded: StoreUpgrade? = nil
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
@@ -158,6 +188,26 @@ public final class HealthStore {
             } catch {
                 throw StoreError(.database, "\(path): cannot create the folder \(directory): \(error.localizedDescription)")
             }
+        }
+        NewStoreFile.removeOrphans(beside: path)
+        // `lstat`: a symbolic link, even one to nothing, is a file at the path (opened below, as
+        // before, which creates its target).
+        var status = stat()
+        if lstat(path, &status) != 0 && errno == ENOENT, let file = try NewStoreFile.create(for: path, pageSize: pageSize),
+            let queue = file.queue
+        {
+            do {
+                try wrap(path) {
+                    try queue.writeWithoutTransaction { db in
+                        try db.execute(sql: "PRAGMA application_id = \(StoreSchema.applicationID)")
+                    }
+                    try migrateAndCompact(queue, path: path)
+                }
+            } catch {
+                file.discard()
+                throw error
+            }
+            return (.newFile(file, queue), nil)
         }
         // SQLite creates files 0644 less the umask, and gives the -wal and -shm files the main
         // file's mode: creating the file first makes all three private.
@@ -197,18 +247,16 @@ public final class HealthStore {
                 try checkIdentity(db, path: path, allowEmpty: true)
                 try db.execute(sql: "PRAGMA application_id = \(StoreSchema.applicationID)")
             }
-            if let later = try migrateAndCompact(pool) { upgraded = later }
+            if let later = try migrateAndCompact(pool, path: path) { upgraded = later }
         }
-        let store = try HealthStore(path: path, pool: pool)
-        store.upgrade = upgraded
-        return store
+        return (.file(pool), upgraded)
     }
 
     /// Applies the pending migrations; after the one that rewrote every row into the compact
     /// layout (`v5`), gives the pages the older rows took back to the file system (`VACUUM`,
     /// itself atomic), or the file would keep the older layout's size.
     @discardableResult
-    private static func migrateAndCompact(_ writer: some DatabaseWriter) throws -> StoreUpgrade? {
+    private static func migrateAndCompact(_ writer: some DatabaseWriter, path: String) throws -> StoreUpgrade? {
         let (rewrites, before) = try writer.read { db in
             let applied = try StoreSchema.migrator.appliedIdentifiers(db)
             return (applied.contains("v1") && !applied.contains("v5"), try StoreFormat.read(db))
@@ -217,7 +265,6 @@ public final class HealthStore {
         if rewrites { try writer.writeWithoutTransaction { db in try db.execute(sql: "VACUUM") } }
         // The summary tables by this healthport's rules, after every migration (never inside
         // one: a migration calls no code that changes).
-        let path = writer.path
         let remade = try writer.write { db in try StoreSummaries.rebuildIfRulesChanged(db, path: path) }
         let after = try writer.read { db in try StoreFormat.read(db) }
         // A new store (layout 0) is not an upgrade.
@@ -232,10 +279,11 @@ public final class HealthStore {
         if id != StoreSchema.applicationID {
             if id == 0 && tables == 0 {
                 if allowEmpty { return }
-                // An empty file: a store another process is creating at this moment (the file
-                // exists from its first import's start, its tables from the first migration), or
-                // one whose first import never finished. No store yet, rather than a file that
-                // is not one: a reader started beside the first import says so.
+                // An empty file: a store being made at its path (in a folder that cannot hold a
+                // hard link, `NewStoreFile`), or one an older healthport's first import left
+                // unfinished (the file existed from its start). No store yet, rather than a file
+                // that is not one. (A new store's first import elsewhere leaves no file at all
+                // until it commits.)
                 throw StoreError(.notFound, "\(path): no store here yet (the file is empty: its first import has not finished)")
             }
             throw StoreError(.incompatible, "\(path): not a healthport store")
@@ -271,7 +319,7 @@ public final class HealthStore {
     /// prints, and what an unfiltered query reaches); never a consumer's, whose anchor stops at
     /// the last change it sees (`changes(since:query:limit:…)`).
     public func anchor() throws -> StoreAnchor {
-        try Self.wrap(path) { try pool.read { db in anchorCipher.anchor(position: try Self.anchor(db, path: path)) } }
+        try Self.wrap(path) { try database.read { db in anchorCipher.anchor(position: try Self.anchor(db, path: path)) } }
     }
 
     /// The anchor a token stands for: a token this store made (`StoreAnchor.token`), or
@@ -308,7 +356,7 @@ public final class HealthStore {
     /// The position of the store's latest change (0 when empty): for the engine only, which
     /// never shows it.
     package func position() throws -> Int {
-        try Self.wrap(path) { try pool.read { db in try Self.anchor(db, path: path) } }
+        try Self.wrap(path) { try database.read { db in try Self.anchor(db, path: path) } }
     }
 
     /// - Throws: `StoreError.incompatible` when the stored position is not a whole number from 0
@@ -389,7 +437,7 @@ public final class HealthStore {
 
     package func statistics() throws -> Statistics {
         try Self.wrap(path) {
-            try pool.read { db in
+            try database.read { db in
                 Statistics(
                     objects: try Int.fetchOne(db, sql: "SELECT count(*) FROM objects") ?? 0,
                     deletedObjects: try Int.fetchOne(db, sql: "SELECT count(*) FROM deleted_objects") ?? 0,

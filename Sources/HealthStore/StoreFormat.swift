@@ -28,7 +28,7 @@ public struct StoreFormat: Codable, Sendable, Equatable {
 extension HealthStore {
     /// The store's layout and summary rules (`StoreFormat`).
     public func format() throws -> StoreFormat {
-        try Self.wrap(path) { try pool.read { db in try StoreFormat.read(db) } }
+        try Self.wrap(path) { try database.read { db in try StoreFormat.read(db) } }
     }
 }
 

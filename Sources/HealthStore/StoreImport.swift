@@ -48,38 +48,69 @@ extension HealthStore {
     ///   - source: the export's objects (an export being read, healthport's NDJSON); it reports
     ///     its own warnings and progress, bound when it was made.
     ///   - objectsRead: called from the reading thread with how many objects were read so far.
+    /// A new store's first import (`openForWriting` found no file at the path) is written into
+    /// its hidden file, and puts it at the path once it committed (`NewStoreFile`); failed or
+    /// cancelled, it leaves no store, and the next use of this object starts a new one.
+    ///
     /// - Throws: `StoreError.refusedImport`, what the source throws (`ExportError`),
-    ///   `StoreError.database`.
+    ///   `StoreError.database`; `.database` too when a new store's first import finds that
+    ///   another process made a store at the path while it ran: nothing was imported, and the
+    ///   next use of this object (another import) reads and writes the store that is there.
     public func importObjects(
         from source: any ObjectSource, inputName: String, force: Bool = false, input: ImportedFile? = nil,
         objectsRead: ((Int) -> Void)? = nil
     ) throws -> ImportSummary {
         try Self.wrap(path) {
-            if let input, let unchanged = try sameFileAsLastImport(input) { return unchanged }
-            // The file's digest, for the next import to know it again, made on a thread of its
-            // own while the export is read.
-            let digest = input.map { DigestJob($0) }
-            var result: ImportSummary? = nil
-            try pool.writeWithoutTransaction { db in
-                // An import writes far more pages than SQLite's default 2 MB cache holds; a larger
-                // cache keeps the indexes' hot pages from being spilled to the WAL and re-read
-                // (`importCacheKiB`).
-                try db.execute(sql: "PRAGMA cache_size = -\(Self.importCacheKiB)")
-                defer { try? db.execute(sql: "PRAGMA cache_size = -2000") }
-                try db.inTransaction(.immediate) {
-                    let importer = try Importer(
-                        db: db, storePath: path, inputName: inputName, force: force, anchorCipher: anchorCipher, digest: digest,
-                        inMemoryLimit: objectIndexInMemoryLimit)
-                    try importer.run(source, objectsRead: objectsRead)
-                    let summary = try importer.finish()
-                    result = summary
-                    // The same export again: leave the store exactly as it was. (Another
-                    // priority list is a change: it remade the summary tables.)
-                    return summary.unchanged && !importer.reading.exportDateChanged && !importer.priorityChanged ? .rollback : .commit
-                }
+            let writer = try database
+            guard newFile != nil else {
+                return try importObjects(into: writer, from: source, inputName: inputName, force: force, input: input, objectsRead: objectsRead)
             }
-            return result!
+            let summary: ImportSummary
+            do {
+                summary = try importObjects(into: writer, from: source, inputName: inputName, force: force, input: input, objectsRead: objectsRead)
+            } catch {
+                discardNewFile()
+                throw error
+            }
+            guard try putNewFileInPlace() else {
+                throw StoreError(
+                    .database,
+                    "\(path): another process made a store here while this first import ran; nothing was imported (import again, into that store)")
+            }
+            return summary
         }
+    }
+
+    /// `importObjects`, through `writer`.
+    private func importObjects(
+        into writer: any DatabaseWriter, from source: any ObjectSource, inputName: String, force: Bool, input: ImportedFile?,
+        objectsRead: ((Int) -> Void)?
+    ) throws -> ImportSummary {
+        if let input, let unchanged = try sameFileAsLastImport(input, writer: writer) { return unchanged }
+        // The file's digest, for the next import to know it again, made on a thread of its
+        // own while the export is read.
+        let digest = input.map { DigestJob($0) }
+        let anchorCipher = anchorCipher
+        var result: ImportSummary? = nil
+        try writer.writeWithoutTransaction { db in
+            // An import writes far more pages than SQLite's default 2 MB cache holds; a larger
+            // cache keeps the indexes' hot pages from being spilled to the WAL and re-read
+            // (`importCacheKiB`).
+            try db.execute(sql: "PRAGMA cache_size = -\(Self.importCacheKiB)")
+            defer { try? db.execute(sql: "PRAGMA cache_size = -2000") }
+            try db.inTransaction(.immediate) {
+                let importer = try Importer(
+                    db: db, storePath: path, inputName: inputName, force: force, anchorCipher: anchorCipher, digest: digest,
+                    inMemoryLimit: objectIndexInMemoryLimit)
+                try importer.run(source, objectsRead: objectsRead)
+                let summary = try importer.finish()
+                result = summary
+                // The same export again: leave the store exactly as it was. (Another
+                // priority list is a change: it remade the summary tables.)
+                return summary.unchanged && !importer.reading.exportDateChanged && !importer.priorityChanged ? .rollback : .commit
+            }
+        }
+        return result!
     }
 }
 
@@ -106,15 +137,16 @@ extension HealthStore {
     ///
     /// - Returns: `nil` when the file is another (or the store knows no digest of its latest
     ///   import): the import reads it.
-    func sameFileAsLastImport(_ input: ImportedFile) throws -> ImportSummary? {
-        let latest = try pool.read { db in
+    func sameFileAsLastImport(_ input: ImportedFile, writer: any DatabaseWriter) throws -> ImportSummary? {
+        let latest = try writer.read { db in
             try Row.fetchOne(db, sql: "SELECT input_bytes, input_digest, objects FROM imports ORDER BY id DESC LIMIT 1")
         }
         guard let latest, let bytes = try latest.decode(Int64?.self, atIndex: 0), bytes == input.byteCount,
             let known = try latest.decode(String?.self, atIndex: 1),
             let digest = try? input.digest(), digest == known
         else { return nil }
-        return ImportSummary(objects: try latest.decode(atIndex: 2), added: 0, deleted: 0, anchor: try anchor())
+        let position = try writer.read { db in try Self.anchor(db, path: path) }
+        return ImportSummary(objects: try latest.decode(atIndex: 2), added: 0, deleted: 0, anchor: anchorCipher.anchor(position: position))
     }
 }
 

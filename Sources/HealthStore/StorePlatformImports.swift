@@ -30,7 +30,7 @@ extension HealthStore {
     /// Per platform that imported into the store, in the order of `ExportPlatform`.
     public func platformImports() throws -> [StorePlatformImports] {
         try Self.wrap(path) {
-            try pool.read { db in
+            try database.read { db in
                 try Row.fetchAll(
                     db,
                     sql: """

@@ -20,7 +20,7 @@ extension HealthStore {
     ) throws -> Int {
         let sink = QueryGate(executor, into: downstream, isCancelled: isCancelled)
         try Self.wrap(path) {
-            try pool.read { db in
+            try database.read { db in
                 try sink.exportDidBegin(try Self.consumerHeader(db, path: path, gate: sink))
                 let prefilter = try StorePrefilter(executor: executor, db: db)
                 let decoder = StoredObjectDecoder(db: db, path: path)
@@ -65,7 +65,7 @@ extension HealthStore {
     ) throws -> ChangeBatch {
         let gate = QueryGate(executor, into: NoSink())
         return try Self.wrap(path) {
-            try pool.read { db in
+            try database.read { db in
                 // A valid token of this store is never ahead of it, unless the store was
                 // replaced by an older copy of itself: the same message, naming no position.
                 guard anchor.position <= (try Self.anchor(db, path: path)) else {
@@ -104,7 +104,7 @@ extension HealthStore {
     package func hasVisibleChange(after position: Int, query executor: QueryExecutor) throws -> (visible: Bool, position: Int) {
         let gate = QueryGate(executor, into: NoSink())
         return try Self.wrap(path) {
-            try pool.read { db in
+            try database.read { db in
                 let current = try Self.anchor(db, path: path)
                 var visible = false
                 try Self.changeRows(db, path: path, after: min(position, current), executor: executor) { _, object, _ in

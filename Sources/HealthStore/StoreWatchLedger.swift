@@ -28,7 +28,7 @@ extension HealthStore {
     /// The watcher's entry for an export's digest, if it met it before.
     public func watchedExport(digest: String) throws -> WatchedExport? {
         try Self.wrap(path) {
-            try pool.read { db in
+            try database.read { db in
                 guard let text = try String.fetchOne(db, sql: "SELECT value FROM store_info WHERE key = ?", arguments: ["watched:" + digest]),
                     let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any],
                     let name = object["name"] as? String, let imported = object["imported"] as? Bool
@@ -38,13 +38,16 @@ extension HealthStore {
         }
     }
 
-    /// Records what became of an export.
+    /// Records what became of an export. A new store (`openForWriting`) is put at its path
+    /// first, as an empty store; or, if another process made one there meanwhile, that one is
+    /// written.
     public func recordWatchedExport(digest: String, _ entry: WatchedExport) throws {
         var object: [String: Any] = ["name": entry.name, "imported": entry.imported]
         if let message = entry.message { object["message"] = message }
         let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
         try Self.wrap(path) {
-            try pool.write { db in
+            try putNewFileInPlace()
+            try database.write { db in
                 try db.execute(
                     sql: "INSERT OR REPLACE INTO store_info (key, value) VALUES (?, ?)",
                     arguments: ["watched:" + digest, String(decoding: data, as: UTF8.self)])

@@ -43,8 +43,9 @@ import Testing
     /// A fresh store's `kinds` table and its views use the same numbers.
     @Test func aNewStoresKindsTableAndViewsUseThePinnedCodes() throws {
         let path = try Fixtures.temporaryDirectory().appendingPathComponent("health.sqlite").path
-        _ = try HealthStore.openForWriting(at: path)
-        let queue = try DatabaseQueue(path: path)
+        // A new store's file is hidden until its first import (`NewStoreFile`).
+        let store = try HealthStore.openForWriting(at: path)
+        let queue = try DatabaseQueue(path: try #require(store.newFile).temporaryPath)
         defer { try? queue.close() }
         let (rows, views) = try queue.read { db in
             (try Row.fetchAll(db, sql: "SELECT name, code FROM kinds"), try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'view'"))

@@ -113,7 +113,8 @@ import Testing
         let path = try Fixtures.temporaryDirectory().appendingPathComponent("health.sqlite").path
         let store = try HealthStore.openForWriting(at: path)
         let indexes = "SELECT name, sql FROM sqlite_master WHERE type = 'index' ORDER BY name"
-        let before = try DatabaseQueue(path: path).read { try Row.fetchAll($0, sql: indexes) }
+        // A new store's file is hidden until its first import (`NewStoreFile`).
+        let before = try DatabaseQueue(path: try #require(store.newFile).temporaryPath).read { try Row.fetchAll($0, sql: indexes) }
         #expect(before.contains { ($0["name"] as String) == "objects_by_uuid" })
         let export = Fixtures.sampleData.appendingPathComponent("export.zip").path
         let summary = try store.importObjects(from: ExportObjectSource(try ExportReader(.path(export)), query: .everything), inputName: "export.zip")

@@ -453,8 +453,9 @@ import Testing
     @Test func theStoredTablesHaveTheWrittenColumns() throws {
         let directory = try Fixtures.temporaryDirectory()
         let store = directory.appendingPathComponent("health.sqlite").path
-        _ = try HealthStore.openForWriting(at: store)
-        let queue = try DatabaseQueue(path: store)
+        // A new store's file is hidden until its first import (`NewStoreFile`).
+        let opened = try HealthStore.openForWriting(at: store)
+        let queue = try DatabaseQueue(path: try #require(opened.newFile).temporaryPath)
         defer { try? queue.close() }
         for (table, written) in [
             ("daily_summary", SummaryTableCells.columns(.daily)), ("sleep_nights", SummaryTableCells.columns(.nights)),

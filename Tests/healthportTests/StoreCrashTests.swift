@@ -98,4 +98,49 @@ import Testing
         }
         #expect(killedBeforeCommit >= 4)
     }
+
+    /// A new store's first import writes a hidden file beside the store's path and puts it
+    /// there only once it committed (`NewStoreFile`): killed at any moment before, it leaves no
+    /// store at the path, only that file, which the next import beside it removes (its process
+    /// is gone); killed after, the complete store.
+    @Test func aKilledFirstImportLeavesNoStore() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        var options = ExportGenerator.Options()
+        options.days = 90
+        let export = directory.appendingPathComponent("export")
+        _ = try ExportGenerator(options: options).writeFolder(at: export, documentName: "export.xml")
+        let folder = directory.appendingPathComponent("stores")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let store = folder.appendingPathComponent("health.sqlite").path
+        let started = Date()
+        #expect(try healthport("import", export.path, "--store", store, "-q").status == 0)
+        let duration = Date().timeIntervalSince(started)
+        let complete = try Self.state(store)
+        var killedBeforeCommit = 0
+        for fraction in [0.1, 0.3, 0.5, 0.7] {
+            for suffix in ["", "-wal", "-shm"] { unlink(store + suffix) }
+            let process = Process()
+            process.executableURL = healthportBinary
+            process.arguments = ["import", export.path, "--store", store, "-q"]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            Thread.sleep(forTimeInterval: duration * fraction)
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            if FileManager.default.fileExists(atPath: store) {
+                #expect(try Self.state(store) == complete, "at \(fraction)")
+            } else {
+                killedBeforeCommit += 1
+                #expect(names.allSatisfy { $0.hasPrefix(".health.sqlite.healthport-\(process.processIdentifier)-") }, "at \(fraction): \(names)")
+            }
+        }
+        #expect(killedBeforeCommit >= 2)
+        // The next import removes what the killed ones left, and makes the store.
+        for suffix in ["", "-wal", "-shm"] { unlink(store + suffix) }
+        #expect(try healthport("import", export.path, "--store", store, "-q").status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["health.sqlite"])
+        #expect(try Self.state(store) == complete)
+    }
 }

@@ -35,25 +35,21 @@ public struct ImportRun: Sendable {
             try OutputInputGuard.check(outputs: [store], inputs: [export])
             try OutputInputGuard.check(outputs: [anchorOutput], inputs: [export, store])
             let reader = try ExportReader.open(export, reading: reading, cancellation: cancellation)
-            // A store this import creates and cannot fill (a refused export, a full disk) is
-            // removed again: a failed first import leaves nothing, as every output.
-            let storeExisted = FileManager.default.fileExists(atPath: store)
-            do {
-                let opened = try HealthStore.openForWriting(at: store)
-                reporter.storeOpened(opened)
-                let summary = try importInto(opened, from: reader, reporter: reporter, cancellation: cancellation)
-                if let anchorOutput {
-                    let file = try AtomicFile(destination: anchorOutput)
-                    file.buffer.appendRaw(summary.result.anchor.token + "\n")
-                    try file.commit()
-                }
-                return summary
-            } catch {
-                if !storeExisted {
-                    for suffix in ["", "-wal", "-shm", "-journal"] { unlink(store + suffix) }
-                }
-                throw error
+            // A new store has no file at its path until its first import commits: one that
+            // fails (a refused export, a full disk) or is cancelled leaves nothing, as every
+            // output (`HealthStore.openForWriting`). Nothing is removed here: a file at the path
+            // may be another process's store by now.
+            // The anchor's file is made before the import, so that one that cannot be made (no
+            // such folder) fails the run before the store changes; it is committed after.
+            let anchorFile = try anchorOutput.map { try AtomicFile(destination: $0) }
+            let opened = try HealthStore.openForWriting(at: store)
+            reporter.storeOpened(opened)
+            let summary = try importInto(opened, from: reader, reporter: reporter, cancellation: cancellation)
+            if let anchorFile {
+                anchorFile.buffer.appendRaw(summary.result.anchor.token + "\n")
+                try anchorFile.commit()
             }
+            return summary
         }
     }
 

@@ -8,6 +8,6 @@ extension HealthStore {
     ///
     /// - Throws: `StoreError.incompatible` for a zone this system does not know.
     public func summaryTimeZone() throws -> TimeZone? {
-        try Self.wrap(path) { try pool.read { db in try StoreSummaries.timeZone(db, path: path) } }
+        try Self.wrap(path) { try database.read { db in try StoreSummaries.timeZone(db, path: path) } }
     }
 }
