@@ -15,7 +15,7 @@ import HealthModel
 enum LegacyRowMove {
     /// Moves the legacy rows, if the store has any, and drops their tables.
     static func moveIfPresent(_ db: Database, path: String) throws {
-        guard try db.tableExists("legacy_objects") else { return }
+        guard try StoreSchema.hasTable(db, "legacy_objects") else { return }
         let preparer = StoredRowPreparer()
         let numbering = try StoredRowNumbering(db: db, path: path)
         let inserter = try RowInserter(db: db, table: "objects")

@@ -29,7 +29,7 @@ struct StoreMigrator {
 
     /// The migrations recorded as applied (unknown ones, a newer healthport's, included).
     func appliedIdentifiers(_ db: Database) throws -> Set<String> {
-        guard try db.tableExists("grdb_migrations") else { return [] }
+        guard try StoreSchema.hasTable(db, "grdb_migrations") else { return [] }
         return Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"))
     }
 

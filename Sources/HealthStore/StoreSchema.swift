@@ -301,6 +301,16 @@ enum StoreSchema {
         return migrator
     }
 
+    /// Whether the store has a table of this name.
+    ///
+    /// Asked of `sqlite_master` directly, not through GRDB's `tableExists`: GRDB reads the whole
+    /// schema into values first and stops the process (`try!`) on a row it cannot decode, such
+    /// as a damaged file's `sqlite_master` row whose type is NULL (the store fuzzer's finding),
+    /// and a store's file may be damaged or made by anything.
+    static func hasTable(_ db: Database, _ name: String) throws -> Bool {
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?", arguments: [name]) ?? 0 > 0
+    }
+
     /// The migrations this healthport knows, in order.
     static var knownMigrations: [String] { migrator.migrations }
 

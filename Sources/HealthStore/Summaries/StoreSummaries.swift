@@ -39,7 +39,7 @@ enum StoreSummaries {
 
     /// The rules the store's tables were made by (0: none recorded, before version 2).
     static func rules(_ db: Database) throws -> Int {
-        guard try db.tableExists("store_info") else { return 0 }
+        guard try StoreSchema.hasTable(db, "store_info") else { return 0 }
         return try Int.fetchOne(db, sql: "SELECT CAST(value AS INTEGER) FROM store_info WHERE key = ?", arguments: [rulesKey]) ?? 0
     }
 
