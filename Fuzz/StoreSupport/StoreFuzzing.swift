@@ -3,6 +3,7 @@ import GRDB
 import HealthJSON
 import HealthModel
 import HealthQuery
+
 @testable import HealthStore
 
 /// What the store's two harnesses share: reading a store as every consumer does, and the tiny
@@ -58,7 +59,9 @@ public enum StoreFuzzing {
     /// Every object of the store, through an unfiltered query.
     public static func readObjects(_ path: String) -> Result<Int, StoreError> {
         do {
-            return .success(try HealthStore.openForReading(at: path).read(query: QueryExecutor(ObjectQuery()), into: CountingSink()))
+            return .success(
+                try HealthStore.openForReading(at: path).read(query: QueryExecutor(ObjectQuery()), into: CountingSink())
+            )
         } catch let error as StoreError {
             return .failure(error)
         } catch {

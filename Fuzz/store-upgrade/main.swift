@@ -2,6 +2,7 @@ import Foundation
 import FuzzStoreSupport
 import FuzzSupport
 import GRDB
+
 @testable import HealthStore
 
 /// The store's upgrade path: a store written by an older healthport (schema v2, before anchor
@@ -24,7 +25,8 @@ func test(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     guard !bytes.isEmpty else { return 0 }
     let path = FuzzDriver.scratchFolder + "/store.sqlite"
     StoreFuzzing.remove(path)
-    guard OlderStore.write(at: path, fields: bytes.dropFirst().split(separator: 0, omittingEmptySubsequences: false)) else { return 0 }
+    guard OlderStore.write(at: path, fields: bytes.dropFirst().split(separator: 0, omittingEmptySubsequences: false))
+    else { return 0 }
     let readable = (try? StoreFuzzing.read(path).get()) != nil
     let (_, imported) = StoreFuzzing.openAndImport(path)
     guard let imported else { return 0 }
@@ -69,7 +71,8 @@ enum OlderStore {
             try queue.write { db in
                 try db.execute(sql: "UPDATE store_info SET value = ? WHERE key = 'anchor'", arguments: [number(0)])
                 try db.execute(
-                    sql: "INSERT INTO imports (imported_at, input, export_date, header, objects, added, deleted, anchor) VALUES ('2024-01-01T00:00:00Z', 'x', ?, ?, 0, 0, 0, ?)",
+                    sql:
+                        "INSERT INTO imports (imported_at, input, export_date, header, objects, added, deleted, anchor) VALUES ('2024-01-01T00:00:00Z', 'x', ?, ?, 0, 0, 0, ?)",
                     arguments: [text(1), text(2), number(0)])
                 try db.execute(sql: "INSERT INTO devices (id, body) VALUES (1, ?)", arguments: [text(3)])
                 var index = 4
@@ -80,8 +83,10 @@ enum OlderStore {
                             INSERT INTO objects (anchor, uuid, kind, type, start_date, end_date, device_id, import_id, body)
                             VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?)
                             """,
-                        arguments: [anchor, text(index), text(index + 1), text(index + 2), number(index + 3), number(index + 4),
-                                    index % 2 == 0 ? 1 : nil, text(index + 5)])
+                        arguments: [
+                            anchor, text(index), text(index + 1), text(index + 2), number(index + 3), number(index + 4),
+                            index % 2 == 0 ? 1 : nil, text(index + 5),
+                        ])
                     anchor += 1
                     index += 6
                 }

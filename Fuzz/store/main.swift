@@ -3,6 +3,7 @@ import FuzzStoreSupport
 import FuzzSupport
 import GRDB
 import GRDBSQLite
+
 @testable import HealthStore
 
 /// A store of today's layout, damaged or hand-edited, whatever its bytes or rows: it is read as
@@ -71,7 +72,9 @@ enum CurrentStore {
         FuzzDriver.write(template, to: original)
         do {
             let store = try HealthStore.openForWriting(at: path)
-            try store.database.writeWithoutTransaction { db in try db.execute(sql: "ATTACH DATABASE ? AS original", arguments: [original]) }
+            try store.database.writeWithoutTransaction { db in
+                try db.execute(sql: "ATTACH DATABASE ? AS original", arguments: [original])
+            }
             return store
         } catch {
             fatalError("cannot open the store to edit: \(error)")
@@ -89,7 +92,10 @@ enum CurrentStore {
                 defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
                 try db.inTransaction {
                     for table in tables {
-                        try db.execute(sql: "DELETE FROM main.\"\(table.name)\"; INSERT INTO main.\"\(table.name)\" SELECT * FROM original.\"\(table.name)\"")
+                        try db.execute(
+                            sql:
+                                "DELETE FROM main.\"\(table.name)\"; INSERT INTO main.\"\(table.name)\" SELECT * FROM original.\"\(table.name)\""
+                        )
                     }
                     edit(db, fields: edits)
                     return .commit
@@ -137,9 +143,12 @@ enum CurrentStore {
             let sql: String
             let values: [Value]
             if edit[edit.startIndex + 1] % 2 == 0 {
-                values = (0..<table.columns).map { column in Value(index + column < fields.count ? fields[index + column] : []) }
+                values = (0..<table.columns).map { column in
+                    Value(index + column < fields.count ? fields[index + column] : [])
+                }
                 index += table.columns
-                sql = "INSERT OR REPLACE INTO main.\"\(table.name)\" VALUES (\(Array(repeating: "?", count: table.columns).joined(separator: ", ")))"
+                sql =
+                    "INSERT OR REPLACE INTO main.\"\(table.name)\" VALUES (\(Array(repeating: "?", count: table.columns).joined(separator: ", ")))"
             } else {
                 values = [Value(index < fields.count ? fields[index] : [])]
                 index += 1

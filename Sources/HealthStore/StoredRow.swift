@@ -347,7 +347,9 @@ final class StoredObjectDecoder {
     }
 
     private func plain(_ row: Row, anchor: Int64, kind: Int64, uuid: ObjectUUID, type: String, zone: Int64) throws -> HealthObject {
-        guard let start = try row.decode(Int64?.self, atIndex: 4), let end = try row.decode(Int64?.self, atIndex: 5), let offset = Int32(exactly: zone) else {
+        guard let start = try row.decode(Int64?.self, atIndex: 4), let end = try row.decode(Int64?.self, atIndex: 5),
+            let offset = Int32(exactly: zone)
+        else {
             throw damaged(anchor, "incomplete")
         }
         var sample = SampleAttributes(

@@ -62,12 +62,15 @@ import Testing
         let export = Fixtures.sampleData.appendingPathComponent("export.zip").path
         do {
             let store = try HealthStore.openForWriting(at: path)
-            _ = try store.importObjects(from: ExportObjectSource(try ExportReader(.path(export)), query: .everything), inputName: "export.zip")
+            _ = try store.importObjects(
+                from: ExportObjectSource(try ExportReader(.path(export)), query: .everything), inputName: "export.zip")
         }
         let queue = try DatabaseQueue(path: path)
         let changed = try queue.write { db in
             try db.execute(
-                sql: "UPDATE \(damage.table) SET \(damage.column) = \(damage.value) WHERE rowid = (SELECT min(rowid) FROM \(damage.table))")
+                sql:
+                    "UPDATE \(damage.table) SET \(damage.column) = \(damage.value) WHERE rowid = (SELECT min(rowid) FROM \(damage.table))"
+            )
             return db.changesCount
         }
         try queue.close()
@@ -78,14 +81,16 @@ import Testing
         _ = Self.answers("read") { _ = try reader.read(query: executor, into: ObjectCollector()) }
         _ = Self.answers("changes") {
             _ = try reader.changes(
-                since: try reader.anchor(token: StoreAnchor.originText), query: executor, limit: nil, added: { _ in }, deleted: { _, _ in })
+                since: try reader.anchor(token: StoreAnchor.originText), query: executor, limit: nil, added: { _ in },
+                deleted: { _, _ in })
         }
         // (A number column holding text is read as SQLite converts it, 0: no trap to avoid.)
 
         let writer = try HealthStore.openForWriting(at: path)
         let imported = Self.answers("import") {
             _ = try writer.importObjects(
-                from: ExportObjectSource(try ExportReader(.path(export)), query: .everything), inputName: "export.zip", force: true)
+                from: ExportObjectSource(try ExportReader(.path(export)), query: .everything), inputName: "export.zip",
+                force: true)
         }
         if damage.refusesImport { #expect(!imported, "the import took a store it cannot read") }
     }

@@ -13,13 +13,15 @@ import Testing
 /// `tableExists`, stopped the process on a row of `sqlite_master` it could not decode, and one
 /// whose upgrade left it needing the upgrade again (each opening upgraded it, recursively).
 @Suite struct StoreDamagedFileTests {
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Fuzz/regressions/store")
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "../../Fuzz/regressions/store")
 
     /// The file-shaped inputs, by name.
     static var files: [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return names.sorted().filter { name in
-            guard let first = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path)?.first else { return false }
+            guard let first = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path)?.first
+            else { return false }
             return first % 2 == 0
         }
     }
@@ -47,7 +49,8 @@ import Testing
         answers("import") {
             let store = try HealthStore.openForWriting(at: path)
             _ = try store.importObjects(
-                from: StoreObjectIndexTests.ListSource(header: ExportHeader(locale: "en_US"), objects: []), inputName: "empty", force: true)
+                from: StoreObjectIndexTests.ListSource(header: ExportHeader(locale: "en_US"), objects: []),
+                inputName: "empty", force: true)
         }
     }
 }
