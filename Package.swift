@@ -271,7 +271,7 @@ if ProcessInfo.processInfo.environment["HEALTHPORT_FUZZ"] != nil {
         ("ecg", ["HealthExport"]),
         ("json", ["HealthExport", "HealthModel", "HealthJSON", "HealthOutput"]),
         ("scanner", ["HealthExport", "HealthTestSupport"]),
-        ("store", ["FuzzStoreSupport", "HealthStore", .product(name: "GRDBSQLite", package: "GRDB.swift")]),
+        ("store", ["FuzzStoreSupport", "HealthStore", .product(name: "GRDB", package: "GRDB.swift")]),
         ("store-upgrade", ["FuzzStoreSupport", "HealthStore", .product(name: "GRDB", package: "GRDB.swift")]),
         ("mcp-framing", ["HealthAssistant"]),
     ]

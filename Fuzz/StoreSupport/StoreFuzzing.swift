@@ -28,45 +28,18 @@ public enum StoreFuzzing {
     /// Reads the whole store as a consumer would: every object, every change since the origin,
     /// the anchor. A refusal is a `StoreError`; anything else thrown is a finding.
     public static func read(_ path: String) -> Result<Int, StoreError> {
-        do {
-            return try read(HealthStore.openForReading(at: path))
-        } catch let error as StoreError {
-            return .failure(error)
-        } catch {
-            fatalError("not a StoreError: \(type(of: error)): \(error)")
-        }
+        answer { try readWhole(HealthStore.openForReading(at: path)) }
     }
 
     /// The same reads through a store already open (the one an import just wrote: one store
     /// opened less an input).
     public static func read(_ store: HealthStore) -> Result<Int, StoreError> {
-        do {
-            let executor = QueryExecutor(ObjectQuery())
-            let count = try store.read(query: executor, into: CountingSink())
-            var changes = 0
-            _ = try store.changes(
-                since: try store.anchor(token: StoreAnchor.originText), query: executor, limit: nil,
-                added: { _ in changes += 1 }, deleted: { _, _ in changes += 1 })
-            _ = try store.anchor()
-            return .success(count + changes)
-        } catch let error as StoreError {
-            return .failure(error)
-        } catch {
-            fatalError("not a StoreError: \(type(of: error)): \(error)")
-        }
+        answer { try readWhole(store) }
     }
 
     /// Every object of the store, through an unfiltered query.
     public static func readObjects(_ path: String) -> Result<Int, StoreError> {
-        do {
-            return .success(
-                try HealthStore.openForReading(at: path).read(query: QueryExecutor(ObjectQuery()), into: CountingSink())
-            )
-        } catch let error as StoreError {
-            return .failure(error)
-        } catch {
-            fatalError("not a StoreError: \(type(of: error)): \(error)")
-        }
+        answer { try HealthStore.openForReading(at: path).read(query: QueryExecutor(ObjectQuery()), into: CountingSink()) }
     }
 
     /// Opens the store for writing (creating, upgrading) and imports `Source` into it, forced.
@@ -74,13 +47,32 @@ public enum StoreFuzzing {
     /// store once the import committed.
     public static func openAndImport(_ path: String) -> (opened: Bool, imported: HealthStore?) {
         var opened = false
-        do {
+        let imported = answer {
             let store = try HealthStore.openForWriting(at: path)
             opened = true
             _ = try store.importObjects(from: Source(), inputName: "fuzz", force: true)
-            return (true, store)
-        } catch is StoreError {
-            return (opened, nil)
+            return store
+        }
+        return (opened, try? imported.get())
+    }
+
+    private static func readWhole(_ store: HealthStore) throws -> Int {
+        let executor = QueryExecutor(ObjectQuery())
+        let count = try store.read(query: executor, into: CountingSink())
+        var changes = 0
+        _ = try store.changes(
+            since: try store.anchor(token: StoreAnchor.originText), query: executor, limit: nil,
+            added: { _ in changes += 1 }, deleted: { _, _ in changes += 1 })
+        _ = try store.anchor()
+        return count + changes
+    }
+
+    /// `body`'s result, or the `StoreError` it threw; any other error is a finding.
+    private static func answer<T>(_ body: () throws -> T) -> Result<T, StoreError> {
+        do {
+            return .success(try body())
+        } catch let error as StoreError {
+            return .failure(error)
         } catch {
             fatalError("not a StoreError: \(type(of: error)): \(error)")
         }

@@ -2,7 +2,6 @@ import Foundation
 import FuzzStoreSupport
 import FuzzSupport
 import GRDB
-import GRDBSQLite
 
 @testable import HealthStore
 
@@ -123,12 +122,15 @@ enum CurrentStore {
         let path = FuzzDriver.scratchFolder + "/tables.sqlite"
         FuzzDriver.write(template, to: path)
         defer { StoreFuzzing.remove(path) }
-        var tables: [(String, Int)] = []
-        let connection = Connection(path)
-        for name in connection.texts("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY rowid") {
-            tables.append((name, connection.texts("SELECT name FROM pragma_table_info('\(name)')").count))
+        do {
+            return try DatabaseQueue(path: path).read { db in
+                try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY rowid").map { name in
+                    (name, try Int.fetchOne(db, sql: "SELECT count(*) FROM pragma_table_info(?)", arguments: [name]) ?? 0)
+                }
+            }
+        } catch {
+            fatalError("cannot list the template's tables: \(error)")
         }
-        return tables
     }()
 
     /// Applies the input's edits, each in a savepoint of its own: an edit SQLite refuses (a
@@ -196,32 +198,6 @@ enum CurrentStore {
             case .blob(let bytes): return Data(bytes).databaseValue
             case .text(let text): return text.databaseValue
             }
-        }
-    }
-
-    /// One SQLite connection through its C interface, to list the template's tables.
-    final class Connection {
-        private(set) var handle: OpaquePointer?
-
-        init(_ path: String) {
-            if sqlite3_open_v2(path, &handle, SQLITE_OPEN_READONLY, nil) != SQLITE_OK {
-                sqlite3_close(handle)
-                handle = nil
-            }
-        }
-
-        deinit { sqlite3_close(handle) }
-
-        /// The first column of every row of a query, as text.
-        func texts(_ sql: String) -> [String] {
-            var statement: OpaquePointer?
-            guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else { return [] }
-            defer { sqlite3_finalize(statement) }
-            var rows: [String] = []
-            while sqlite3_step(statement) == SQLITE_ROW {
-                rows.append(sqlite3_column_text(statement, 0).map { String(cString: $0) } ?? "")
-            }
-            return rows
         }
     }
 }
